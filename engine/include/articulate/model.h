@@ -1,0 +1,70 @@
+#pragma once
+// Model: the immutable, compiled form of a ModelSpec that the algorithms read.
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "articulate/model_spec.h"
+
+namespace art {
+
+/// An invalid model description. The message names the body and the field, e.g.
+/// "bodies[2] 'link3': inertia: matrix is not symmetric".
+class ModelError : public std::runtime_error {
+ public:
+  ModelError(int bodyIndex, const std::string& bodyName, const std::string& field,
+             const std::string& reason);
+  /// An error that is not about one body (bodyIndex() is then -1).
+  ModelError(const std::string& field, const std::string& reason);
+  int bodyIndex() const { return m_body; }
+  const std::string& field() const { return m_field; }
+
+ private:
+  int m_body = -1;
+  std::string m_field;
+};
+
+/// Per-arithmetic arrays of a model (only the arrays of the model's arithmetic are filled).
+template <class A>
+struct TreeArrays {
+  std::vector<typename A::Xform> Xtree;  // parent -> joint predecessor frame (nb)
+  std::vector<typename A::Vec> S;        // joint motion subspaces (nb)
+  std::vector<typename A::Mat> I;        // spatial inertias, body coordinates (nb)
+  typename A::Vec aGrav = A::Vec::Zero();  // fictitious base acceleration -[0; g]
+};
+
+/// A compiled kinematic tree. Bodies are numbered 0..nb-1; parent[i] < i, -1 is the base.
+/// Joint i connects parent[i] to body i and owns q[i]; nq == nv == nb.
+struct Model {
+  Arithmetic arithmetic = Arithmetic::Spatial;
+  int nb = 0;
+  std::vector<int> parent;         // (nb), -1 = base
+  std::vector<Joint> joints;       // (nb)
+  std::vector<std::string> names;  // (nb)
+  Vec3 gravity = Vec3::Zero();     // base coordinates, m/s^2 (planar: x, y used)
+  Eigen::VectorXd q0, qd0;         // initial state (nb)
+  std::vector<ContactPointSpec> contacts;
+  TreeArrays<SpatialArith> spatial;
+  TreeArrays<PlanarArith> planar;
+
+  template <class A>
+  const TreeArrays<A>& arrays() const {
+    if constexpr (std::is_same_v<A, SpatialArith>)
+      return spatial;
+    else
+      return planar;
+  }
+  /// Number of position (and velocity) variables.
+  int nq() const { return nb; }
+};
+
+/// Checks a ModelSpec and compiles it. Throws ModelError naming the body and field for: an
+/// empty or duplicate name, a parent that is unknown or does not precede the body, a joint type
+/// of the other arithmetic, a non-finite number, a placement rotation that is not a proper
+/// rotation (or, in planar models, not about z / a translation out of the plane), an inertia
+/// that is not symmetric, not positive semi-definite, has negative mass or violates the
+/// triangle inequality, a contact point on an unknown body.
+Model compile(const ModelSpec& spec);
+
+}  // namespace art

@@ -1,0 +1,88 @@
+#pragma once
+// ModelSpec: the editable, named description of a kinematic tree that files store and the GUI
+// edits. compile() (model.h) turns it into an immutable Model.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "articulate/arith.h"
+
+namespace art {
+
+/// Inertia of one body, kept in the form it was given so that files round-trip exactly.
+struct InertiaSpec {
+  bool raw = false;           // true: `matrix` holds the spatial inertia as given
+  double mass = 0.0;          // kg (when !raw)
+  Vec3 com = Vec3::Zero();    // centre of mass in body coordinates, m (when !raw)
+  Mat3 aboutCom = Mat3::Zero();  // rotational inertia about the COM, kg m^2 (when !raw)
+  Mat6 matrix = Mat6::Zero();    // raw 6x6 spatial inertia in body coordinates (when raw)
+
+  /// The 6x6 spatial inertia in body coordinates.
+  Mat6 spatial() const { return raw ? matrix : spatialInertia(mass, com, aboutCom); }
+  static InertiaSpec fromMassComInertia(double m, const Vec3& c, const Mat3& Ic) {
+    InertiaSpec s;
+    s.mass = m;
+    s.com = c;
+    s.aboutCom = Ic;
+    return s;
+  }
+  static InertiaSpec fromMatrix(const Mat6& I) {
+    InertiaSpec s;
+    s.raw = true;
+    s.matrix = I;
+    return s;
+  }
+};
+
+/// One body and the joint that connects it to its parent.
+struct BodySpec {
+  std::string name;
+  int parent = -1;  // index into ModelSpec::bodies; -1 is the fixed base
+  Joint joint;
+  // joint placement Xtree = rot(rotation) * xlt(translation), from parent coordinates to the
+  // joint's predecessor frame: rotation maps parent coordinates to joint-frame coordinates and
+  // translation is the joint frame's origin in parent coordinates (m)
+  Mat3 rotation = Mat3::Identity();
+  Vec3 translation = Vec3::Zero();
+  InertiaSpec inertia;
+  double q0 = 0.0;   // initial joint position (rad or m)
+  double qd0 = 0.0;  // initial joint velocity (rad/s or m/s)
+  nlohmann::json appearance = nlohmann::json::array();  // drawing instructions, body coords
+};
+
+/// A ground-contact point fixed in a body.
+struct ContactPointSpec {
+  int body = 0;             // index into ModelSpec::bodies
+  Vec3 point = Vec3::Zero();  // body coordinates, m
+};
+
+/// The editable description of a kinematic tree.
+struct ModelSpec {
+  std::string name;
+  std::string description;
+  Arithmetic arithmetic = Arithmetic::Spatial;
+  std::vector<BodySpec> bodies;
+  // gravitational acceleration in base coordinates (m/s^2); planar models use x and y.
+  // Unset means spatial_v2's default: [0 0 -9.81] spatial, [0 0] planar.
+  std::optional<Vec3> gravity;
+  std::vector<ContactPointSpec> contacts;
+  nlohmann::json baseAppearance = nlohmann::json::array();
+  nlohmann::json camera = nlohmann::json::object();
+
+  /// The gravity in effect (m/s^2, base coordinates).
+  Vec3 effectiveGravity() const {
+    if (gravity) return *gravity;
+    return arithmetic == Arithmetic::Spatial ? Vec3(0, 0, -9.81) : Vec3::Zero();
+  }
+  /// Index of the body with this name, or -1.
+  int findBody(const std::string& bodyName) const {
+    for (std::size_t i = 0; i < bodies.size(); ++i)
+      if (bodies[i].name == bodyName) return static_cast<int>(i);
+    return -1;
+  }
+};
+
+}  // namespace art

@@ -1,0 +1,66 @@
+// Articulated-body forward dynamics (Featherstone, RBDA Table 7.1; spatial_v2 FDab), for
+// single-DoF joints: U = IA S, d = S' U, u = tau - S' pA.
+#include "detail.h"
+
+namespace art {
+
+namespace {
+
+template <class A>
+void abaPasses(const Model& m, Data& d, const VecRef& q, const VecRef& qd, const VecRef& tau,
+               const ExternalForces* fext) {
+  using Vec = typename A::Vec;
+  using Mat = typename A::Mat;
+  auto& w = d.ws<A>();
+  const auto& t = m.arrays<A>();
+  // outward pass: velocities, velocity-product accelerations, rigid-body bias forces
+  for (int i = 0; i < m.nb; ++i) {
+    detail::updateXup<A>(m, w, i, q(i), fext != nullptr);
+    const int p = m.parent[i];
+    const Vec vJ = t.S[i] * qd(i);
+    if (p < 0) {
+      w.v[i] = vJ;
+      w.c[i].setZero();
+    } else {
+      w.v[i] = w.Xup[i].apply(w.v[p]) + vJ;
+      w.c[i] = crossMotion(w.v[i], vJ);
+    }
+    w.IA[i] = t.I[i];
+    w.pA[i] = crossForce(w.v[i], Vec(t.I[i] * w.v[i]));
+    if (fext) w.pA[i] -= detail::bodyExternalForce<A>(w, *fext, i);
+  }
+  // inward pass: articulated-body inertias and bias forces
+  for (int i = m.nb - 1; i >= 0; --i) {
+    w.U[i] = w.IA[i] * t.S[i];
+    w.d[i] = t.S[i].dot(w.U[i]);
+    w.u[i] = tau(i) - t.S[i].dot(w.pA[i]);
+    const int p = m.parent[i];
+    if (p >= 0) {
+      const Mat Ia = w.IA[i] - w.U[i] * (w.U[i].transpose() / w.d[i]);
+      const Vec pa = w.pA[i] + Ia * w.c[i] + w.U[i] * (w.u[i] / w.d[i]);
+      w.IA[p] += w.Xup[i].transposeTransformInertia(Ia);
+      w.pA[p] += w.Xup[i].applyTransposeForce(pa);
+    }
+  }
+  // outward pass: accelerations
+  for (int i = 0; i < m.nb; ++i) {
+    const int p = m.parent[i];
+    const Vec a = w.Xup[i].apply(p < 0 ? t.aGrav : w.a[p]) + w.c[i];
+    d.qdd(i) = (w.u[i] - w.U[i].dot(a)) / w.d[i];
+    w.a[i] = a + t.S[i] * d.qdd(i);
+  }
+}
+
+}  // namespace
+
+const Eigen::VectorXd& aba(const Model& m, Data& d, const VecRef& q, const VecRef& qd,
+                           const VecRef& tau, const ExternalForces* fext) {
+  detail::checkSize("aba", "q", q.size(), m.nb);
+  detail::checkSize("aba", "qd", qd.size(), m.nb);
+  detail::checkSize("aba", "tau", tau.size(), m.nb);
+  detail::checkFext("aba", m, fext);
+  detail::dispatch(m, [&](auto arith) { abaPasses<decltype(arith)>(m, d, q, qd, tau, fext); });
+  return d.qdd;
+}
+
+}  // namespace art

@@ -1,0 +1,85 @@
+// Composite-rigid-body algorithm for the joint-space inertia matrix (RBDA Table 6.2), its
+// tree-sparse L^T L factorisation and solve (RBDA Tables 6.3 and 6.4), and forward dynamics
+// by qdd = H \ (tau - C) (spatial_v2 FDcrb).
+#include <cmath>
+
+#include "detail.h"
+
+namespace art {
+
+namespace {
+
+template <class A>
+void crbaPasses(const Model& m, Data& d, const VecRef& q) {
+  auto& w = d.ws<A>();
+  const auto& t = m.arrays<A>();
+  for (int i = 0; i < m.nb; ++i) {
+    detail::updateXup<A>(m, w, i, q(i), false);
+    w.IA[i] = t.I[i];
+  }
+  // inward pass: composite inertias
+  for (int i = m.nb - 1; i >= 0; --i)
+    if (m.parent[i] >= 0) w.IA[m.parent[i]] += w.Xup[i].transposeTransformInertia(w.IA[i]);
+  // each column: the force F = IC S propagated to every ancestor
+  for (int i = 0; i < m.nb; ++i) {
+    typename A::Vec F = w.IA[i] * t.S[i];
+    d.H(i, i) = t.S[i].dot(F);
+    for (int j = i; m.parent[j] >= 0;) {
+      F = w.Xup[j].applyTransposeForce(F);
+      j = m.parent[j];
+      d.H(i, j) = d.H(j, i) = t.S[j].dot(F);
+    }
+  }
+}
+
+}  // namespace
+
+const Eigen::MatrixXd& crba(const Model& m, Data& d, const VecRef& q) {
+  detail::checkSize("crba", "q", q.size(), m.nb);
+  d.H.setZero();
+  detail::dispatch(m, [&](auto arith) { crbaPasses<decltype(arith)>(m, d, q); });
+  return d.H;
+}
+
+void factorizeMassMatrix(const Model& m, Data& d) {
+  auto& L = d.L;
+  L = d.H;
+  for (int k = m.nb - 1; k >= 0; --k) {
+    if (!(L(k, k) > 0.0))
+      throw std::runtime_error("factorizeMassMatrix: the joint-space inertia matrix is not "
+                               "positive definite at joint '" + m.names[k] + "'");
+    L(k, k) = std::sqrt(L(k, k));
+    for (int i = m.parent[k]; i >= 0; i = m.parent[i]) L(k, i) /= L(k, k);
+    for (int i = m.parent[k]; i >= 0; i = m.parent[i])
+      for (int j = i; j >= 0; j = m.parent[j]) L(i, j) -= L(k, i) * L(k, j);
+  }
+}
+
+void solveMassMatrix(const Model& m, const Data& d, Eigen::Ref<Eigen::VectorXd> b) {
+  detail::checkSize("solveMassMatrix", "b", b.size(), m.nb);
+  const auto& L = d.L;
+  // L^T y = b, leaves first
+  for (int i = m.nb - 1; i >= 0; --i) {
+    b(i) /= L(i, i);
+    for (int j = m.parent[i]; j >= 0; j = m.parent[j]) b(j) -= L(i, j) * b(i);
+  }
+  // L x = y, root first
+  for (int i = 0; i < m.nb; ++i) {
+    for (int j = m.parent[i]; j >= 0; j = m.parent[j]) b(i) -= L(i, j) * b(j);
+    b(i) /= L(i, i);
+  }
+}
+
+const Eigen::VectorXd& forwardDynamicsCrb(const Model& m, Data& d, const VecRef& q,
+                                          const VecRef& qd, const VecRef& tau,
+                                          const ExternalForces* fext) {
+  detail::checkSize("forwardDynamicsCrb", "tau", tau.size(), m.nb);
+  biasForces(m, d, q, qd, fext);
+  crba(m, d, q);
+  factorizeMassMatrix(m, d);
+  d.qdd = tau - d.C;
+  solveMassMatrix(m, d, d.qdd);
+  return d.qdd;
+}
+
+}  // namespace art

@@ -1,0 +1,68 @@
+// Energy and momentum of a kinematic tree (spatial_v2 EnerMo): kinetic energy sum(v' I v / 2),
+// composite inertia and momentum accumulated to the base, then mass and centre of mass by
+// inverting mcI.
+#include "detail.h"
+
+namespace art {
+
+namespace {
+
+template <class A>
+void energyPasses(const Model& m, Data& d, const VecRef& q, const VecRef& qd, EnergyMomentum& e) {
+  using Vec = typename A::Vec;
+  using Mat = typename A::Mat;
+  auto& w = d.ws<A>();
+  const auto& t = m.arrays<A>();
+  for (int i = 0; i < m.nb; ++i) {
+    detail::updateXup<A>(m, w, i, q(i), false);
+    const int p = m.parent[i];
+    const Vec vJ = t.S[i] * qd(i);
+    w.v[i] = p < 0 ? vJ : Vec(w.Xup[i].apply(w.v[p]) + vJ);
+    w.IA[i] = t.I[i];
+    w.f[i] = t.I[i] * w.v[i];  // momentum of body i
+    e.kinetic += 0.5 * w.v[i].dot(w.f[i]);
+  }
+  Mat Itot = Mat::Zero();
+  Vec htot = Vec::Zero();
+  for (int i = m.nb - 1; i >= 0; --i) {
+    const Mat Ic = w.Xup[i].transposeTransformInertia(w.IA[i]);
+    const Vec hc = w.Xup[i].applyTransposeForce(w.f[i]);
+    const int p = m.parent[i];
+    if (p >= 0) {
+      w.IA[p] += Ic;
+      w.f[p] += hc;
+    } else {
+      Itot += Ic;
+      htot += hc;
+    }
+  }
+  e.Itot.template topLeftCorner<A::dim, A::dim>() = Itot;
+  e.htot.template head<A::dim>() = htot;
+  if constexpr (A::dim == 6) {
+    e.mass = Itot(5, 5);
+    if (e.mass > 0) {
+      const Mat3 mC = Itot.template topRightCorner<3, 3>();
+      e.cm = Vec3(mC(2, 1), mC(0, 2), mC(1, 0)) / e.mass;
+      e.vcm = htot.template tail<3>() / e.mass;
+    }
+  } else {
+    e.mass = Itot(2, 2);
+    if (e.mass > 0) {
+      e.cm = Vec3(Itot(0, 2), -Itot(0, 1), 0.0) / e.mass;
+      e.vcm = Vec3(htot(1), htot(2), 0.0) / e.mass;
+    }
+  }
+  e.potential = -e.mass * e.cm.dot(m.gravity);
+}
+
+}  // namespace
+
+EnergyMomentum energyMomentum(const Model& m, Data& d, const VecRef& q, const VecRef& qd) {
+  detail::checkSize("energyMomentum", "q", q.size(), m.nb);
+  detail::checkSize("energyMomentum", "qd", qd.size(), m.nb);
+  EnergyMomentum e;
+  detail::dispatch(m, [&](auto arith) { energyPasses<decltype(arith)>(m, d, q, qd, e); });
+  return e;
+}
+
+}  // namespace art

@@ -1,0 +1,166 @@
+#include "articulate/model.h"
+
+#include <cmath>
+#include <set>
+#include <sstream>
+
+#include <Eigen/Eigenvalues>
+
+namespace art {
+
+namespace {
+
+std::string bodyLabel(int index, const std::string& name) {
+  std::ostringstream s;
+  s << "bodies[" << index << "] '" << name << "'";
+  return s.str();
+}
+
+template <class M>
+bool allFinite(const M& m) {
+  return m.allFinite();
+}
+
+// a tolerance relative to the size of the entries
+template <class M>
+double tolFor(const M& m) {
+  return 1e-9 * std::max(1.0, m.cwiseAbs().maxCoeff());
+}
+
+void checkSymmetricPsd(const Eigen::MatrixXd& I, int b, const std::string& name,
+                       const std::string& field) {
+  if (!allFinite(I)) throw ModelError(b, name, field, "contains NaN or Inf");
+  const double tol = tolFor(I);
+  if ((I - I.transpose()).cwiseAbs().maxCoeff() > tol)
+    throw ModelError(b, name, field, "matrix is not symmetric");
+  Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es(I, Eigen::EigenvaluesOnly);
+  if (es.eigenvalues().minCoeff() < -tol) {
+    std::ostringstream s;
+    s << "matrix is not positive semi-definite (smallest eigenvalue "
+      << es.eigenvalues().minCoeff() << ")";
+    throw ModelError(b, name, field, s.str());
+  }
+}
+
+void checkInertia(const BodySpec& body, int b) {
+  const InertiaSpec& in = body.inertia;
+  if (in.raw) {
+    checkSymmetricPsd(in.matrix, b, body.name, "inertia.matrix");
+    return;
+  }
+  if (!std::isfinite(in.mass)) throw ModelError(b, body.name, "inertia.mass", "is not finite");
+  if (in.mass < 0) {
+    std::ostringstream s;
+    s << "must be >= 0, got " << in.mass;
+    throw ModelError(b, body.name, "inertia.mass", s.str());
+  }
+  if (!in.com.allFinite()) throw ModelError(b, body.name, "inertia.com", "is not finite");
+  checkSymmetricPsd(in.aboutCom, b, body.name, "inertia.about_com");
+  // principal moments of a real body satisfy the triangle inequality
+  Eigen::SelfAdjointEigenSolver<Mat3> es(in.aboutCom, Eigen::EigenvaluesOnly);
+  const Vec3 p = es.eigenvalues();
+  const double tol = tolFor(in.aboutCom);
+  if (p(0) + p(1) < p(2) - tol)
+    throw ModelError(b, body.name, "inertia.about_com",
+                     "principal moments violate the triangle inequality (Ia + Ib >= Ic)");
+}
+
+}  // namespace
+
+ModelError::ModelError(int bodyIndex, const std::string& bodyName, const std::string& field,
+                       const std::string& reason)
+    : std::runtime_error(bodyLabel(bodyIndex, bodyName) + ": " + field + ": " + reason),
+      m_body(bodyIndex),
+      m_field(field) {}
+
+ModelError::ModelError(const std::string& field, const std::string& reason)
+    : std::runtime_error(field + ": " + reason), m_field(field) {}
+
+Model compile(const ModelSpec& spec) {
+  Model m;
+  m.arithmetic = spec.arithmetic;
+  const bool planar = spec.arithmetic == Arithmetic::Planar;
+  const int nb = static_cast<int>(spec.bodies.size());
+  m.nb = nb;
+  m.gravity = spec.effectiveGravity();
+  if (!m.gravity.allFinite()) throw ModelError("gravity", "is not finite");
+  if (planar && m.gravity.z() != 0.0)
+    throw ModelError("gravity", "planar models take gravity in the x-y plane (z must be 0)");
+  m.q0.resize(nb);
+  m.qd0.resize(nb);
+
+  std::set<std::string> seen;
+  for (int i = 0; i < nb; ++i) {
+    const BodySpec& b = spec.bodies[i];
+    if (b.name.empty()) throw ModelError(i, b.name, "name", "must not be empty");
+    if (!seen.insert(b.name).second) throw ModelError(i, b.name, "name", "is used twice");
+    if (b.parent < -1 || b.parent >= nb) {
+      std::ostringstream s;
+      s << "index " << b.parent << " is not a body";
+      throw ModelError(i, b.name, "parent", s.str());
+    }
+    if (b.parent >= i)
+      throw ModelError(i, b.name, "parent",
+                       "'" + spec.bodies[b.parent].name +
+                           "' must come before its child (parents precede children)");
+    if (isPlanar(b.joint.type) != planar) {
+      throw ModelError(i, b.name, "joint.type",
+                       "'" + std::string(jointCode(b.joint.type)) + "' is a " +
+                           (planar ? "spatial" : "planar") + " joint in a " +
+                           (planar ? "planar" : "spatial") + " model");
+    }
+    if (!std::isfinite(b.joint.pitch))
+      throw ModelError(i, b.name, "joint.pitch", "is not finite");
+    if (!b.rotation.allFinite() || !b.translation.allFinite())
+      throw ModelError(i, b.name, "placement", "contains NaN or Inf");
+    if ((b.rotation * b.rotation.transpose() - Mat3::Identity()).cwiseAbs().maxCoeff() > 1e-9 ||
+        b.rotation.determinant() < 0)
+      throw ModelError(i, b.name, "placement.rotation", "is not a proper rotation matrix");
+    if (planar && (std::abs(b.rotation(2, 2) - 1.0) > 1e-12 || b.translation.z() != 0.0))
+      throw ModelError(i, b.name, "placement",
+                       "planar models place joints by a rotation about z and an x-y offset");
+    checkInertia(b, i);
+    if (!std::isfinite(b.q0) || !std::isfinite(b.qd0))
+      throw ModelError(i, b.name, "initial state", "is not finite");
+
+    m.parent.push_back(b.parent);
+    m.joints.push_back(b.joint);
+    m.names.push_back(b.name);
+    m.q0(i) = b.q0;
+    m.qd0(i) = b.qd0;
+    const Mat6 I = b.inertia.spatial();
+    if (planar) {
+      // planar quantities are the (wz, vx, vy) rows and columns of the spatial ones
+      const int idx[3] = {2, 3, 4};
+      Mat3 Ip;
+      for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 3; ++c) Ip(r, c) = I(idx[r], idx[c]);
+      m.planar.I.push_back(Ip);
+      m.planar.S.push_back(b.joint.planarSubspace());
+      PlanarTransform X;
+      X.c = b.rotation(0, 0);
+      X.s = b.rotation(0, 1);
+      X.r = b.translation.head<2>();
+      m.planar.Xtree.push_back(X);
+    } else {
+      m.spatial.I.push_back(I);
+      m.spatial.S.push_back(b.joint.subspace());
+      m.spatial.Xtree.push_back({b.rotation, b.translation});
+    }
+  }
+  m.spatial.aGrav.setZero();
+  m.planar.aGrav.setZero();
+  m.spatial.aGrav.tail<3>() = -m.gravity;
+  m.planar.aGrav.tail<2>() = -m.gravity.head<2>();
+
+  for (std::size_t k = 0; k < spec.contacts.size(); ++k) {
+    const auto& cp = spec.contacts[k];
+    const std::string field = "contacts[" + std::to_string(k) + "]";
+    if (cp.body < 0 || cp.body >= nb) throw ModelError(field + ".body", "is not a body");
+    if (!cp.point.allFinite()) throw ModelError(field + ".point", "is not finite");
+    m.contacts.push_back(cp);
+  }
+  return m;
+}
+
+}  // namespace art

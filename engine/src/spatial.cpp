@@ -1,0 +1,70 @@
+#include "articulate/spatial.h"
+
+#include <cmath>
+
+namespace art {
+
+Mat3 rotxE(double theta) {
+  const double c = std::cos(theta), s = std::sin(theta);
+  Mat3 E;
+  E << 1, 0, 0, 0, c, s, 0, -s, c;
+  return E;
+}
+
+Mat3 rotyE(double theta) {
+  const double c = std::cos(theta), s = std::sin(theta);
+  Mat3 E;
+  E << c, 0, -s, 0, 1, 0, s, 0, c;
+  return E;
+}
+
+Mat3 rotzE(double theta) {
+  const double c = std::cos(theta), s = std::sin(theta);
+  Mat3 E;
+  E << c, s, 0, -s, c, 0, 0, 0, 1;
+  return E;
+}
+
+Mat6 SpatialTransform::transposeTransformInertia(const Mat6& I) const {
+  // rotate the 3x3 blocks back to source orientation, then shift by r:
+  // xlt(r)^T [A B; B^T M] xlt(r) = [A + rx B^T - B rx - rx M rx, B + rx M; sym, M]
+  const Mat3 Et = E.transpose();
+  const Mat3 A = Et * I.topLeftCorner<3, 3>() * E;
+  const Mat3 B = Et * I.topRightCorner<3, 3>() * E;
+  const Mat3 M = Et * I.bottomRightCorner<3, 3>() * E;
+  const Mat3 rx = skew(r);
+  const Mat3 Brx = B * rx;
+  const Mat3 rxM = rx * M;
+  Mat6 out;
+  out.topLeftCorner<3, 3>() = A - Brx - Brx.transpose() - rxM * rx;
+  out.topRightCorner<3, 3>() = B + rxM;
+  out.bottomLeftCorner<3, 3>() = out.topRightCorner<3, 3>().transpose();
+  out.bottomRightCorner<3, 3>() = M;
+  return out;
+}
+
+Mat6 SpatialTransform::matrix() const {
+  Mat6 X = Mat6::Zero();
+  X.topLeftCorner<3, 3>() = E;
+  X.bottomRightCorner<3, 3>() = E;
+  X.bottomLeftCorner<3, 3>() = -E * skew(r);
+  return X;
+}
+
+Mat6 spatialInertia(double m, const Vec3& c, const Mat3& Ic) {
+  const Mat3 C = skew(c);
+  Mat6 I;
+  I.topLeftCorner<3, 3>() = Ic + m * C * C.transpose();
+  I.topRightCorner<3, 3>() = m * C;
+  I.bottomLeftCorner<3, 3>() = m * C.transpose();
+  I.bottomRightCorner<3, 3>() = m * Mat3::Identity();
+  return I;
+}
+
+Mat3 planarInertia(double m, const Vec2& c, double Izz) {
+  Mat3 I;
+  I << Izz + m * c.squaredNorm(), -m * c.y(), m * c.x(), -m * c.y(), m, 0, m * c.x(), 0, m;
+  return I;
+}
+
+}  // namespace art
