@@ -31,13 +31,22 @@ void abaPasses(const Model& m, Data& d, const VecRef& q, const VecRef& qd, const
   }
   // inward pass: articulated-body inertias and bias forces
   for (int i = m.nb - 1; i >= 0; --i) {
-    w.U[i] = w.IA[i] * t.S[i];
-    w.d[i] = t.S[i].dot(w.U[i]);
-    w.u[i] = tau(i) - t.S[i].dot(w.pA[i]);
+    const int k = t.axis[i];
+    if (k >= 0) {  // S = e_k: columns and entries instead of products
+      w.U[i] = w.IA[i].col(k);
+      w.d[i] = w.U[i](k);
+      w.u[i] = tau(i) - w.pA[i](k);
+    } else {
+      w.U[i] = w.IA[i] * t.S[i];
+      w.d[i] = t.S[i].dot(w.U[i]);
+      w.u[i] = tau(i) - t.S[i].dot(w.pA[i]);
+    }
     const int p = m.parent[i];
     if (p >= 0) {
-      const Mat Ia = w.IA[i] - w.U[i] * (w.U[i].transpose() / w.d[i]);
-      const Vec pa = w.pA[i] + Ia * w.c[i] + w.U[i] * (w.u[i] / w.d[i]);
+      Mat Ia = w.IA[i];
+      Ia.noalias() -= w.U[i] * (w.U[i].transpose() / w.d[i]);
+      Vec pa = w.pA[i] + w.U[i] * (w.u[i] / w.d[i]);
+      pa.noalias() += Ia * w.c[i];
       w.IA[p] += w.Xup[i].transposeTransformInertia(Ia);
       w.pA[p] += w.Xup[i].applyTransposeForce(pa);
     }

@@ -14,21 +14,21 @@ void crbaPasses(const Model& m, Data& d, const VecRef& q) {
   auto& w = d.ws<A>();
   const auto& t = m.arrays<A>();
   for (int i = 0; i < m.nb; ++i) {
-    detail::updateXup<A>(m, w, i, q(i), false);
+    detail::updateXup<A>(m, w, i, q(i), true);
     w.IA[i] = t.I[i];
   }
   // inward pass: composite inertias
   for (int i = m.nb - 1; i >= 0; --i)
     if (m.parent[i] >= 0) w.IA[m.parent[i]] += w.Xup[i].transposeTransformInertia(w.IA[i]);
-  // each column: the force F = IC S propagated to every ancestor
+  // in base coordinates H(i, j) = S0_j . (X0_i^T IC_i S_i) for every ancestor j of i, so each
+  // pair costs a dot product rather than a transform (U holds S0, f holds F0)
   for (int i = 0; i < m.nb; ++i) {
-    typename A::Vec F = w.IA[i] * t.S[i];
-    d.H(i, i) = t.S[i].dot(F);
-    for (int j = i; m.parent[j] >= 0;) {
-      F = w.Xup[j].applyTransposeForce(F);
-      j = m.parent[j];
-      d.H(i, j) = d.H(j, i) = t.S[j].dot(F);
-    }
+    w.U[i] = w.X0[i].applyInverse(t.S[i]);
+    w.f[i] = w.X0[i].applyTransposeForce(typename A::Vec(w.IA[i] * t.S[i]));
+  }
+  for (int i = 0; i < m.nb; ++i) {
+    d.H(i, i) = w.U[i].dot(w.f[i]);
+    for (int j = m.parent[i]; j >= 0; j = m.parent[j]) d.H(i, j) = d.H(j, i) = w.U[j].dot(w.f[i]);
   }
 }
 

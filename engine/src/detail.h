@@ -38,7 +38,7 @@ decltype(auto) dispatch(const Model& m, F&& f) {
 template <class A>
 inline void updateXup(const Model& m, Workspace<A>& w, int i, double q, bool withX0) {
   const auto& t = m.arrays<A>();
-  w.Xup[i] = A::jointTransform(m.joints[i], q) * t.Xtree[i];
+  w.Xup[i] = A::jointTimesTree(m.joints[i], q, t.Xtree[i]);
   if (withX0) w.X0[i] = m.parent[i] < 0 ? w.Xup[i] : w.Xup[i] * w.X0[m.parent[i]];
 }
 

@@ -79,6 +79,47 @@ SpatialTransform Joint::transform(double q) const {
   }
 }
 
+SpatialTransform Joint::transformTimes(double q, const SpatialTransform& Xtree) const {
+  SpatialTransform X = Xtree;
+  const Mat3& E = Xtree.E;
+  // rotation by q about axis k: rows (a, b) of E mix as [c s; -s c]; the translation is kept
+  auto rotate = [&](int a, int b) {
+    const double c = std::cos(q), s = std::sin(q);
+    X.E.row(a) = c * E.row(a) + s * E.row(b);
+    X.E.row(b) = c * E.row(b) - s * E.row(a);
+  };
+  switch (type) {
+    case JointType::Rx: rotate(1, 2); break;
+    case JointType::Ry: rotate(2, 0); break;
+    case JointType::Rz: rotate(0, 1); break;
+    // xlt(q e_k) * Xtree = (E, r + q E^T e_k)
+    case JointType::Px: X.r += q * E.row(0).transpose(); break;
+    case JointType::Py: X.r += q * E.row(1).transpose(); break;
+    case JointType::Pz: X.r += q * E.row(2).transpose(); break;
+    case JointType::H:
+      X.r += (q * pitch) * E.row(2).transpose();
+      rotate(0, 1);
+      break;
+    default: break;
+  }
+  return X;
+}
+
+int Joint::unitAxis() const {
+  switch (type) {
+    case JointType::Rx: return 0;
+    case JointType::Ry: return 1;
+    case JointType::Rz: return 2;
+    case JointType::Px: return 3;
+    case JointType::Py: return 4;
+    case JointType::Pz: return 5;
+    case JointType::PlanarR: return 0;
+    case JointType::PlanarPx: return 1;
+    case JointType::PlanarPy: return 2;
+    default: return -1;
+  }
+}
+
 PlanarTransform Joint::planarTransform(double q) const {
   switch (type) {
     case JointType::PlanarR: return PlanarTransform::make(q, Vec2::Zero());

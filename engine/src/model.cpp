@@ -137,6 +137,7 @@ Model compile(const ModelSpec& spec) {
         for (int c = 0; c < 3; ++c) Ip(r, c) = I(idx[r], idx[c]);
       m.planar.I.push_back(Ip);
       m.planar.S.push_back(b.joint.planarSubspace());
+      m.planar.axis.push_back(b.joint.unitAxis());
       PlanarTransform X;
       X.c = b.rotation(0, 0);
       X.s = b.rotation(0, 1);
@@ -145,6 +146,7 @@ Model compile(const ModelSpec& spec) {
     } else {
       m.spatial.I.push_back(I);
       m.spatial.S.push_back(b.joint.subspace());
+      m.spatial.axis.push_back(b.joint.unitAxis());
       m.spatial.Xtree.push_back({b.rotation, b.translation});
     }
   }

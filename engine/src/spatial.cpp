@@ -25,24 +25,6 @@ Mat3 rotzE(double theta) {
   return E;
 }
 
-Mat6 SpatialTransform::transposeTransformInertia(const Mat6& I) const {
-  // rotate the 3x3 blocks back to source orientation, then shift by r:
-  // xlt(r)^T [A B; B^T M] xlt(r) = [A + rx B^T - B rx - rx M rx, B + rx M; sym, M]
-  const Mat3 Et = E.transpose();
-  const Mat3 A = Et * I.topLeftCorner<3, 3>() * E;
-  const Mat3 B = Et * I.topRightCorner<3, 3>() * E;
-  const Mat3 M = Et * I.bottomRightCorner<3, 3>() * E;
-  const Mat3 rx = skew(r);
-  const Mat3 Brx = B * rx;
-  const Mat3 rxM = rx * M;
-  Mat6 out;
-  out.topLeftCorner<3, 3>() = A - Brx - Brx.transpose() - rxM * rx;
-  out.topRightCorner<3, 3>() = B + rxM;
-  out.bottomLeftCorner<3, 3>() = out.topRightCorner<3, 3>().transpose();
-  out.bottomRightCorner<3, 3>() = M;
-  return out;
-}
-
 Mat6 SpatialTransform::matrix() const {
   Mat6 X = Mat6::Zero();
   X.topLeftCorner<3, 3>() = E;

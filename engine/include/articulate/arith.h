@@ -16,6 +16,9 @@ struct SpatialArith {
   using Xform = SpatialTransform;
   static Vec subspace(const Joint& j) { return j.subspace(); }
   static Xform jointTransform(const Joint& j, double q) { return j.transform(q); }
+  static Xform jointTimesTree(const Joint& j, double q, const Xform& Xtree) {
+    return j.transformTimes(q, Xtree);
+  }
 };
 
 struct PlanarArith {
@@ -25,6 +28,9 @@ struct PlanarArith {
   using Xform = PlanarTransform;
   static Vec subspace(const Joint& j) { return j.planarSubspace(); }
   static Xform jointTransform(const Joint& j, double q) { return j.planarTransform(q); }
+  static Xform jointTimesTree(const Joint& j, double q, const Xform& Xtree) {
+    return j.planarTransform(q) * Xtree;
+  }
 };
 
 }  // namespace art

@@ -44,6 +44,12 @@ struct Joint {
   SpatialTransform transform(double q) const;
   /// Joint transform XJ(q) of a planar joint.
   PlanarTransform planarTransform(double q) const;
+  /// XJ(q) * Xtree for a spatial joint, exploiting the joint's structure (a rotation about or
+  /// a translation along a coordinate axis) instead of a general composition.
+  SpatialTransform transformTimes(double q, const SpatialTransform& Xtree) const;
+  /// Index k when the motion subspace is the unit vector e_k (spatial: 0..5, planar: 0..2),
+  /// else -1 (helical joints).
+  int unitAxis() const;
 };
 
 }  // namespace art

@@ -30,6 +30,7 @@ template <class A>
 struct TreeArrays {
   std::vector<typename A::Xform> Xtree;  // parent -> joint predecessor frame (nb)
   std::vector<typename A::Vec> S;        // joint motion subspaces (nb)
+  std::vector<int> axis;                 // k when S = e_k, else -1 (nb)
   std::vector<typename A::Mat> I;        // spatial inertias, body coordinates (nb)
   typename A::Vec aGrav = A::Vec::Zero();  // fictitious base acceleration -[0; g]
 };

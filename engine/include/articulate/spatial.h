@@ -32,21 +32,36 @@ Mat3 rotxE(double theta);
 Mat3 rotyE(double theta);
 Mat3 rotzE(double theta);
 
+/// a x b for 3-vectors given by pointers (scalar code that always inlines).
+inline void cross3(const double* a, const double* b, double* out) {
+  out[0] = a[1] * b[2] - a[2] * b[1];
+  out[1] = a[2] * b[0] - a[0] * b[2];
+  out[2] = a[0] * b[1] - a[1] * b[0];
+}
+
 /// Spatial cross product for motion vectors: crm(v) * m.
 inline Vec6 crossMotion(const Vec6& v, const Vec6& m) {
   Vec6 out;
-  const auto w = v.head<3>(), vl = v.tail<3>();
-  out.head<3>() = w.cross(m.head<3>());
-  out.tail<3>() = w.cross(m.tail<3>()) + vl.cross(m.head<3>());
+  double t[3];
+  cross3(v.data(), m.data(), out.data());
+  cross3(v.data(), m.data() + 3, out.data() + 3);
+  cross3(v.data() + 3, m.data(), t);
+  out(3) += t[0];
+  out(4) += t[1];
+  out(5) += t[2];
   return out;
 }
 
 /// Spatial cross product for force vectors: crf(v) * f = -crm(v)' * f.
 inline Vec6 crossForce(const Vec6& v, const Vec6& f) {
   Vec6 out;
-  const auto w = v.head<3>(), vl = v.tail<3>();
-  out.head<3>() = w.cross(f.head<3>()) + vl.cross(f.tail<3>());
-  out.tail<3>() = w.cross(f.tail<3>());
+  double t[3];
+  cross3(v.data(), f.data(), out.data());
+  cross3(v.data() + 3, f.data() + 3, t);
+  out(0) += t[0];
+  out(1) += t[1];
+  out(2) += t[2];
+  cross3(v.data(), f.data() + 3, out.data() + 3);
   return out;
 }
 
@@ -74,29 +89,39 @@ struct SpatialTransform {
   /// X * m for a motion vector.
   Vec6 apply(const Vec6& m) const {
     Vec6 out;
-    out.head<3>() = E * m.head<3>();
-    out.tail<3>() = E * (m.tail<3>() - r.cross(m.head<3>()));
+    Vec3 t;
+    cross3(r.data(), m.data(), t.data());
+    out.head<3>().noalias() = E * m.head<3>();
+    out.tail<3>().noalias() = E * (m.tail<3>() - t);
     return out;
   }
   /// X^-1 * m for a motion vector.
   Vec6 applyInverse(const Vec6& m) const {
     Vec6 out;
-    out.head<3>() = E.transpose() * m.head<3>();
-    out.tail<3>() = E.transpose() * m.tail<3>() + r.cross(out.head<3>());
+    out.head<3>().noalias() = E.transpose() * m.head<3>();
+    Vec3 t;
+    cross3(r.data(), out.data(), t.data());
+    out.tail<3>().noalias() = E.transpose() * m.tail<3>();
+    out.tail<3>() += t;
     return out;
   }
   /// X^-T * f: transforms a force vector from source to destination coordinates.
   Vec6 applyForce(const Vec6& f) const {
     Vec6 out;
-    out.head<3>() = E * (f.head<3>() - r.cross(f.tail<3>()));
-    out.tail<3>() = E * f.tail<3>();
+    Vec3 t;
+    cross3(r.data(), f.data() + 3, t.data());
+    out.head<3>().noalias() = E * (f.head<3>() - t);
+    out.tail<3>().noalias() = E * f.tail<3>();
     return out;
   }
   /// X^T * f: transforms a force vector from destination back to source coordinates.
   Vec6 applyTransposeForce(const Vec6& f) const {
     Vec6 out;
-    out.tail<3>() = E.transpose() * f.tail<3>();
-    out.head<3>() = E.transpose() * f.head<3>() + r.cross(out.tail<3>());
+    out.tail<3>().noalias() = E.transpose() * f.tail<3>();
+    Vec3 t;
+    cross3(r.data(), out.data() + 3, t.data());
+    out.head<3>().noalias() = E.transpose() * f.head<3>();
+    out.head<3>() += t;
     return out;
   }
   /// X^T * I * X: a spatial inertia (or any symmetric force-motion operator) expressed in
@@ -112,6 +137,29 @@ struct SpatialTransform {
   /// The 6x6 motion transform matrix, as spatial_v2 prints it.
   Mat6 matrix() const;
 };
+
+inline Mat6 SpatialTransform::transposeTransformInertia(const Mat6& I) const {
+  // rotate the 3x3 blocks back to source orientation, then shift by r:
+  // xlt(r)^T [A B; B^T M] xlt(r) = [A + rx B^T - B rx - rx M rx, B + rx M; sym, M];
+  // products with rx = skew(r) are done as cross products
+  const Mat3 Et = E.transpose();
+  Mat3 A, B, M;
+  A.noalias() = Et * (I.topLeftCorner<3, 3>() * E);
+  B.noalias() = Et * (I.topRightCorner<3, 3>() * E);
+  M.noalias() = Et * (I.bottomRightCorner<3, 3>() * E);
+  Mat3 rxM, Brx, rxMrx;
+  for (int j = 0; j < 3; ++j) {
+    rxM.col(j) = r.cross(M.col(j));
+    Brx.row(j) = B.row(j).cross(r.transpose());
+  }
+  for (int j = 0; j < 3; ++j) rxMrx.row(j) = rxM.row(j).cross(r.transpose());
+  Mat6 out;
+  out.topLeftCorner<3, 3>() = A - Brx - Brx.transpose() - rxMrx;
+  out.topRightCorner<3, 3>() = B + rxM;
+  out.bottomLeftCorner<3, 3>() = out.topRightCorner<3, 3>().transpose();
+  out.bottomRightCorner<3, 3>() = M;
+  return out;
+}
 
 /// Planar Plücker transform plnr(theta, r): rotation by theta about z, then translation r.
 struct PlanarTransform {
