@@ -25,10 +25,10 @@ std::vector<JointType> parseAxes(const std::string& list) {
   while (std::getline(ss, item, ',')) {
     JointType t;
     if (!parseJointCode(item, t) || isPlanar(t))
-      throw CLI::ValidationError("--axes", "'" + item + "' is not a spatial joint code");
+      throw std::invalid_argument("--axes: '" + item + "' is not a spatial joint code");
     out.push_back(t);
   }
-  if (out.empty()) throw CLI::ValidationError("--axes", "needs at least one joint code");
+  if (out.empty()) throw std::invalid_argument("--axes: needs at least one joint code");
   return out;
 }
 
@@ -110,6 +110,8 @@ int main(int argc, char** argv) {
   auto* genPlanar = gen->add_subcommand("planar", "spatial_v2 planar(n) chain");
   genPlanar->add_option("--bodies", planarN, "number of links")->check(CLI::Range(0, 100000));
   gen->add_option("-o,--output", out, "output file (default: standard output)");
+  genTree->fallthrough();
+  genPlanar->fallthrough();
 
   CLI11_PARSE(app, argc, argv);
   try {

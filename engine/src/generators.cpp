@@ -28,7 +28,7 @@ ModelSpec autoTree(const AutoTreeOptions& o) {
     const int p = static_cast<int>(std::floor((i - 2 + std::ceil(o.branching)) / o.branching));
     b.parent = p - 1;
     b.joint.type = o.axes[(i - 1) % o.axes.size()];
-    b.rotation = rotxE(o.skew);
+    b.rotation = p == 0 ? Mat3::Identity() : rotxE(o.skew);  // as spatial_v2: no skew at the root
     b.translation = Vec3(p == 0 ? 0.0 : len[p - 1], 0, 0);
     const double l = std::pow(o.taper, i - 1);
     len[i - 1] = l;

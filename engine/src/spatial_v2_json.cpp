@@ -124,15 +124,14 @@ ModelSpec specFromSpatialV2(const json& model, const std::string& path) {
   json h1, h2, h3, h4;
   const json& parent = asList(field(model, "parent", path), h1);
   const json& jtype = asList(field(model, "jtype", path), h2);
-  // MATLAB writes a one-element cell array as the element itself
+  // MATLAB writes a one-element cell array as the element itself: a single matrix
+  auto isMatrix = [](const json& j) {
+    return j.is_array() && !j.empty() && j[0].is_array() && !j[0].empty() && j[0][0].is_number();
+  };
   const json& xtree0 = field(model, "Xtree", path);
   const json& inert0 = field(model, "I", path);
-  const json& xtree = nb == 1 && xtree0.is_array() && xtree0.size() != 1
-                          ? (h3 = json::array({xtree0}))
-                          : xtree0;
-  const json& inert = nb == 1 && inert0.is_array() && inert0.size() != 1
-                          ? (h4 = json::array({inert0}))
-                          : inert0;
+  const json& xtree = nb == 1 && isMatrix(xtree0) ? (h3 = json::array({xtree0})) : xtree0;
+  const json& inert = nb == 1 && isMatrix(inert0) ? (h4 = json::array({inert0})) : inert0;
   for (auto [j, name] : {std::pair{&parent, "parent"}, {&jtype, "jtype"}, {&xtree, "Xtree"},
                          {&inert, "I"}}) {
     if (!j->is_array() || j->size() != static_cast<std::size_t>(nb))

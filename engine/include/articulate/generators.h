@@ -23,7 +23,7 @@ struct AutoTreeOptions {
 /// spatial_v2 autoTree: breadth-first revolute tree, parent(i) = floor((i-2+ceil(bf))/bf)
 /// (1-based); link i is a tube of length taper^(i-1) (m), mass taper^(3(i-1)) (kg), COM at
 /// half length on x, inertia about the COM m l^2 diag(0.0025, 1.015/12, 1.015/12);
-/// Xtree = rotx(skew) * xlt([l_parent 0 0]). Each body gets a cylinder appearance.
+/// Xtree = rotx(skew) * xlt([l_parent 0 0]) (identity for children of the base). Each body gets a cylinder appearance.
 /// Throws std::invalid_argument for out-of-range options.
 ModelSpec autoTree(const AutoTreeOptions& options);
 
