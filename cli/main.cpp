@@ -48,6 +48,15 @@ int runConformanceCmd(const std::string& file, double tol) {
   return r.passed() ? 0 : 1;
 }
 
+// "[a, b, c]" with negative zeros printed as 0
+std::string vec(const Eigen::VectorXd& v) {
+  std::ostringstream s;
+  s << "[";
+  for (Eigen::Index i = 0; i < v.size(); ++i) s << (i ? ", " : "") << v(i) + 0.0;
+  s << "]";
+  return s.str();
+}
+
 void printInfo(const ModelSpec& spec) {
   const Model model = compile(spec);
   Data data(model);
@@ -56,7 +65,10 @@ void printInfo(const ModelSpec& spec) {
   if (!spec.description.empty()) std::cout << "  " << spec.description << "\n";
   std::cout << "arithmetic: "
             << (model.arithmetic == Arithmetic::Spatial ? "spatial (6D)" : "planar (3D)")
-            << ", bodies: " << model.nb << ", gravity: " << model.gravity.transpose() << " m/s^2\n\n";
+            << ", bodies: " << model.nb << ", gravity: "
+            << vec(model.arithmetic == Arithmetic::Spatial ? Eigen::VectorXd(model.gravity)
+                                                           : Eigen::VectorXd(model.gravity.head<2>()))
+            << " m/s^2\n\n";
   std::cout << std::left << std::setw(4) << "#" << std::setw(16) << "body" << std::setw(16)
             << "parent" << std::setw(8) << "joint" << std::setw(10) << "mass" << "q0\n";
   for (int i = 0; i < model.nb; ++i) {
@@ -66,14 +78,14 @@ void printInfo(const ModelSpec& spec) {
               << jointCode(model.joints[i].type) << std::setw(10) << I(5, 5) << model.q0(i) << "\n";
   }
   const EnergyMomentum e = energyMomentum(model, data, model.q0, model.qd0);
-  std::cout << "\ntotal mass " << e.mass << " kg, centre of mass [" << e.cm.transpose()
-            << "] m\nat the initial state: kinetic " << e.kinetic << " J, potential "
-            << e.potential << " J\n";
+  std::cout << "\ntotal mass " << e.mass << " kg, centre of mass " << vec(e.cm)
+            << " m\nat the initial state: kinetic " << e.kinetic << " J, potential "
+            << e.potential + 0.0 << " J\n";
   if (model.nb > 0 && model.nb <= 12) {
     std::cout << "\njoint-space inertia H(q0):\n" << crba(model, data, model.q0).format(fmt) << "\n";
     const Eigen::VectorXd tau = Eigen::VectorXd::Zero(model.nb);
     std::cout << "\nunactuated accelerations qdd (ABA):\n"
-              << aba(model, data, model.q0, model.qd0, tau).transpose().format(fmt) << "\n";
+              << vec(aba(model, data, model.q0, model.qd0, tau)) << "\n";
   }
 }
 

@@ -43,11 +43,14 @@ void abaPasses(const Model& m, Data& d, const VecRef& q, const VecRef& qd, const
     }
     const int p = m.parent[i];
     if (p >= 0) {
-      Mat Ia = w.IA[i];
-      Ia.noalias() -= w.U[i] * (w.U[i].transpose() / w.d[i]);
-      Vec pa = w.pA[i] + w.U[i] * (w.u[i] / w.d[i]);
+      // Ia = IA - U U'/d and pa = pA + Ia c + U u/d, formed in place of IA and pA
+      Mat& Ia = w.IA[i];
+      Vec& pa = w.pA[i];
+      const Vec Ud = w.U[i] / w.d[i];
+      for (int col = 0; col < A::dim; ++col) Ia.col(col) -= Ud * w.U[i](col);
       pa.noalias() += Ia * w.c[i];
-      w.IA[p] += w.Xup[i].transposeTransformInertia(Ia);
+      pa += Ud * w.u[i];
+      w.Xup[i].addTransposeTransformInertia(Ia, w.IA[p]);
       w.pA[p] += w.Xup[i].applyTransposeForce(pa);
     }
   }

@@ -19,7 +19,7 @@ void crbaPasses(const Model& m, Data& d, const VecRef& q) {
   }
   // inward pass: composite inertias
   for (int i = m.nb - 1; i >= 0; --i)
-    if (m.parent[i] >= 0) w.IA[m.parent[i]] += w.Xup[i].transposeTransformInertia(w.IA[i]);
+    if (m.parent[i] >= 0) w.Xup[i].addTransposeTransformInertia(w.IA[i], w.IA[m.parent[i]]);
   // in base coordinates H(i, j) = S0_j . (X0_i^T IC_i S_i) for every ancestor j of i, so each
   // pair costs a dot product rather than a transform (U holds S0, f holds F0)
   for (int i = 0; i < m.nb; ++i) {

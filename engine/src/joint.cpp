@@ -84,7 +84,8 @@ SpatialTransform Joint::transformTimes(double q, const SpatialTransform& Xtree) 
   const Mat3& E = Xtree.E;
   // rotation by q about axis k: rows (a, b) of E mix as [c s; -s c]; the translation is kept
   auto rotate = [&](int a, int b) {
-    const double c = std::cos(q), s = std::sin(q);
+    double s, c;
+    ::sincos(q, &s, &c);
     X.E.row(a) = c * E.row(a) + s * E.row(b);
     X.E.row(b) = c * E.row(b) - s * E.row(a);
   };

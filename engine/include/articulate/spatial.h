@@ -126,7 +126,13 @@ struct SpatialTransform {
   }
   /// X^T * I * X: a spatial inertia (or any symmetric force-motion operator) expressed in
   /// destination coordinates, re-expressed in source coordinates. Uses 3x3 blocks only.
-  Mat6 transposeTransformInertia(const Mat6& I) const;
+  Mat6 transposeTransformInertia(const Mat6& I) const {
+    Mat6 out = Mat6::Zero();
+    addTransposeTransformInertia(I, out);
+    return out;
+  }
+  /// out += X^T * I * X, without a 6x6 temporary (I symmetric).
+  void addTransposeTransformInertia(const Mat6& I, Mat6& out) const;
 
   /// Composition: (*this) * other, i.e. apply `other` first.
   SpatialTransform operator*(const SpatialTransform& o) const {
@@ -138,27 +144,58 @@ struct SpatialTransform {
   Mat6 matrix() const;
 };
 
-inline Mat6 SpatialTransform::transposeTransformInertia(const Mat6& I) const {
-  // rotate the 3x3 blocks back to source orientation, then shift by r:
-  // xlt(r)^T [A B; B^T M] xlt(r) = [A + rx B^T - B rx - rx M rx, B + rx M; sym, M];
-  // products with rx = skew(r) are done as cross products
-  const Mat3 Et = E.transpose();
-  Mat3 A, B, M;
-  A.noalias() = Et * (I.topLeftCorner<3, 3>() * E);
-  B.noalias() = Et * (I.topRightCorner<3, 3>() * E);
-  M.noalias() = Et * (I.bottomRightCorner<3, 3>() * E);
-  Mat3 rxM, Brx, rxMrx;
+inline void SpatialTransform::addTransposeTransformInertia(const Mat6& I, Mat6& out) const {
+  // With I = [A B; B' M] (A, M symmetric), rotate the blocks back to source orientation
+  // (A1 = E'AE, B1 = E'BE, M1 = E'ME), then shift by r (rx = skew(r)):
+  //   xlt(r)' [A1 B1; B1' M1] xlt(r) = [A1 - B1 rx + (B1 rx)' - rx M1 rx, B1 + rx M1; sym, M1]
+  // Scalar code exploiting symmetry: Eigen's 3x3 products compile to far more instructions.
+  double A1[3][3], B1[3][3], M1[3][3], T[3][3];
+  auto rotate = [&](int r0, int c0, double (&R)[3][3], bool symmetric) {
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j)
+        T[i][j] = I(r0 + i, c0) * E(0, j) + I(r0 + i, c0 + 1) * E(1, j) + I(r0 + i, c0 + 2) * E(2, j);
+    for (int i = 0; i < 3; ++i)
+      for (int j = symmetric ? i : 0; j < 3; ++j)
+        R[i][j] = E(0, i) * T[0][j] + E(1, i) * T[1][j] + E(2, i) * T[2][j];
+    if (symmetric) {
+      R[1][0] = R[0][1];
+      R[2][0] = R[0][2];
+      R[2][1] = R[1][2];
+    }
+  };
+  rotate(0, 0, A1, true);
+  rotate(0, 3, B1, false);
+  rotate(3, 3, M1, true);
+  const double rx = r.x(), ry = r.y(), rz = r.z();
+  // C = rx M1 (column j is r x M1(:, j)); D = B1 rx (row i is B1(i, :) x r)
+  double C[3][3], D[3][3];
   for (int j = 0; j < 3; ++j) {
-    rxM.col(j) = r.cross(M.col(j));
-    Brx.row(j) = B.row(j).cross(r.transpose());
+    C[0][j] = ry * M1[2][j] - rz * M1[1][j];
+    C[1][j] = rz * M1[0][j] - rx * M1[2][j];
+    C[2][j] = rx * M1[1][j] - ry * M1[0][j];
+    D[j][0] = B1[j][1] * rz - B1[j][2] * ry;
+    D[j][1] = B1[j][2] * rx - B1[j][0] * rz;
+    D[j][2] = B1[j][0] * ry - B1[j][1] * rx;
   }
-  for (int j = 0; j < 3; ++j) rxMrx.row(j) = rxM.row(j).cross(r.transpose());
-  Mat6 out;
-  out.topLeftCorner<3, 3>() = A - Brx - Brx.transpose() - rxMrx;
-  out.topRightCorner<3, 3>() = B + rxM;
-  out.bottomLeftCorner<3, 3>() = out.topRightCorner<3, 3>().transpose();
-  out.bottomRightCorner<3, 3>() = M;
-  return out;
+  for (int i = 0; i < 3; ++i) {
+    // row i of C rx is C(i, :) x r; only the upper triangle is needed (it is symmetric)
+    const double Crx[3] = {C[i][1] * rz - C[i][2] * ry, C[i][2] * rx - C[i][0] * rz,
+                           C[i][0] * ry - C[i][1] * rx};
+    for (int j = i; j < 3; ++j) {
+      const double tl = A1[i][j] - D[i][j] - D[j][i] - Crx[j];
+      out(i, j) += tl;
+      if (j != i) out(j, i) += tl;
+    }
+    for (int j = 0; j < 3; ++j) {
+      const double tr = B1[i][j] + C[i][j];
+      out(i, 3 + j) += tr;
+      out(3 + j, i) += tr;
+      if (j >= i) {
+        out(3 + i, 3 + j) += M1[i][j];
+        if (j != i) out(3 + j, 3 + i) += M1[i][j];
+      }
+    }
+  }
 }
 
 /// Planar Plücker transform plnr(theta, r): rotation by theta about z, then translation r.
@@ -194,6 +231,10 @@ struct PlanarTransform {
   Mat3 transposeTransformInertia(const Mat3& I) const {
     const Mat3 X = matrix();
     return X.transpose() * I * X;
+  }
+  void addTransposeTransformInertia(const Mat3& I, Mat3& out) const {
+    const Mat3 X = matrix();
+    out.noalias() += X.transpose() * I * X;
   }
   PlanarTransform operator*(const PlanarTransform& o) const {
     // rotation E1*E2 (angles add); translation o.r + E2^T r
