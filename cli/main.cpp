@@ -12,6 +12,7 @@
 #include "articulate/conformance.h"
 #include "articulate/dynamics.h"
 #include "articulate/generators.h"
+#include "articulate/model_format.h"
 #include "articulate/model_io.h"
 
 namespace {
@@ -89,6 +90,33 @@ void printInfo(const ModelSpec& spec) {
   }
 }
 
+// every problem of every file, one per line as FILE: PATH: REASON
+int runValidate(const std::vector<std::string>& files) {
+  int bad = 0;
+  for (const std::string& f : files) {
+    Diagnostics problems;
+    std::optional<LoadedModel> lm;
+    try {
+      lm = readModelDocument(readJsonFile(f), problems);
+    } catch (const FormatError& e) {
+      problems.push_back({"", e.what() + (f.size() + 2)});
+    }
+    if (!problems.empty()) {
+      ++bad;
+      for (const Diagnostic& d : problems) std::cout << f << ": " << d.text() << "\n";
+      std::cout << f << ": INVALID (" << problems.size() << " problem"
+                << (problems.size() > 1 ? "s" : "") << ")\n";
+      continue;
+    }
+    std::cout << f << ": valid " << lm->format << ", " << lm->spec.bodies.size() << " bodies";
+    if (lm->motion)
+      std::cout << ", motion of " << lm->motion->t.size() << " samples over "
+                << lm->motion->t(lm->motion->t.size() - 1) - lm->motion->t(0) << " s";
+    std::cout << "\n";
+  }
+  return bad ? 1 : 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -96,7 +124,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", "articulate-cli 0.1.0");
 
-  std::string file;
+  std::string file, out;
   double tol = 1e-9;
   auto* conf = app.add_subcommand(
       "conformance", "check the engine against a spatial_v2 reference file (exit 1 on failure)");
@@ -108,10 +136,24 @@ int main(int argc, char** argv) {
   auto* info = app.add_subcommand("info", "print a model's bodies, mass properties and dynamics");
   info->add_option("MODEL", file, "model file")->required()->check(CLI::ExistingFile);
 
-  auto* gen = app.add_subcommand("generate", "generate a model (spatial_v2 JSON)");
+  std::vector<std::string> files;
+  auto* validate = app.add_subcommand(
+      "validate", "check model files (Articulate or spatial_v2 JSON, with motion); exit 1 on problems");
+  validate->add_option("FILES", files, "model files")->required();
+
+  std::string in, to = "auto";
+  auto* convert = app.add_subcommand("convert", "convert between the Articulate format and spatial_v2 JSON");
+  convert->add_option("IN", in, "input model")->required()->check(CLI::ExistingFile);
+  convert->add_option("OUT", out, "output file (written atomically)")->required();
+  convert->add_option("--to", to, "output format: articulate, spatial_v2, or auto (the other one)")
+      ->check(CLI::IsMember({"auto", "articulate", "spatial_v2"}))
+      ->capture_default_str();
+
+  std::string genFormat = "articulate";
+  auto* gen = app.add_subcommand("generate", "generate a model");
   gen->require_subcommand(1);
   AutoTreeOptions at;
-  std::string axes = "Rz", out;
+  std::string axes = "Rz";
   auto* genTree = gen->add_subcommand("autotree", "spatial_v2 autoTree(nb, bf, skew, taper)");
   genTree->add_option("--bodies", at.bodies, "number of bodies")->check(CLI::Range(0, 100000));
   genTree->add_option("--branching", at.branching, "branching factor (>= 1)")->check(CLI::Range(1.0, 1e6));
@@ -122,6 +164,9 @@ int main(int argc, char** argv) {
   auto* genPlanar = gen->add_subcommand("planar", "spatial_v2 planar(n) chain");
   genPlanar->add_option("--bodies", planarN, "number of links")->check(CLI::Range(0, 100000));
   gen->add_option("-o,--output", out, "output file (default: standard output)");
+  gen->add_option("--format", genFormat, "articulate or spatial_v2")
+      ->check(CLI::IsMember({"articulate", "spatial_v2"}))
+      ->capture_default_str();
   genTree->fallthrough();
   genPlanar->fallthrough();
 
@@ -129,7 +174,19 @@ int main(int argc, char** argv) {
   try {
     if (app.got_subcommand(conf)) return runConformanceCmd(file, tol);
     if (app.got_subcommand(info)) {
-      printInfo(loadModelFile(file));
+      printInfo(loadModel(file).spec);
+      return 0;
+    }
+    if (app.got_subcommand(validate)) return runValidate(files);
+    if (app.got_subcommand(convert)) {
+      const LoadedModel lm = loadModel(in);
+      const bool toSv2 = to == "spatial_v2" || (to == "auto" && lm.format != "spatial_v2");
+      if (toSv2)
+        saveSpatialV2(out, lm.spec);
+      else
+        saveModel(out, lm.spec);
+      std::cout << "wrote " << out << " (" << (toSv2 ? "spatial_v2" : "articulate-model") << ", "
+                << lm.spec.bodies.size() << " bodies)\n";
       return 0;
     }
     if (app.got_subcommand(gen)) {
@@ -141,7 +198,8 @@ int main(int argc, char** argv) {
         spec = planarChain(planarN);
       }
       compile(spec);  // a generator must produce a valid model
-      const std::string text = specToSpatialV2(spec).dump(2) + "\n";
+      const std::string text =
+          formatJson(genFormat == "spatial_v2" ? specToSpatialV2(spec) : specToJson(spec));
       if (out.empty())
         std::cout << text;
       else

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <random>
+#include <sstream>
 #include <stdexcept>
 
 #include <Eigen/Eigenvalues>
@@ -18,9 +19,10 @@ ModelSpec autoTree(const AutoTreeOptions& o) {
     if (isPlanar(t)) throw std::invalid_argument("autoTree: axes must be spatial joint types");
   ModelSpec spec;
   spec.name = "autoTree";
-  spec.description = "spatial_v2 autoTree(" + std::to_string(o.bodies) + ", " +
-                     std::to_string(o.branching) + ", " + std::to_string(o.skew) + ", " +
-                     std::to_string(o.taper) + ")";
+  std::ostringstream d;
+  d << "spatial_v2 autoTree(" << o.bodies << ", " << o.branching << ", " << o.skew << ", "
+    << o.taper << ")";
+  spec.description = d.str();
   std::vector<double> len(o.bodies);
   for (int i = 1; i <= o.bodies; ++i) {
     BodySpec b;
@@ -36,8 +38,7 @@ ModelSpec autoTree(const AutoTreeOptions& o) {
     const Vec3 com(0.5 * l, 0, 0);
     const Mat3 Icm = mass * l * l * Vec3(0.0025, 1.015 / 12, 1.015 / 12).asDiagonal();
     b.inertia = InertiaSpec::fromMassComInertia(mass, com, Icm);
-    b.appearance = nlohmann::json::array(
-        {nlohmann::json::array({"cyl", {{0, 0, 0}, {l, 0, 0}}, l / 20})});
+    b.appearance = nlohmann::json::array({"cyl", {{0, 0, 0}, {l, 0, 0}}, l / 20});
     spec.bodies.push_back(std::move(b));
   }
   return spec;
@@ -57,8 +58,7 @@ ModelSpec planarChain(int n) {
     b.translation = Vec3(i == 0 ? 0.0 : 1.0, 0, 0);
     b.inertia = InertiaSpec::fromMassComInertia(1.0, Vec3(0.5, 0, 0),
                                                 Vec3(1.0 / 12, 1.0 / 12, 1.0 / 12).asDiagonal());
-    b.appearance = nlohmann::json::array(
-        {nlohmann::json::array({"box", {{0, -0.07, -0.04}, {1, 0.07, 0.04}}})});
+    b.appearance = nlohmann::json::array({"box", {{0, -0.07, -0.04}, {1, 0.07, 0.04}}});
     spec.bodies.push_back(std::move(b));
   }
   return spec;

@@ -10,9 +10,10 @@ namespace art {
 
 namespace {
 
-std::string bodyLabel(int index, const std::string& name) {
+std::string bodyMessage(int index, const std::string& name, const std::string& field,
+                        const std::string& reason) {
   std::ostringstream s;
-  s << "bodies[" << index << "] '" << name << "'";
+  s << "bodies[" << index << "]." << field << ": " << reason << " (body '" << name << "')";
   return s.str();
 }
 
@@ -69,7 +70,7 @@ void checkInertia(const BodySpec& body, int b) {
 
 ModelError::ModelError(int bodyIndex, const std::string& bodyName, const std::string& field,
                        const std::string& reason)
-    : std::runtime_error(bodyLabel(bodyIndex, bodyName) + ": " + field + ": " + reason),
+    : std::runtime_error(bodyMessage(bodyIndex, bodyName, field, reason)),
       m_body(bodyIndex),
       m_field(field) {}
 
@@ -155,6 +156,27 @@ Model compile(const ModelSpec& spec) {
   m.spatial.aGrav.tail<3>() = -m.gravity;
   m.planar.aGrav.tail<2>() = -m.gravity.head<2>();
 
+  for (std::size_t k = 0; k < spec.constraints.size(); ++k) {
+    const ConstraintSpec& c = spec.constraints[k];
+    const std::string field = "constraints[" + std::to_string(k) + "]";
+    auto isBody = [&](int b, bool baseAllowed) { return (baseAllowed && b == -1) || (b >= 0 && b < nb); };
+    if (c.type == ConstraintSpec::Type::Coupling) {
+      if (!isBody(c.joint, false)) throw ModelError(field + ".joint", "is not a joint");
+      if (!isBody(c.master, false)) throw ModelError(field + ".master", "is not a joint");
+      if (c.joint == c.master) throw ModelError(field + ".master", "must differ from joint");
+      if (!std::isfinite(c.ratio) || !std::isfinite(c.offset))
+        throw ModelError(field, "ratio and offset must be finite");
+    } else {
+      if (!isBody(c.bodyA, true)) throw ModelError(field + ".a.body", "is not a body");
+      if (!isBody(c.bodyB, true)) throw ModelError(field + ".b.body", "is not a body");
+      if (c.bodyA == c.bodyB) throw ModelError(field + ".b.body", "must differ from a.body");
+      if (!c.pointA.allFinite() || !c.pointB.allFinite() || !c.axisA.allFinite() ||
+          !c.axisB.allFinite())
+        throw ModelError(field, "points and axes must be finite");
+      if (c.align && (c.axisA.norm() == 0 || c.axisB.norm() == 0))
+        throw ModelError(field, "alignment axes must be nonzero");
+    }
+  }
   for (std::size_t k = 0; k < spec.contacts.size(); ++k) {
     const auto& cp = spec.contacts[k];
     const std::string field = "contacts[" + std::to_string(k) + "]";
@@ -162,6 +184,7 @@ Model compile(const ModelSpec& spec) {
     if (!cp.point.allFinite()) throw ModelError(field + ".point", "is not finite");
     m.contacts.push_back(cp);
   }
+  m.constraints = spec.constraints;
   return m;
 }
 

@@ -7,6 +7,8 @@
 #include <sstream>
 #include <system_error>
 
+#include <optional>
+
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -14,18 +16,21 @@ namespace art {
 
 using nlohmann::json;
 
-json readJsonFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw FormatError("", "cannot open '" + path + "': " + std::strerror(errno));
-  in.seekg(0, std::ios::end);
-  const std::streamoff size = in.tellg();
-  if (size > (std::streamoff{256} << 20))
-    throw FormatError("", "'" + path + "' is larger than 256 MiB");
-  in.seekg(0);
-  std::string text(static_cast<std::size_t>(size), '\0');
-  in.read(text.data(), size);
+namespace {
+constexpr int kMaxDepth = 256;
+struct TooDeep {};
+}  // namespace
+
+json parseJsonText(const std::string& text, const std::string& name) {
   try {
-    return json::parse(text);
+    // the callback sees every value with its depth; refusing deep documents keeps every later
+    // recursive walk (and its stack) bounded
+    return json::parse(text, [](int depth, json::parse_event_t, json&) {
+      if (depth > kMaxDepth) throw TooDeep{};
+      return true;
+    });
+  } catch (const TooDeep&) {
+    throw FormatError(name, "is nested deeper than " + std::to_string(kMaxDepth) + " levels");
   } catch (const json::parse_error& e) {
     // report the line and column of the byte where parsing stopped
     std::size_t line = 1, col = 1;
@@ -38,42 +43,128 @@ json readJsonFile(const std::string& path) {
       }
     }
     std::ostringstream s;
-    s << "'" << path << "' is not valid JSON (line " << line << ", column " << col << ")";
-    throw FormatError("", s.str());
+    s << "is not valid JSON (line " << line << ", column " << col << ")";
+    if (e.byte >= text.size()) s << ": it ends too early";
+    throw FormatError(name, s.str());
   }
 }
 
-ModelSpec loadModelFile(const std::string& path) {
-  const json doc = readJsonFile(path);
-  if (looksLikeSpatialV2(doc)) {
-    ModelSpec spec = specFromSpatialV2(doc);
-    if (doc.contains("name") && doc["name"].is_string()) spec.name = doc["name"];
-    if (doc.contains("description") && doc["description"].is_string())
-      spec.description = doc["description"];
-    return spec;
-  }
-  throw FormatError("", "'" + path + "' is not a known model format (a spatial_v2 model needs "
-                        "NB, parent, jtype and Xtree)");
+json readJsonFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw FormatError(path, std::string("cannot open: ") + std::strerror(errno));
+  in.seekg(0, std::ios::end);
+  const std::streamoff size = in.tellg();
+  if (size < 0) throw FormatError(path, "cannot read (not a regular file?)");
+  if (size > (std::streamoff{256} << 20)) throw FormatError(path, "is larger than 256 MiB");
+  in.seekg(0);
+  std::string text(static_cast<std::size_t>(size), '\0');
+  in.read(text.data(), size);
+  return parseJsonText(text, path);
 }
 
-json specToSpatialV2(const ModelSpec& spec) {
+namespace {
+
+using ojson = nlohmann::ordered_json;
+
+std::string scalar(const ojson& v) {
+  if (v.is_number_float() && v.get<double>() == 0.0) return "0";
+  return v.dump();
+}
+
+// one line if it fits, else nullopt
+std::optional<std::string> inlineForm(const ojson& v, std::size_t budget) {
+  if (!v.is_structured()) return scalar(v);
+  std::string out = v.is_array() ? "[" : "{";
+  bool first = true;
+  for (auto it = v.begin(); it != v.end(); ++it) {
+    if (!first) out += ", ";
+    first = false;
+    if (v.is_object()) out += ojson(it.key()).dump() + ": ";
+    const auto inner = inlineForm(*it, budget);
+    if (!inner) return std::nullopt;
+    out += *inner;
+    if (out.size() > budget) return std::nullopt;
+  }
+  out += v.is_array() ? "]" : "}";
+  return out;
+}
+
+bool numericMatrix(const ojson& v) {
+  if (!v.is_array()) return false;
+  for (const auto& e : v) {
+    if (e.is_number()) continue;
+    if (!e.is_array()) return false;
+    for (const auto& x : e)
+      if (!x.is_number()) return false;
+  }
+  return true;
+}
+
+void format(const ojson& v, int indent, std::size_t column, std::string& out) {
+  const std::string pad(indent + 2, ' ');
+  if (!v.is_structured() || v.empty()) {
+    out += v.is_structured() ? (v.is_array() ? "[]" : "{}") : scalar(v);
+    return;
+  }
+  if (v.is_array()) {
+    // numbers and matrices always on one line; other arrays when they fit
+    const std::size_t budget = numericMatrix(v) ? std::string::npos : (column < 100 ? 100 - column : 0);
+    if (auto line = inlineForm(v, budget)) {
+      out += *line;
+      return;
+    }
+    out += "[\n";
+    for (std::size_t k = 0; k < v.size(); ++k) {
+      out += pad;
+      format(v[k], indent + 2, pad.size(), out);
+      out += k + 1 < v.size() ? ",\n" : "\n";
+    }
+    out += std::string(indent, ' ') + "]";
+    return;
+  }
+  if (auto line = inlineForm(v, column < 100 ? 100 - column : 0); line && v.size() <= 4) {
+    out += *line;
+    return;
+  }
+  out += "{\n";
+  std::size_t k = 0;
+  for (auto it = v.begin(); it != v.end(); ++it, ++k) {
+    const std::string key = ojson(it.key()).dump() + ": ";
+    out += pad + key;
+    format(*it, indent + 2, pad.size() + key.size(), out);
+    out += k + 1 < v.size() ? ",\n" : "\n";
+  }
+  out += std::string(indent, ' ') + "}";
+}
+
+}  // namespace
+
+std::string formatJson(const ojson& value) {
+  std::string out;
+  format(value, 0, 0, out);
+  return out + "\n";
+}
+
+ojson specToSpatialV2(const ModelSpec& spec) {
   const bool planar = spec.arithmetic == Arithmetic::Planar;
   auto matrixJson = [](const Eigen::MatrixXd& M) {
-    json rows = json::array();
+    ojson rows = ojson::array();
     for (Eigen::Index r = 0; r < M.rows(); ++r) {
-      json row = json::array();
+      ojson row = ojson::array();
       for (Eigen::Index c = 0; c < M.cols(); ++c) row.push_back(M(r, c));
       rows.push_back(row);
     }
     return rows;
   };
-  json out;
+  ojson out;
+  if (!spec.name.empty()) out["name"] = spec.name;
+  if (!spec.description.empty()) out["description"] = spec.description;
   out["NB"] = spec.bodies.size();
-  json parent = json::array(), jtype = json::array(), xtree = json::array(), inert = json::array(),
-       bodyApp = json::array();
+  ojson parent = ojson::array(), jtype = ojson::array(), xtree = ojson::array(),
+        inert = ojson::array(), bodyApp = ojson::array();
   for (const BodySpec& b : spec.bodies) {
     parent.push_back(b.parent + 1);
-    json jt = {{"code", std::string(jointCode(b.joint.type))}};
+    ojson jt = {{"code", std::string(jointCode(b.joint.type))}};
     if (b.joint.type == JointType::H) jt["pars"] = {{"pitch", b.joint.pitch}};
     jtype.push_back(jt);
     const Mat6 I = b.inertia.spatial();
@@ -89,26 +180,35 @@ json specToSpatialV2(const ModelSpec& spec) {
       xtree.push_back(matrixJson(SpatialTransform{b.rotation, b.translation}.matrix()));
       inert.push_back(matrixJson(I));
     }
-    bodyApp.push_back(b.appearance);
+    bodyApp.push_back(ojson(b.appearance));
   }
   out["parent"] = parent;
   out["jtype"] = jtype;
   out["Xtree"] = xtree;
   out["I"] = inert;
   const Vec3 g = spec.effectiveGravity();
-  out["gravity"] = planar ? json::array({g.x(), g.y()}) : json::array({g.x(), g.y(), g.z()});
+  out["gravity"] = planar ? ojson::array({g.x(), g.y()}) : ojson::array({g.x(), g.y(), g.z()});
   if (!spec.contacts.empty()) {
-    json body = json::array(), point = json::array();
+    ojson body = ojson::array(), point = ojson::array();
     for (const auto& c : spec.contacts) {
       body.push_back(c.body + 1);
       point.push_back({c.point.x(), c.point.y(), c.point.z()});
     }
     out["gc"] = {{"body", body}, {"point", point}};
   }
-  out["appearance"] = {{"base", spec.baseAppearance}, {"body", bodyApp}};
-  if (!spec.camera.empty()) out["camera"] = spec.camera;
-  if (!spec.name.empty()) out["name"] = spec.name;
-  if (!spec.description.empty()) out["description"] = spec.description;
+  out["appearance"] = {{"base", ojson(spec.baseAppearance)}, {"body", bodyApp}};
+  if (!spec.camera.empty()) {
+    const CameraSpec& c = spec.camera;
+    ojson cam = ojson::object();
+    auto v3 = [](const Vec3& v) { return ojson::array({v.x(), v.y(), v.z()}); };
+    cam["body"] = c.body + 1;
+    if (c.trackpoint) cam["trackpoint"] = v3(*c.trackpoint);
+    if (c.direction) cam["direction"] = v3(*c.direction);
+    if (c.up) cam["up"] = v3(*c.up);
+    if (c.zoom) cam["zoom"] = *c.zoom;
+    if (c.locus) cam["locus"] = {c.locus->x(), c.locus->y()};
+    out["camera"] = cam;
+  }
   return out;
 }
 

@@ -214,7 +214,41 @@ ModelSpec specFromSpatialV2(const json& model, const std::string& path) {
         spec.bodies[i].appearance = a["body"][i];
     }
   }
-  if (model.contains("camera")) spec.camera = model["camera"];
+  if (model.contains("camera")) {
+    const json& cam = model["camera"];
+    const std::string cp = at("camera");
+    if (!cam.is_object()) throw FormatError(cp, "expected an object");
+    auto vec3 = [&](const char* f) {
+      const json& v = cam[f];
+      if (!v.is_array() || v.size() != 3) throw FormatError(cp + "." + f, "expected 3 numbers");
+      return Vec3(number(v[0], cp + "." + f + "[0]"), number(v[1], cp + "." + f + "[1]"),
+                  number(v[2], cp + "." + f + "[2]"));
+    };
+    for (auto it = cam.begin(); it != cam.end(); ++it) {
+      const std::string& k = it.key();
+      if (k == "body") {
+        const double b = number(*it, cp + ".body");
+        if (b != std::floor(b) || b < 0 || b > nb)
+          throw FormatError(cp + ".body", "expected a body number from 0 (fixed) to " + std::to_string(nb));
+        spec.camera.body = static_cast<int>(b) - 1;
+      } else if (k == "trackpoint") {
+        spec.camera.trackpoint = vec3("trackpoint");
+      } else if (k == "direction") {
+        spec.camera.direction = vec3("direction");
+      } else if (k == "up") {
+        spec.camera.up = vec3("up");
+      } else if (k == "zoom") {
+        const double z = number(*it, cp + ".zoom");
+        if (z <= 0) throw FormatError(cp + ".zoom", "must be > 0");
+        spec.camera.zoom = z;
+      } else if (k == "locus") {
+        if (!it->is_array() || it->size() != 2) throw FormatError(cp + ".locus", "expected 2 numbers");
+        spec.camera.locus = Vec2(number((*it)[0], cp + ".locus[0]"), number((*it)[1], cp + ".locus[1]"));
+      } else {
+        throw FormatError(cp + "." + k, "unknown camera field");
+      }
+    }
+  }
   return spec;
 }
 

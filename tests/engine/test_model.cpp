@@ -6,6 +6,7 @@
 
 #include "articulate/dynamics.h"
 #include "articulate/generators.h"
+#include "articulate/model_format.h"
 #include "articulate/model_io.h"
 
 using namespace art;
@@ -27,48 +28,48 @@ class TestModel : public QObject {
     QTest::addColumn<Edit>("edit");
     QTest::addColumn<QString>("message");
     QTest::newRow("parent order") << Edit([](ModelSpec& s) { s.bodies[1].parent = 2; })
-                                  << "bodies[1] 'link2': parent: 'link3' must come before its child";
+                                  << "bodies[1].parent: 'link3' must come before its child";
     QTest::newRow("self parent") << Edit([](ModelSpec& s) { s.bodies[1].parent = 1; })
-                                 << "bodies[1] 'link2': parent: 'link2' must come before";
+                                 << "bodies[1].parent: 'link2' must come before";
     QTest::newRow("unknown parent") << Edit([](ModelSpec& s) { s.bodies[2].parent = 7; })
-                                    << "bodies[2] 'link3': parent: index 7 is not a body";
+                                    << "bodies[2].parent: index 7 is not a body";
     QTest::newRow("duplicate name") << Edit([](ModelSpec& s) { s.bodies[2].name = "link1"; })
-                                    << "bodies[2] 'link1': name: is used twice";
+                                    << "bodies[2].name: is used twice";
     QTest::newRow("empty name") << Edit([](ModelSpec& s) { s.bodies[0].name = ""; })
-                                << "bodies[0] '': name: must not be empty";
+                                << "bodies[0].name: must not be empty";
     QTest::newRow("planar joint in spatial model")
         << Edit([](ModelSpec& s) { s.bodies[1].joint.type = JointType::PlanarR; })
-        << "bodies[1] 'link2': joint.type: 'r' is a planar joint in a spatial model";
+        << "bodies[1].joint.type: 'r' is a planar joint in a spatial model";
     QTest::newRow("negative mass") << Edit([](ModelSpec& s) { s.bodies[0].inertia.mass = -1; })
-                                   << "bodies[0] 'link1': inertia.mass: must be >= 0, got -1";
+                                   << "bodies[0].inertia.mass: must be >= 0, got -1";
     QTest::newRow("NaN mass") << Edit([](ModelSpec& s) { s.bodies[0].inertia.mass = NAN; })
-                              << "bodies[0] 'link1': inertia.mass: is not finite";
+                              << "bodies[0].inertia.mass: is not finite";
     QTest::newRow("non-symmetric inertia")
         << Edit([](ModelSpec& s) { s.bodies[1].inertia.aboutCom(0, 1) = 0.5; })
-        << "bodies[1] 'link2': inertia.about_com: matrix is not symmetric";
+        << "bodies[1].inertia.about_com: matrix is not symmetric";
     QTest::newRow("indefinite inertia")
         << Edit([](ModelSpec& s) { s.bodies[1].inertia.aboutCom(0, 0) = -0.5; })
-        << "bodies[1] 'link2': inertia.about_com: matrix is not positive semi-definite";
+        << "bodies[1].inertia.about_com: matrix is not positive semi-definite";
     QTest::newRow("triangle inequality")
         << Edit([](ModelSpec& s) { s.bodies[1].inertia.aboutCom = Vec3(0.1, 0.1, 1.0).asDiagonal(); })
-        << "bodies[1] 'link2': inertia.about_com: principal moments violate the triangle";
+        << "bodies[1].inertia.about_com: principal moments violate the triangle";
     QTest::newRow("raw non-symmetric") << Edit([](ModelSpec& s) {
       Mat6 I = s.bodies[2].inertia.spatial();
       I(0, 5) += 1;
       s.bodies[2].inertia = InertiaSpec::fromMatrix(I);
-    }) << "bodies[2] 'link3': inertia.matrix: matrix is not symmetric";
+    }) << "bodies[2].inertia.matrix: matrix is not symmetric";
     QTest::newRow("raw indefinite") << Edit([](ModelSpec& s) {
       s.bodies[2].inertia = InertiaSpec::fromMatrix(-Mat6::Identity());
-    }) << "bodies[2] 'link3': inertia.matrix: matrix is not positive semi-definite";
+    }) << "bodies[2].inertia.matrix: matrix is not positive semi-definite";
     QTest::newRow("bad rotation")
         << Edit([](ModelSpec& s) { s.bodies[1].rotation(0, 0) = 2; })
-        << "bodies[1] 'link2': placement.rotation: is not a proper rotation matrix";
+        << "bodies[1].placement.rotation: is not a proper rotation matrix";
     QTest::newRow("reflection")
         << Edit([](ModelSpec& s) { s.bodies[1].rotation = -Mat3::Identity(); })
-        << "bodies[1] 'link2': placement.rotation: is not a proper rotation matrix";
+        << "bodies[1].placement.rotation: is not a proper rotation matrix";
     QTest::newRow("NaN placement")
         << Edit([](ModelSpec& s) { s.bodies[1].translation.x() = INFINITY; })
-        << "bodies[1] 'link2': placement: contains NaN or Inf";
+        << "bodies[1].placement: contains NaN or Inf";
     QTest::newRow("gravity") << Edit([](ModelSpec& s) { s.gravity = Vec3(0, NAN, 0); })
                              << "gravity: is not finite";
     QTest::newRow("contact body") << Edit([](ModelSpec& s) { s.contacts.push_back({5, Vec3::Zero()}); })
@@ -212,7 +213,7 @@ class TestModel : public QObject {
     const std::string path = dir.filePath("bad.json").toStdString();
     writeFileAtomically(path, "{\n  \"NB\": 2,\n  \"parent\": [0, ");
     try {
-      loadModelFile(path);
+      loadModel(path);
       QFAIL("expected a FormatError");
     } catch (const FormatError& e) {
       QVERIFY2(QString(e.what()).contains("is not valid JSON (line 3"), e.what());

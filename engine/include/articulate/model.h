@@ -9,8 +9,9 @@
 
 namespace art {
 
-/// An invalid model description. The message names the body and the field, e.g.
-/// "bodies[2] 'link3': inertia: matrix is not symmetric".
+/// An invalid model description. The message gives the JSON-style path of the field, the
+/// reason and the body, e.g. "bodies[2].inertia.about_com: matrix is not symmetric (body
+/// 'link3')".
 class ModelError : public std::runtime_error {
  public:
   ModelError(int bodyIndex, const std::string& bodyName, const std::string& field,
@@ -46,6 +47,7 @@ struct Model {
   Vec3 gravity = Vec3::Zero();     // base coordinates, m/s^2 (planar: x, y used)
   Eigen::VectorXd q0, qd0;         // initial state (nb)
   std::vector<ContactPointSpec> contacts;
+  std::vector<ConstraintSpec> constraints;  // checked, not yet used by the algorithms
   TreeArrays<SpatialArith> spatial;
   TreeArrays<PlanarArith> planar;
 
@@ -65,7 +67,7 @@ struct Model {
 /// of the other arithmetic, a non-finite number, a placement rotation that is not a proper
 /// rotation (or, in planar models, not about z / a translation out of the plane), an inertia
 /// that is not symmetric, not positive semi-definite, has negative mass or violates the
-/// triangle inequality, a contact point on an unknown body.
+/// triangle inequality, a contact point or constraint on an unknown body.
 Model compile(const ModelSpec& spec);
 
 }  // namespace art

@@ -10,17 +10,21 @@
 
 namespace art {
 
-/// Reads a JSON file; throws FormatError with the file name, line and column on a syntax
-/// error or a truncated file, and on files over 256 MiB.
+/// Reads a JSON file; throws FormatError (its path() is the file) with the line and column on
+/// a syntax error or a truncated file, and on files over 256 MiB or nested deeper than 256.
 nlohmann::json readJsonFile(const std::string& path);
 
-/// Loads a model file. spatial_v2 model structs (MATLAB/Octave jsonencode) are detected
-/// automatically. Throws FormatError naming the JSON path and the reason.
-ModelSpec loadModelFile(const std::string& path);
+/// Parses JSON text with the same limits; `name` labels messages.
+nlohmann::json parseJsonText(const std::string& text, const std::string& name);
 
 /// A spatial_v2 model struct as JSON (NB, parent, jtype, Xtree, I, gravity, gc, appearance,
 /// camera), which MATLAB/Octave's jsondecode turns back into a model for spatial_v2.
-nlohmann::json specToSpatialV2(const ModelSpec& spec);
+nlohmann::ordered_json specToSpatialV2(const ModelSpec& spec);
+
+/// Formats JSON for people: objects one field per line (in insertion order for ordered_json),
+/// arrays of numbers or of short number rows on one line, other arrays one item per line when
+/// they do not fit in 100 columns. Numbers keep the shortest exact form; -0 is written as 0.
+std::string formatJson(const nlohmann::ordered_json& value);
 
 /// Writes text to a file atomically: a temporary file beside it is written, flushed and renamed
 /// over the target, so a failure never leaves a half-written or damaged file. Throws

@@ -53,6 +53,36 @@ struct BodySpec {
   nlohmann::json appearance = nlohmann::json::array();  // drawing instructions, body coords
 };
 
+/// Camera of spatial_v2's showmotion (every field optional; unset fields take the viewer's
+/// defaults: fixed camera, trackpoint 0, direction [0 -1 0.8], up [0 0 1], zoom 1, no locus).
+struct CameraSpec {
+  int body = -1;                       // tracked body (index), -1 = fixed camera
+  std::optional<Vec3> trackpoint;      // point in the tracked body to follow (m)
+  std::optional<Vec3> direction;       // from the scene towards the camera
+  std::optional<Vec3> up;              // up direction; defines the horizontal plane
+  std::optional<double> zoom;          // > 0, relative to the default framing
+  std::optional<Vec2> locus;           // window position in [-1, 1]^2 of the trackpoint
+  bool empty() const {
+    return body < 0 && !trackpoint && !direction && !up && !zoom && !locus;
+  }
+};
+
+/// A constraint on a kinematic tree (closed loops and gearing; see docs/model-format.md).
+struct ConstraintSpec {
+  enum class Type { Coupling, Loop };
+  Type type = Type::Coupling;
+  std::string name;  // optional, for messages and plots
+  // coupling: q[joint] = ratio * q[master] + offset
+  int joint = -1, master = -1;  // body indices
+  double ratio = 1.0, offset = 0.0;
+  // loop: point `pointA` of body `bodyA` coincides with `pointB` of `bodyB` (-1 = base); with
+  // `align`, axis `axisA` of body A stays parallel to `axisB` of body B
+  int bodyA = -1, bodyB = -1;
+  Vec3 pointA = Vec3::Zero(), pointB = Vec3::Zero();
+  bool align = false;
+  Vec3 axisA = Vec3::UnitZ(), axisB = Vec3::UnitZ();
+};
+
 /// A ground-contact point fixed in a body.
 struct ContactPointSpec {
   int body = 0;             // index into ModelSpec::bodies
@@ -69,8 +99,9 @@ struct ModelSpec {
   // Unset means spatial_v2's default: [0 0 -9.81] spatial, [0 0] planar.
   std::optional<Vec3> gravity;
   std::vector<ContactPointSpec> contacts;
-  nlohmann::json baseAppearance = nlohmann::json::array();
-  nlohmann::json camera = nlohmann::json::object();
+  std::vector<ConstraintSpec> constraints;
+  nlohmann::json baseAppearance = nlohmann::json::array();  // drawing instructions, base coords
+  CameraSpec camera;
 
   /// The gravity in effect (m/s^2, base coordinates).
   Vec3 effectiveGravity() const {

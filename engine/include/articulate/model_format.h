@@ -1,0 +1,55 @@
+#pragma once
+// The Articulate model format (docs/model-format.md, schema docs/model-format.schema.json):
+// a versioned, human-writable JSON document. Reading collects every problem with its JSON
+// path; writing produces one canonical form that reads back to the identical ModelSpec.
+
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "articulate/diagnostics.h"
+#include "articulate/model_spec.h"
+
+namespace art {
+
+inline constexpr const char* kModelFormatName = "articulate-model";
+inline constexpr int kModelFormatVersion = 1;
+
+/// A recorded motion that came with a model (spatial_v2 showmotion's t and q).
+struct Motion {
+  Eigen::VectorXd t;  // sample times (s), non-decreasing (nt)
+  Eigen::MatrixXd q;  // joint positions, one row per sample (nt x nb)
+};
+
+/// What a model file held, and which format it was in.
+struct LoadedModel {
+  ModelSpec spec;
+  std::string format;            // "articulate-model" or "spatial_v2"
+  std::optional<Motion> motion;  // present when the file carried t and q
+};
+
+/// The canonical Articulate document for a spec (fields in documentation order).
+nlohmann::ordered_json specToJson(const ModelSpec& spec);
+
+/// Reads an Articulate document into `out`, appending every problem to `problems` (the spec is
+/// meaningful only when no problem was added). Checks types, sizes, finiteness, names and
+/// parents (unknown, duplicate, cycles), placements, inertias, drawing instructions, camera,
+/// contacts and constraints, then compiles the tree.
+void specFromJson(const nlohmann::json& doc, ModelSpec& out, Diagnostics& problems);
+
+/// Reads a model document of either format (spatial_v2 detected by its NB/parent/jtype/Xtree
+/// fields), with optional motion t/q beside a spatial_v2 model. Appends every problem found.
+std::optional<LoadedModel> readModelDocument(const nlohmann::json& doc, Diagnostics& problems);
+
+/// Loads a model file of either format. Throws FormatError listing every problem, one per
+/// line, each with its JSON path ("bodies[3].inertia.mass: must be >= 0, got -1").
+LoadedModel loadModel(const std::string& path);
+
+/// Saves a spec in the Articulate format, atomically (see writeFileAtomically).
+void saveModel(const std::string& path, const ModelSpec& spec);
+
+/// Saves a spec as a spatial_v2 model struct in JSON, atomically.
+void saveSpatialV2(const std::string& path, const ModelSpec& spec);
+
+}  // namespace art
