@@ -14,6 +14,7 @@
 #include "articulate/generators.h"
 #include "articulate/model_format.h"
 #include "articulate/model_io.h"
+#include "articulate/simulation.h"
 
 namespace {
 
@@ -31,6 +32,31 @@ std::vector<JointType> parseAxes(const std::string& list) {
   }
   if (out.empty()) throw std::invalid_argument("--axes: needs at least one joint code");
   return out;
+}
+
+// generate --gravity: "gx,gy,gz" (planar models: "gx,gy" or "gx,gy,0")
+Vec3 parseGravity(const std::string& list, Arithmetic arithmetic) {
+  std::vector<double> g;
+  std::stringstream ss(list);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    std::size_t used = 0;
+    double x = 0;
+    try {
+      x = std::stod(item, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (item.empty() || used != item.size() || !std::isfinite(x))
+      throw std::invalid_argument("--gravity: '" + item + "' is not a number");
+    g.push_back(x);
+  }
+  const bool planar = arithmetic == Arithmetic::Planar;
+  if (g.size() == 2 && planar) g.push_back(0.0);
+  if (g.size() != 3)
+    throw std::invalid_argument(planar ? "--gravity: expected gx,gy for a planar model"
+                                       : "--gravity: expected gx,gy,gz");
+  return Vec3(g[0], g[1], g[2]);
 }
 
 int runConformanceCmd(const std::string& file, double tol) {
@@ -88,6 +114,103 @@ void printInfo(const ModelSpec& spec) {
     std::cout << "\nunactuated accelerations qdd (ABA):\n"
               << vec(aba(model, data, model.q0, model.qd0, tau)) << "\n";
   }
+}
+
+Eigen::VectorXd parseList(const std::string& text, int n, const char* option) {
+  Eigen::VectorXd v(n);
+  std::stringstream ss(text);
+  std::string item;
+  int k = 0;
+  while (std::getline(ss, item, ',')) {
+    if (k >= n) break;
+    std::size_t used = 0;
+    double x = 0;
+    try {
+      x = std::stod(item, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != item.size() || !std::isfinite(x))
+      throw std::invalid_argument(std::string(option) + ": '" + item + "' is not a number");
+    v(k++) = x;
+  }
+  if (k != n || std::getline(ss, item, ','))
+    throw std::invalid_argument(std::string(option) + ": expected " + std::to_string(n) +
+                                " comma-separated numbers (one per joint)");
+  return v;
+}
+
+struct SimulateArgs {
+  std::string model, output, integrator = "rk4", q0, qd0;
+  double duration = 1.0, dt = 1e-3, rtol = 1e-9, atol = 1e-9;
+  int every = 1;
+};
+
+// CSV: t, q0.., qd0.., kinetic, potential, total; JSON: the same as arrays
+int runSimulate(const SimulateArgs& a) {
+  const LoadedModel lm = loadModel(a.model);
+  const Model model = compile(lm.spec);
+  SimulationOptions opt;
+  if (!parseIntegrator(a.integrator, opt.integrator))
+    throw std::invalid_argument("--integrator: expected rk4, euler or dopri5");
+  opt.dt = a.dt;
+  opt.relTol = a.rtol;
+  opt.absTol = a.atol;
+  Simulation sim(model, opt);
+  const int n = model.nb;
+  sim.setState(0.0, a.q0.empty() ? Eigen::VectorXd(model.q0) : parseList(a.q0, n, "--q0"),
+               a.qd0.empty() ? Eigen::VectorXd(model.qd0) : parseList(a.qd0, n, "--qd0"));
+  const bool json = a.output.size() >= 5 && a.output.substr(a.output.size() - 5) == ".json";
+  const bool csv = a.output.size() >= 4 && a.output.substr(a.output.size() - 4) == ".csv";
+  if (!json && !csv) throw std::invalid_argument("--output: the file must end in .csv or .json");
+  const double interval = a.dt * a.every;
+  const long samples = static_cast<long>(std::floor(a.duration / interval + 1e-9));
+  std::ostringstream out;
+  out.precision(17);
+  nlohmann::ordered_json doc;
+  auto row = [&] {
+    const EnergyMomentum e = sim.energy();
+    if (csv) {
+      out << sim.time();
+      for (int i = 0; i < n; ++i) out << "," << sim.q()(i);
+      for (int i = 0; i < n; ++i) out << "," << sim.qd()(i);
+      out << "," << e.kinetic << "," << e.potential << "," << e.kinetic + e.potential << "\n";
+    } else {
+      doc["t"].push_back(sim.time());
+      doc["q"].push_back(std::vector<double>(sim.q().data(), sim.q().data() + n));
+      doc["qd"].push_back(std::vector<double>(sim.qd().data(), sim.qd().data() + n));
+      doc["kinetic"].push_back(e.kinetic);
+      doc["potential"].push_back(e.potential);
+      doc["total"].push_back(e.kinetic + e.potential);
+    }
+  };
+  if (csv) {
+    out << "t";
+    for (int i = 0; i < n; ++i) out << ",q" << i;
+    for (int i = 0; i < n; ++i) out << ",qd" << i;
+    out << ",kinetic,potential,total\n";
+  } else {
+    doc["model"] = lm.spec.name;
+    doc["integrator"] = a.integrator;
+    doc["dt"] = a.dt;
+    doc["t"] = nlohmann::ordered_json::array();
+  }
+  row();
+  for (long k = 1; k <= samples; ++k) {
+    if (!sim.advanceTo(k * interval)) break;
+    row();
+  }
+  writeFileAtomically(a.output, csv ? out.str() : doc.dump() + "\n");
+  if (sim.divergence()) {
+    std::cerr << "error: " << sim.divergence()->message << "; wrote the samples before it to "
+              << a.output << "\n";
+    return 1;
+  }
+  std::cout << "simulated " << lm.spec.name << " for " << sim.time() << " s with " << a.integrator
+            << " (" << sim.stepsTaken() << " steps";
+  if (sim.stepsRejected()) std::cout << ", " << sim.stepsRejected() << " rejected";
+  std::cout << "), wrote " << samples + 1 << " samples to " << a.output << "\n";
+  return 0;
 }
 
 // every problem of every file, one per line as FILE: PATH: REASON
@@ -149,7 +272,23 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"auto", "articulate", "spatial_v2"}))
       ->capture_default_str();
 
-  std::string genFormat = "articulate";
+  SimulateArgs sa;
+  auto* simulate = app.add_subcommand("simulate", "integrate a model's dynamics and write the trajectory");
+  simulate->add_option("MODEL", sa.model, "model file")->required()->check(CLI::ExistingFile);
+  simulate->add_option("--duration", sa.duration, "simulated time, s")->check(CLI::PositiveNumber)->capture_default_str();
+  simulate->add_option("--dt", sa.dt, "step (rk4, euler) or largest step (dopri5), s")->check(CLI::PositiveNumber)->capture_default_str();
+  simulate->add_option("--integrator", sa.integrator, "rk4, euler or dopri5")
+      ->check(CLI::IsMember({"rk4", "euler", "dopri5"}))
+      ->capture_default_str();
+  simulate->add_option("--rtol", sa.rtol, "dopri5 relative tolerance")->check(CLI::PositiveNumber)->capture_default_str();
+  simulate->add_option("--atol", sa.atol, "dopri5 absolute tolerance")->check(CLI::PositiveNumber)->capture_default_str();
+  simulate->add_option("--q0", sa.q0, "initial joint positions a,b,c (default: the model's)");
+  simulate->add_option("--qd0", sa.qd0, "initial joint velocities (default: the model's)");
+  simulate->add_option("--every", sa.every, "write every K-th sample (of dt)")->check(CLI::PositiveNumber)->capture_default_str();
+  simulate->add_option("-o,--output", sa.output, "FILE.csv or FILE.json")->required();
+
+  std::string genFormat = "articulate", genName, genGravity;
+  bool genFloating = false;
   auto* gen = app.add_subcommand("generate", "generate a model");
   gen->require_subcommand(1);
   AutoTreeOptions at;
@@ -163,12 +302,31 @@ int main(int argc, char** argv) {
   int planarN = 2;
   auto* genPlanar = gen->add_subcommand("planar", "spatial_v2 planar(n) chain");
   genPlanar->add_option("--bodies", planarN, "number of links")->check(CLI::Range(0, 100000));
+  auto* genPendulum = gen->add_subcommand(
+      "doublependulum", "planar(2) under gravity -y from q = [pi/3, -pi/6] (the reference trajectory)");
+  bool gfxTracking = false;
+  auto* genGfx = gen->add_subcommand("gfxexample", "spatial_v2 gfxExample: every drawing instruction");
+  genGfx->add_flag("--tracking", gfxTracking, "camera tracking body 2 (gfxExample(1))");
+  auto* genVee = gen->add_subcommand("vee", "two floating rods joined by a 45-degree joint, zero gravity");
+  auto* genSingle = gen->add_subcommand("singlebody", "spatial_v2 singlebody: a floating 3x2x1 box");
+  auto* genScissor = gen->add_subcommand("scissor", "spatial_v2 scissor: two floating plates");
+  auto* genElbow = gen->add_subcommand("doubleelbow", "spatial_v2 doubleElbow: geared double elbow");
+  int discPoints = 8;
+  auto* genDisc = gen->add_subcommand("rollingdisc", "spatial_v2 rollingdisc(npt): a floating disc");
+  genDisc->add_option("--points", discPoints, "contact points around each rim (npt)")
+      ->check(CLI::Range(3, 1024))
+      ->capture_default_str();
   gen->add_option("-o,--output", out, "output file (default: standard output)");
   gen->add_option("--format", genFormat, "articulate or spatial_v2")
       ->check(CLI::IsMember({"articulate", "spatial_v2"}))
       ->capture_default_str();
-  genTree->fallthrough();
-  genPlanar->fallthrough();
+  gen->add_flag("--floating", genFloating,
+                "float the base (spatial_v2 floatbase: Px Py Pz Rx Ry Rz, 5 massless bodies)");
+  gen->add_option("--gravity", genGravity, "gravity gx,gy,gz (planar: gx,gy), m/s^2");
+  gen->add_option("--name", genName, "the model's name");
+  for (CLI::App* sub : {genTree, genPlanar, genPendulum, genGfx, genVee, genSingle, genScissor,
+                        genElbow, genDisc})
+    sub->fallthrough();
 
   CLI11_PARSE(app, argc, argv);
   try {
@@ -178,6 +336,7 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (app.got_subcommand(validate)) return runValidate(files);
+    if (app.got_subcommand(simulate)) return runSimulate(sa);
     if (app.got_subcommand(convert)) {
       const LoadedModel lm = loadModel(in);
       const bool toSv2 = to == "spatial_v2" || (to == "auto" && lm.format != "spatial_v2");
@@ -194,9 +353,26 @@ int main(int argc, char** argv) {
       if (gen->got_subcommand(genTree)) {
         at.axes = parseAxes(axes);
         spec = autoTree(at);
-      } else {
+      } else if (gen->got_subcommand(genPlanar)) {
         spec = planarChain(planarN);
+      } else if (gen->got_subcommand(genPendulum)) {
+        spec = doublePendulum();
+      } else if (gen->got_subcommand(genGfx)) {
+        spec = gfxExample(gfxTracking);
+      } else if (gen->got_subcommand(genVee)) {
+        spec = vee();
+      } else if (gen->got_subcommand(genSingle)) {
+        spec = singleBody();
+      } else if (gen->got_subcommand(genScissor)) {
+        spec = scissor();
+      } else if (gen->got_subcommand(genElbow)) {
+        spec = doubleElbow();
+      } else {
+        spec = rollingDisc(discPoints);
       }
+      if (genFloating) spec = floatBase(spec);
+      if (!genGravity.empty()) spec.gravity = parseGravity(genGravity, spec.arithmetic);
+      if (!genName.empty()) spec.name = genName;
       compile(spec);  // a generator must produce a valid model
       const std::string text =
           formatJson(genFormat == "spatial_v2" ? specToSpatialV2(spec) : specToJson(spec));

@@ -8,6 +8,7 @@ packages=(
   libeigen3-dev nlohmann-json3-dev libcli11-dev libbenchmark-dev
   qt6-base-dev
   xvfb xauth
+  python3 python3-jsonschema
 )
 
 missing=()

@@ -204,44 +204,55 @@ struct PlanarTransform {
   Vec2 r = Vec2::Zero();    // destination origin in source coordinates (m)
 
   static PlanarTransform identity() { return {}; }
+  /// plnr(theta, r): rotation by theta (rad) about z, then translation by r (m).
   static PlanarTransform make(double theta, const Vec2& r) {
     return {std::cos(theta), std::sin(theta), r};
   }
+  /// The 2x2 coordinate rotation [c s; -s c].
   Mat2 E() const {
     Mat2 e;
     e << c, s, -s, c;
     return e;
   }
+  /// X * m for a planar motion vector.
   Vec3 apply(const Vec3& m) const {
     const double vx = m(1) - r.y() * m(0), vy = m(2) + r.x() * m(0);
     return Vec3(m(0), c * vx + s * vy, -s * vx + c * vy);
   }
+  /// X^-1 * m for a planar motion vector.
   Vec3 applyInverse(const Vec3& m) const {
     const double vx = c * m(1) - s * m(2), vy = s * m(1) + c * m(2);
     return Vec3(m(0), vx + r.y() * m(0), vy - r.x() * m(0));
   }
+  /// X^-T * f: a planar force from source to destination coordinates.
   Vec3 applyForce(const Vec3& f) const {
     const double n = f(0) - (r.x() * f(2) - r.y() * f(1));
     return Vec3(n, c * f(1) + s * f(2), -s * f(1) + c * f(2));
   }
+  /// X^T * f: a planar force from destination back to source coordinates.
   Vec3 applyTransposeForce(const Vec3& f) const {
     const double fx = c * f(1) - s * f(2), fy = s * f(1) + c * f(2);
     return Vec3(f(0) + r.x() * fy - r.y() * fx, fx, fy);
   }
+  /// X^T * I * X for a planar inertia.
   Mat3 transposeTransformInertia(const Mat3& I) const {
     const Mat3 X = matrix();
     return X.transpose() * I * X;
   }
+  /// out += X^T * I * X.
   void addTransposeTransformInertia(const Mat3& I, Mat3& out) const {
     const Mat3 X = matrix();
     out.noalias() += X.transpose() * I * X;
   }
+  /// Composition: (*this) * o, i.e. apply `o` first.
   PlanarTransform operator*(const PlanarTransform& o) const {
     // rotation E1*E2 (angles add); translation o.r + E2^T r
     const Vec2 rr = o.r + o.E().transpose() * r;
     return {c * o.c - s * o.s, s * o.c + c * o.s, rr};
   }
+  /// X^-1.
   PlanarTransform inverse() const { return {c, -s, -(E() * r)}; }
+  /// The 3x3 matrix plnr(theta, r), as spatial_v2 prints it.
   Mat3 matrix() const {
     Mat3 X;
     X << 1, 0, 0, s * r.x() - c * r.y(), c, s, c * r.x() + s * r.y(), -s, c;

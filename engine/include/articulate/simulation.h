@@ -1,0 +1,89 @@
+#pragma once
+// Time integration of a kinematic tree's forward dynamics, qdd = ABA(q, qd, tau), with the
+// joint forces tau held constant (zero for a passive model). Engine only: no threads, no Qt.
+
+#include <optional>
+#include <string>
+
+#include <Eigen/Core>
+
+#include "articulate/data.h"
+#include "articulate/dynamics.h"
+#include "articulate/model.h"
+
+namespace art {
+
+enum class Integrator {
+  RK4,                // classical fixed-step Runge-Kutta, 4th order
+  SemiImplicitEuler,  // symplectic Euler: qd += h qdd(q, qd); q += h qd
+  DormandPrince45     // adaptive embedded Runge-Kutta 5(4) with error control
+};
+
+/// Parses "rk4", "euler" or "dopri5"; returns false for anything else.
+bool parseIntegrator(const std::string& name, Integrator& out);
+
+struct SimulationOptions {
+  Integrator integrator = Integrator::RK4;
+  double dt = 1e-3;      // fixed step, or the first and largest step of dopri5 (s)
+  double relTol = 1e-9;  // dopri5 tolerances, per component
+  double absTol = 1e-9;
+  double minDt = 1e-12;  // dopri5 gives up below this step (s)
+  // divergence: a state or energy that is not finite, or a total energy that grows by more
+  // than this many times its initial magnitude (plus 1 J), stops the simulation
+  double energyGrowthLimit = 1e6;
+};
+
+/// Why the simulation stopped stepping; empty while it runs normally.
+struct Divergence {
+  double time = 0.0;     // s
+  std::string quantity;  // e.g. "qd[3]" or "total energy"
+  std::string message;   // readable, names the time and the quantity
+};
+
+/// Integrates one model from a state. Not thread-safe; one per thread.
+class Simulation {
+ public:
+  /// Starts at the model's initial state (q0, qd0) at t = 0 with tau = 0. Throws
+  /// std::invalid_argument for a non-positive dt or tolerance.
+  Simulation(const Model& model, const SimulationOptions& options);
+
+  /// Sets the state; throws std::invalid_argument on a size mismatch.
+  void setState(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd);
+  /// Sets constant joint forces (N m or N); throws std::invalid_argument on a size mismatch.
+  void setJointForces(const Eigen::VectorXd& tau);
+
+  /// Advances exactly to time `t` (s): fixed-step integrators take steps of dt (the last one
+  /// shortened), dopri5 adapts its steps and lands on `t`. Returns false (and stays at the
+  /// last good state) if the simulation diverged; see divergence().
+  bool advanceTo(double t);
+  /// One step of dt (fixed-step) or one accepted adaptive step. Returns false on divergence.
+  bool step();
+
+  double time() const { return m_t; }
+  const Eigen::VectorXd& q() const { return m_q; }
+  const Eigen::VectorXd& qd() const { return m_qd; }
+  /// Energy and momentum at the current state.
+  EnergyMomentum energy();
+  const std::optional<Divergence>& divergence() const { return m_divergence; }
+  /// Steps taken (accepted) and rejected so far.
+  long stepsTaken() const { return m_steps; }
+  long stepsRejected() const { return m_rejected; }
+
+ private:
+  const Model& m_model;
+  SimulationOptions m_opt;
+  Data m_data;
+  double m_t = 0.0, m_h = 0.0, m_e0 = 0.0;
+  Eigen::VectorXd m_q, m_qd, m_tau;
+  // stage storage (no allocation while stepping)
+  Eigen::VectorXd m_kq[7], m_kv[7], m_q1, m_qd1, m_errq, m_errv;
+  std::optional<Divergence> m_divergence;
+  long m_steps = 0, m_rejected = 0;
+
+  const Eigen::VectorXd& accel(const Eigen::VectorXd& q, const Eigen::VectorXd& qd);
+  bool fixedStep(double h);
+  bool adaptiveStep(double hMax);
+  bool check();
+};
+
+}  // namespace art

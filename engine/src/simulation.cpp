@@ -1,0 +1,213 @@
+// Fixed-step RK4 and semi-implicit Euler, and Dormand-Prince 5(4) with error control (Hairer,
+// Norsett & Wanner, Solving ODEs I, II.4 and II.5), on y = (q, qd), y' = (qd, ABA(q, qd, tau)).
+#include "articulate/simulation.h"
+
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+
+namespace art {
+
+namespace {
+
+// Dormand-Prince 5(4) tableau
+constexpr double kC[7] = {0, 1.0 / 5, 3.0 / 10, 4.0 / 5, 8.0 / 9, 1, 1};
+constexpr double kA[7][6] = {
+    {0, 0, 0, 0, 0, 0},
+    {1.0 / 5, 0, 0, 0, 0, 0},
+    {3.0 / 40, 9.0 / 40, 0, 0, 0, 0},
+    {44.0 / 45, -56.0 / 15, 32.0 / 9, 0, 0, 0},
+    {19372.0 / 6561, -25360.0 / 2187, 64448.0 / 6561, -212.0 / 729, 0, 0},
+    {9017.0 / 3168, -355.0 / 33, 46732.0 / 5247, 49.0 / 176, -5103.0 / 18656, 0},
+    {35.0 / 384, 0, 500.0 / 1113, 125.0 / 192, -2187.0 / 6784, 11.0 / 84}};
+// 5th-order weights minus the embedded 4th-order ones
+constexpr double kE[7] = {71.0 / 57600,      0, -71.0 / 16695, 71.0 / 1920,
+                          -17253.0 / 339200, 22.0 / 525, -1.0 / 40};
+
+}  // namespace
+
+bool parseIntegrator(const std::string& name, Integrator& out) {
+  if (name == "rk4") out = Integrator::RK4;
+  else if (name == "euler") out = Integrator::SemiImplicitEuler;
+  else if (name == "dopri5") out = Integrator::DormandPrince45;
+  else return false;
+  return true;
+}
+
+Simulation::Simulation(const Model& model, const SimulationOptions& options)
+    : m_model(model), m_opt(options), m_data(model) {
+  if (!(options.dt > 0) || !std::isfinite(options.dt))
+    throw std::invalid_argument("Simulation: dt must be > 0");
+  if (!(options.relTol > 0) || !(options.absTol > 0) || !(options.minDt > 0))
+    throw std::invalid_argument("Simulation: tolerances and minDt must be > 0");
+  const int n = model.nb;
+  m_tau = Eigen::VectorXd::Zero(n);
+  for (auto* v : {&m_q1, &m_qd1, &m_errq, &m_errv}) v->setZero(n);
+  for (int k = 0; k < 7; ++k) {
+    m_kq[k].setZero(n);
+    m_kv[k].setZero(n);
+  }
+  setState(0.0, model.q0, model.qd0);
+}
+
+void Simulation::setState(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd) {
+  if (q.size() != m_model.nb || qd.size() != m_model.nb)
+    throw std::invalid_argument("Simulation::setState: q and qd need " +
+                                std::to_string(m_model.nb) + " entries");
+  m_t = t;
+  m_q = q;
+  m_qd = qd;
+  m_h = m_opt.dt;
+  m_divergence.reset();
+  const EnergyMomentum e = energy();
+  m_e0 = e.kinetic + e.potential;
+}
+
+void Simulation::setJointForces(const Eigen::VectorXd& tau) {
+  if (tau.size() != m_model.nb)
+    throw std::invalid_argument("Simulation::setJointForces: tau needs " +
+                                std::to_string(m_model.nb) + " entries");
+  m_tau = tau;
+}
+
+EnergyMomentum Simulation::energy() { return energyMomentum(m_model, m_data, m_q, m_qd); }
+
+const Eigen::VectorXd& Simulation::accel(const Eigen::VectorXd& q, const Eigen::VectorXd& qd) {
+  return aba(m_model, m_data, q, qd, m_tau);
+}
+
+bool Simulation::check() {
+  auto diverge = [&](const std::string& quantity, double value) {
+    std::ostringstream s;
+    s << "the simulation diverged at t = " << m_t << " s: " << quantity << " = " << value;
+    m_divergence = Divergence{m_t, quantity, s.str()};
+    return false;
+  };
+  for (int i = 0; i < m_model.nb; ++i) {
+    if (!std::isfinite(m_q1(i))) return diverge("q[" + std::to_string(i) + "]", m_q1(i));
+    if (!std::isfinite(m_qd1(i))) return diverge("qd[" + std::to_string(i) + "]", m_qd1(i));
+  }
+  const EnergyMomentum e = energyMomentum(m_model, m_data, m_q1, m_qd1);
+  const double total = e.kinetic + e.potential;
+  if (!std::isfinite(total) ||
+      std::abs(total - m_e0) > m_opt.energyGrowthLimit * (std::abs(m_e0) + 1.0))
+    return diverge("total energy", total);
+  return true;
+}
+
+bool Simulation::fixedStep(double h) {
+  if (m_opt.integrator == Integrator::SemiImplicitEuler) {
+    m_qd1 = m_qd + h * accel(m_q, m_qd);
+    m_q1 = m_q + h * m_qd1;
+  } else {
+    // RK4 on (q, qd)
+    m_kv[0] = accel(m_q, m_qd);
+    m_kq[0] = m_qd;
+    m_q1 = m_q + 0.5 * h * m_kq[0];
+    m_qd1 = m_qd + 0.5 * h * m_kv[0];
+    m_kv[1] = accel(m_q1, m_qd1);
+    m_kq[1] = m_qd1;
+    m_q1 = m_q + 0.5 * h * m_kq[1];
+    m_qd1 = m_qd + 0.5 * h * m_kv[1];
+    m_kv[2] = accel(m_q1, m_qd1);
+    m_kq[2] = m_qd1;
+    m_q1 = m_q + h * m_kq[2];
+    m_qd1 = m_qd + h * m_kv[2];
+    m_kv[3] = accel(m_q1, m_qd1);
+    m_kq[3] = m_qd1;
+    m_q1 = m_q + (h / 6) * (m_kq[0] + 2 * m_kq[1] + 2 * m_kq[2] + m_kq[3]);
+    m_qd1 = m_qd + (h / 6) * (m_kv[0] + 2 * m_kv[1] + 2 * m_kv[2] + m_kv[3]);
+  }
+  const double t0 = m_t;
+  m_t += h;
+  if (!check()) {
+    m_t = t0;
+    return false;
+  }
+  m_q.swap(m_q1);
+  m_qd.swap(m_qd1);
+  ++m_steps;
+  return true;
+}
+
+bool Simulation::adaptiveStep(double hMax) {
+  const int n = m_model.nb;
+  for (;;) {
+    const double h = std::min(m_h, hMax);
+    m_kq[0] = m_qd;
+    m_kv[0] = accel(m_q, m_qd);
+    for (int s = 1; s < 7; ++s) {
+      m_q1 = m_q;
+      m_qd1 = m_qd;
+      for (int j = 0; j < s; ++j) {
+        if (kA[s][j] == 0.0) continue;
+        m_q1 += (h * kA[s][j]) * m_kq[j];
+        m_qd1 += (h * kA[s][j]) * m_kv[j];
+      }
+      m_kq[s] = m_qd1;
+      m_kv[s] = accel(m_q1, m_qd1);
+    }
+    // stage 7 is the 5th-order solution (FSAL); m_q1/m_qd1 hold it
+    m_errq.setZero();
+    m_errv.setZero();
+    for (int s = 0; s < 7; ++s) {
+      if (kE[s] == 0.0) continue;
+      m_errq += (h * kE[s]) * m_kq[s];
+      m_errv += (h * kE[s]) * m_kv[s];
+    }
+    double sum = 0.0;
+    for (int i = 0; i < n; ++i) {
+      const double sq = m_opt.absTol + m_opt.relTol * std::max(std::abs(m_q(i)), std::abs(m_q1(i)));
+      const double sv = m_opt.absTol + m_opt.relTol * std::max(std::abs(m_qd(i)), std::abs(m_qd1(i)));
+      sum += (m_errq(i) / sq) * (m_errq(i) / sq) + (m_errv(i) / sv) * (m_errv(i) / sv);
+    }
+    const double err = n ? std::sqrt(sum / (2 * n)) : 0.0;
+    const double factor = std::min(5.0, std::max(0.2, 0.9 * std::pow(std::max(err, 1e-16), -0.2)));
+    if (err <= 1.0 && std::isfinite(err)) {
+      const double t0 = m_t;
+      m_t += h;
+      if (!check()) {
+        m_t = t0;
+        return false;
+      }
+      m_q.swap(m_q1);
+      m_qd.swap(m_qd1);
+      if (h == m_h || factor < 1.0) m_h = std::min(h * factor, m_opt.dt);
+      ++m_steps;
+      return true;
+    }
+    ++m_rejected;
+    m_h = h * (std::isfinite(err) ? factor : 0.2);
+    if (m_h < m_opt.minDt) {
+      std::ostringstream s;
+      s << "the simulation diverged at t = " << m_t << " s: dopri5 needs a step below "
+        << m_opt.minDt << " s";
+      m_divergence = Divergence{m_t, "step size", s.str()};
+      return false;
+    }
+  }
+}
+
+bool Simulation::step() {
+  if (m_divergence) return false;
+  if (m_opt.integrator == Integrator::DormandPrince45) return adaptiveStep(m_opt.dt);
+  return fixedStep(m_opt.dt);
+}
+
+bool Simulation::advanceTo(double t) {
+  if (m_divergence) return false;
+  const double eps = 1e-12 * std::max(1.0, std::abs(t));
+  while (t - m_t > eps) {
+    const double remaining = t - m_t;
+    const bool ok = m_opt.integrator == Integrator::DormandPrince45
+                        ? adaptiveStep(remaining)
+                        : fixedStep(std::min(m_opt.dt, remaining));
+    if (!ok) return false;
+    // a last step of dt that overshoots by rounding lands exactly on t
+    if (std::abs(t - m_t) <= eps) m_t = t;
+  }
+  m_t = std::max(m_t, t);
+  return true;
+}
+
+}  // namespace art

@@ -1,0 +1,287 @@
+// Malformed model files: every file in tests/data/malformed/ is refused with the problem its row
+// names. A row's expectation is the start of one reported problem's full text, "PATH: REASON"
+// (Diagnostic::text(); for files that are not JSON at all, "FILE: reason" with the file's name
+// without its directory), so it pins down the JSON path as well as the reason. The same files
+// go through loadModel, which must throw a FormatError containing that problem. The directory
+// holds exactly the files of the table. Files named fuzz_* are regressions found by
+// tests/fuzz/fuzz_model_loader.
+//
+// Rows with a `knownBug` document loader bugs not fixed yet: the row is expected to fail
+// (QEXPECT_FAIL), and once the loader is fixed the unexpected pass fails the test, so that the
+// note is removed with the fix.
+#include <QtTest>
+#include <algorithm>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include "articulate/model_format.h"
+#include "articulate/model_io.h"
+
+namespace {
+
+const char* const kDir = ARTICULATE_TEST_DATA_DIR "/malformed";
+
+struct Row {
+  const char* file;
+  const char* expected;  // start of one problem's full text
+  const char* knownBug;  // nullptr, or why the loader does not report it yet
+};
+
+const Row kRows[] = {
+    // not a model document at all
+    {"not_json.json", "not_json.json: is not valid JSON (line 1, column 1)", nullptr},
+    {"truncated.json", "truncated.json: is not valid JSON (line 6, column 1): it ends too early",
+     nullptr},
+    {"empty.json", "empty.json: is not valid JSON (line 1, column 1): it ends too early", nullptr},
+    {"top_level_array.json", "(document): expected an object, got array", nullptr},
+    {"deep_nesting.json", "deep_nesting.json: is nested deeper than 256 levels", nullptr},
+    {"huge_number.json", "huge_number.json: ",
+     "1e999 escapes parseJsonText as nlohmann out_of_range.406, not a FormatError"},
+    // top level
+    {"wrong_format.json", "format: expected \"articulate-model\", got \"articulate-modle\"",
+     nullptr},
+    {"unsupported_version.json", "version: this Articulate reads format versions 1..1, got 2",
+     nullptr},
+    {"fractional_version.json", "version: this Articulate reads format versions 1..1, got 1.5",
+     nullptr},
+    {"unknown_top_level_field.json", "gravty: unknown field (expected one of: format, version,",
+     nullptr},
+    {"missing_bodies.json", "(document): missing field 'bodies'", nullptr},
+    {"gravity_wrong_size.json", "gravity: expected 3 numbers", nullptr},
+    {"kind_structure.json",
+     "kind: 'structure' models are not supported by this version of Articulate", nullptr},
+    // bodies, names and parents
+    {"body_not_object.json", "bodies[0]: expected an object, got string", nullptr},
+    {"unknown_body_field.json", "bodies[0].mass: unknown field (expected one of: name, parent,",
+     nullptr},
+    {"missing_name.json", "bodies[1]: missing field 'name'", nullptr},
+    {"empty_name.json", "bodies[0].name: must not be empty", nullptr},
+    {"duplicate_names.json", "bodies[2].name: 'link' is already the name of bodies[0]", nullptr},
+    {"name_base.json", "bodies[0].name: 'base' names the fixed base", nullptr},
+    {"unknown_parent.json", "bodies[2].parent: 'link9' is not defined", nullptr},
+    {"self_parent.json", "bodies[1].parent: a body cannot be its own parent", nullptr},
+    {"cycle_of_two.json", "bodies[0].parent: the parents form a cycle: 'a' -> 'b' -> 'a'", nullptr},
+    {"cycle_of_three.json", "bodies[1].parent: the parents form a cycle: 'a' -> 'c' -> 'b' -> 'a'",
+     nullptr},
+    // joints
+    {"missing_joint.json", "bodies[0]: missing field 'joint'", nullptr},
+    {"unknown_joint_type.json",
+     "bodies[0].joint: unknown joint type 'Rw' (Rx Ry Rz R Px Py Pz P H r px py)", nullptr},
+    {"planar_joint_in_spatial_model.json",
+     "bodies[0].joint: 'r' is a planar joint in a spatial model", nullptr},
+    {"spatial_joint_in_planar_model.json",
+     "bodies[0].joint: 'Rz' is a spatial joint in a planar model", nullptr},
+    {"pitch_on_revolute_joint.json", "bodies[0].joint.pitch: only helical (H) joints have a pitch",
+     nullptr},
+    // placements
+    {"placement_not_rotation.json",
+     "bodies[0].placement.rotation: is not a proper rotation matrix (orthonormal, determinant +1)",
+     nullptr},
+    {"placement_reflection.json",
+     "bodies[0].placement.rotation: is not a proper rotation matrix (orthonormal, determinant +1)",
+     nullptr},
+    {"rpy_two_numbers.json", "bodies[0].placement.rotation.rpy: expected 3 numbers", nullptr},
+    {"axis_angle_missing_angle.json",
+     "bodies[0].placement.rotation: axis-angle rotation needs 'angle' (rad)", nullptr},
+    {"axis_angle_zero_axis.json", "bodies[0].placement.rotation.axis: must be nonzero", nullptr},
+    {"planar_rotation_tilted.json",
+     "bodies[0].placement.rotation: planar models rotate joints about z only", nullptr},
+    // inertias
+    {"missing_inertia.json", "bodies[0]: missing field 'inertia'", nullptr},
+    {"inertia_matrix_and_mass.json",
+     "bodies[0].inertia: give either 'matrix' or 'mass', 'com' and 'about_com', not both", nullptr},
+    {"mass_string.json", "bodies[0].inertia.mass: expected a number, got string", nullptr},
+    {"negative_mass.json", "bodies[3].inertia.mass: must be >= 0, got -1", nullptr},
+    {"about_com_not_symmetric.json",
+     "bodies[0].inertia.about_com: matrix is not symmetric (body 'link')", nullptr},
+    {"about_com_not_symmetric_reordered.json",
+     "bodies[0].inertia.about_com: matrix is not symmetric (body 'child')",
+     "compile() errors name the body's index after parents are sorted first (bodies[1]), "
+     "not its index in the file"},
+    {"about_com_not_psd.json",
+     "bodies[0].inertia.about_com: matrix is not positive semi-definite (smallest eigenvalue "
+     "-0.01)",
+     nullptr},
+    {"triangle_inequality.json",
+     "bodies[0].inertia.about_com: principal moments violate the triangle inequality", nullptr},
+    {"raw_matrix_wrong_size.json", "bodies[0].inertia.matrix: expected a 6x6 matrix (6 rows)",
+     nullptr},
+    {"raw_matrix_not_psd.json",
+     "bodies[0].inertia.matrix: matrix is not positive semi-definite (smallest eigenvalue -1)",
+     nullptr},
+    {"planar_matrix_not_rigid_body.json",
+     "bodies[0].inertia.matrix: is not a planar rigid-body inertia", nullptr},
+    // drawing instructions
+    {"appearance_unknown_instruction.json",
+     "bodies[0].appearance[0]: 'cube' is not a drawing instruction", nullptr},
+    {"appearance_cyl_arguments.json", "bodies[1].appearance[2]: 'cyl' needs 2 arguments", nullptr},
+    {"appearance_box_zero_extent.json",
+     "bodies[0].appearance[0]: 'box' has zero extent along an axis", nullptr},
+    {"appearance_sphere_negative_radius.json",
+     "bodies[0].appearance[0]: 'sphere' radius must be a number > 0", nullptr},
+    {"appearance_colour_out_of_range.json",
+     "bodies[0].appearance[0]: 'colour' components must be in [0, 1]", nullptr},
+    {"appearance_facets_2.json",
+     "bodies[0].appearance[0]: 'facets' must be an integer from 3 to 1024", nullptr},
+    {"appearance_facets_1e9.json",
+     "bodies[0].appearance[0]: 'facets' must be an integer from 3 to 1024", nullptr},
+    {"appearance_vertex_index_out_of_range.json",
+     "bodies[0].appearance[2]: vertex index 4 is outside 1..3 (the current vertex list)", nullptr},
+    // the index is converted to long long for the message: undefined for 1e300 (UBSan)
+    {"appearance_vertex_index_huge.json", "bodies[0].appearance[2]: vertex index ", nullptr},
+    {"appearance_degenerate_triangle.json",
+     "bodies[0].appearance[2]: 'triangles' has a degenerate triangle", nullptr},
+    {"appearance_nested_too_deep.json", "bodies[0].appearance[0][0][0]", nullptr},
+    {"tiles_in_body.json",
+     "bodies[0].appearance[0]: 'tiles' is only allowed in the base's appearance", nullptr},
+    {"tiles_no_flat_range.json",
+     "base_appearance[0]: 'tiles' needs exactly one range with x1 <= x0", nullptr},
+    {"tiles_too_many.json", "base_appearance[0]: 'tiles' would draw more than 1000000 tiles",
+     nullptr},
+    // camera, contacts, constraints
+    {"camera_zero_direction.json", "camera.direction: must be nonzero", nullptr},
+    {"camera_zoom_zero.json", "camera.zoom: must be > 0, got 0", nullptr},
+    {"camera_locus_out_of_range.json", "camera.locus: must lie in [-1, 1]^2", nullptr},
+    {"camera_up_parallel.json", "camera.up: must not be parallel to direction", nullptr},
+    {"camera_up_parallel_default_direction.json", "camera.up: must not be parallel to direction",
+     "up is compared with direction only when the file gives both; the default direction [0, -1, "
+     "0.8] is not checked"},
+    {"camera_unknown_body.json", "camera.body: 'wheel' is not defined", nullptr},
+    {"contact_unknown_body.json", "contacts[0].body: 'foot' is not defined", nullptr},
+    {"contact_on_base.json", "contacts[0].body: 'base' is not defined", nullptr},
+    {"coupling_joint_is_master.json", "constraints[0].master: must differ from 'joint'", nullptr},
+    {"loop_one_axis.json", "constraints[0]: axis alignment needs an 'axis' on both 'a' and 'b'",
+     nullptr},
+    {"constraint_unknown_type.json",
+     "constraints[0].type: expected \"coupling\" or \"loop\", got \"gear\"", nullptr},
+    // spatial_v2 model structs (and a motion beside them)
+    {"sv2_not_json.json", "sv2_not_json.json: is not valid JSON (line 1, column 43)", nullptr},
+    {"sv2_truncated.json",
+     "sv2_truncated.json: is not valid JSON (line 2, column 1): it ends too early", nullptr},
+    {"sv2_huge_number.json", "sv2_huge_number.json: ",
+     "1e999 escapes parseJsonText as nlohmann out_of_range.406, not a FormatError"},
+    {"sv2_missing_xtree.json", "(document): missing field 'format'", nullptr},
+    {"sv2_nb_mismatch.json", "parent: expected 3 entries (NB)", nullptr},
+    {"sv2_nb_negative.json", "NB: expected an integer from 0 to 100000", nullptr},
+    {"sv2_parent_not_before_child.json",
+     "parent[1]: must be from 0 to 1 (parents precede children), got 2", nullptr},
+    // 1e300 is converted to int before the range check: undefined (UBSan)
+    {"sv2_parent_huge.json", "parent[0]: must be from 0 to 0 (parents precede children)", nullptr},
+    {"sv2_parent_wraps_around.json",
+     "parent[0]: must be from 0 to 0 (parents precede children), got 4294967296",
+     "parent 4294967296 is narrowed to int (0) and read as the base"},
+    {"sv2_xtree_not_plucker.json",
+     "Xtree[0]: is not a Plücker coordinate transform [E 0; -E*skew(r) E]", nullptr},
+    {"sv2_xtree_not_rotation.json", "Xtree[0]: ",
+     "E = 2*1 passes the Plücker check and is reported by compile() as "
+     "'bodies[0].placement.rotation', a path the file does not have"},
+    {"sv2_jtype_unknown.json",
+     "jtype[0]: unknown joint code 'Rq' (known: Rx Ry Rz R Px Py Pz P H r px py)", nullptr},
+    {"sv2_jtype_planar_in_spatial.json",
+     "jtype[0]: joint 'r' does not match the 6x6 Xtree matrices", nullptr},
+    {"sv2_inertia_string.json", "I[0][3][3]: expected a number, got string", nullptr},
+    {"sv2_inertia_not_psd.json", "I[0]: ",
+     "reported by compile() as 'bodies[0].inertia.matrix', a path the file does not have"},
+    {"sv2_gc_body_out_of_range.json", "gc.body[1]: expected a body number from 1 to 1", nullptr},
+    {"sv2_gc_body_wraps_around.json", "gc.body[0]: expected a body number from 1 to 1",
+     "gc body 4294967297 is narrowed to int (1) and accepted"},
+    {"sv2_appearance_cyl_arguments.json", "appearance.body[0][2]: 'cyl' needs 2 arguments",
+     nullptr},
+    {"sv2_camera_zero_direction.json", "camera.direction: must be nonzero",
+     "the spatial_v2 reader does not check camera vectors; the converted document is refused"},
+    {"sv2_camera_locus_out_of_range.json", "camera.locus: must lie in [-1, 1]^2",
+     "the spatial_v2 reader does not check the locus; the converted document is refused"},
+    {"sv2_motion_t_decreasing.json", "t[2]: sample times must not decrease", nullptr},
+    {"sv2_motion_q_wrong_size.json", "q[0]: expected 3 numbers", nullptr},
+};
+
+// the message without the directory of the data files
+std::string local(std::string text) {
+  const std::string prefix = std::string(kDir) + "/";
+  if (text.compare(0, prefix.size(), prefix) == 0) text.erase(0, prefix.size());
+  return text;
+}
+
+}  // namespace
+
+class TestMalformed : public QObject {
+  Q_OBJECT
+ private slots:
+  void refusedWithItsProblem_data() {
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("expected");
+    QTest::addColumn<QString>("knownBug");
+    for (const Row& r : kRows)
+      QTest::newRow(r.file) << QString(r.file) << QString::fromUtf8(r.expected)
+                            << QString(r.knownBug ? r.knownBug : "");
+  }
+  void refusedWithItsProblem() {
+    QFETCH(QString, file);
+    QFETCH(QString, expected);
+    QFETCH(QString, knownBug);
+    const std::string path = std::string(kDir) + "/" + file.toStdString();
+    const std::string want = expected.toStdString();
+
+    // the problems as readJsonFile and readModelDocument report them
+    std::vector<std::string> problems;
+    bool accepted = false;
+    try {
+      const nlohmann::json doc = art::readJsonFile(path);
+      art::Diagnostics d;
+      accepted = art::readModelDocument(doc, d).has_value();
+      for (const auto& p : d) problems.push_back(p.text());
+    } catch (const art::FormatError& e) {
+      problems.push_back(local(e.what()));
+    } catch (const std::exception& e) {
+      problems.push_back(std::string("(not a FormatError) ") + e.what());
+    }
+    const bool reported =
+        !accepted && std::any_of(problems.begin(), problems.end(), [&](const std::string& p) {
+          return p.compare(0, want.size(), want) == 0;
+        });
+
+    // loadModel throws a FormatError that lists it
+    std::string thrown = "(nothing thrown)";
+    bool listed = false;
+    try {
+      art::loadModel(path);
+    } catch (const art::FormatError& e) {
+      thrown = local(e.what());
+      listed = thrown.find(want) != std::string::npos;
+    } catch (const std::exception& e) {
+      thrown = std::string("(not a FormatError) ") + e.what();
+    }
+
+    QString details = "expected a problem starting with: " + expected + "\n" +
+                      (accepted ? "accepted; " : "") + "problems:\n";
+    for (const auto& p : problems) details += "  " + QString::fromStdString(p) + "\n";
+    details += "loadModel threw: " + QString::fromStdString(thrown);
+    if (!knownBug.isEmpty()) QEXPECT_FAIL("", qPrintable("known loader bug: " + knownBug), Abort);
+    QVERIFY2(reported && listed, qPrintable(details));
+  }
+
+  // every file of the directory is a row and every row has its file
+  void directoryHoldsExactlyTheTable() {
+    const QDir dir(kDir);
+    QVERIFY2(dir.exists(), kDir);
+    QStringList files = dir.entryList(QDir::Files | QDir::Hidden | QDir::System);
+    QStringList rows;
+    for (const Row& r : kRows) rows << r.file;
+    QStringList duplicates;
+    for (const QString& r : rows)
+      if (rows.count(r) > 1 && !duplicates.contains(r)) duplicates << r;
+    QStringList orphans, missing;
+    for (const QString& f : files)
+      if (!rows.contains(f)) orphans << f;
+    for (const QString& r : rows)
+      if (!files.contains(r)) missing << r;
+    QVERIFY2(duplicates.isEmpty(), qPrintable("rows listed twice: " + duplicates.join(", ")));
+    QVERIFY2(orphans.isEmpty(), qPrintable("files without a row: " + orphans.join(", ")));
+    QVERIFY2(missing.isEmpty(), qPrintable("rows without a file: " + missing.join(", ")));
+    QVERIFY(rows.size() >= 45);
+  }
+};
+
+QTEST_APPLESS_MAIN(TestMalformed)
+#include "test_malformed.moc"
