@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <map>
+#include <sstream>
 
 namespace art {
 
@@ -137,8 +138,11 @@ class Interpreter {
         return false;
       }
       if (d < 1 || d > static_cast<double>(ctx.vertices.size())) {
-        fail(at, "vertex index " + std::to_string(static_cast<long long>(d)) + " is outside 1.." +
-                     std::to_string(ctx.vertices.size()) + " (the current vertex list)");
+        std::ostringstream s;
+        s.precision(17);
+        s << "vertex index " << d << " is outside 1.." << ctx.vertices.size()
+          << " (the current vertex list)";
+        fail(at, s.str());
         return false;
       }
       out.push_back(static_cast<int>(d) - 1);

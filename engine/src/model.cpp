@@ -72,10 +72,11 @@ ModelError::ModelError(int bodyIndex, const std::string& bodyName, const std::st
                        const std::string& reason)
     : std::runtime_error(bodyMessage(bodyIndex, bodyName, field, reason)),
       m_body(bodyIndex),
-      m_field(field) {}
+      m_field(field),
+      m_reason(reason) {}
 
 ModelError::ModelError(const std::string& field, const std::string& reason)
-    : std::runtime_error(field + ": " + reason), m_field(field) {}
+    : std::runtime_error(field + ": " + reason), m_field(field), m_reason(reason) {}
 
 Model compile(const ModelSpec& spec) {
   Model m;
@@ -114,8 +115,7 @@ Model compile(const ModelSpec& spec) {
       throw ModelError(i, b.name, "joint.pitch", "is not finite");
     if (!b.rotation.allFinite() || !b.translation.allFinite())
       throw ModelError(i, b.name, "placement", "contains NaN or Inf");
-    if ((b.rotation * b.rotation.transpose() - Mat3::Identity()).cwiseAbs().maxCoeff() > 1e-9 ||
-        b.rotation.determinant() < 0)
+    if (!isProperRotation(b.rotation))
       throw ModelError(i, b.name, "placement.rotation", "is not a proper rotation matrix");
     if (planar && (std::abs(b.rotation(2, 2) - 1.0) > 1e-12 || b.translation.z() != 0.0))
       throw ModelError(i, b.name, "placement",

@@ -113,7 +113,7 @@ class Reader {
 };
 
 Mat3 activeRotation(const Vec3& axis, double angle) {
-  return Eigen::AngleAxisd(angle, axis.normalized()).toRotationMatrix();
+  return Eigen::AngleAxisd(angle, axis.stableNormalized()).toRotationMatrix();
 }
 
 // R = Rz(yaw) Ry(pitch) Rx(roll), active rotations (the URDF convention)
@@ -150,7 +150,7 @@ bool readRotation(Reader& rd, const json& j, bool planar, const std::string& pat
       return false;
     }
     if (!rd.number(j["angle"], dot(path, "angle"), angle)) return false;
-    if (axis.norm() == 0) {
+    if (axis.stableNorm() == 0) {
       rd.fail(dot(path, "axis"), "must be nonzero");
       return false;
     }
@@ -165,7 +165,7 @@ bool readRotation(Reader& rd, const json& j, bool planar, const std::string& pat
                   "\"angle\": a} or (planar) {\"angle\": a}");
     return false;
   }
-  if ((R * R.transpose() - Mat3::Identity()).cwiseAbs().maxCoeff() > 1e-9 || R.determinant() < 0) {
+  if (!isProperRotation(R)) {
     rd.fail(path, "is not a proper rotation matrix (orthonormal, determinant +1)");
     return false;
   }
@@ -234,7 +234,11 @@ int resolveBody(Reader& rd, const json& j, const std::map<std::string, int>& nam
                 const std::string& path, bool baseAllowed) {
   std::string name;
   if (!rd.string(j, path, name)) return -2;
-  if (baseAllowed && name == "base") return -1;
+  if (name == "base") {
+    if (baseAllowed) return -1;
+    rd.fail(path, "must name a body, not 'base'");
+    return -2;
+  }
   const auto it = names.find(name);
   if (it == names.end()) {
     rd.fail(path, "'" + name + "' is not defined");
@@ -258,7 +262,7 @@ void readCamera(Reader& rd, const json& j, const std::map<std::string, int>& nam
     }
     (std::string(f) == "up" ? cam.up : cam.direction) = v;
   }
-  if (cam.direction && cam.up && cam.direction->cross(*cam.up).norm() == 0)
+  if (cam.up && cam.direction.value_or(Vec3(0, -1, 0.8)).cross(*cam.up).norm() == 0)
     rd.fail(dot(path, "up"), "must not be parallel to direction");
   double z;
   if (j.contains("zoom") && rd.number(j["zoom"], dot(path, "zoom"), z)) {
@@ -442,7 +446,7 @@ void specFromJson(const json& doc, ModelSpec& out, Diagnostics& problems) {
   if (!doc.contains("version")) rd.fail("", "missing field 'version'");
   else if (rd.number(doc["version"], "version", version) &&
            (version != std::floor(version) || version < 1 || version > kModelFormatVersion))
-    rd.fail("version", "this Articulate reads format versions 1.." +
+    rd.fail("version", "this Articulate reads format version " +
                            std::to_string(kModelFormatVersion) + ", got " + describe(version));
   if (doc.contains("name")) rd.string(doc["name"], "name", out.name);
   if (doc.contains("description")) rd.string(doc["description"], "description", out.description);
@@ -666,13 +670,14 @@ void specFromJson(const json& doc, ModelSpec& out, Diagnostics& problems) {
       }
   }
   if (problems.size() != before) return;
-  // everything read: the tree's own checks (inertia positivity, triangle inequality, ...)
+  // everything read: the tree's own checks, reported at the body's index in the file
   try {
     compile(out);
   } catch (const ModelError& e) {
-    // the message already starts with the field's path
-    const std::string w = e.what();
-    problems.push_back({w.substr(0, w.find(": ")), w.substr(w.find(": ") + 2)});
+    const int b = e.bodyIndex();
+    const int inFile = b >= 0 && b < static_cast<int>(order.size()) ? order[b] : b;
+    problems.push_back({b >= 0 ? idx("bodies", inFile) + "." + e.field() : e.field(),
+                        b >= 0 ? e.reason() + " (body '" + out.bodies[b].name + "')" : e.reason()});
   }
 }
 
@@ -717,8 +722,18 @@ std::optional<LoadedModel> readModelDocument(const json& doc, Diagnostics& probl
           const json& jq = doc["q"];
           const bool rowsAreJoints = jq.is_array() && jq.size() == static_cast<std::size_t>(nb) &&
                                      nb != static_cast<int>(nt);
-          if (rowsAreJoints ? rd.matrix(jq, nb, static_cast<int>(nt), "q", q)
-                            : rd.matrix(jq, static_cast<int>(nt), nb, "q", q)) {
+          // the shape first, so that a wrong size gets one clear message
+          const std::size_t rows = jq.is_array() ? jq.size() : 0;
+          const std::size_t cols = rows && jq[0].is_array() ? jq[0].size() : 0;
+          bool shapeOk = rows == static_cast<std::size_t>(rowsAreJoints ? nb : static_cast<int>(nt)) &&
+                         cols == (rowsAreJoints ? nt : static_cast<std::size_t>(nb));
+          if (!shapeOk) {
+            std::ostringstream s;
+            s << "expected NB x nt (" << nb << "x" << nt << ") or nt x NB (" << nt << "x" << nb
+              << "), got " << rows << "x" << cols;
+            rd.fail("q", s.str());
+          } else if (rowsAreJoints ? rd.matrix(jq, nb, static_cast<int>(nt), "q", q)
+                                   : rd.matrix(jq, static_cast<int>(nt), nb, "q", q)) {
             mo.t = t;
             mo.q = rowsAreJoints ? Eigen::MatrixXd(q.transpose()) : q;
             lm.motion = mo;
@@ -730,8 +745,15 @@ std::optional<LoadedModel> readModelDocument(const json& doc, Diagnostics& probl
       try {
         compile(lm.spec);
       } catch (const ModelError& e) {
-        const std::string w = e.what();
-        problems.push_back({w.substr(0, w.find(": ")), w.substr(w.find(": ") + 2)});
+        // the spec's fields come from these spatial_v2 fields
+        const std::string& f = e.field();
+        const std::string field = f.rfind("placement", 0) == 0 ? "Xtree"
+                                  : f.rfind("inertia", 0) == 0 ? "I"
+                                  : f.rfind("joint", 0) == 0   ? "jtype"
+                                                               : f;
+        problems.push_back({e.bodyIndex() >= 0 ? idx(field, e.bodyIndex()) : field,
+                            e.bodyIndex() >= 0 ? e.reason() + " (body " + std::to_string(e.bodyIndex() + 1) + ")"
+                                               : e.reason()});
       }
     }
   } else {

@@ -31,7 +31,12 @@ json parseJsonText(const std::string& text, const std::string& name) {
     });
   } catch (const TooDeep&) {
     throw FormatError(name, "is nested deeper than " + std::to_string(kMaxDepth) + " levels");
+  } catch (const json::out_of_range& e) {
+    // nlohmann reports numbers beyond the range of a double this way ("number overflow ...")
+    const std::string what = e.what();
+    throw FormatError(name, "is not valid JSON: " + what.substr(what.find(' ') + 1));
   } catch (const json::parse_error& e) {
+    if (text.find_first_not_of(" \t\r\n") == std::string::npos) throw FormatError(name, "is empty");
     // report the line and column of the byte where parsing stopped
     std::size_t line = 1, col = 1;
     for (std::size_t k = 0; k + 1 < e.byte && k < text.size(); ++k) {
@@ -160,6 +165,7 @@ ojson specToSpatialV2(const ModelSpec& spec) {
   if (!spec.name.empty()) out["name"] = spec.name;
   if (!spec.description.empty()) out["description"] = spec.description;
   out["NB"] = spec.bodies.size();
+  out["arith"] = planar ? "planar" : "spatial";
   ojson parent = ojson::array(), jtype = ojson::array(), xtree = ojson::array(),
         inert = ojson::array(), bodyApp = ojson::array();
   for (const BodySpec& b : spec.bodies) {

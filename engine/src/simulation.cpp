@@ -11,7 +11,6 @@ namespace art {
 namespace {
 
 // Dormand-Prince 5(4) tableau
-constexpr double kC[7] = {0, 1.0 / 5, 3.0 / 10, 4.0 / 5, 8.0 / 9, 1, 1};
 constexpr double kA[7][6] = {
     {0, 0, 0, 0, 0, 0},
     {1.0 / 5, 0, 0, 0, 0, 0},

@@ -1,6 +1,7 @@
 #include "articulate/spatial_v2_json.h"
 
 #include <cmath>
+#include <sstream>
 
 namespace art {
 
@@ -97,8 +98,12 @@ InertiaSpec inertiaFromPlanar(const Eigen::MatrixXd& P, const std::string& path)
     const Vec2 c(P(0, 2) / m, -P(0, 1) / m);
     const double Izz = P(0, 0) - m * c.squaredNorm();
     I = spatialInertia(m, Vec3(c.x(), c.y(), 0.0), Mat3::Identity() * Izz);
-  } else if (P.cwiseAbs().maxCoeff() != 0.0) {
-    throw FormatError(path, "has zero mass but nonzero entries");
+  } else if (P(0, 1) != 0 || P(0, 2) != 0 || P(1, 0) != 0 || P(2, 0) != 0 || P(1, 2) != 0 ||
+             P(2, 1) != 0 || P(2, 2) != 0) {
+    throw FormatError(path, "has zero mass, so only its rotational entry (row 1, column 1) may be "
+                            "nonzero");
+  } else {
+    I = spatialInertia(0.0, Vec3::Zero(), Mat3::Identity() * P(0, 0));
   }
   // keep the planar entries exactly as given
   const int idx[3] = {2, 3, 4};
@@ -110,8 +115,7 @@ InertiaSpec inertiaFromPlanar(const Eigen::MatrixXd& P, const std::string& path)
 }  // namespace
 
 bool looksLikeSpatialV2(const json& doc) {
-  return doc.is_object() && doc.contains("NB") && doc.contains("parent") &&
-         doc.contains("jtype") && doc.contains("Xtree");
+  return doc.is_object() && doc.contains("NB") && !doc.contains("format");
 }
 
 ModelSpec specFromSpatialV2(const json& model, const std::string& path) {
@@ -139,21 +143,32 @@ ModelSpec specFromSpatialV2(const json& model, const std::string& path) {
   }
   ModelSpec spec;
   spec.arithmetic = Arithmetic::Spatial;
-  if (nb > 0 && xtree[0].is_array() && xtree[0].size() == 3) spec.arithmetic = Arithmetic::Planar;
+  if (model.contains("arith")) {
+    const json& a = model["arith"];
+    if (!a.is_string() || (a != "spatial" && a != "planar"))
+      throw FormatError(at("arith"), "expected \"spatial\" or \"planar\"");
+    if (a == "planar") spec.arithmetic = Arithmetic::Planar;
+  } else if (nb > 0) {
+    if (xtree[0].is_array() && xtree[0].size() == 3) spec.arithmetic = Arithmetic::Planar;
+  } else if (model.contains("gravity") && model["gravity"].is_array() && model["gravity"].size() == 2) {
+    spec.arithmetic = Arithmetic::Planar;
+  }
   const int n = spec.arithmetic == Arithmetic::Spatial ? 6 : 3;
   for (int i = 0; i < nb; ++i) {
     const std::string idx = "[" + std::to_string(i) + "]";
     BodySpec b;
     b.name = "body" + std::to_string(i + 1);
     const json& pj = parent[i];
-    if (!pj.is_number() || pj.get<double>() != std::floor(pj.get<double>()))
+    const double pd = pj.is_number() ? pj.get<double>() : -1.0;
+    if (!pj.is_number() || pd != std::floor(pd))
       throw FormatError(at("parent") + idx, "expected an integer body number");
-    const int p = pj.get<int>();
-    if (p < 0 || p > i)
-      throw FormatError(at("parent") + idx, "must be from 0 to " + std::to_string(i) +
-                                                " (parents precede children), got " +
-                                                std::to_string(p));
-    b.parent = p - 1;
+    if (pd < 0 || pd > i) {
+      std::ostringstream s;
+      s.precision(17);
+      s << "must be from 0 to " << i << " (parents precede children), got " << pd;
+      throw FormatError(at("parent") + idx, s.str());
+    }
+    b.parent = static_cast<int>(pd) - 1;
     b.joint = joint(jtype[i], at("jtype") + idx);
     if (isPlanar(b.joint.type) != (spec.arithmetic == Arithmetic::Planar))
       throw FormatError(at("jtype") + idx, "joint '" + std::string(jointCode(b.joint.type)) +
@@ -190,10 +205,11 @@ ModelSpec specFromSpatialV2(const json& model, const std::string& path) {
                        point[0].size() == npt;
     for (std::size_t k = 0; k < npt; ++k) {
       const std::string bp = at("gc.body") + "[" + std::to_string(k) + "]";
-      if (!body[k].is_number_integer() || body[k].get<int>() < 1 || body[k].get<int>() > nb)
+      const double bd = body[k].is_number() ? body[k].get<double>() : 0.0;
+      if (bd != std::floor(bd) || bd < 1 || bd > nb)
         throw FormatError(bp, "expected a body number from 1 to " + std::to_string(nb));
       ContactPointSpec cp;
-      cp.body = body[k].get<int>() - 1;
+      cp.body = static_cast<int>(bd) - 1;
       for (int c = 0; c < 3; ++c) {
         const std::string pp = at("gc.point") + "[" + std::to_string(k) + "][" + std::to_string(c) + "]";
         const json* v = nullptr;
@@ -248,6 +264,13 @@ ModelSpec specFromSpatialV2(const json& model, const std::string& path) {
         throw FormatError(cp + "." + k, "unknown camera field");
       }
     }
+    const CameraSpec& c = spec.camera;
+    if (c.direction && c.direction->norm() == 0) throw FormatError(cp + ".direction", "must be nonzero");
+    if (c.up && c.up->norm() == 0) throw FormatError(cp + ".up", "must be nonzero");
+    if (c.up && c.direction.value_or(Vec3(0, -1, 0.8)).cross(*c.up).norm() == 0)
+      throw FormatError(cp + ".up", "must not be parallel to direction");
+    if (c.locus && (c.locus->array().abs() > 1).any())
+      throw FormatError(cp + ".locus", "must lie in [-1, 1]^2");
   }
   return spec;
 }

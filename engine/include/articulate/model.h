@@ -20,10 +20,11 @@ class ModelError : public std::runtime_error {
   ModelError(const std::string& field, const std::string& reason);
   int bodyIndex() const { return m_body; }
   const std::string& field() const { return m_field; }
+  const std::string& reason() const { return m_reason; }
 
  private:
   int m_body = -1;
-  std::string m_field;
+  std::string m_field, m_reason;
 };
 
 /// Per-arithmetic arrays of a model (only the arrays of the model's arithmetic are filled).

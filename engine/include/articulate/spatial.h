@@ -26,6 +26,12 @@ inline Mat3 skew(const Vec3& a) {
   return s;
 }
 
+/// Whether R is a proper rotation: R R' and R' R are the identity within `tol` and det R > 0.
+inline bool isProperRotation(const Mat3& R, double tol = 1e-9) {
+  return R.allFinite() && (R * R.transpose() - Mat3::Identity()).cwiseAbs().maxCoeff() <= tol &&
+         (R.transpose() * R - Mat3::Identity()).cwiseAbs().maxCoeff() <= tol && R.determinant() > 0;
+}
+
 /// Coordinate rotation matrices of spatial_v2 (rotx/roty/rotz, 3x3 part): they map a vector's
 /// coordinates from the old frame to a frame rotated by theta (radians) about the axis.
 Mat3 rotxE(double theta);

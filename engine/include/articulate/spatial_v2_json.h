@@ -32,7 +32,7 @@ class FormatError : public std::runtime_error {
 /// Throws FormatError naming the JSON path for any missing, mistyped or inconsistent field.
 ModelSpec specFromSpatialV2(const nlohmann::json& model, const std::string& path = "");
 
-/// Whether a JSON document looks like a spatial_v2 model struct (has NB, parent, jtype, Xtree).
+/// Whether a JSON document is meant as a spatial_v2 model struct: it has NB and no "format".
 bool looksLikeSpatialV2(const nlohmann::json& doc);
 
 }  // namespace art

@@ -1,0 +1,104 @@
+#pragma once
+// The main window: the 3D viewport in the centre, the Model and Properties docks, the playback
+// bar at the bottom, menus, drag-and-drop of model files, and the open document (a model file
+// as loaded, plus whether the camera was saved into it since).
+
+#include <optional>
+
+#include <QMainWindow>
+#include <QString>
+#include <QStringList>
+
+#include "articulate/model_format.h"
+#include "settings.h"
+
+class QAction;
+class QLabel;
+class QMenu;
+
+namespace art::gui {
+
+class Viewport;
+struct Pick;
+
+/// The joint positions of a loaded model at time `t` (s): with a motion, linear interpolation
+/// between the samples around t (clamped to the first and last sample outside their range, the
+/// later sample at a repeated time); without one, the initial pose q0 of the compiled model.
+/// Throws ModelError when the spec does not compile.
+Eigen::VectorXd poseAtTime(const LoadedModel& model, double t);
+
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+ public:
+  /// Builds the window and restores the remembered geometry, docks, overlays and recent files
+  /// (Settings::load). No model is open.
+  explicit MainWindow(QWidget* parent = nullptr);
+  ~MainWindow() override;
+
+  /// Opens a model file of either format and shows it at its initial pose. On failure shows the
+  /// loader's message (every problem) in a dialog, keeps the current model and returns false.
+  /// Does not ask about unsaved changes (the menu, recent files and drops do).
+  bool openFile(const QString& path);
+  /// Saves the model to its file in the Articulate format. A model without a file, or read from
+  /// a spatial_v2 file, asks for a new name instead. Returns whether it was saved.
+  bool save();
+  /// Asks for a file name and saves the model there. Returns whether it was saved.
+  bool saveAs();
+  /// Saves the model to `path` in the Articulate format, atomically; the document then refers
+  /// to that file. Overwriting the spatial_v2 file the model came from asks first. Errors are
+  /// shown in a dialog. Returns whether it was saved.
+  bool saveTo(const QString& path);
+  /// Shows the pose at time `t` (s) (see poseAtTime) and the time in the playback bar.
+  void showTime(double t);
+  /// Stores the viewport's current camera in the model (marks the document modified).
+  void saveCameraToModel();
+
+  /// The open model, or null.
+  const LoadedModel* model() const { return m_model ? &*m_model : nullptr; }
+  /// The open model's file (absolute), or empty.
+  QString filePath() const { return m_path; }
+  /// The recent files, most recent first (at most Settings::kMaxRecentFiles).
+  QStringList recentFiles() const { return m_settings.recentFiles; }
+  /// The text of the last error shown in a dialog (title, then details), or empty.
+  QString lastError() const { return m_lastError; }
+  /// The text shown in the status bar.
+  QString statusText() const;
+  Viewport* viewport() const { return m_viewport; }
+
+ protected:
+  void closeEvent(QCloseEvent* event) override;
+  void dragEnterEvent(QDragEnterEvent* event) override;
+  void dropEvent(QDropEvent* event) override;
+
+ private:
+  void createMenus();
+  void createDocks();
+  void createPlaybackBar();
+  void openDialog();
+  void openFromUser(const QString& path);
+  void updateRecentMenu();
+  void rememberFile(const QString& path);
+  void applyOverlays();
+  void showPick(const Pick& pick);
+  void about();
+  void setModified(bool modified);
+  void updateTitle();
+  bool maybeSave();
+  void showError(const QString& title, const QString& details);
+
+  Viewport* m_viewport = nullptr;
+  Settings m_settings;
+  std::optional<LoadedModel> m_model;
+  QString m_path;  // the model's file, absolute
+  QString m_lastError;
+  QLabel* m_timeLabel = nullptr;
+  QMenu* m_recentMenu = nullptr;
+  QAction* m_saveAction = nullptr;
+  QAction* m_saveAsAction = nullptr;
+  QAction* m_saveCameraAction = nullptr;
+  QAction* m_bodyFramesAction = nullptr;
+  QAction* m_jointAxesAction = nullptr;
+  QAction* m_comAction = nullptr;
+};
+
+}  // namespace art::gui

@@ -1,0 +1,42 @@
+#pragma once
+// The application's remembered settings: a plain struct with defaults and JSON conversion.
+// settings.cpp is the only file that touches QSettings.
+
+#include <QByteArray>
+#include <QJsonObject>
+#include <QStringList>
+
+namespace art::gui {
+
+struct Settings {
+  static constexpr int kMaxRecentFiles = 10;
+
+  QByteArray geometry;         // QMainWindow::saveGeometry(), empty = default size
+  QByteArray state;            // QMainWindow::saveState() (docks, toolbars), empty = default
+  QStringList recentFiles;     // absolute paths, most recent first, at most kMaxRecentFiles
+  bool bodyFrames = false;     // View > Body frames
+  bool jointAxes = false;      // View > Joint axes
+  bool centresOfMass = false;  // View > Centres of mass
+
+  /// Puts `path` (made absolute) first in recentFiles, removing an earlier entry for the same
+  /// file and dropping the oldest beyond kMaxRecentFiles.
+  void addRecentFile(const QString& path);
+  /// Removes `path` from recentFiles, if present.
+  void removeRecentFile(const QString& path);
+  /// Removes the recent files that no longer exist. Returns whether any was removed.
+  bool pruneRecentFiles();
+
+  /// The settings as JSON (byte arrays in base64); the key names are the QSettings keys.
+  QJsonObject toJson() const;
+  /// Settings from JSON: missing or mistyped fields keep their defaults, the recent files are
+  /// capped at kMaxRecentFiles.
+  static Settings fromJson(const QJsonObject& json);
+
+  /// Reads the settings of the application (organisation and application name of
+  /// QCoreApplication) from QSettings; what is missing takes the defaults.
+  static Settings load();
+  /// Writes the settings to QSettings and flushes them to disk.
+  void save() const;
+};
+
+}  // namespace art::gui

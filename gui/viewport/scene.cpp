@@ -1,0 +1,339 @@
+#include "viewport/scene.h"
+
+#include <cmath>
+#include <unordered_map>
+
+#include <vtkActor.h>
+#include <vtkCellArray.h>
+#include <vtkCellData.h>
+#include <vtkCubeSource.h>
+#include <vtkCylinderSource.h>
+#include <vtkPolyData.h>
+#include <vtkPolyDataMapper.h>
+#include <vtkProperty.h>
+#include <vtkRenderer.h>
+#include <vtkSphereSource.h>
+#include <vtkTransform.h>
+#include <vtkTransformPolyDataFilter.h>
+#include <vtkUnsignedCharArray.h>
+
+#include "articulate/appearance.h"
+#include "articulate/dynamics.h"
+
+namespace art::gui {
+
+namespace {
+
+using PolyPtr = vtkSmartPointer<vtkPolyData>;
+
+PolyPtr box(const Vec3& a, const Vec3& b) {
+  vtkNew<vtkCubeSource> s;
+  s->SetBounds(std::min(a.x(), b.x()), std::max(a.x(), b.x()), std::min(a.y(), b.y()),
+               std::max(a.y(), b.y()), std::min(a.z(), b.z()), std::max(a.z(), b.z()));
+  s->Update();
+  return s->GetOutput();
+}
+
+// vtkCylinderSource is centred on the origin along y: move it between the end-face centres
+PolyPtr cylinder(const Vec3& a, const Vec3& b, double r, int facets) {
+  vtkNew<vtkCylinderSource> s;
+  const Vec3 d = b - a;
+  s->SetHeight(d.norm());
+  s->SetRadius(r);
+  s->SetResolution(facets);
+  s->CappingOn();
+  vtkNew<vtkTransform> t;
+  const Vec3 mid = 0.5 * (a + b), y = Vec3::UnitY(), u = d.normalized();
+  t->Translate(mid.x(), mid.y(), mid.z());
+  const Vec3 axis = y.cross(u);
+  const double angle = std::atan2(axis.norm(), y.dot(u)) * 180.0 / M_PI;
+  if (axis.norm() > 1e-12)
+    t->RotateWXYZ(angle, axis.x(), axis.y(), axis.z());
+  else if (y.dot(u) < 0)
+    t->RotateWXYZ(180.0, 1, 0, 0);
+  vtkNew<vtkTransformPolyDataFilter> f;
+  f->SetInputConnection(s->GetOutputPort());
+  f->SetTransform(t);
+  f->Update();
+  return f->GetOutput();
+}
+
+PolyPtr sphere(const Vec3& c, double r, int facets, double theta0 = 0, double theta1 = 360,
+               double phi0 = 0, double phi1 = 180) {
+  vtkNew<vtkSphereSource> s;
+  s->SetCenter(c.x(), c.y(), c.z());
+  s->SetRadius(r);
+  const int around = (facets + 3) / 4 * 4;  // a multiple of 4, as showmotion
+  s->SetThetaResolution(std::max(4, around * static_cast<int>(theta1 - theta0) / 360));
+  s->SetPhiResolution(std::max(2, around / 2 * static_cast<int>(phi1 - phi0) / 180));
+  s->SetStartTheta(theta0);
+  s->SetEndTheta(theta1);
+  s->SetStartPhi(phi0);
+  s->SetEndPhi(phi1);
+  s->Update();
+  return s->GetOutput();
+}
+
+PolyPtr polyline(const std::vector<Vec3>& pts) {
+  vtkNew<vtkPoints> p;
+  for (const Vec3& v : pts) p->InsertNextPoint(v.x(), v.y(), v.z());
+  vtkNew<vtkCellArray> lines;
+  lines->InsertNextCell(static_cast<vtkIdType>(pts.size()));
+  for (vtkIdType k = 0; k < static_cast<vtkIdType>(pts.size()); ++k) lines->InsertCellPoint(k);
+  PolyPtr pd = PolyPtr::New();
+  pd->SetPoints(p);
+  pd->SetLines(lines);
+  return pd;
+}
+
+PolyPtr triangles(const Primitive& prim) {
+  vtkNew<vtkPoints> p;
+  for (const Vec3& v : prim.points) p->InsertNextPoint(v.x(), v.y(), v.z());
+  vtkNew<vtkCellArray> tris;
+  for (const auto& t : prim.triangles) {
+    const vtkIdType ids[3] = {t[0], t[1], t[2]};
+    tris->InsertNextCell(3, ids);
+  }
+  PolyPtr pd = PolyPtr::New();
+  pd->SetPoints(p);
+  pd->SetPolys(tris);
+  return pd;
+}
+
+// showmotion's chequered floor: grey 0.3 and 0.75 of it, grid anchored at the origin, a
+// partial edge tile under 5% of a tile merged into its neighbour
+PolyPtr tiles(const Primitive& prim) {
+  int n = 0;
+  for (int i = 0; i < 3; ++i)
+    if (prim.range(i, 1) <= prim.range(i, 0)) n = i;
+  const int u = (n + 1) % 3, v = (n + 2) % 3;
+  const double size = prim.size, plane = prim.range(n, 0);
+  const bool positive = prim.range(n, 1) == prim.range(n, 0);
+  auto bounds = [&](int axis) {
+    const double a = prim.range(axis, 0), b = prim.range(axis, 1);
+    std::vector<double> out{a};
+    for (double k = std::floor(a / size) + 1; k * size < b; k += 1) out.push_back(k * size);
+    out.push_back(b);
+    if (out.size() > 2 && out[1] - out[0] < 0.05 * size) out.erase(out.begin() + 1);
+    if (out.size() > 2 && out[out.size() - 1] - out[out.size() - 2] < 0.05 * size)
+      out.erase(out.end() - 2);
+    return out;
+  };
+  const std::vector<double> bu = bounds(u), bv = bounds(v);
+  vtkNew<vtkPoints> pts;
+  vtkNew<vtkCellArray> quads;
+  vtkNew<vtkUnsignedCharArray> colours;
+  colours->SetNumberOfComponents(3);
+  colours->SetName("colours");
+  const unsigned char light = static_cast<unsigned char>(std::lround(0.3 * 255));
+  const unsigned char dark = static_cast<unsigned char>(std::lround(0.3 * 0.75 * 255));
+  for (std::size_t i = 0; i + 1 < bu.size(); ++i) {
+    for (std::size_t j = 0; j + 1 < bv.size(); ++j) {
+      vtkIdType ids[4];
+      const double cu[4] = {bu[i], bu[i + 1], bu[i + 1], bu[i]};
+      const double cv[4] = {bv[j], bv[j], bv[j + 1], bv[j + 1]};
+      for (int k = 0; k < 4; ++k) {
+        Vec3 p;
+        p(n) = plane;
+        p(u) = cu[positive ? k : 3 - k];
+        p(v) = cv[positive ? k : 3 - k];
+        ids[k] = pts->InsertNextPoint(p.x(), p.y(), p.z());
+      }
+      quads->InsertNextCell(4, ids);
+      const long parity = std::lround(std::floor(0.5 * (bu[i] + bu[i + 1]) / size) +
+                                      std::floor(0.5 * (bv[j] + bv[j + 1]) / size));
+      const unsigned char g = (parity % 2 == 0) ? light : dark;
+      colours->InsertNextTuple3(g, g, g);
+    }
+  }
+  PolyPtr pd = PolyPtr::New();
+  pd->SetPoints(pts);
+  pd->SetPolys(quads);
+  pd->GetCellData()->SetScalars(colours);
+  return pd;
+}
+
+vtkSmartPointer<vtkActor> actorFor(const PolyPtr& pd, const Vec3& colour, vtkTransform* t) {
+  vtkNew<vtkPolyDataMapper> m;
+  m->SetInputData(pd);
+  m->ScalarVisibilityOff();
+  auto a = vtkSmartPointer<vtkActor>::New();
+  a->SetMapper(m);
+  a->GetProperty()->SetColor(colour.x(), colour.y(), colour.z());
+  a->GetProperty()->SetAmbient(0.15);
+  a->GetProperty()->SetDiffuse(0.8);
+  a->GetProperty()->SetSpecular(0.15);
+  a->GetProperty()->SetSpecularPower(20);
+  a->SetUserTransform(t);
+  return a;
+}
+
+Vec3 centreOfMass(const InertiaSpec& in) {
+  if (!in.raw) return in.com;
+  const Mat6& I = in.matrix;
+  if (I(5, 5) <= 0) return Vec3::Zero();
+  return Vec3(I(2, 4), I(0, 5), I(1, 3)) / I(5, 5);
+}
+
+}  // namespace
+
+Scene::Scene(const ModelSpec& spec, vtkRenderer* renderer)
+    : m_model(compile(spec)), m_data(m_model), m_renderer(renderer) {
+  m_bodies.resize(m_model.nb + 1);
+  m_poses.resize(m_model.nb);
+  for (auto& b : m_bodies) b.transform = vtkSmartPointer<vtkTransform>::New();
+  // geometry, once per body
+  for (int body = -1; body < m_model.nb; ++body) {
+    const nlohmann::json& list = body < 0 ? spec.baseAppearance : spec.bodies[body].appearance;
+    for (const Primitive& p :
+         interpretAppearance(list, defaultBodyColour(body + 1), body < 0, "", nullptr))
+      addPrimitive(body, p);
+  }
+  // overlays, sized from the model's extent
+  setPose(m_model.q0);
+  Vec3 lo, hi;
+  movingBounds(lo, hi);
+  const double L = (lo.array() <= hi.array()).all() ? std::max(0.08 * (hi - lo).norm(), 0.02) : 0.2;
+  for (int body = 0; body < m_model.nb; ++body) {
+    BodyActors& ba = m_bodies[body + 1];
+    const Vec3 rgb[3] = {Vec3(0.9, 0.15, 0.15), Vec3(0.15, 0.75, 0.15), Vec3(0.2, 0.35, 0.95)};
+    for (int k = 0; k < 3; ++k) {
+      auto a = actorFor(polyline({Vec3::Zero(), L * Vec3::Unit(k)}), rgb[k], ba.transform);
+      a->GetProperty()->SetLineWidth(3);
+      a->GetProperty()->LightingOff();
+      ba.frames.push_back(a);
+    }
+    const Joint& j = m_model.joints[body];
+    Vec3 axis;
+    if (isPlanar(j.type)) {
+      const Vec3 S = j.planarSubspace();
+      axis = S(0) != 0 ? Vec3::UnitZ() : Vec3(S(1), S(2), 0);
+    } else {
+      const Vec6 S = j.subspace();
+      axis = S.head<3>().norm() > 0 ? Vec3(S.head<3>()) : Vec3(S.tail<3>());
+    }
+    auto ax = actorFor(cylinder(-0.75 * L * axis, 0.75 * L * axis, 0.06 * L, 12), Vec3(1, 0.8, 0.1),
+                       ba.transform);
+    ba.axes.push_back(ax);
+    auto com = actorFor(sphere(centreOfMass(spec.bodies[body].inertia), 0.12 * L, 16),
+                        Vec3(0.95, 0.95, 0.95), ba.transform);
+    ba.coms.push_back(com);
+    for (auto* group : {&ba.frames, &ba.axes, &ba.coms})
+      for (auto& a : *group) {
+        a->VisibilityOff();
+        a->PickableOff();
+        m_renderer->AddActor(a);
+      }
+  }
+}
+
+Scene::~Scene() {
+  for (auto& b : m_bodies)
+    for (auto* group : {&b.actors, &b.frames, &b.axes, &b.coms})
+      for (auto& a : *group) m_renderer->RemoveActor(a);
+}
+
+void Scene::addPrimitive(int body, const Primitive& p) {
+  BodyActors& ba = m_bodies[body + 1];
+  auto add = [&](const PolyPtr& pd, const Vec3& colour) {
+    auto a = actorFor(pd, colour, ba.transform);
+    ba.actors.push_back(a);
+    m_renderer->AddActor(a);
+    return a;
+  };
+  switch (p.kind) {
+    case Primitive::Kind::Box: add(box(p.points[0], p.points[1]), p.colour); break;
+    case Primitive::Kind::Cylinder:
+      add(cylinder(p.points[0], p.points[1], p.radius, p.facets), p.colour);
+      break;
+    case Primitive::Kind::Sphere:
+      if (p.colour2) {  // two-tone: alternating octants
+        for (int k = 0; k < 4; ++k)
+          for (int h = 0; h < 2; ++h)
+            add(sphere(p.points[0], p.radius, p.facets, 90.0 * k, 90.0 * (k + 1), 90.0 * h,
+                       90.0 * (h + 1)),
+                (k + h) % 2 ? *p.colour2 : p.colour);
+      } else {
+        add(sphere(p.points[0], p.radius, p.facets), p.colour);
+      }
+      break;
+    case Primitive::Kind::Line: {
+      auto a = add(polyline(p.points), p.colour);
+      a->GetProperty()->SetLineWidth(2);
+      a->GetProperty()->LightingOff();
+      break;
+    }
+    case Primitive::Kind::Triangles: {
+      auto a = add(triangles(p), p.colour);
+      a->GetProperty()->SetInterpolationToFlat();
+      break;
+    }
+    case Primitive::Kind::Tiles: {
+      auto a = add(tiles(p), p.colour);
+      a->GetMapper()->ScalarVisibilityOn();
+      static_cast<vtkPolyDataMapper*>(a->GetMapper())->SetScalarModeToUseCellData();
+      a->GetProperty()->SetSpecular(0.0);
+      break;
+    }
+  }
+}
+
+void Scene::setPose(const Eigen::VectorXd& q) {
+  forwardKinematics(m_model, m_data, q);
+  for (int i = 0; i < m_model.nb; ++i) {
+    m_poses[i] = bodyPose(m_model, m_data, i);
+    double M[16];
+    for (int r = 0; r < 3; ++r) {
+      for (int c = 0; c < 3; ++c) M[4 * r + c] = m_poses[i].rotation(r, c);
+      M[4 * r + 3] = m_poses[i].position(r);
+    }
+    M[12] = M[13] = M[14] = 0;
+    M[15] = 1;
+    m_bodies[i + 1].transform->SetMatrix(M);
+  }
+}
+
+void Scene::movingBounds(Vec3& lo, Vec3& hi) const {
+  lo = Vec3::Constant(INFINITY);
+  hi = Vec3::Constant(-INFINITY);
+  for (int i = 1; i <= m_model.nb; ++i)
+    for (const auto& a : m_bodies[i].actors) {
+      double b[6];
+      a->GetBounds(b);
+      if (b[0] > b[1]) continue;
+      for (int k = 0; k < 3; ++k) {
+        lo(k) = std::min(lo(k), b[2 * k]);
+        hi(k) = std::max(hi(k), b[2 * k + 1]);
+      }
+    }
+}
+
+int Scene::bodyOf(vtkProp* prop) const {
+  for (std::size_t i = 0; i < m_bodies.size(); ++i)
+    for (const auto& a : m_bodies[i].actors)
+      if (a.GetPointer() == prop) return static_cast<int>(i) - 1;
+  return -2;
+}
+
+void Scene::setHighlighted(int body) {
+  auto style = [&](int b, bool on) {
+    if (b < -1 || b >= m_model.nb) return;
+    for (auto& a : m_bodies[b + 1].actors) {
+      a->GetProperty()->SetAmbient(on ? 0.55 : 0.15);
+      a->GetProperty()->SetAmbientColor(on ? 1.0 : 1.0, on ? 0.85 : 1.0, on ? 0.2 : 1.0);
+    }
+  };
+  style(m_highlighted, false);
+  m_highlighted = body;
+  style(body, true);
+}
+
+void Scene::setOverlayVisibility(bool frames, bool jointAxes, bool coms) {
+  for (auto& b : m_bodies) {
+    for (auto& a : b.frames) a->SetVisibility(frames);
+    for (auto& a : b.axes) a->SetVisibility(jointAxes);
+    for (auto& a : b.coms) a->SetVisibility(coms);
+  }
+}
+
+}  // namespace art::gui

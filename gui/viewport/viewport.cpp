@@ -1,0 +1,428 @@
+// The VTK viewport, hosted in a native child window (Debian's VTK Qt module is Qt5-only):
+// the widget hands its X11 window and display to a vtkRenderWindow and paints nothing itself.
+#include "viewport/viewport.h"
+
+#include <array>
+#include <cmath>
+
+#include <QGuiApplication>
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QWheelEvent>
+
+#include <vtkActor.h>
+#include <vtkCamera.h>
+#include <vtkCellPicker.h>
+#include <vtkLight.h>
+#include <vtkNew.h>
+#include <vtkPNGWriter.h>
+#include <vtkRenderWindow.h>
+#include <vtkRenderer.h>
+#include <vtkWindowToImageFilter.h>
+
+#include "viewport/camera.h"
+#include "viewport/scene.h"
+
+namespace art::gui {
+
+namespace {
+
+// 12 intensity levels per light, as showmotion
+double lightIntensity(int level) { return 0.1 * level; }
+
+void setupRenderer(vtkRenderer* r, vtkLight* head, vtkLight* overhead) {
+  r->GradientBackgroundOn();
+  r->SetBackground(0.16, 0.18, 0.21);
+  r->SetBackground2(0.48, 0.53, 0.6);
+  r->AutomaticLightCreationOff();
+  head->SetLightTypeToHeadlight();
+  overhead->SetLightTypeToSceneLight();
+  overhead->PositionalOff();
+  r->AddLight(head);
+  r->AddLight(overhead);
+}
+
+void applyCamera(vtkRenderer* r, const CameraPose& p) {
+  vtkCamera* c = r->GetActiveCamera();
+  c->SetFocalPoint(p.focus.x(), p.focus.y(), p.focus.z());
+  c->SetPosition(p.position.x(), p.position.y(), p.position.z());
+  c->SetViewUp(p.up.x(), p.up.y(), p.up.z());
+  c->SetViewAngle(p.viewAngle);
+  c->SetWindowCenter(p.windowCentre.x(), p.windowCentre.y());
+  r->ResetCameraClippingRange();
+}
+
+Vec3 v3(const double* d) { return Vec3(d[0], d[1], d[2]); }
+
+// a modifiable copy for VTK setters that take double*
+std::array<double, 3> xyz(const Vec3& v) { return {v.x(), v.y(), v.z()}; }
+
+}  // namespace
+
+struct Viewport::Impl {
+  vtkSmartPointer<vtkRenderWindow> window = vtkSmartPointer<vtkRenderWindow>::New();
+  vtkNew<vtkRenderer> renderer;
+  vtkNew<vtkLight> headlight, overhead;
+  vtkNew<vtkCellPicker> picker;
+  std::unique_ptr<Scene> scene;
+  ModelSpec spec;
+  ResolvedCamera camera;
+  Vec3 lastTrack = Vec3::Zero();
+  double defaultDistance = 1.0;
+  Overlays overlays;
+  int selected = -1;
+  bool native = false;
+  int headLevel = 6, overheadLevel = 7;
+  QPoint pressPos, lastPos;
+  Qt::MouseButton button = Qt::NoButton;
+  Qt::KeyboardModifiers modifiers;
+
+  Impl() {
+    setupRenderer(renderer, headlight, overhead);
+    window->AddRenderer(renderer);
+    picker->SetTolerance(0.002);
+    updateLights();
+  }
+
+  void updateLights() {
+    headlight->SetIntensity(lightIntensity(headLevel));
+    overhead->SetIntensity(lightIntensity(overheadLevel));
+    const Vec3 up = camera.up;
+    overhead->SetPosition(xyz(Vec3(10.0 * up + Vec3(1, 0.6, 0))).data());
+    overhead->SetFocalPoint(0, 0, 0);
+  }
+
+  Vec3 trackPoint() const {
+    if (!scene || camera.body < 0 || camera.body >= scene->bodies()) return Vec3::Zero();
+    const BodyPose& p = scene->pose(camera.body);
+    return p.rotation * camera.trackpoint + p.position;
+  }
+
+  void resetView(double aspect) {
+    if (!scene) return;
+    Vec3 lo, hi;
+    scene->movingBounds(lo, hi);
+    lastTrack = trackPoint();
+    const CameraPose pose = initialCamera(camera, lo, hi, lastTrack, aspect);
+    defaultDistance = (pose.position - pose.focus).norm();
+    applyCamera(renderer, pose);
+    updateLights();
+  }
+
+  void track() {
+    if (camera.body < 0) return;
+    const Vec3 now = trackPoint();
+    const Vec3 shift = trackingShift(camera, now, lastTrack);
+    lastTrack = now;
+    vtkCamera* c = renderer->GetActiveCamera();
+    c->SetFocalPoint(xyz(Vec3(v3(c->GetFocalPoint()) + shift)).data());
+    c->SetPosition(xyz(Vec3(v3(c->GetPosition()) + shift)).data());
+  }
+
+  void render() {
+    if (!native) return;
+    renderer->ResetCameraClippingRange();
+    window->Render();
+  }
+
+  // pan by a fraction of the view height
+  void pan(double fx, double fy) {
+    vtkCamera* c = renderer->GetActiveCamera();
+    const Vec3 pos = v3(c->GetPosition()), focus = v3(c->GetFocalPoint());
+    const Vec3 up = v3(c->GetViewUp()).normalized();
+    const Vec3 right = (focus - pos).cross(up).normalized();
+    const double h = 2.0 * (focus - pos).norm() * std::tan(0.5 * c->GetViewAngle() * M_PI / 180);
+    const Vec3 d = (-fx * right + fy * up) * h;
+    c->SetFocalPoint(xyz(Vec3(focus + d)).data());
+    c->SetPosition(xyz(Vec3(pos + d)).data());
+  }
+};
+
+Viewport::Viewport(QWidget* parent) : QWidget(parent), d(std::make_unique<Impl>()) {
+  setAttribute(Qt::WA_NativeWindow);
+  setAttribute(Qt::WA_PaintOnScreen);
+  setAttribute(Qt::WA_NoSystemBackground);
+  setFocusPolicy(Qt::StrongFocus);
+  setMinimumSize(320, 240);
+}
+
+Viewport::~Viewport() {
+  d->scene.reset();
+  d->window->Finalize();
+}
+
+void Viewport::showEvent(QShowEvent*) {
+  if (d->native) return;
+  auto* x11 = qGuiApp->nativeInterface<QNativeInterface::QX11Application>();
+  if (!x11) return;  // only X11 (and Xvfb) is supported
+  d->window->SetDisplayId(x11->display());
+  d->window->SetWindowId(reinterpret_cast<void*>(winId()));
+  d->window->SetSize(width(), height());
+  d->native = true;
+  d->resetView(double(width()) / std::max(1, height()));
+}
+
+void Viewport::paintEvent(QPaintEvent*) { d->render(); }
+
+void Viewport::resizeEvent(QResizeEvent*) {
+  if (!d->native) return;
+  d->window->SetSize(width(), height());
+  d->render();
+}
+
+void Viewport::setModel(const ModelSpec& spec, const Eigen::VectorXd& q) {
+  d->scene.reset();
+  d->spec = spec;
+  d->camera = resolveCamera(spec);
+  d->scene = std::make_unique<Scene>(spec, d->renderer);
+  d->scene->setPose(q);
+  d->selected = -1;
+  d->scene->setOverlayVisibility(d->overlays.bodyFrames, d->overlays.jointAxes,
+                                 d->overlays.centresOfMass);
+  d->resetView(double(width()) / std::max(1, height()));
+  d->render();
+}
+
+void Viewport::setPose(const Eigen::VectorXd& q) {
+  if (!d->scene) return;
+  d->scene->setPose(q);
+  d->track();
+  d->render();
+}
+
+void Viewport::resetView() {
+  d->resetView(double(width()) / std::max(1, height()));
+  d->render();
+}
+
+void Viewport::setStandardView(StandardView view) {
+  if (!d->scene) return;
+  switch (view) {
+    case StandardView::Front: d->camera.direction = Vec3(0, -1, 0); break;
+    case StandardView::Side: d->camera.direction = Vec3(1, 0, 0); break;
+    case StandardView::Top: d->camera.direction = Vec3(0, 0, 1); break;
+    case StandardView::Iso: d->camera.direction = Vec3(1, -1, 1).normalized(); break;
+  }
+  if (view == StandardView::Top) d->camera.up = Vec3::UnitY();
+  else d->camera.up = resolveCamera(d->spec).up;
+  // planar models seen from above their plane
+  resetView();
+}
+
+void Viewport::setOverlays(const Overlays& o) {
+  d->overlays = o;
+  if (d->scene) d->scene->setOverlayVisibility(o.bodyFrames, o.jointAxes, o.centresOfMass);
+  d->render();
+}
+
+Overlays Viewport::overlays() const { return d->overlays; }
+
+void Viewport::setSelectedBody(int body) {
+  d->selected = body;
+  if (d->scene) d->scene->setHighlighted(body);
+  d->render();
+}
+
+int Viewport::selectedBody() const { return d->selected; }
+
+CameraSpec Viewport::currentCamera() const {
+  CameraSpec c = d->spec.camera;
+  vtkCamera* cam = d->renderer->GetActiveCamera();
+  const Vec3 pos = v3(cam->GetPosition()), focus = v3(cam->GetFocalPoint());
+  c.direction = (pos - focus).normalized();
+  c.up = v3(cam->GetViewUp());
+  c.zoom = d->defaultDistance / std::max(1e-12, (pos - focus).norm()) * d->camera.zoom;
+  return c;
+}
+
+std::optional<Pick> Viewport::pickAt(const QPoint& position) {
+  if (!d->scene || !d->native) return std::nullopt;
+  if (!d->picker->Pick(position.x(), height() - 1 - position.y(), 0, d->renderer)) return std::nullopt;
+  const int body = d->scene->bodyOf(d->picker->GetActor());
+  if (body < -1) return std::nullopt;
+  Pick p;
+  p.body = body;
+  const Vec3 world = v3(d->picker->GetPickPosition());
+  if (body >= 0) {
+    const BodyPose& pose = d->scene->pose(body);
+    p.point = pose.rotation.transpose() * (world - pose.position);
+  } else {
+    p.point = world;
+  }
+  return p;
+}
+
+void Viewport::mousePressEvent(QMouseEvent* e) {
+  d->pressPos = d->lastPos = e->pos();
+  d->button = e->button();
+  d->modifiers = e->modifiers();
+  setFocus();
+}
+
+void Viewport::mouseMoveEvent(QMouseEvent* e) {
+  if (d->button == Qt::NoButton || !d->scene) return;
+  const QPoint delta = e->pos() - d->lastPos;
+  d->lastPos = e->pos();
+  vtkCamera* c = d->renderer->GetActiveCamera();
+  const bool panning = d->button == Qt::MiddleButton ||
+                       (d->button == Qt::LeftButton && (d->modifiers & Qt::ShiftModifier));
+  if (panning) {
+    d->pan(double(delta.x()) / height(), double(delta.y()) / height());
+  } else if (d->button == Qt::LeftButton) {
+    // trackball inside 80% of the ball, spin outside
+    const QPointF centre(width() / 2.0, height() / 2.0);
+    const QPointF p0 = QPointF(d->pressPos) - centre;
+    const double ball = 0.8 * 0.5 * std::min(width(), height());
+    if (std::hypot(p0.x(), p0.y()) < ball) {
+      const double k = 180.0 / std::max(1, std::min(width(), height()));
+      c->Azimuth(-delta.x() * k);
+      c->Elevation(delta.y() * k);
+      c->OrthogonalizeViewUp();
+    } else {
+      const QPointF a = QPointF(e->pos() - delta) - centre, b = QPointF(e->pos()) - centre;
+      const double angle = std::atan2(a.x() * b.y() - a.y() * b.x(), a.x() * b.x() + a.y() * b.y());
+      c->Roll(angle * 180.0 / M_PI);
+    }
+  }
+  d->render();
+}
+
+void Viewport::mouseReleaseEvent(QMouseEvent* e) {
+  const bool click = (e->pos() - d->pressPos).manhattanLength() < 4 && d->button == Qt::LeftButton;
+  d->button = Qt::NoButton;
+  if (!click) return;
+  const std::optional<Pick> p = pickAt(e->pos());
+  setSelectedBody(p ? p->body : -1);
+  emit bodyPicked(p ? *p : Pick{});
+}
+
+void Viewport::wheelEvent(QWheelEvent* e) {
+  const double count = e->angleDelta().y() / 120.0;
+  const double factor = count >= 0 ? 1 + count / 8 : 1 / (1 - count / 8);
+  d->renderer->GetActiveCamera()->Dolly(factor);
+  d->render();
+}
+
+void Viewport::keyPressEvent(QKeyEvent* e) {
+  vtkCamera* c = d->renderer->GetActiveCamera();
+  const bool shift = e->modifiers() & Qt::ShiftModifier, ctrl = e->modifiers() & Qt::ControlModifier;
+  const QString text = e->text();
+  switch (e->key()) {
+    case Qt::Key_Left:
+      if (ctrl) c->Roll(-2);
+      else if (shift) c->Azimuth(-3);
+      else d->pan(-0.05, 0);
+      break;
+    case Qt::Key_Right:
+      if (ctrl) c->Roll(2);
+      else if (shift) c->Azimuth(3);
+      else d->pan(0.05, 0);
+      break;
+    case Qt::Key_Up:
+      if (shift) c->Elevation(3), c->OrthogonalizeViewUp();
+      else d->pan(0, 0.05);
+      break;
+    case Qt::Key_Down:
+      if (shift) c->Elevation(-3), c->OrthogonalizeViewUp();
+      else d->pan(0, -0.05);
+      break;
+    default:
+      if (text == "z") c->Dolly(1 / 1.02);
+      else if (text == "Z") c->Dolly(1.02);
+      else if (text == "i") return resetView();
+      else if (text == "l") d->headLevel = std::max(0, d->headLevel - 1), d->updateLights();
+      else if (text == "L") d->headLevel = std::min(11, d->headLevel + 1), d->updateLights();
+      else if (text == "o") d->overheadLevel = std::max(0, d->overheadLevel - 1), d->updateLights();
+      else if (text == "O") d->overheadLevel = std::min(11, d->overheadLevel + 1), d->updateLights();
+      else return QWidget::keyPressEvent(e);
+  }
+  d->render();
+}
+
+struct OffscreenView::Impl {
+  vtkNew<vtkRenderWindow> window;
+  vtkNew<vtkRenderer> renderer;
+  vtkNew<vtkLight> head, overhead;
+  std::unique_ptr<Scene> scene;
+  ResolvedCamera camera;
+  Vec3 lastTrack = Vec3::Zero();
+  double aspect = 1.0;
+
+  Vec3 trackPoint() const {
+    if (camera.body < 0 || camera.body >= scene->bodies()) return Vec3::Zero();
+    return scene->pose(camera.body).rotation * camera.trackpoint + scene->pose(camera.body).position;
+  }
+  void frame() {
+    Vec3 lo, hi;
+    scene->movingBounds(lo, hi);
+    lastTrack = trackPoint();
+    applyCamera(renderer, initialCamera(camera, lo, hi, lastTrack, aspect));
+  }
+};
+
+OffscreenView::OffscreenView(const ModelSpec& spec, int width, int height)
+    : d(std::make_unique<Impl>()) {
+  if (width < 1 || height < 1 || width > 16384 || height > 16384)
+    throw std::invalid_argument("image size must be from 1x1 to 16384x16384");
+  d->window->SetOffScreenRendering(1);
+  d->window->SetSize(width, height);
+  d->aspect = double(width) / height;
+  setupRenderer(d->renderer, d->head, d->overhead);
+  d->head->SetIntensity(lightIntensity(6));
+  d->overhead->SetIntensity(lightIntensity(7));
+  d->window->AddRenderer(d->renderer);
+  d->scene = std::make_unique<Scene>(spec, d->renderer);
+  d->camera = resolveCamera(spec);
+  d->overhead->SetPosition(xyz(Vec3(10.0 * d->camera.up + Vec3(1, 0.6, 0))).data());
+  d->overhead->SetFocalPoint(0, 0, 0);
+  d->frame();
+}
+
+OffscreenView::~OffscreenView() {
+  d->scene.reset();
+  d->window->Finalize();
+}
+
+void OffscreenView::setPose(const Eigen::VectorXd& q, bool reframe) {
+  d->scene->setPose(q);
+  if (reframe) {
+    d->frame();
+    return;
+  }
+  if (d->camera.body < 0) return;
+  const Vec3 now = d->trackPoint();
+  const Vec3 shift = trackingShift(d->camera, now, d->lastTrack);
+  d->lastTrack = now;
+  vtkCamera* c = d->renderer->GetActiveCamera();
+  c->SetFocalPoint(xyz(Vec3(v3(c->GetFocalPoint()) + shift)).data());
+  c->SetPosition(xyz(Vec3(v3(c->GetPosition()) + shift)).data());
+}
+
+void OffscreenView::render() {
+  d->renderer->ResetCameraClippingRange();
+  d->window->Render();
+}
+
+void OffscreenView::savePng(const QString& path) {
+  render();
+  vtkNew<vtkWindowToImageFilter> grab;
+  grab->SetInput(d->window);
+  grab->ReadFrontBufferOff();
+  grab->Update();
+  vtkNew<vtkPNGWriter> writer;
+  const QByteArray file = path.toLocal8Bit();
+  writer->SetFileName(file.constData());
+  writer->SetInputConnection(grab->GetOutputPort());
+  writer->Write();
+  if (writer->GetErrorCode() != 0)
+    throw std::runtime_error("cannot write '" + path.toStdString() + "'");
+}
+
+void Viewport::renderToPng(const ModelSpec& spec, const Eigen::VectorXd& q, int width, int height,
+                           const QString& path) {
+  OffscreenView view(spec, width, height);
+  view.setPose(q, true);
+  view.savePng(path);
+}
+
+}  // namespace art::gui

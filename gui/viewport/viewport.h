@@ -1,0 +1,104 @@
+#pragma once
+// The 3D viewport: renders a model's drawing instructions (showmotion semantics) with VTK in a
+// native child window, with showmotion's cameras and mouse/keyboard controls. This header is
+// VTK-free; only gui/viewport/*.cpp include VTK.
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include <QWidget>
+
+#include "articulate/dynamics.h"
+#include "articulate/model_spec.h"
+
+namespace art::gui {
+
+/// Standard views.
+enum class StandardView { Front, Side, Top, Iso };
+
+/// What the viewport shows besides the bodies.
+struct Overlays {
+  bool bodyFrames = false;    // body coordinate axes
+  bool jointAxes = false;     // joint axes as arrows
+  bool centresOfMass = false; // a small sphere at each body's COM
+};
+
+/// A picked point: the body (-1 = base) and the point in that body's coordinates (m).
+struct Pick {
+  int body = -1;
+  Vec3 point = Vec3::Zero();
+};
+
+/// An offscreen rendering of one model, for screenshots, render tests and benchmarks. It needs
+/// an X display (Xvfb is fine) and shows no window. The camera is the model's initial view.
+class OffscreenView {
+ public:
+  /// Builds the scene at the model's initial pose; size in pixels.
+  OffscreenView(const ModelSpec& spec, int width, int height);
+  ~OffscreenView();
+  OffscreenView(const OffscreenView&) = delete;
+  OffscreenView& operator=(const OffscreenView&) = delete;
+  /// Moves the bodies to q (a tracking camera follows) and, with `reframe`, recomputes the
+  /// initial view for this pose.
+  void setPose(const Eigen::VectorXd& q, bool reframe = false);
+  /// Renders one frame.
+  void render();
+  /// Renders and writes a PNG; throws std::runtime_error naming the file on failure.
+  void savePng(const QString& path);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> d;
+};
+
+class Viewport : public QWidget {
+  Q_OBJECT
+ public:
+  explicit Viewport(QWidget* parent = nullptr);
+  ~Viewport() override;
+
+  /// Builds the scene for a model (geometry once per body) and resets the camera to the
+  /// model's camera; shows the model at q.
+  void setModel(const ModelSpec& spec, const Eigen::VectorXd& q);
+  /// Moves the bodies to joint positions q (only actor transforms change) and renders.
+  void setPose(const Eigen::VectorXd& q);
+  /// Resets the view to the model's camera and the default framing (key `i`).
+  void resetView();
+  void setStandardView(StandardView view);
+  void setOverlays(const Overlays& overlays);
+  Overlays overlays() const;
+  /// Highlights a body (-1: none).
+  void setSelectedBody(int body);
+  int selectedBody() const;
+  /// The current camera as a model camera (for "save camera to model").
+  CameraSpec currentCamera() const;
+  /// Picks the body under a widget position, if any.
+  std::optional<Pick> pickAt(const QPoint& position);
+
+  /// Renders one frame of `spec` at `q` into a PNG without showing a window. Throws
+  /// std::runtime_error naming the file on failure.
+  static void renderToPng(const ModelSpec& spec, const Eigen::VectorXd& q, int width, int height,
+                          const QString& path);
+
+ signals:
+  /// A click selected a body (or the base / nothing: body -1).
+  void bodyPicked(const art::gui::Pick& pick);
+
+ protected:
+  QPaintEngine* paintEngine() const override { return nullptr; }
+  void paintEvent(QPaintEvent*) override;
+  void resizeEvent(QResizeEvent*) override;
+  void showEvent(QShowEvent*) override;
+  void mousePressEvent(QMouseEvent*) override;
+  void mouseMoveEvent(QMouseEvent*) override;
+  void mouseReleaseEvent(QMouseEvent*) override;
+  void wheelEvent(QWheelEvent*) override;
+  void keyPressEvent(QKeyEvent*) override;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> d;
+};
+
+}  // namespace art::gui

@@ -1,0 +1,348 @@
+// The application shell: opening models (title, errors that keep the current model), recent
+// files across restarts, saving (camera into the model, never over a spatial_v2 file), picks in
+// the status bar, drops, poses from a motion, and `articulate --screenshot` end to end.
+#include <QtTest>
+#include <QtWidgets>
+
+#include "articulate/model.h"
+#include "articulate/model_format.h"
+#include "articulate/model_io.h"
+#include "main_window.h"
+#include "viewport/viewport.h"
+
+using art::gui::MainWindow;
+
+namespace {
+
+const QString kModels = QStringLiteral(ARTICULATE_MODELS_DIR);
+
+/// Closes the next modal message box once it shows, clicking `button` when it has one (else
+/// rejecting it), and records its text and informative text (as plain text) in `text`.
+void closeNextDialog(QString* text, QMessageBox::StandardButton button = QMessageBox::Ok) {
+  auto* timer = new QTimer(qApp);
+  auto ticks = std::make_shared<int>(0);
+  QObject::connect(timer, &QTimer::timeout, [timer, text, button, ticks] {
+    auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+    if (!box && ++*ticks < 500) return;
+    timer->stop();
+    timer->deleteLater();
+    if (!box) return;
+    if (text)
+      *text = box->text() + "\n" +
+              QTextDocumentFragment::fromHtml(box->informativeText()).toPlainText();
+    if (QAbstractButton* b = box->button(button))
+      b->click();
+    else
+      box->reject();
+  });
+  timer->start(10);
+}
+
+QByteArray readAll(const QString& path) {
+  QFile f(path);
+  return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+/// Runs the built `articulate` with `args`; returns the exit code (-1: did not finish).
+int runGui(const QStringList& args, QString* out = nullptr) {
+  QProcess p;
+  p.setProcessChannelMode(QProcess::MergedChannels);
+  p.start(ARTICULATE_GUI, args);
+  if (!p.waitForFinished(120000)) return -1;
+  if (out) *out = QString::fromUtf8(p.readAll());
+  return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
+}
+
+/// A three-problem Articulate document (unknown parent, missing joint, missing inertia).
+const char* const kMalformed =
+    R"({"format": "articulate-model", "version": 1, "name": "broken",
+        "bodies": [{"name": "a", "parent": "nowhere"}]})";
+
+}  // namespace
+
+class TestMainWindow : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void initTestCase() {
+    QCoreApplication::setOrganizationName("articulate-test");
+    QCoreApplication::setApplicationName("test_main_window");
+    QCoreApplication::setApplicationVersion("0.1.0");
+  }
+  void init() { QSettings().clear(); }
+  void cleanupTestCase() { QSettings().clear(); }
+
+  void openSetsTitle() {
+    MainWindow w;
+    w.show();
+    QCOMPARE(w.windowTitle(), QString("Articulate"));
+    QVERIFY(w.openFile(kModels + "/arm6.json"));
+    QCOMPARE(w.windowTitle(), QString::fromUtf8("Articulate — arm6[*]"));
+    QVERIFY(!w.isWindowModified());
+    QCOMPARE(w.filePath(), QFileInfo(kModels + "/arm6.json").absoluteFilePath());
+    QVERIFY(w.openFile(kModels + "/planar2.json"));
+    QCOMPARE(w.windowTitle(), QString::fromUtf8("Articulate — planar2[*]"));
+    QVERIFY(w.lastError().isEmpty());
+  }
+
+  void malformedFileShowsEveryProblemAndKeepsModel() {
+    QTemporaryDir dir;
+    const QString bad = dir.filePath("broken.json");
+    art::writeFileAtomically(bad.toStdString(), kMalformed);
+    MainWindow w;
+    w.show();
+    QVERIFY(w.openFile(kModels + "/arm6.json"));
+    QString shown;
+    closeNextDialog(&shown);
+    QVERIFY(!w.openFile(bad));
+    for (const char* problem :
+         {"bodies[0].parent: 'nowhere' is not defined", "bodies[0]: missing field 'joint'",
+          "bodies[0]: missing field 'inertia'"}) {
+      QVERIFY2(shown.contains(problem), qPrintable(shown));
+      QVERIFY2(w.lastError().contains(problem), qPrintable(w.lastError()));
+    }
+    QVERIFY(shown.contains("Could not open 'broken.json'"));
+    QCOMPARE(QString::fromStdString(w.model()->spec.name), QString("arm6"));
+    QCOMPARE(w.windowTitle(), QString::fromUtf8("Articulate — arm6[*]"));
+    QCOMPARE(w.filePath(), QFileInfo(kModels + "/arm6.json").absoluteFilePath());
+    QCOMPARE(w.recentFiles().size(), 1);
+
+    // a file that is not JSON at all, and one that does not exist
+    art::writeFileAtomically(bad.toStdString(), "{\"format\": ");
+    closeNextDialog(&shown);
+    QVERIFY(!w.openFile(bad));
+    QVERIFY2(shown.contains("broken.json"), qPrintable(shown));
+    closeNextDialog(&shown);
+    QVERIFY(!w.openFile(dir.filePath("missing.json")));
+    QVERIFY2(shown.contains("missing.json"), qPrintable(shown));
+    QCOMPARE(QString::fromStdString(w.model()->spec.name), QString("arm6"));
+  }
+
+  void recentFilesAreCappedAndSurviveRestart() {
+    QTemporaryDir dir;
+    QStringList files;
+    const QByteArray planar = readAll(kModels + "/planar2.json");
+    for (int i = 0; i < 12; ++i) {
+      files << dir.filePath(QString("model%1.json").arg(i));
+      art::writeFileAtomically(files.last().toStdString(), planar.toStdString());
+    }
+    QStringList expected;
+    {
+      MainWindow w;
+      for (const QString& f : files) QVERIFY(w.openFile(f));
+      QVERIFY(w.openFile(files[5]));  // moves to the front, no duplicate
+      expected = {files[5], files[11], files[10], files[9], files[8],
+                  files[7], files[6],  files[4],  files[3], files[2]};
+      QCOMPARE(w.recentFiles(), expected);
+      w.close();
+    }
+    {
+      MainWindow w;  // a restart reads the list back
+      QCOMPARE(w.recentFiles(), expected);
+    }
+    QVERIFY(QFile::remove(files[11]));
+    MainWindow w;  // files that no longer exist are dropped
+    expected.removeAll(files[11]);
+    QCOMPARE(w.recentFiles(), expected);
+  }
+
+  void cameraSavedIntoModelMarksModified() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("arm.json");
+    QVERIFY(QFile::copy(kModels + "/arm6.json", path));
+    MainWindow w;
+    w.show();
+    QVERIFY(w.openFile(path));
+    w.viewport()->setStandardView(art::gui::StandardView::Top);
+    w.saveCameraToModel();
+    QVERIFY(w.isWindowModified());
+    QVERIFY(w.windowTitle().endsWith("[*]"));
+    const art::CameraSpec camera = w.model()->spec.camera;
+    QVERIFY(w.save());
+    QVERIFY(!w.isWindowModified());
+    const art::LoadedModel saved = art::loadModel(path.toStdString());
+    QCOMPARE(saved.format, std::string(art::kModelFormatName));
+    QCOMPARE(saved.spec.camera.body, camera.body);
+    QCOMPARE(saved.spec.camera.direction.has_value(), camera.direction.has_value());
+    if (camera.direction) QVERIFY(saved.spec.camera.direction->isApprox(*camera.direction));
+    QCOMPARE(saved.spec.camera.zoom.has_value(), camera.zoom.has_value());
+    if (camera.zoom) QCOMPARE(*saved.spec.camera.zoom, *camera.zoom);
+  }
+
+  void closePromptsWhenModified() {
+    MainWindow w;
+    w.show();
+    QVERIFY(w.openFile(kModels + "/arm6.json"));
+    w.saveCameraToModel();
+    QString shown;
+    closeNextDialog(&shown, QMessageBox::Cancel);
+    QVERIFY(!w.close());
+    QVERIFY2(shown.contains("unsaved changes"), qPrintable(shown));
+    QVERIFY(w.isVisible());
+    closeNextDialog(&shown, QMessageBox::Discard);
+    QVERIFY(w.close());
+  }
+
+  void aboutNamesVersionAndCredits() {
+    MainWindow w;
+    QAction* about = nullptr;
+    for (QAction* a : w.findChildren<QAction*>())
+      if (a->text() == "&About Articulate") about = a;
+    QVERIFY(about);
+    QString shown;
+    closeNextDialog(&shown);
+    about->trigger();
+    QVERIFY2(shown.contains("Articulate 0.1.0"), qPrintable(shown));
+    QVERIFY2(shown.contains("Algorithms after Roy Featherstone's spatial_v2"), qPrintable(shown));
+  }
+
+  void spatialV2FileIsNeverOverwrittenSilently() {
+    QTemporaryDir dir;
+    const QString sv2 = dir.filePath("planar_sv2.json");
+    art::saveSpatialV2(sv2.toStdString(),
+                       art::loadModel(ARTICULATE_MODELS_DIR "/planar2.json").spec);
+    const QByteArray original = readAll(sv2);
+    MainWindow w;
+    w.show();
+    QVERIFY(w.openFile(sv2));
+    QCOMPARE(w.model()->format, std::string("spatial_v2"));
+    w.saveCameraToModel();
+
+    QString shown;
+    closeNextDialog(&shown, QMessageBox::Cancel);  // save: asks for a new name instead
+    QVERIFY(!w.save());
+    QVERIFY2(shown.contains("spatial_v2"), qPrintable(shown));
+    closeNextDialog(&shown, QMessageBox::No);  // explicitly onto the same file: asks first
+    QVERIFY(!w.saveTo(sv2));
+    QVERIFY2(shown.contains("Replace the spatial_v2 file"), qPrintable(shown));
+    QCOMPARE(readAll(sv2), original);
+    QVERIFY(w.isWindowModified());
+
+    const QString copy = dir.filePath("planar_articulate.json");
+    QVERIFY(w.saveTo(copy));
+    QCOMPARE(readAll(sv2), original);
+    QCOMPARE(w.filePath(), copy);
+    QCOMPARE(w.model()->format, std::string(art::kModelFormatName));
+    QVERIFY(!w.isWindowModified());
+    QVERIFY(w.save());  // now an Articulate file: saved in place without asking
+    QCOMPARE(art::loadModel(copy.toStdString()).format, std::string(art::kModelFormatName));
+  }
+
+  void saveErrorIsShown() {
+    MainWindow w;
+    QVERIFY(w.openFile(kModels + "/planar2.json"));
+    QString shown;
+    closeNextDialog(&shown);
+    QVERIFY(!w.saveTo("/nonexistent-directory/planar2.json"));
+    QVERIFY2(shown.contains("Could not save 'planar2.json'"), qPrintable(shown));
+    QVERIFY2(shown.contains("nonexistent-directory"), qPrintable(shown));
+  }
+
+  void pickShowsInStatusBar() {
+    MainWindow w;
+    QVERIFY(w.openFile(kModels + "/arm6.json"));
+    art::gui::Pick pick;
+    pick.body = 0;
+    pick.point = art::Vec3(0.1, 0, -0.25);
+    emit w.viewport()->bodyPicked(pick);
+    QCOMPARE(w.statusText(),
+             QString("body 'turret': point [0.100, 0.000, -0.250] m (body coordinates)"));
+    emit w.viewport()->bodyPicked(art::gui::Pick{});
+    QCOMPARE(w.statusText(), QString("base"));
+  }
+
+  void droppedModelFileOpens() {
+    MainWindow w;
+    w.show();
+    QVERIFY(w.openFile(kModels + "/arm6.json"));
+    QMimeData mime;
+    mime.setUrls({QUrl::fromLocalFile(kModels + "/README.md"),
+                  QUrl::fromLocalFile(kModels + "/planar5.json")});
+    QDragEnterEvent enter(QPoint(20, 20), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&w, &enter);
+    QVERIFY(enter.isAccepted());
+    QDropEvent drop(QPointF(20, 20), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&w, &drop);
+    QTRY_COMPARE(QString::fromStdString(w.model()->spec.name), QString("planar5"));
+
+    QMimeData text;
+    text.setText("planar5.json");
+    QDragEnterEvent refused(QPoint(20, 20), Qt::CopyAction, &text, Qt::LeftButton, Qt::NoModifier);
+    refused.setAccepted(false);
+    QApplication::sendEvent(&w, &refused);
+    QVERIFY(!refused.isAccepted());
+  }
+
+  void poseAtTime_data() {
+    QTest::addColumn<double>("t");
+    QTest::addColumn<double>("q0");
+    QTest::newRow("before the first sample") << -1.0 << 0.0;
+    QTest::newRow("first sample") << 0.0 << 0.0;
+    QTest::newRow("between samples") << 0.25 << 0.5;
+    QTest::newRow("repeated time: the later sample") << 1.0 << 4.0;
+    QTest::newRow("after the jump") << 1.5 << 5.0;
+    QTest::newRow("after the last sample") << 7.0 << 6.0;
+  }
+  void poseAtTime() {
+    QFETCH(double, t);
+    QFETCH(double, q0);
+    art::LoadedModel model = art::loadModel(ARTICULATE_MODELS_DIR "/planar2.json");
+    art::Motion motion;
+    motion.t = Eigen::Vector4d(0, 1, 1, 2);
+    motion.q.resize(4, 2);
+    motion.q << 0, 10, 2, 20, 4, 30, 6, 40;
+    model.motion = motion;
+    const Eigen::VectorXd q = art::gui::poseAtTime(model, t);
+    QCOMPARE(q.size(), Eigen::Index(2));
+    QCOMPARE(q[0], q0);
+    QCOMPARE(q[1], 10 + 5 * q0);
+  }
+  void poseWithoutMotionIsInitialPose() {
+    const art::LoadedModel model = art::loadModel(ARTICULATE_MODELS_DIR "/arm6.json");
+    QVERIFY(art::gui::poseAtTime(model, 3.0).isApprox(art::compile(model.spec).q0));
+  }
+
+  void screenshotWritesImageOfRequestedSize() {
+    QTemporaryDir dir;
+    const QString png = dir.filePath("arm6.png");
+    QString out;
+    QCOMPARE(runGui({"--screenshot", png, "--size", "320x200", kModels + "/arm6.json"}, &out), 0);
+    QImage image(png);
+    QVERIFY2(!image.isNull(), qPrintable(out));
+    QCOMPARE(image.size(), QSize(320, 200));
+
+    // a spatial_v2 file with a motion, at a time between its samples
+    nlohmann::ordered_json doc =
+        art::specToSpatialV2(art::loadModel(ARTICULATE_MODELS_DIR "/planar2.json").spec);
+    doc["t"] = {0.0, 1.0};
+    doc["q"] = {{0.0, 0.0}, {1.5, -1.0}};
+    const QString sv2 = dir.filePath("motion.json");
+    art::writeFileAtomically(sv2.toStdString(), doc.dump());
+    const QString png2 = dir.filePath("motion.png");
+    QCOMPARE(runGui({sv2, "--screenshot", png2, "--time", "0.5"}, &out), 0);
+    QCOMPARE(QImage(png2).size(), QSize(1280, 720));
+  }
+
+  void screenshotErrorsExitWithTwo() {
+    QTemporaryDir dir;
+    const QString bad = dir.filePath("broken.json");
+    art::writeFileAtomically(bad.toStdString(), kMalformed);
+    const QString png = dir.filePath("out.png");
+    QString out;
+    QCOMPARE(runGui({"--screenshot", png, bad}, &out), 2);
+    QVERIFY2(out.startsWith("articulate: "), qPrintable(out));
+    QVERIFY2(out.contains("bodies[0]: missing field 'inertia'"), qPrintable(out));
+    QVERIFY(!QFile::exists(png));
+    QCOMPARE(runGui({"--screenshot", png, "--size", "12x", kModels + "/arm6.json"}, &out), 2);
+    QVERIFY2(out.startsWith("articulate: --size"), qPrintable(out));
+    QCOMPARE(runGui({"--screenshot", png, "--time", "soon", kModels + "/arm6.json"}, &out), 2);
+    QVERIFY2(out.startsWith("articulate: --time"), qPrintable(out));
+    QCOMPARE(runGui({"--screenshot", png, "--no-such-option"}, &out), 2);
+    QVERIFY(!QFile::exists(png));
+    QCOMPARE(runGui({"--version"}, &out), 0);
+    QVERIFY2(out.contains("0.1.0"), qPrintable(out));
+  }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "test_main_window.moc"

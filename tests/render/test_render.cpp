@@ -1,0 +1,84 @@
+// Rendering tests: models rendered offscreen (Mesa under Xvfb) against baseline PNGs in
+// tests/render/baselines. Tolerance "mean-2/1%": the mean absolute difference per channel is at
+// most 2 (of 255) and at most 1% of the pixels differ by more than 48 in any channel. On failure
+// the actual image is written beside the baseline as NAME.actual.png. Set
+// ARTICULATE_UPDATE_BASELINES=1 to write new baselines instead (then look at them).
+#include <QtTest>
+
+#include <QImage>
+
+#include "articulate/model.h"
+#include "articulate/model_format.h"
+#include "viewport/viewport.h"
+
+namespace {
+const QString kBaselines = QStringLiteral(ARTICULATE_RENDER_BASELINES);
+}
+
+class TestRender : public QObject {
+  Q_OBJECT
+ private slots:
+  void matchesBaseline_data() {
+    QTest::addColumn<QString>("model");
+    QTest::addColumn<QString>("baseline");
+    QTest::newRow("gfx_example") << "gfx_example.json" << "gfx_example";
+    QTest::newRow("tracking camera") << "gfx_example_tracking.json" << "gfx_example_tracking";
+    QTest::newRow("planar") << "planar5.json" << "planar5";
+    QTest::newRow("tiles floor") << "rollingdisc.json" << "rollingdisc";
+    QTest::newRow("arm") << "arm6.json" << "arm6";
+  }
+  void matchesBaseline() {
+    QFETCH(QString, model);
+    QFETCH(QString, baseline);
+    const art::LoadedModel lm = art::loadModel(ARTICULATE_MODELS_DIR "/" + model.toStdString());
+    QTemporaryDir dir;
+    const QString actualPath = dir.filePath("actual.png");
+    art::gui::Viewport::renderToPng(lm.spec, art::compile(lm.spec).q0, 640, 400, actualPath);
+    const QImage actual = QImage(actualPath).convertToFormat(QImage::Format_RGB32);
+    QCOMPARE(actual.size(), QSize(640, 400));
+    const QString basePath = kBaselines + "/" + baseline + ".png";
+    if (qEnvironmentVariableIsSet("ARTICULATE_UPDATE_BASELINES")) {
+      QVERIFY(actual.save(basePath));
+      QSKIP("baseline written");
+    }
+    const QImage base = QImage(basePath).convertToFormat(QImage::Format_RGB32);
+    QVERIFY2(!base.isNull(), qPrintable("no baseline " + basePath));
+    QCOMPARE(base.size(), actual.size());
+    double sum = 0;
+    long bad = 0;
+    for (int y = 0; y < base.height(); ++y) {
+      const QRgb* a = reinterpret_cast<const QRgb*>(actual.constScanLine(y));
+      const QRgb* b = reinterpret_cast<const QRgb*>(base.constScanLine(y));
+      for (int x = 0; x < base.width(); ++x) {
+        const int dr = std::abs(qRed(a[x]) - qRed(b[x])), dg = std::abs(qGreen(a[x]) - qGreen(b[x])),
+                  db = std::abs(qBlue(a[x]) - qBlue(b[x]));
+        sum += dr + dg + db;
+        if (std::max({dr, dg, db}) > 48) ++bad;
+      }
+    }
+    const double pixels = double(base.width()) * base.height();
+    const double mean = sum / (3 * pixels), badFraction = bad / pixels;
+    const bool ok = mean <= 2.0 && badFraction <= 0.01;
+    if (!ok) actual.save(kBaselines + "/" + baseline + ".actual.png");
+    QVERIFY2(ok, qPrintable(QString("mean difference %1, %2% of pixels differ by > 48; actual "
+                                    "image written to %3.actual.png")
+                                .arg(mean)
+                                .arg(100 * badFraction)
+                                .arg(baseline)));
+  }
+
+  // a blank render would pass against a blank baseline: the image must show the model
+  void rendersSomething() {
+    const art::LoadedModel lm = art::loadModel(ARTICULATE_MODELS_DIR "/arm6.json");
+    QTemporaryDir dir;
+    art::gui::Viewport::renderToPng(lm.spec, art::compile(lm.spec).q0, 320, 200, dir.filePath("a.png"));
+    const QImage img(dir.filePath("a.png"));
+    QSet<QRgb> colours;
+    for (int y = 0; y < img.height(); y += 4)
+      for (int x = 0; x < img.width(); x += 4) colours.insert(img.pixel(x, y));
+    QVERIFY2(colours.size() > 50, qPrintable(QString("only %1 colours").arg(colours.size())));
+  }
+};
+
+QTEST_MAIN(TestRender)
+#include "test_render.moc"
