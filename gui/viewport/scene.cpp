@@ -4,6 +4,10 @@
 #include <unordered_map>
 
 #include <vtkActor.h>
+#include <vtkAppendPolyData.h>
+#include <vtkDoubleArray.h>
+#include <vtkPointData.h>
+#include <vtkPolyDataNormals.h>
 #include <vtkCellArray.h>
 #include <vtkCellData.h>
 #include <vtkCubeSource.h>
@@ -25,6 +29,8 @@ namespace art::gui {
 namespace {
 
 using PolyPtr = vtkSmartPointer<vtkPolyData>;
+
+Vec3 v3(const double* d) { return Vec3(d[0], d[1], d[2]); }
 
 PolyPtr box(const Vec3& a, const Vec3& b) {
   vtkNew<vtkCubeSource> s;
@@ -153,6 +159,32 @@ PolyPtr tiles(const Primitive& prim) {
   return pd;
 }
 
+// one colour for every cell (replacing any), so that a body's parts can share one actor
+PolyPtr coloured(const PolyPtr& pd, const Vec3& colour) {
+  if (pd->GetCellData()->GetArray("colours")) return pd;  // tiles bring their own
+  vtkNew<vtkUnsignedCharArray> c;
+  c->SetNumberOfComponents(3);
+  c->SetName("colours");
+  const vtkIdType n = pd->GetNumberOfCells();
+  for (vtkIdType k = 0; k < n; ++k)
+    c->InsertNextTuple3(std::lround(255 * colour.x()), std::lround(255 * colour.y()),
+                        std::lround(255 * colour.z()));
+  pd->GetCellData()->SetScalars(c);
+  return pd;
+}
+
+// flat point normals (every edge split), as showmotion's flat-shaded triangles and floors
+PolyPtr flatNormals(const PolyPtr& pd) {
+  vtkNew<vtkPolyDataNormals> n;
+  n->SetInputData(pd);
+  n->SplittingOn();
+  n->SetFeatureAngle(0.0);
+  n->ConsistencyOff();
+  n->AutoOrientNormalsOff();
+  n->Update();
+  return n->GetOutput();
+}
+
 vtkSmartPointer<vtkActor> actorFor(const PolyPtr& pd, const Vec3& colour, vtkTransform* t) {
   vtkNew<vtkPolyDataMapper> m;
   m->SetInputData(pd);
@@ -188,9 +220,17 @@ Scene::Scene(const ModelSpec& spec, vtkRenderer* renderer)
     for (const Primitive& p :
          interpretAppearance(list, defaultBodyColour(body + 1), body < 0, "", nullptr))
       addPrimitive(body, p);
+    finishBody(body);
   }
-  // overlays, sized from the model's extent
+  finishBatch();
+  for (const BodySpec& b : spec.bodies) m_coms.push_back(centreOfMass(b.inertia));
   setPose(m_model.q0);
+}
+
+// overlays, sized from the model's extent, built the first time they are shown
+void Scene::buildOverlays() {
+  if (m_overlaysBuilt) return;
+  m_overlaysBuilt = true;
   Vec3 lo, hi;
   movingBounds(lo, hi);
   const double L = (lo.array() <= hi.array()).all() ? std::max(0.08 * (hi - lo).norm(), 0.02) : 0.2;
@@ -215,7 +255,7 @@ Scene::Scene(const ModelSpec& spec, vtkRenderer* renderer)
     auto ax = actorFor(cylinder(-0.75 * L * axis, 0.75 * L * axis, 0.06 * L, 12), Vec3(1, 0.8, 0.1),
                        ba.transform);
     ba.axes.push_back(ax);
-    auto com = actorFor(sphere(centreOfMass(spec.bodies[body].inertia), 0.12 * L, 16),
+    auto com = actorFor(sphere(m_coms[body], 0.12 * L, 16),
                         Vec3(0.95, 0.95, 0.95), ba.transform);
     ba.coms.push_back(com);
     for (auto* group : {&ba.frames, &ba.axes, &ba.coms})
@@ -228,6 +268,7 @@ Scene::Scene(const ModelSpec& spec, vtkRenderer* renderer)
 }
 
 Scene::~Scene() {
+  if (m_batchActor) m_renderer->RemoveActor(m_batchActor);
   for (auto& b : m_bodies)
     for (auto* group : {&b.actors, &b.frames, &b.axes, &b.coms})
       for (auto& a : *group) m_renderer->RemoveActor(a);
@@ -235,46 +276,114 @@ Scene::~Scene() {
 
 void Scene::addPrimitive(int body, const Primitive& p) {
   BodyActors& ba = m_bodies[body + 1];
-  auto add = [&](const PolyPtr& pd, const Vec3& colour) {
-    auto a = actorFor(pd, colour, ba.transform);
-    ba.actors.push_back(a);
-    m_renderer->AddActor(a);
-    return a;
-  };
+  auto surface = [&](const PolyPtr& pd, const Vec3& colour) { ba.surfaces.push_back(coloured(pd, colour)); };
   switch (p.kind) {
-    case Primitive::Kind::Box: add(box(p.points[0], p.points[1]), p.colour); break;
+    case Primitive::Kind::Box: surface(box(p.points[0], p.points[1]), p.colour); break;
     case Primitive::Kind::Cylinder:
-      add(cylinder(p.points[0], p.points[1], p.radius, p.facets), p.colour);
+      surface(cylinder(p.points[0], p.points[1], p.radius, p.facets), p.colour);
       break;
     case Primitive::Kind::Sphere:
       if (p.colour2) {  // two-tone: alternating octants
         for (int k = 0; k < 4; ++k)
           for (int h = 0; h < 2; ++h)
-            add(sphere(p.points[0], p.radius, p.facets, 90.0 * k, 90.0 * (k + 1), 90.0 * h,
-                       90.0 * (h + 1)),
-                (k + h) % 2 ? *p.colour2 : p.colour);
+            surface(sphere(p.points[0], p.radius, p.facets, 90.0 * k, 90.0 * (k + 1), 90.0 * h,
+                           90.0 * (h + 1)),
+                    (k + h) % 2 ? *p.colour2 : p.colour);
       } else {
-        add(sphere(p.points[0], p.radius, p.facets), p.colour);
+        surface(sphere(p.points[0], p.radius, p.facets), p.colour);
       }
       break;
-    case Primitive::Kind::Line: {
-      auto a = add(polyline(p.points), p.colour);
+    case Primitive::Kind::Line: ba.lines.push_back(coloured(polyline(p.points), p.colour)); break;
+    case Primitive::Kind::Triangles: surface(flatNormals(triangles(p)), p.colour); break;
+    case Primitive::Kind::Tiles: surface(flatNormals(tiles(p)), p.colour); break;
+  }
+}
+
+void Scene::addToBatch(int body, const std::vector<vtkSmartPointer<vtkPolyData>>& parts) {
+  if (!m_batch) {
+    m_batch = vtkSmartPointer<vtkPolyData>::New();
+    m_batch->SetPolys(vtkSmartPointer<vtkCellArray>::New());
+  }
+  vtkCellArray* polys = m_batch->GetPolys();
+  // bodies without surfaces before this one get empty ranges
+  const auto before = static_cast<long long>(m_localPoints.size());
+  if (m_bodyPointStart.size() < static_cast<std::size_t>(body) + 1) m_bodyPointStart.resize(body + 1, before);
+  m_bodyPointStart[body] = before;
+  for (const auto& part : parts) {
+    PolyPtr pd = part;
+    if (!pd->GetPointData()->GetNormals()) pd = flatNormals(pd);
+    vtkDataArray* normals = pd->GetPointData()->GetNormals();
+    auto* colours = vtkUnsignedCharArray::SafeDownCast(pd->GetCellData()->GetArray("colours"));
+    const vtkIdType offset = static_cast<vtkIdType>(m_localPoints.size());
+    for (vtkIdType k = 0; k < pd->GetNumberOfPoints(); ++k) {
+      m_localPoints.push_back(v3(pd->GetPoint(k)));
+      m_localNormals.push_back(v3(normals->GetTuple3(k)));
+    }
+    vtkCellArray* src = pd->GetPolys();
+    vtkIdType npts = 0;
+    const vtkIdType* ids = nullptr;
+    vtkIdType cell = 0;
+    std::vector<vtkIdType> shifted;
+    for (src->InitTraversal(); src->GetNextCell(npts, ids); ++cell) {
+      shifted.assign(ids, ids + npts);
+      for (auto& id : shifted) id += offset;
+      polys->InsertNextCell(npts, shifted.data());
+      m_cellBody.push_back(body);
+      for (int c = 0; c < 3; ++c) m_cellColours.push_back(colours->GetValue(3 * (pd->GetNumberOfVerts() + pd->GetNumberOfLines() + cell) + c));
+    }
+  }
+  m_bodyPointStart.resize(body + 2);
+  m_bodyPointStart[body + 1] = static_cast<long long>(m_localPoints.size());
+}
+
+void Scene::finishBatch() {
+  if (!m_batch) return;
+  m_bodyPointStart.resize(m_model.nb + 1, static_cast<long long>(m_localPoints.size()));
+  vtkNew<vtkPoints> points;
+  points->SetDataTypeToDouble();
+  points->SetNumberOfPoints(static_cast<vtkIdType>(m_localPoints.size()));
+  vtkNew<vtkDoubleArray> normals;
+  normals->SetNumberOfComponents(3);
+  normals->SetNumberOfTuples(static_cast<vtkIdType>(m_localNormals.size()));
+  normals->SetName("Normals");
+  vtkNew<vtkUnsignedCharArray> colours;
+  colours->SetNumberOfComponents(3);
+  colours->SetName("colours");
+  colours->SetNumberOfTuples(static_cast<vtkIdType>(m_cellBody.size()));
+  std::copy(m_cellColours.begin(), m_cellColours.end(), colours->GetPointer(0));
+  m_batch->SetPoints(points);
+  m_batch->GetPointData()->SetNormals(normals);
+  m_batch->GetCellData()->SetScalars(colours);
+  m_batchActor = actorFor(m_batch, Vec3::Ones(), nullptr);
+  m_batchActor->SetUserTransform(nullptr);
+  m_batchActor->GetMapper()->ScalarVisibilityOn();
+  static_cast<vtkPolyDataMapper*>(m_batchActor->GetMapper())->SetScalarModeToUseCellData();
+  m_renderer->AddActor(m_batchActor);
+}
+
+void Scene::finishBody(int body) {
+  BodyActors& ba = m_bodies[body + 1];
+  // one actor for all surfaces and one for all lines: draw calls, not triangles, cost most
+  for (auto* parts : {&ba.surfaces, &ba.lines}) {
+    if (parts->empty()) continue;
+    if (body >= 0 && parts == &ba.surfaces) {
+      addToBatch(body, *parts);
+      parts->clear();
+      continue;
+    }
+    vtkNew<vtkAppendPolyData> append;
+    for (const PolyPtr& pd : *parts) append->AddInputData(pd);
+    append->Update();
+    auto a = actorFor(append->GetOutput(), Vec3::Ones(), ba.transform);
+    a->GetMapper()->ScalarVisibilityOn();
+    static_cast<vtkPolyDataMapper*>(a->GetMapper())->SetScalarModeToUseCellData();
+    if (parts == &ba.lines) {
       a->GetProperty()->SetLineWidth(2);
       a->GetProperty()->LightingOff();
-      break;
     }
-    case Primitive::Kind::Triangles: {
-      auto a = add(triangles(p), p.colour);
-      a->GetProperty()->SetInterpolationToFlat();
-      break;
-    }
-    case Primitive::Kind::Tiles: {
-      auto a = add(tiles(p), p.colour);
-      a->GetMapper()->ScalarVisibilityOn();
-      static_cast<vtkPolyDataMapper*>(a->GetMapper())->SetScalarModeToUseCellData();
-      a->GetProperty()->SetSpecular(0.0);
-      break;
-    }
+    ba.actors.push_back(a);
+    m_renderer->AddActor(a);
+    parts->clear();
   }
 }
 
@@ -291,11 +400,31 @@ void Scene::setPose(const Eigen::VectorXd& q) {
     M[15] = 1;
     m_bodies[i + 1].transform->SetMatrix(M);
   }
+  if (!m_batch) return;
+  double* pts = static_cast<double*>(m_batch->GetPoints()->GetData()->GetVoidPointer(0));
+  double* nrm = static_cast<vtkDoubleArray*>(m_batch->GetPointData()->GetNormals())->GetPointer(0);
+  for (int i = 0; i < m_model.nb; ++i) {
+    const Mat3& R = m_poses[i].rotation;
+    const Vec3& p = m_poses[i].position;
+    for (long long k = m_bodyPointStart[i]; k < m_bodyPointStart[i + 1]; ++k) {
+      Eigen::Map<Vec3>(pts + 3 * k) = R * m_localPoints[k] + p;
+      Eigen::Map<Vec3>(nrm + 3 * k) = R * m_localNormals[k];
+    }
+  }
+  m_batch->GetPoints()->Modified();
+  m_batch->GetPointData()->GetNormals()->Modified();
+  m_batch->Modified();
 }
 
 void Scene::movingBounds(Vec3& lo, Vec3& hi) const {
   lo = Vec3::Constant(INFINITY);
   hi = Vec3::Constant(-INFINITY);
+  if (m_batch && m_batch->GetNumberOfPoints() > 0) {
+    double b[6];
+    m_batch->GetBounds(b);
+    lo = Vec3(b[0], b[2], b[4]);
+    hi = Vec3(b[1], b[3], b[5]);
+  }
   for (int i = 1; i <= m_model.nb; ++i)
     for (const auto& a : m_bodies[i].actors) {
       double b[6];
@@ -308,7 +437,9 @@ void Scene::movingBounds(Vec3& lo, Vec3& hi) const {
     }
 }
 
-int Scene::bodyOf(vtkProp* prop) const {
+int Scene::bodyOf(vtkProp* prop, long long cell) const {
+  if (m_batchActor && prop == m_batchActor.GetPointer())
+    return cell >= 0 && cell < static_cast<long long>(m_cellBody.size()) ? m_cellBody[cell] : -2;
   for (std::size_t i = 0; i < m_bodies.size(); ++i)
     for (const auto& a : m_bodies[i].actors)
       if (a.GetPointer() == prop) return static_cast<int>(i) - 1;
@@ -323,12 +454,28 @@ void Scene::setHighlighted(int body) {
       a->GetProperty()->SetAmbientColor(on ? 1.0 : 1.0, on ? 0.85 : 1.0, on ? 0.2 : 1.0);
     }
   };
+  auto recolour = [&](int b, bool on) {
+    if (!m_batch || b < 0) return;
+    auto* c = vtkUnsignedCharArray::SafeDownCast(m_batch->GetCellData()->GetScalars());
+    for (std::size_t k = 0; k < m_cellBody.size(); ++k) {
+      if (m_cellBody[k] != b) continue;
+      for (int j = 0; j < 3; ++j) {
+        const int orig = m_cellColours[3 * k + j];
+        const int hl = (orig + (j == 2 ? 40 : 255)) / 2;  // towards yellow
+        c->SetValue(3 * static_cast<vtkIdType>(k) + j, static_cast<unsigned char>(on ? hl : orig));
+      }
+    }
+    c->Modified();
+  };
   style(m_highlighted, false);
+  recolour(m_highlighted, false);
   m_highlighted = body;
   style(body, true);
+  recolour(body, true);
 }
 
 void Scene::setOverlayVisibility(bool frames, bool jointAxes, bool coms) {
+  if (frames || jointAxes || coms) buildOverlays();
   for (auto& b : m_bodies) {
     for (auto& a : b.frames) a->SetVisibility(frames);
     for (auto& a : b.axes) a->SetVisibility(jointAxes);

@@ -12,6 +12,7 @@
 #include "articulate/model_spec.h"
 
 class vtkActor;
+class vtkPolyData;
 class vtkRenderer;
 class vtkTransform;
 class vtkProp;
@@ -32,8 +33,8 @@ class Scene {
   const BodyPose& pose(int body) const { return m_poses[body]; }
   /// Bounding box of the moving bodies' geometry at the current pose (lo > hi when empty).
   void movingBounds(Vec3& lo, Vec3& hi) const;
-  /// The body an actor belongs to (-1 base, -2 not ours).
-  int bodyOf(vtkProp* prop) const;
+  /// The body a picked actor and cell belong to (-1 base, -2 not ours).
+  int bodyOf(vtkProp* prop, long long cell) const;
   void setHighlighted(int body);
   void setOverlayVisibility(bool frames, bool jointAxes, bool coms);
   int bodies() const { return m_model.nb; }
@@ -44,6 +45,7 @@ class Scene {
     vtkSmartPointer<vtkTransform> transform;
     std::vector<vtkSmartPointer<vtkActor>> actors;
     std::vector<vtkSmartPointer<vtkActor>> frames, axes, coms;
+    std::vector<vtkSmartPointer<vtkPolyData>> surfaces, lines;  // parts before finishBody
   };
   Model m_model;
   Data m_data;
@@ -51,7 +53,21 @@ class Scene {
   std::vector<BodyActors> m_bodies;  // index body + 1 (0 = base)
   std::vector<BodyPose> m_poses;
   int m_highlighted = -2;
+  std::vector<Vec3> m_coms;  // centres of mass, body coordinates (for overlays)
+  // all moving bodies' surfaces in one actor, vertices moved on the CPU each frame: draw calls
+  // dominate software GL, so one large draw beats a thousand small ones
+  vtkSmartPointer<vtkPolyData> m_batch;
+  vtkSmartPointer<vtkActor> m_batchActor;
+  std::vector<Vec3> m_localPoints, m_localNormals;   // body coordinates
+  std::vector<long long> m_bodyPointStart;           // first point of each body (nb + 1)
+  std::vector<int> m_cellBody;                       // body of each batched cell
+  std::vector<unsigned char> m_cellColours;          // original colours (3 per cell)
+  bool m_overlaysBuilt = false;
   void addPrimitive(int body, const Primitive& p);
+  void finishBody(int body);
+  void addToBatch(int body, const std::vector<vtkSmartPointer<vtkPolyData>>& parts);
+  void finishBatch();
+  void buildOverlays();
 };
 
 }  // namespace art::gui

@@ -238,7 +238,7 @@ CameraSpec Viewport::currentCamera() const {
 std::optional<Pick> Viewport::pickAt(const QPoint& position) {
   if (!d->scene || !d->native) return std::nullopt;
   if (!d->picker->Pick(position.x(), height() - 1 - position.y(), 0, d->renderer)) return std::nullopt;
-  const int body = d->scene->bodyOf(d->picker->GetActor());
+  const int body = d->scene->bodyOf(d->picker->GetActor(), d->picker->GetCellId());
   if (body < -1) return std::nullopt;
   Pick p;
   p.body = body;
@@ -365,6 +365,7 @@ OffscreenView::OffscreenView(const ModelSpec& spec, int width, int height)
   if (width < 1 || height < 1 || width > 16384 || height > 16384)
     throw std::invalid_argument("image size must be from 1x1 to 16384x16384");
   d->window->SetOffScreenRendering(1);
+  d->window->SetMultiSamples(0);  // software GL: 8x MSAA costs more than the whole scene
   d->window->SetSize(width, height);
   d->aspect = double(width) / height;
   setupRenderer(d->renderer, d->head, d->overhead);
