@@ -34,9 +34,9 @@ std::vector<JointType> parseAxes(const std::string& list) {
   return out;
 }
 
-// generate --gravity: "gx,gy,gz" (planar models: "gx,gy" or "gx,gy,0")
-Vec3 parseGravity(const std::string& list, Arithmetic arithmetic) {
-  std::vector<double> g;
+// "a,b,c" as numbers; `option` names the option in messages
+std::vector<double> parseNumbers(const std::string& list, const std::string& option) {
+  std::vector<double> out;
   std::stringstream ss(list);
   std::string item;
   while (std::getline(ss, item, ',')) {
@@ -48,9 +48,15 @@ Vec3 parseGravity(const std::string& list, Arithmetic arithmetic) {
       used = 0;
     }
     if (item.empty() || used != item.size() || !std::isfinite(x))
-      throw std::invalid_argument("--gravity: '" + item + "' is not a number");
-    g.push_back(x);
+      throw std::invalid_argument(option + ": '" + item + "' is not a number");
+    out.push_back(x);
   }
+  return out;
+}
+
+// generate --gravity: "gx,gy,gz" (planar models: "gx,gy" or "gx,gy,0")
+Vec3 parseGravity(const std::string& list, Arithmetic arithmetic) {
+  std::vector<double> g = parseNumbers(list, "--gravity");
   const bool planar = arithmetic == Arithmetic::Planar;
   if (g.size() == 2 && planar) g.push_back(0.0);
   if (g.size() != 3)
@@ -116,28 +122,13 @@ void printInfo(const ModelSpec& spec) {
   }
 }
 
+// simulate --q0/--qd0: one number per joint
 Eigen::VectorXd parseList(const std::string& text, int n, const char* option) {
-  Eigen::VectorXd v(n);
-  std::stringstream ss(text);
-  std::string item;
-  int k = 0;
-  while (std::getline(ss, item, ',')) {
-    if (k >= n) break;
-    std::size_t used = 0;
-    double x = 0;
-    try {
-      x = std::stod(item, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used != item.size() || !std::isfinite(x))
-      throw std::invalid_argument(std::string(option) + ": '" + item + "' is not a number");
-    v(k++) = x;
-  }
-  if (k != n || std::getline(ss, item, ','))
+  const std::vector<double> v = parseNumbers(text, option);
+  if (static_cast<int>(v.size()) != n)
     throw std::invalid_argument(std::string(option) + ": expected " + std::to_string(n) +
                                 " comma-separated numbers (one per joint)");
-  return v;
+  return Eigen::Map<const Eigen::VectorXd>(v.data(), n);
 }
 
 struct SimulateArgs {

@@ -117,6 +117,10 @@ bool Simulation::fixedStep(double h) {
     m_q1 = m_q + (h / 6) * (m_kq[0] + 2 * m_kq[1] + 2 * m_kq[2] + m_kq[3]);
     m_qd1 = m_qd + (h / 6) * (m_kv[0] + 2 * m_kv[1] + 2 * m_kv[2] + m_kv[3]);
   }
+  return commit(h);
+}
+
+bool Simulation::commit(double h) {
   const double t0 = m_t;
   m_t += h;
   if (!check()) {
@@ -163,16 +167,8 @@ bool Simulation::adaptiveStep(double hMax) {
     const double err = n ? std::sqrt(sum / (2 * n)) : 0.0;
     const double factor = std::min(5.0, std::max(0.2, 0.9 * std::pow(std::max(err, 1e-16), -0.2)));
     if (err <= 1.0 && std::isfinite(err)) {
-      const double t0 = m_t;
-      m_t += h;
-      if (!check()) {
-        m_t = t0;
-        return false;
-      }
-      m_q.swap(m_q1);
-      m_qd.swap(m_qd1);
+      if (!commit(h)) return false;
       if (h == m_h || factor < 1.0) m_h = std::min(h * factor, m_opt.dt);
-      ++m_steps;
       return true;
     }
     ++m_rejected;

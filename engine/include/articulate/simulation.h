@@ -83,6 +83,8 @@ class Simulation {
   const Eigen::VectorXd& accel(const Eigen::VectorXd& q, const Eigen::VectorXd& qd);
   bool fixedStep(double h);
   bool adaptiveStep(double hMax);
+  // accepts the step held in m_q1, m_qd1 unless it diverged
+  bool commit(double h);
   bool check();
 };
 
