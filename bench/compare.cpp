@@ -450,49 +450,55 @@ void registerDart(const Workload& w, const DartModel& dm) {
   });
 }
 
+// One MuJoCo benchmark: `set` writes state k (0 or 1, alternating so no cache holds) into
+// the data, `run` computes; both inside the timed loop, as for DART.
+template <class Set, class Run>
+void registerMujocoLoop(const std::string& name, std::shared_ptr<const mjModel> model, Set set,
+                        Run run) {
+  benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& state) {
+    const mjModel* m = model.get();
+    MjDataPtr d(mj_makeData(m));
+    int k = 0;
+    for (auto _ : state) {
+      set(m, d.get(), k);
+      run(m, d.get());
+      k ^= 1;
+    }
+    state.SetItemsProcessed(state.iterations());
+  });
+}
+
 void registerMujoco(const Workload& w, const MujocoModel& mm) {
-  const auto model = mm.model;
   const States s = states(w, mm.qpos, mm.dof);
-  benchmark::RegisterBenchmark(label("mujoco", "aba", w).c_str(), [=](benchmark::State& state) {
-    const mjModel* m = model.get();
-    MjDataPtr d(mj_makeData(m));
-    int k = 0;
-    for (auto _ : state) {
-      mju_copy(d->qpos, s.q[k].data(), m->nq);
-      mju_copy(d->qvel, s.qd[k].data(), m->nv);
-      mju_copy(d->qfrc_applied, s.tau[k].data(), m->nv);
-      mujocoForward(m, d.get());
-      benchmark::DoNotOptimize(d->qacc);
-      k ^= 1;
-    }
-    state.SetItemsProcessed(state.iterations());
-  });
-  benchmark::RegisterBenchmark(label("mujoco", "rnea", w).c_str(), [=](benchmark::State& state) {
-    const mjModel* m = model.get();
-    MjDataPtr d(mj_makeData(m));
-    int k = 0;
-    for (auto _ : state) {
-      mju_copy(d->qpos, s.q[k].data(), m->nq);
-      mju_copy(d->qvel, s.qd[k].data(), m->nv);
-      mju_copy(d->qacc, s.qdd[k].data(), m->nv);
-      mujocoInverse(m, d.get());
-      benchmark::DoNotOptimize(d->qfrc_inverse);
-      k ^= 1;
-    }
-    state.SetItemsProcessed(state.iterations());
-  });
-  benchmark::RegisterBenchmark(label("mujoco", "crba", w).c_str(), [=](benchmark::State& state) {
-    const mjModel* m = model.get();
-    MjDataPtr d(mj_makeData(m));
-    int k = 0;
-    for (auto _ : state) {
-      mju_copy(d->qpos, s.q[k].data(), m->nq);
-      mujocoMass(m, d.get());
-      benchmark::DoNotOptimize(d->qM);
-      k ^= 1;
-    }
-    state.SetItemsProcessed(state.iterations());
-  });
+  registerMujocoLoop(
+      label("mujoco", "aba", w), mm.model,
+      [s](const mjModel* m, mjData* d, int k) {
+        mju_copy(d->qpos, s.q[k].data(), m->nq);
+        mju_copy(d->qvel, s.qd[k].data(), m->nv);
+        mju_copy(d->qfrc_applied, s.tau[k].data(), m->nv);
+      },
+      [](const mjModel* m, mjData* d) {
+        mujocoForward(m, d);
+        benchmark::DoNotOptimize(d->qacc);
+      });
+  registerMujocoLoop(
+      label("mujoco", "rnea", w), mm.model,
+      [s](const mjModel* m, mjData* d, int k) {
+        mju_copy(d->qpos, s.q[k].data(), m->nq);
+        mju_copy(d->qvel, s.qd[k].data(), m->nv);
+        mju_copy(d->qacc, s.qdd[k].data(), m->nv);
+      },
+      [](const mjModel* m, mjData* d) {
+        mujocoInverse(m, d);
+        benchmark::DoNotOptimize(d->qfrc_inverse);
+      });
+  registerMujocoLoop(
+      label("mujoco", "crba", w), mm.model,
+      [s](const mjModel* m, mjData* d, int k) { mju_copy(d->qpos, s.q[k].data(), m->nq); },
+      [](const mjModel* m, mjData* d) {
+        mujocoMass(m, d);
+        benchmark::DoNotOptimize(d->qM);
+      });
 }
 
 }  // namespace
