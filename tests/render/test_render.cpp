@@ -6,10 +6,13 @@
 #include <QtTest>
 
 #include <QImage>
+#include <QSignalSpy>
 
 #include "articulate/model.h"
 #include "articulate/model_format.h"
 #include "viewport/viewport.h"
+
+Q_DECLARE_METATYPE(art::gui::Pick)
 
 namespace {
 const QString kBaselines = QStringLiteral(ARTICULATE_RENDER_BASELINES);
@@ -65,6 +68,46 @@ class TestRender : public QObject {
                                 .arg(mean)
                                 .arg(100 * badFraction)
                                 .arg(baseline)));
+  }
+
+  // a click on a body selects it and reports the body and a point on its surface; the view keys
+  // move the camera and `i` restores the model's view
+  void pickingAndKeys() {
+    const art::LoadedModel lm = art::loadModel(ARTICULATE_MODELS_DIR "/arm6.json");
+    art::gui::Viewport view;
+    view.resize(640, 400);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    view.setModel(lm.spec, art::compile(lm.spec).q0);
+    QCoreApplication::processEvents();
+    // find a pixel showing a moving body
+    std::optional<art::gui::Pick> hit;
+    QPoint where;
+    for (int y = 20; y < 400 && !(hit && hit->body >= 0); y += 10)
+      for (int x = 20; x < 640 && !(hit && hit->body >= 0); x += 10)
+        if ((hit = view.pickAt(QPoint(x, y))) && hit->body >= 0) where = QPoint(x, y);
+    QVERIFY2(hit && hit->body >= 0, "no body under any pixel");
+    QSignalSpy picked(&view, &art::gui::Viewport::bodyPicked);
+    QTest::mouseClick(&view, Qt::LeftButton, Qt::NoModifier, where);
+    QCOMPARE(picked.size(), 1);
+    const auto pick = picked.first().first().value<art::gui::Pick>();
+    QCOMPARE(pick.body, hit->body);
+    QCOMPARE(view.selectedBody(), hit->body);
+    // the picked point lies on the body: within its geometry's extent (under 1 m for this arm)
+    QVERIFY(pick.point.allFinite() && pick.point.norm() < 1.0);
+    // clicking empty space clears the selection
+    QTest::mouseClick(&view, Qt::LeftButton, Qt::NoModifier, QPoint(5, 5));
+    QCOMPARE(view.selectedBody(), -1);
+    // keys: z zooms out, Z in, i resets
+    const double zoom0 = *view.currentCamera().zoom;
+    QTest::keyClick(&view, Qt::Key_Z);  // 'z' (lower case) without shift
+    QVERIFY(*view.currentCamera().zoom < zoom0);
+    QTest::keyClick(&view, Qt::Key_I);
+    QVERIFY(std::abs(*view.currentCamera().zoom - zoom0) < 1e-9);
+    QTest::keyClick(&view, Qt::Key_Left, Qt::ShiftModifier);  // rotate 3 degrees
+    const art::Vec3 d0 = *view.currentCamera().direction;
+    QTest::keyClick(&view, Qt::Key_I);
+    QVERIFY((*view.currentCamera().direction - d0).norm() > 1e-3);
   }
 
   // a blank render would pass against a blank baseline: the image must show the model
