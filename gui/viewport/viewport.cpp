@@ -30,18 +30,6 @@ namespace {
 // 12 intensity levels per light, as showmotion
 double lightIntensity(int level) { return 0.1 * level; }
 
-void setupRenderer(vtkRenderer* r, vtkLight* head, vtkLight* overhead) {
-  r->GradientBackgroundOn();
-  r->SetBackground(0.16, 0.18, 0.21);
-  r->SetBackground2(0.48, 0.53, 0.6);
-  r->AutomaticLightCreationOff();
-  head->SetLightTypeToHeadlight();
-  overhead->SetLightTypeToSceneLight();
-  overhead->PositionalOff();
-  r->AddLight(head);
-  r->AddLight(overhead);
-}
-
 void applyCamera(vtkRenderer* r, const CameraPose& p) {
   vtkCamera* c = r->GetActiveCamera();
   c->SetFocalPoint(p.focus.x(), p.focus.y(), p.focus.z());
@@ -57,38 +45,41 @@ Vec3 v3(const double* d) { return Vec3(d[0], d[1], d[2]); }
 // a modifiable copy for VTK setters that take double*
 std::array<double, 3> xyz(const Vec3& v) { return {v.x(), v.y(), v.z()}; }
 
-}  // namespace
-
-struct Viewport::Impl {
-  vtkSmartPointer<vtkRenderWindow> window = vtkSmartPointer<vtkRenderWindow>::New();
+// What the widget and the offscreen view share: the renderer and its two lights, the scene,
+// and showmotion's camera with its framing and tracking.
+struct SceneView {
   vtkNew<vtkRenderer> renderer;
   vtkNew<vtkLight> headlight, overhead;
-  vtkNew<vtkCellPicker> picker;
   std::unique_ptr<Scene> scene;
-  ModelSpec spec;
   ResolvedCamera camera;
-  Vec3 lastTrack = Vec3::Zero();
-  double defaultDistance = 1.0;
-  Overlays overlays;
-  int selected = -1;
-  bool native = false;
+  Vec3 lastTrack = Vec3::Zero();  // trackpoint position when the camera last moved with it
+  double defaultDistance = 1.0;   // eye to focus of the initial view (zoom 1 reference)
   int headLevel = 6, overheadLevel = 7;
-  QPoint pressPos, lastPos;
-  Qt::MouseButton button = Qt::NoButton;
-  Qt::KeyboardModifiers modifiers;
 
-  Impl() {
-    setupRenderer(renderer, headlight, overhead);
-    window->AddRenderer(renderer);
-    picker->SetTolerance(0.002);
+  SceneView() {
+    renderer->GradientBackgroundOn();
+    renderer->SetBackground(0.16, 0.18, 0.21);
+    renderer->SetBackground2(0.48, 0.53, 0.6);
+    renderer->AutomaticLightCreationOff();
+    headlight->SetLightTypeToHeadlight();
+    overhead->SetLightTypeToSceneLight();
+    overhead->PositionalOff();
+    renderer->AddLight(headlight);
+    renderer->AddLight(overhead);
     updateLights();
+  }
+
+  /// Builds the scene of a model (replacing any) and takes its camera.
+  void load(const ModelSpec& spec) {
+    scene.reset();
+    camera = resolveCamera(spec);
+    scene = std::make_unique<Scene>(spec, renderer);
   }
 
   void updateLights() {
     headlight->SetIntensity(lightIntensity(headLevel));
     overhead->SetIntensity(lightIntensity(overheadLevel));
-    const Vec3 up = camera.up;
-    overhead->SetPosition(xyz(Vec3(10.0 * up + Vec3(1, 0.6, 0))).data());
+    overhead->SetPosition(xyz(Vec3(10.0 * camera.up + Vec3(1, 0.6, 0))).data());
     overhead->SetFocalPoint(0, 0, 0);
   }
 
@@ -98,7 +89,8 @@ struct Viewport::Impl {
     return p.rotation * camera.trackpoint + p.position;
   }
 
-  void resetView(double aspect) {
+  /// The initial view for the current pose; `aspect` is width / height.
+  void frame(double aspect) {
     if (!scene) return;
     Vec3 lo, hi;
     scene->movingBounds(lo, hi);
@@ -109,6 +101,7 @@ struct Viewport::Impl {
     updateLights();
   }
 
+  /// Moves the camera with the trackpoint, horizontally.
   void track() {
     if (camera.body < 0) return;
     const Vec3 now = trackPoint();
@@ -118,16 +111,36 @@ struct Viewport::Impl {
     c->SetFocalPoint(xyz(Vec3(v3(c->GetFocalPoint()) + shift)).data());
     c->SetPosition(xyz(Vec3(v3(c->GetPosition()) + shift)).data());
   }
+};
+
+}  // namespace
+
+struct Viewport::Impl {
+  vtkSmartPointer<vtkRenderWindow> window = vtkSmartPointer<vtkRenderWindow>::New();
+  SceneView view;
+  vtkNew<vtkCellPicker> picker;
+  ModelSpec spec;
+  Overlays overlays;
+  int selected = -1;
+  bool native = false;
+  QPoint pressPos, lastPos;
+  Qt::MouseButton button = Qt::NoButton;
+  Qt::KeyboardModifiers modifiers;
+
+  Impl() {
+    window->AddRenderer(view.renderer);
+    picker->SetTolerance(0.002);
+  }
 
   void render() {
     if (!native) return;
-    renderer->ResetCameraClippingRange();
+    view.renderer->ResetCameraClippingRange();
     window->Render();
   }
 
   // pan by a fraction of the view height
   void pan(double fx, double fy) {
-    vtkCamera* c = renderer->GetActiveCamera();
+    vtkCamera* c = view.renderer->GetActiveCamera();
     const Vec3 pos = v3(c->GetPosition()), focus = v3(c->GetFocalPoint());
     const Vec3 up = v3(c->GetViewUp()).normalized();
     const Vec3 right = (focus - pos).cross(up).normalized();
@@ -147,7 +160,7 @@ Viewport::Viewport(QWidget* parent) : QWidget(parent), d(std::make_unique<Impl>(
 }
 
 Viewport::~Viewport() {
-  d->scene.reset();
+  d->view.scene.reset();
   d->window->Finalize();
 }
 
@@ -159,7 +172,7 @@ void Viewport::showEvent(QShowEvent*) {
   d->window->SetWindowId(reinterpret_cast<void*>(winId()));
   d->window->SetSize(width(), height());
   d->native = true;
-  d->resetView(double(width()) / std::max(1, height()));
+  d->view.frame(double(width()) / std::max(1, height()));
 }
 
 void Viewport::paintEvent(QPaintEvent*) { d->render(); }
@@ -171,47 +184,45 @@ void Viewport::resizeEvent(QResizeEvent*) {
 }
 
 void Viewport::setModel(const ModelSpec& spec, const Eigen::VectorXd& q) {
-  d->scene.reset();
   d->spec = spec;
-  d->camera = resolveCamera(spec);
-  d->scene = std::make_unique<Scene>(spec, d->renderer);
-  d->scene->setPose(q);
+  d->view.load(spec);
+  d->view.scene->setPose(q);
   d->selected = -1;
-  d->scene->setOverlayVisibility(d->overlays.bodyFrames, d->overlays.jointAxes,
-                                 d->overlays.centresOfMass);
-  d->resetView(double(width()) / std::max(1, height()));
+  d->view.scene->setOverlayVisibility(d->overlays.bodyFrames, d->overlays.jointAxes,
+                                      d->overlays.centresOfMass);
+  d->view.frame(double(width()) / std::max(1, height()));
   d->render();
 }
 
 void Viewport::setPose(const Eigen::VectorXd& q) {
-  if (!d->scene) return;
-  d->scene->setPose(q);
-  d->track();
+  if (!d->view.scene) return;
+  d->view.scene->setPose(q);
+  d->view.track();
   d->render();
 }
 
 void Viewport::resetView() {
-  d->resetView(double(width()) / std::max(1, height()));
+  d->view.frame(double(width()) / std::max(1, height()));
   d->render();
 }
 
 void Viewport::setStandardView(StandardView view) {
-  if (!d->scene) return;
+  if (!d->view.scene) return;
   switch (view) {
-    case StandardView::Front: d->camera.direction = Vec3(0, -1, 0); break;
-    case StandardView::Side: d->camera.direction = Vec3(1, 0, 0); break;
-    case StandardView::Top: d->camera.direction = Vec3(0, 0, 1); break;
-    case StandardView::Iso: d->camera.direction = Vec3(1, -1, 1).normalized(); break;
+    case StandardView::Front: d->view.camera.direction = Vec3(0, -1, 0); break;
+    case StandardView::Side: d->view.camera.direction = Vec3(1, 0, 0); break;
+    case StandardView::Top: d->view.camera.direction = Vec3(0, 0, 1); break;
+    case StandardView::Iso: d->view.camera.direction = Vec3(1, -1, 1).normalized(); break;
   }
-  if (view == StandardView::Top) d->camera.up = Vec3::UnitY();
-  else d->camera.up = resolveCamera(d->spec).up;
+  if (view == StandardView::Top) d->view.camera.up = Vec3::UnitY();
+  else d->view.camera.up = resolveCamera(d->spec).up;
   // planar models seen from above their plane
   resetView();
 }
 
 void Viewport::setOverlays(const Overlays& o) {
   d->overlays = o;
-  if (d->scene) d->scene->setOverlayVisibility(o.bodyFrames, o.jointAxes, o.centresOfMass);
+  if (d->view.scene) d->view.scene->setOverlayVisibility(o.bodyFrames, o.jointAxes, o.centresOfMass);
   d->render();
 }
 
@@ -219,7 +230,7 @@ Overlays Viewport::overlays() const { return d->overlays; }
 
 void Viewport::setSelectedBody(int body) {
   d->selected = body;
-  if (d->scene) d->scene->setHighlighted(body);
+  if (d->view.scene) d->view.scene->setHighlighted(body);
   d->render();
 }
 
@@ -227,24 +238,24 @@ int Viewport::selectedBody() const { return d->selected; }
 
 CameraSpec Viewport::currentCamera() const {
   CameraSpec c = d->spec.camera;
-  vtkCamera* cam = d->renderer->GetActiveCamera();
+  vtkCamera* cam = d->view.renderer->GetActiveCamera();
   const Vec3 pos = v3(cam->GetPosition()), focus = v3(cam->GetFocalPoint());
   c.direction = (pos - focus).normalized();
   c.up = v3(cam->GetViewUp());
-  c.zoom = d->defaultDistance / std::max(1e-12, (pos - focus).norm()) * d->camera.zoom;
+  c.zoom = d->view.defaultDistance / std::max(1e-12, (pos - focus).norm()) * d->view.camera.zoom;
   return c;
 }
 
 std::optional<Pick> Viewport::pickAt(const QPoint& position) {
-  if (!d->scene || !d->native) return std::nullopt;
-  if (!d->picker->Pick(position.x(), height() - 1 - position.y(), 0, d->renderer)) return std::nullopt;
-  const int body = d->scene->bodyOf(d->picker->GetActor(), d->picker->GetCellId());
+  if (!d->view.scene || !d->native) return std::nullopt;
+  if (!d->picker->Pick(position.x(), height() - 1 - position.y(), 0, d->view.renderer)) return std::nullopt;
+  const int body = d->view.scene->bodyOf(d->picker->GetActor(), d->picker->GetCellId());
   if (body < -1) return std::nullopt;
   Pick p;
   p.body = body;
   const Vec3 world = v3(d->picker->GetPickPosition());
   if (body >= 0) {
-    const BodyPose& pose = d->scene->pose(body);
+    const BodyPose& pose = d->view.scene->pose(body);
     p.point = pose.rotation.transpose() * (world - pose.position);
   } else {
     p.point = world;
@@ -260,10 +271,10 @@ void Viewport::mousePressEvent(QMouseEvent* e) {
 }
 
 void Viewport::mouseMoveEvent(QMouseEvent* e) {
-  if (d->button == Qt::NoButton || !d->scene) return;
+  if (d->button == Qt::NoButton || !d->view.scene) return;
   const QPoint delta = e->pos() - d->lastPos;
   d->lastPos = e->pos();
-  vtkCamera* c = d->renderer->GetActiveCamera();
+  vtkCamera* c = d->view.renderer->GetActiveCamera();
   const bool panning = d->button == Qt::MiddleButton ||
                        (d->button == Qt::LeftButton && (d->modifiers & Qt::ShiftModifier));
   if (panning) {
@@ -299,12 +310,12 @@ void Viewport::mouseReleaseEvent(QMouseEvent* e) {
 void Viewport::wheelEvent(QWheelEvent* e) {
   const double count = e->angleDelta().y() / 120.0;
   const double factor = count >= 0 ? 1 + count / 8 : 1 / (1 - count / 8);
-  d->renderer->GetActiveCamera()->Dolly(factor);
+  d->view.renderer->GetActiveCamera()->Dolly(factor);
   d->render();
 }
 
 void Viewport::keyPressEvent(QKeyEvent* e) {
-  vtkCamera* c = d->renderer->GetActiveCamera();
+  vtkCamera* c = d->view.renderer->GetActiveCamera();
   const bool shift = e->modifiers() & Qt::ShiftModifier, ctrl = e->modifiers() & Qt::ControlModifier;
   const QString text = e->text();
   switch (e->key()) {
@@ -330,10 +341,10 @@ void Viewport::keyPressEvent(QKeyEvent* e) {
       if (text == "z") c->Dolly(1 / 1.02);
       else if (text == "Z") c->Dolly(1.02);
       else if (text == "i") return resetView();
-      else if (text == "l") d->headLevel = std::max(0, d->headLevel - 1), d->updateLights();
-      else if (text == "L") d->headLevel = std::min(11, d->headLevel + 1), d->updateLights();
-      else if (text == "o") d->overheadLevel = std::max(0, d->overheadLevel - 1), d->updateLights();
-      else if (text == "O") d->overheadLevel = std::min(11, d->overheadLevel + 1), d->updateLights();
+      else if (text == "l") d->view.headLevel = std::max(0, d->view.headLevel - 1), d->view.updateLights();
+      else if (text == "L") d->view.headLevel = std::min(11, d->view.headLevel + 1), d->view.updateLights();
+      else if (text == "o") d->view.overheadLevel = std::max(0, d->view.overheadLevel - 1), d->view.updateLights();
+      else if (text == "O") d->view.overheadLevel = std::min(11, d->view.overheadLevel + 1), d->view.updateLights();
       else return QWidget::keyPressEvent(e);
   }
   d->render();
@@ -341,23 +352,8 @@ void Viewport::keyPressEvent(QKeyEvent* e) {
 
 struct OffscreenView::Impl {
   vtkNew<vtkRenderWindow> window;
-  vtkNew<vtkRenderer> renderer;
-  vtkNew<vtkLight> head, overhead;
-  std::unique_ptr<Scene> scene;
-  ResolvedCamera camera;
-  Vec3 lastTrack = Vec3::Zero();
+  SceneView view;
   double aspect = 1.0;
-
-  Vec3 trackPoint() const {
-    if (camera.body < 0 || camera.body >= scene->bodies()) return Vec3::Zero();
-    return scene->pose(camera.body).rotation * camera.trackpoint + scene->pose(camera.body).position;
-  }
-  void frame() {
-    Vec3 lo, hi;
-    scene->movingBounds(lo, hi);
-    lastTrack = trackPoint();
-    applyCamera(renderer, initialCamera(camera, lo, hi, lastTrack, aspect));
-  }
 };
 
 OffscreenView::OffscreenView(const ModelSpec& spec, int width, int height)
@@ -368,39 +364,26 @@ OffscreenView::OffscreenView(const ModelSpec& spec, int width, int height)
   d->window->SetMultiSamples(0);  // software GL: 8x MSAA costs more than the whole scene
   d->window->SetSize(width, height);
   d->aspect = double(width) / height;
-  setupRenderer(d->renderer, d->head, d->overhead);
-  d->head->SetIntensity(lightIntensity(6));
-  d->overhead->SetIntensity(lightIntensity(7));
-  d->window->AddRenderer(d->renderer);
-  d->scene = std::make_unique<Scene>(spec, d->renderer);
-  d->camera = resolveCamera(spec);
-  d->overhead->SetPosition(xyz(Vec3(10.0 * d->camera.up + Vec3(1, 0.6, 0))).data());
-  d->overhead->SetFocalPoint(0, 0, 0);
-  d->frame();
+  d->window->AddRenderer(d->view.renderer);
+  d->view.load(spec);
+  d->view.frame(d->aspect);
 }
 
 OffscreenView::~OffscreenView() {
-  d->scene.reset();
+  d->view.scene.reset();
   d->window->Finalize();
 }
 
 void OffscreenView::setPose(const Eigen::VectorXd& q, bool reframe) {
-  d->scene->setPose(q);
-  if (reframe) {
-    d->frame();
-    return;
-  }
-  if (d->camera.body < 0) return;
-  const Vec3 now = d->trackPoint();
-  const Vec3 shift = trackingShift(d->camera, now, d->lastTrack);
-  d->lastTrack = now;
-  vtkCamera* c = d->renderer->GetActiveCamera();
-  c->SetFocalPoint(xyz(Vec3(v3(c->GetFocalPoint()) + shift)).data());
-  c->SetPosition(xyz(Vec3(v3(c->GetPosition()) + shift)).data());
+  d->view.scene->setPose(q);
+  if (reframe)
+    d->view.frame(d->aspect);
+  else
+    d->view.track();
 }
 
 void OffscreenView::render() {
-  d->renderer->ResetCameraClippingRange();
+  d->view.renderer->ResetCameraClippingRange();
   d->window->Render();
 }
 
