@@ -406,99 +406,86 @@ States states(const Workload& w, const std::vector<Index>& pos, const std::vecto
   return s;
 }
 
+// One comparison benchmark: makeStep(), called once per run outside the timing, returns a
+// step(k) that sets state k (0 or 1, alternating so that no library cache can hold a result)
+// and computes; setting the state is timed, for both libraries alike.
+template <class MakeStep>
+void registerAlternating(const std::string& name, MakeStep makeStep) {
+  benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& state) {
+    auto step = makeStep();
+    int k = 0;
+    for (auto _ : state) {
+      step(k);
+      k ^= 1;
+    }
+    state.SetItemsProcessed(state.iterations());
+  });
+}
+
 void registerDart(const Workload& w, const DartModel& dm) {
   const auto skel = dm.skel;
   const States s = states(w, dm.dof, dm.dof);
   const std::size_t last = static_cast<std::size_t>(w.q.size() - 1);
   // ABA: Skeleton::computeForwardDynamics (DART's articulated-body algorithm), result in the
   // dofs' accelerations.
-  benchmark::RegisterBenchmark(label("dart", "aba", w).c_str(), [=](benchmark::State& state) {
-    int k = 0;
-    for (auto _ : state) {
+  registerAlternating(label("dart", "aba", w), [=] {
+    return [=](int k) {
       skel->setPositions(s.q[k]);
       skel->setVelocities(s.qd[k]);
       skel->setForces(s.tau[k]);
       skel->computeForwardDynamics();
       benchmark::DoNotOptimize(skel->getAcceleration(last));
-      k ^= 1;
-    }
-    state.SetItemsProcessed(state.iterations());
+    };
   });
   // RNEA: Skeleton::computeInverseDynamics (no external, damping or spring forces), result in
   // the dofs' forces.
-  benchmark::RegisterBenchmark(label("dart", "rnea", w).c_str(), [=](benchmark::State& state) {
-    int k = 0;
-    for (auto _ : state) {
+  registerAlternating(label("dart", "rnea", w), [=] {
+    return [=](int k) {
       skel->setPositions(s.q[k]);
       skel->setVelocities(s.qd[k]);
       skel->setAccelerations(s.qdd[k]);
       skel->computeInverseDynamics();
       benchmark::DoNotOptimize(skel->getForce(last));
-      k ^= 1;
-    }
-    state.SetItemsProcessed(state.iterations());
+    };
   });
   // CRBA: Skeleton::getMassMatrix, recomputed because setPositions changed q and dirtied it.
-  benchmark::RegisterBenchmark(label("dart", "crba", w).c_str(), [=](benchmark::State& state) {
-    int k = 0;
-    for (auto _ : state) {
+  registerAlternating(label("dart", "crba", w), [=] {
+    return [=](int k) {
       skel->setPositions(s.q[k]);
       benchmark::DoNotOptimize(skel->getMassMatrix().data());
-      k ^= 1;
-    }
-    state.SetItemsProcessed(state.iterations());
-  });
-}
-
-// One MuJoCo benchmark: `set` writes state k (0 or 1, alternating so no cache holds) into
-// the data, `run` computes; both inside the timed loop, as for DART.
-template <class Set, class Run>
-void registerMujocoLoop(const std::string& name, std::shared_ptr<const mjModel> model, Set set,
-                        Run run) {
-  benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& state) {
-    const mjModel* m = model.get();
-    MjDataPtr d(mj_makeData(m));
-    int k = 0;
-    for (auto _ : state) {
-      set(m, d.get(), k);
-      run(m, d.get());
-      k ^= 1;
-    }
-    state.SetItemsProcessed(state.iterations());
+    };
   });
 }
 
 void registerMujoco(const Workload& w, const MujocoModel& mm) {
+  const auto model = mm.model;
   const States s = states(w, mm.qpos, mm.dof);
-  registerMujocoLoop(
-      label("mujoco", "aba", w), mm.model,
-      [s](const mjModel* m, mjData* d, int k) {
-        mju_copy(d->qpos, s.q[k].data(), m->nq);
-        mju_copy(d->qvel, s.qd[k].data(), m->nv);
-        mju_copy(d->qfrc_applied, s.tau[k].data(), m->nv);
-      },
-      [](const mjModel* m, mjData* d) {
-        mujocoForward(m, d);
-        benchmark::DoNotOptimize(d->qacc);
-      });
-  registerMujocoLoop(
-      label("mujoco", "rnea", w), mm.model,
-      [s](const mjModel* m, mjData* d, int k) {
-        mju_copy(d->qpos, s.q[k].data(), m->nq);
-        mju_copy(d->qvel, s.qd[k].data(), m->nv);
-        mju_copy(d->qacc, s.qdd[k].data(), m->nv);
-      },
-      [](const mjModel* m, mjData* d) {
-        mujocoInverse(m, d);
-        benchmark::DoNotOptimize(d->qfrc_inverse);
-      });
-  registerMujocoLoop(
-      label("mujoco", "crba", w), mm.model,
-      [s](const mjModel* m, mjData* d, int k) { mju_copy(d->qpos, s.q[k].data(), m->nq); },
-      [](const mjModel* m, mjData* d) {
-        mujocoMass(m, d);
-        benchmark::DoNotOptimize(d->qM);
-      });
+  // each run gets its own mjData; the step owns it
+  auto withData = [model](auto body) {
+    return [model, body] {
+      return [m = model.get(), d = std::shared_ptr<mjData>(mj_makeData(model.get()), MjDataDeleter{}),
+              body](int k) { body(m, d.get(), k); };
+    };
+  };
+  registerAlternating(label("mujoco", "aba", w), withData([s](const mjModel* m, mjData* d, int k) {
+    mju_copy(d->qpos, s.q[k].data(), m->nq);
+    mju_copy(d->qvel, s.qd[k].data(), m->nv);
+    mju_copy(d->qfrc_applied, s.tau[k].data(), m->nv);
+    mujocoForward(m, d);
+    benchmark::DoNotOptimize(d->qacc);
+  }));
+  registerAlternating(label("mujoco", "rnea", w), withData([s](const mjModel* m, mjData* d, int k) {
+    mju_copy(d->qpos, s.q[k].data(), m->nq);
+    mju_copy(d->qvel, s.qd[k].data(), m->nv);
+    mju_copy(d->qacc, s.qdd[k].data(), m->nv);
+    mujocoInverse(m, d);
+    benchmark::DoNotOptimize(d->qfrc_inverse);
+  }));
+  registerAlternating(label("mujoco", "crba", w), withData([s](const mjModel* m, mjData* d, int k) {
+    mju_copy(d->qpos, s.q[k].data(), m->nq);
+    mujocoMass(m, d);
+    benchmark::DoNotOptimize(d->qM);
+  }));
 }
 
 }  // namespace
