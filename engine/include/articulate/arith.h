@@ -15,7 +15,6 @@ struct SpatialArith {
   using Mat = Mat6;
   using Xform = SpatialTransform;
   static Vec subspace(const Joint& j) { return j.subspace(); }
-  static Xform jointTransform(const Joint& j, double q) { return j.transform(q); }
   static Xform jointTimesTree(const Joint& j, double q, const Xform& Xtree) {
     return j.transformTimes(q, Xtree);
   }
@@ -27,7 +26,6 @@ struct PlanarArith {
   using Mat = Mat3;
   using Xform = PlanarTransform;
   static Vec subspace(const Joint& j) { return j.planarSubspace(); }
-  static Xform jointTransform(const Joint& j, double q) { return j.planarTransform(q); }
   static Xform jointTimesTree(const Joint& j, double q, const Xform& Xtree) {
     return j.planarTransform(q) * Xtree;
   }
