@@ -19,6 +19,8 @@ constexpr double kA[7][6] = {
     {19372.0 / 6561, -25360.0 / 2187, 64448.0 / 6561, -212.0 / 729, 0, 0},
     {9017.0 / 3168, -355.0 / 33, 46732.0 / 5247, 49.0 / 176, -5103.0 / 18656, 0},
     {35.0 / 384, 0, 500.0 / 1113, 125.0 / 192, -2187.0 / 6784, 11.0 / 84}};
+// stage times
+constexpr double kC[7] = {0, 1.0 / 5, 3.0 / 10, 4.0 / 5, 8.0 / 9, 1, 1};
 // 5th-order weights minus the embedded 4th-order ones
 constexpr double kE[7] = {71.0 / 57600,      0, -71.0 / 16695, 71.0 / 1920,
                           -17253.0 / 339200, 22.0 / 525, -1.0 / 40};
@@ -41,6 +43,8 @@ Simulation::Simulation(const Model& model, const SimulationOptions& options)
     throw std::invalid_argument("Simulation: tolerances and minDt must be > 0");
   const int n = model.nb;
   m_tau = Eigen::VectorXd::Zero(n);
+  m_tauTotal = m_tau;
+  m_fext.setZero(model.arithmetic == Arithmetic::Planar ? 3 : 6, n);
   for (auto* v : {&m_q1, &m_qd1, &m_errq, &m_errv}) v->setZero(n);
   for (int k = 0; k < 7; ++k) {
     m_kq[k].setZero(n);
@@ -71,8 +75,17 @@ void Simulation::setJointForces(const Eigen::VectorXd& tau) {
 
 EnergyMomentum Simulation::energy() { return energyMomentum(m_model, m_data, m_q, m_qd); }
 
-const Eigen::VectorXd& Simulation::accel(const Eigen::VectorXd& q, const Eigen::VectorXd& qd) {
-  return aba(m_model, m_data, q, qd, m_tau);
+const Eigen::VectorXd& Simulation::accel(double t, const Eigen::VectorXd& q,
+                                         const Eigen::VectorXd& qd) {
+  const ExternalForces* fext = nullptr;
+  if (!m_model.forces.empty()) {
+    externalForces(m_model, m_data, q, m_fext);
+    fext = &m_fext;
+  }
+  if (!m_model.controlled) return aba(m_model, m_data, q, qd, m_tau, fext);
+  m_tauTotal = m_tau;
+  addControlForces(m_model, t, q, qd, m_tauTotal);
+  return aba(m_model, m_data, q, qd, m_tauTotal, fext);
 }
 
 bool Simulation::check() {
@@ -96,23 +109,23 @@ bool Simulation::check() {
 
 bool Simulation::fixedStep(double h) {
   if (m_opt.integrator == Integrator::SemiImplicitEuler) {
-    m_qd1 = m_qd + h * accel(m_q, m_qd);
+    m_qd1 = m_qd + h * accel(m_t, m_q, m_qd);
     m_q1 = m_q + h * m_qd1;
   } else {
     // RK4 on (q, qd)
-    m_kv[0] = accel(m_q, m_qd);
+    m_kv[0] = accel(m_t, m_q, m_qd);
     m_kq[0] = m_qd;
     m_q1 = m_q + 0.5 * h * m_kq[0];
     m_qd1 = m_qd + 0.5 * h * m_kv[0];
-    m_kv[1] = accel(m_q1, m_qd1);
+    m_kv[1] = accel(m_t + 0.5 * h, m_q1, m_qd1);
     m_kq[1] = m_qd1;
     m_q1 = m_q + 0.5 * h * m_kq[1];
     m_qd1 = m_qd + 0.5 * h * m_kv[1];
-    m_kv[2] = accel(m_q1, m_qd1);
+    m_kv[2] = accel(m_t + 0.5 * h, m_q1, m_qd1);
     m_kq[2] = m_qd1;
     m_q1 = m_q + h * m_kq[2];
     m_qd1 = m_qd + h * m_kv[2];
-    m_kv[3] = accel(m_q1, m_qd1);
+    m_kv[3] = accel(m_t + h, m_q1, m_qd1);
     m_kq[3] = m_qd1;
     m_q1 = m_q + (h / 6) * (m_kq[0] + 2 * m_kq[1] + 2 * m_kq[2] + m_kq[3]);
     m_qd1 = m_qd + (h / 6) * (m_kv[0] + 2 * m_kv[1] + 2 * m_kv[2] + m_kv[3]);
@@ -138,7 +151,7 @@ bool Simulation::adaptiveStep(double hMax) {
   for (;;) {
     const double h = std::min(m_h, hMax);
     m_kq[0] = m_qd;
-    m_kv[0] = accel(m_q, m_qd);
+    m_kv[0] = accel(m_t, m_q, m_qd);
     for (int s = 1; s < 7; ++s) {
       m_q1 = m_q;
       m_qd1 = m_qd;
@@ -148,7 +161,7 @@ bool Simulation::adaptiveStep(double hMax) {
         m_qd1 += (h * kA[s][j]) * m_kv[j];
       }
       m_kq[s] = m_qd1;
-      m_kv[s] = accel(m_q1, m_qd1);
+      m_kv[s] = accel(m_t + kC[s] * h, m_q1, m_qd1);
     }
     // stage 7 is the 5th-order solution (FSAL); m_q1/m_qd1 hold it
     m_errq.setZero();

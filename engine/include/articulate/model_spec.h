@@ -37,6 +37,32 @@ struct InertiaSpec {
   }
 };
 
+/// A joint's controller: the joint force it applies (N m for rotations, N for translations),
+/// evaluated at every derivative evaluation of the integrator.
+struct ControlSpec {
+  enum class Type {
+    None,      // passive joint
+    Constant,  // tau = torque
+    PD,        // tau = torque + kp (target - q) + kd (targetVelocity - qd)
+    Table      // tau(t) linear between (times[k], torques[k]), held outside the table
+  };
+  Type type = Type::None;
+  double torque = 0.0;                // constant force, or the PD's feed-forward term
+  double kp = 0.0, kd = 0.0;          // PD gains (N m/rad, N m s/rad; N/m, N s/m)
+  double target = 0.0;                // PD target position (rad or m)
+  double targetVelocity = 0.0;        // PD target velocity (rad/s or m/s)
+  std::vector<double> times, torques; // table: increasing times (s) and their forces
+};
+
+/// A constant external force on a body: `force` (N) applied at `point` (body coordinates, m)
+/// plus a pure `torque` (N m); both vectors in base coordinates.
+struct ExternalForceSpec {
+  int body = 0;  // index into ModelSpec::bodies
+  Vec3 point = Vec3::Zero();
+  Vec3 force = Vec3::Zero();
+  Vec3 torque = Vec3::Zero();
+};
+
 /// One body and the joint that connects it to its parent.
 struct BodySpec {
   std::string name;
@@ -51,6 +77,7 @@ struct BodySpec {
   double q0 = 0.0;   // initial joint position (rad or m)
   double qd0 = 0.0;  // initial joint velocity (rad/s or m/s)
   nlohmann::json appearance = nlohmann::json::array();  // drawing instructions, body coords
+  ControlSpec control;  // the joint's controller (none: passive)
 };
 
 /// Camera of spatial_v2's showmotion (every field optional; unset fields take the viewer's
@@ -100,6 +127,7 @@ struct ModelSpec {
   std::optional<Vec3> gravity;
   std::vector<ContactPointSpec> contacts;
   std::vector<ConstraintSpec> constraints;
+  std::vector<ExternalForceSpec> forces;  // constant external forces
   nlohmann::json baseAppearance = nlohmann::json::array();  // drawing instructions, base coords
   CameraSpec camera;
 

@@ -1,12 +1,14 @@
 #pragma once
-// Time integration of a kinematic tree's forward dynamics, qdd = ABA(q, qd, tau), with the
-// joint forces tau held constant (zero for a passive model). Engine only: no threads, no Qt.
+// Time integration of a kinematic tree's forward dynamics, qdd = ABA(q, qd, tau, fext), where
+// tau is a constant joint force (setJointForces; zero by default) plus the model's joint
+// controllers at (t, q, qd), and fext the model's external forces. Engine only: no threads.
 
 #include <optional>
 #include <string>
 
 #include <Eigen/Core>
 
+#include "articulate/control.h"
 #include "articulate/data.h"
 #include "articulate/dynamics.h"
 #include "articulate/model.h"
@@ -74,13 +76,15 @@ class Simulation {
   SimulationOptions m_opt;
   Data m_data;
   double m_t = 0.0, m_h = 0.0, m_e0 = 0.0;
-  Eigen::VectorXd m_q, m_qd, m_tau;
+  Eigen::VectorXd m_q, m_qd, m_tau, m_tauTotal;
+  ExternalForces m_fext;
   // stage storage (no allocation while stepping)
   Eigen::VectorXd m_kq[7], m_kv[7], m_q1, m_qd1, m_errq, m_errv;
   std::optional<Divergence> m_divergence;
   long m_steps = 0, m_rejected = 0;
 
-  const Eigen::VectorXd& accel(const Eigen::VectorXd& q, const Eigen::VectorXd& qd);
+  // qdd at time t and state (q, qd), with the controllers' and external forces
+  const Eigen::VectorXd& accel(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd);
   bool fixedStep(double h);
   bool adaptiveStep(double hMax);
   // accepts the step held in m_q1, m_qd1 unless it diverged
