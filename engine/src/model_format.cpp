@@ -10,6 +10,7 @@
 #include "articulate/appearance.h"
 #include "articulate/model.h"
 #include "articulate/model_io.h"
+#include "articulate/simulation.h"
 #include "articulate/spatial_v2_json.h"
 
 namespace art {
@@ -528,6 +529,16 @@ ojson specToJson(const ModelSpec& s) {
     }
     doc["forces"] = fs;
   }
+  if (!(s.simulation == SimulationSpec{})) {
+    ojson js;
+    js["integrator"] = integratorName(s.simulation.integrator);
+    js["dt"] = s.simulation.dt;
+    if (s.simulation.integrator == Integrator::DormandPrince45) {
+      js["rtol"] = s.simulation.relTol;
+      js["atol"] = s.simulation.absTol;
+    }
+    doc["simulation"] = js;
+  }
   return doc;
 }
 
@@ -537,7 +548,7 @@ void specFromJson(const json& doc, ModelSpec& out, Diagnostics& problems) {
   out = ModelSpec{};
   if (!rd.object(doc, "", {"format", "version", "name", "description", "kind", "arithmetic",
                            "gravity", "bodies", "base_appearance", "camera", "contacts",
-                           "constraints", "forces"}))
+                           "constraints", "forces", "simulation"}))
     return;
   std::string fmt;
   if (!doc.contains("format")) rd.fail("", "missing field 'format' (\"articulate-model\")");
@@ -792,6 +803,22 @@ void specFromJson(const json& doc, ModelSpec& out, Diagnostics& problems) {
         }
         if (f.body >= 0) out.forces.push_back(f);
       }
+  }
+  if (doc.contains("simulation")) {
+    const json& js = doc["simulation"];
+    SimulationSpec& sim = out.simulation;
+    if (rd.object(js, "simulation", {"integrator", "dt", "rtol", "atol"})) {
+      std::string name;
+      if (js.contains("integrator") && rd.string(js["integrator"], "simulation.integrator", name) &&
+          !parseIntegrator(name, sim.integrator))
+        rd.fail("simulation.integrator",
+                "expected \"rk4\", \"euler\" or \"dopri5\", got \"" + name + "\"");
+      const std::pair<const char*, double*> fields[] = {
+          {"dt", &sim.dt}, {"rtol", &sim.relTol}, {"atol", &sim.absTol}};
+      for (const auto& [field, value] : fields)
+        if (js.contains(field) && rd.number(js[field], dot("simulation", field), *value) && !(*value > 0))
+          rd.fail(dot("simulation", field), "must be > 0, got " + describe(*value));
+    }
   }
   if (problems.size() != before) return;
   // everything read: the tree's own checks, reported at the body's index in the file

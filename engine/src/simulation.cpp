@@ -35,6 +35,24 @@ bool parseIntegrator(const std::string& name, Integrator& out) {
   return true;
 }
 
+const char* integratorName(Integrator integrator) {
+  switch (integrator) {
+    case Integrator::RK4: return "rk4";
+    case Integrator::SemiImplicitEuler: return "euler";
+    case Integrator::DormandPrince45: return "dopri5";
+  }
+  return "rk4";
+}
+
+SimulationOptions simulationOptions(const ModelSpec& spec) {
+  SimulationOptions o;
+  o.integrator = spec.simulation.integrator;
+  o.dt = spec.simulation.dt;
+  o.relTol = spec.simulation.relTol;
+  o.absTol = spec.simulation.absTol;
+  return o;
+}
+
 Simulation::Simulation(const Model& model, const SimulationOptions& options)
     : m_model(model), m_opt(options), m_data(model) {
   if (!(options.dt > 0) || !std::isfinite(options.dt))

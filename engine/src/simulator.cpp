@@ -142,6 +142,7 @@ SimulatorStatus Simulator::status() const {
 
 void Simulator::setStatus() {
   std::lock_guard<std::mutex> lock(m_statusMutex);
+  m_status.generation = m_threadGeneration;
   m_status.loaded = m_sim != nullptr;
   m_status.running = m_running;
   m_status.time = m_sim ? m_sim->time() : 0.0;

@@ -37,6 +37,23 @@ struct InertiaSpec {
   }
 };
 
+/// Time integrators (simulation.h).
+enum class Integrator {
+  RK4,                // classical fixed-step Runge-Kutta, 4th order ("rk4")
+  SemiImplicitEuler,  // symplectic Euler: qd += h qdd(q, qd); q += h qd ("euler")
+  DormandPrince45     // adaptive embedded Runge-Kutta 5(4) with error control ("dopri5")
+};
+
+/// How the model is simulated by default (the app and `articulate-cli simulate`).
+struct SimulationSpec {
+  Integrator integrator = Integrator::RK4;
+  double dt = 1e-3;                // fixed step, or dopri5's largest step (s)
+  double relTol = 1e-9, absTol = 1e-9;  // dopri5 error tolerances
+  bool operator==(const SimulationSpec& o) const {
+    return integrator == o.integrator && dt == o.dt && relTol == o.relTol && absTol == o.absTol;
+  }
+};
+
 /// A joint's controller: the joint force it applies (N m for rotations, N for translations),
 /// evaluated at every derivative evaluation of the integrator.
 struct ControlSpec {
@@ -128,6 +145,7 @@ struct ModelSpec {
   std::vector<ContactPointSpec> contacts;
   std::vector<ConstraintSpec> constraints;
   std::vector<ExternalForceSpec> forces;  // constant external forces
+  SimulationSpec simulation;              // default integrator settings
   nlohmann::json baseAppearance = nlohmann::json::array();  // drawing instructions, base coords
   CameraSpec camera;
 

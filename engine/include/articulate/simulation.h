@@ -15,14 +15,10 @@
 
 namespace art {
 
-enum class Integrator {
-  RK4,                // classical fixed-step Runge-Kutta, 4th order
-  SemiImplicitEuler,  // symplectic Euler: qd += h qdd(q, qd); q += h qd
-  DormandPrince45     // adaptive embedded Runge-Kutta 5(4) with error control
-};
-
 /// Parses "rk4", "euler" or "dopri5"; returns false for anything else.
 bool parseIntegrator(const std::string& name, Integrator& out);
+/// "rk4", "euler" or "dopri5".
+const char* integratorName(Integrator integrator);
 
 struct SimulationOptions {
   Integrator integrator = Integrator::RK4;
@@ -34,6 +30,9 @@ struct SimulationOptions {
   // than this many times its initial magnitude (plus 1 J), stops the simulation
   double energyGrowthLimit = 1e6;
 };
+
+/// The options a model asks for (ModelSpec::simulation).
+SimulationOptions simulationOptions(const ModelSpec& spec);
 
 /// Why the simulation stopped stepping; empty while it runs normally.
 struct Divergence {

@@ -39,6 +39,7 @@ struct SnapshotBatch {
 
 /// What the simulator is doing, as last reported by its thread.
 struct SimulatorStatus {
+  long generation = 0;        // of the last load/reset/setState the thread has applied
   bool loaded = false;
   bool running = false;      // stepping (not paused)
   double time = 0.0;         // simulation time of the last step (s)
