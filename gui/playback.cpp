@@ -237,7 +237,9 @@ void Playback::tick() {
     checkStatus();
   }
   if (m_recording.empty()) return;
-  if (m_playing) {
+  if (!m_playing && m_live && m_follow) {
+    m_time = endTime();  // samples stepped before the pause reached the thread
+  } else if (m_playing) {
     if (m_live && m_follow) {
       m_time = endTime();
       // the simulation stopped on its own (a stop time, a divergence): so does playback
