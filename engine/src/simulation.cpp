@@ -80,8 +80,8 @@ void Simulation::setState(double t, const Eigen::VectorXd& q, const Eigen::Vecto
   m_qd = qd;
   m_h = m_opt.dt;
   m_divergence.reset();
-  const EnergyMomentum e = energy();
-  m_e0 = e.kinetic + e.potential;
+  m_energy = energyMomentum(m_model, m_data, m_q, m_qd);
+  m_e0 = m_energy.kinetic + m_energy.potential;
 }
 
 void Simulation::setJointForces(const Eigen::VectorXd& tau) {
@@ -91,7 +91,7 @@ void Simulation::setJointForces(const Eigen::VectorXd& tau) {
   m_tau = tau;
 }
 
-EnergyMomentum Simulation::energy() { return energyMomentum(m_model, m_data, m_q, m_qd); }
+EnergyMomentum Simulation::energy() { return m_energy; }
 
 const Eigen::VectorXd& Simulation::accel(double t, const Eigen::VectorXd& q,
                                          const Eigen::VectorXd& qd) {
@@ -117,8 +117,8 @@ bool Simulation::check() {
     if (!std::isfinite(m_q1(i))) return diverge("q[" + std::to_string(i) + "]", m_q1(i));
     if (!std::isfinite(m_qd1(i))) return diverge("qd[" + std::to_string(i) + "]", m_qd1(i));
   }
-  const EnergyMomentum e = energyMomentum(m_model, m_data, m_q1, m_qd1);
-  const double total = e.kinetic + e.potential;
+  m_energy1 = energyMomentum(m_model, m_data, m_q1, m_qd1);
+  const double total = m_energy1.kinetic + m_energy1.potential;
   if (!std::isfinite(total) ||
       std::abs(total - m_e0) > m_opt.energyGrowthLimit * (std::abs(m_e0) + 1.0))
     return diverge("total energy", total);
@@ -160,6 +160,7 @@ bool Simulation::commit(double h) {
   }
   m_q.swap(m_q1);
   m_qd.swap(m_qd1);
+  m_energy = m_energy1;  // computed by check() for the divergence test
   ++m_steps;
   return true;
 }

@@ -63,7 +63,8 @@ class Simulation {
   double time() const { return m_t; }
   const Eigen::VectorXd& q() const { return m_q; }
   const Eigen::VectorXd& qd() const { return m_qd; }
-  /// Energy and momentum at the current state.
+  /// Energy and momentum at the current state (computed once per step, for the divergence
+  /// check, and kept).
   EnergyMomentum energy();
   const std::optional<Divergence>& divergence() const { return m_divergence; }
   /// Steps taken (accepted) and rejected so far.
@@ -79,6 +80,7 @@ class Simulation {
   ExternalForces m_fext;
   // stage storage (no allocation while stepping)
   Eigen::VectorXd m_kq[7], m_kv[7], m_q1, m_qd1, m_errq, m_errv;
+  EnergyMomentum m_energy, m_energy1;  // of (m_q, m_qd) and of the step being checked
   std::optional<Divergence> m_divergence;
   long m_steps = 0, m_rejected = 0;
 
