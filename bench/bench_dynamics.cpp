@@ -46,7 +46,7 @@ void registerStep(const char* file, const char* integrator, bool hold) {
     for (auto _ : state) {
       if (hold) {
         for (int i = 6; i < model.nb; ++i)
-          tau(i) = -150.0 * (sim.q()(i) - model.q0(i)) - 5.0 * sim.qd()(i);
+          tau(i) = -150.0 * (sim.q()(i) - model.q0(i)) - 3.0 * sim.qd()(i);
         sim.setJointForces(tau);
       }
       if (!sim.step()) {

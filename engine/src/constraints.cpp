@@ -267,11 +267,33 @@ const Eigen::VectorXd& constrainedForwardDynamics(const Model& m, Data& d, Const
   for (int i = 0; i < cd.nc; ++i)
     cd.rhs(i) = cd.g(i) - 2 * gains.alpha * cd.phidot(i) - gains.beta * gains.beta * cd.phi(i) -
                 cd.G.row(i).dot(d.qdd);
-  const int rank = factorPivoted(cd.A, cd.perm, cd.nc);
-  solvePivoted(cd.A, cd.perm, cd.nc, rank, cd.rhs, cd.lambda, cd.work);
+  cd.rank = factorPivoted(cd.A, cd.perm, cd.nc);
+  solvePivoted(cd.A, cd.perm, cd.nc, cd.rank, cd.rhs, cd.lambda, cd.work);
   // qdd = qdd0 + H^-1 G' lambda
   for (int k = 0; k < cd.nc; ++k) d.qdd += cd.lambda(k) * cd.Y.col(k);
   return d.qdd;
+}
+
+double closeConstraintsAfterStep(const Model& m, Data& d, ConstraintData& cd,
+                                 Eigen::Ref<Eigen::VectorXd> q1, Eigen::Ref<Eigen::VectorXd> qd1,
+                                 double h, double tolerance, int maxIterations) {
+  detail::checkSize("closeConstraintsAfterStep", "q1", q1.size(), m.nb);
+  detail::checkSize("closeConstraintsAfterStep", "qd1", qd1.size(), m.nb);
+  if (!(h > 0)) throw std::invalid_argument("closeConstraintsAfterStep: h must be > 0");
+  if (cd.nc == 0) return 0.0;
+  // phi(q1 + h^2 Y dl) = 0 with the Jacobian G(q1) Y approximated by the factorised G(q) Y
+  double err = 0.0;
+  for (int it = 0;; ++it) {
+    evaluate(m, d, cd, q1, qd1, false);
+    err = cd.phi.cwiseAbs().maxCoeff();
+    if (err <= tolerance || it >= maxIterations || !std::isfinite(err)) break;
+    solvePivoted(cd.A, cd.perm, cd.nc, cd.rank, cd.phi, cd.rhs, cd.work);
+    for (int k = 0; k < cd.nc; ++k) {
+      q1 -= cd.rhs(k) * cd.Y.col(k);
+      qd1 -= (cd.rhs(k) / h) * cd.Y.col(k);
+    }
+  }
+  return err;
 }
 
 double projectConstraints(const Model& m, Data& d, ConstraintData& cd,

@@ -162,6 +162,10 @@ bool Simulation::fixedStep(double h) {
     m_qd1 = m_qd + h * accel(m_t, m_q, m_qd, m_u);
     m_q1 = m_q + h * m_qd1;
     if (m_contact) m_u1 = m_u + h * m_contact->udot;
+    // close the loops with the step's own constraint impulse (SHAKE), which keeps this
+    // symplectic step free of energy drift
+    if (m_cons && m_q1.allFinite() && m_qd1.allFinite())
+      closeConstraintsAfterStep(m_model, m_data, *m_cons, m_q1, m_qd1, h);
   } else {
     // RK4 on (q, qd, u)
     stage(0, m_t, m_q, m_qd, m_u);

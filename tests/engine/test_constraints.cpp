@@ -184,14 +184,15 @@ class TestConstraints : public QObject {
   void driftAndEnergy_data() {
     QTest::addColumn<QString>("model");
     QTest::addColumn<QString>("integrator");
-    QTest::addColumn<double>("energyTol");  // J
+    QTest::addColumn<double>("energyTol");  // relative to the initial total energy
     for (const char* model : {"fourbar", "slider_crank", "fourbar_spatial"}) {
       QTest::newRow(qPrintable(QString(model) + "/rk4")) << model << "rk4" << 1e-7;
-      QTest::newRow(qPrintable(QString(model) + "/dopri5")) << model << "dopri5" << 1e-6;
-      // semi-implicit Euler: the drift check only. Its positions leave the constraint manifold
-      // by O(h^2) a step, and projecting them back shifts the potential energy by as much, so
-      // a first-order step loses energy at a rate O(h) (some 40% over these 10 s at 1 ms)
-      QTest::newRow(qPrintable(QString(model) + "/euler")) << model << "euler" << -1.0;
+      QTest::newRow(qPrintable(QString(model) + "/dopri5")) << model << "dopri5" << 1e-8;
+      // semi-implicit Euler is first order and, with H(q), not symplectic in (q, qd): its
+      // velocity projection removes O(h) a step, some percent of the energy over these 10 s
+      // (without closing the loops by the step's own impulse, 40% and rising: see
+      // closeConstraintsAfterStep)
+      QTest::newRow(qPrintable(QString(model) + "/euler")) << model << "euler" << 5e-2;
     }
   }
   void driftAndEnergy() {
@@ -220,8 +221,7 @@ class TestConstraints : public QObject {
     qInfo("%s %s: max constraint error %.3g, max energy change %.3g J (E0 = %.4g J)",
           qPrintable(model), qPrintable(integrator), maxErr, maxDe, e0);
     QVERIFY2(maxErr < 1e-8, qPrintable(QString("constraint error %1").arg(maxErr)));
-    if (energyTol > 0)
-      QVERIFY2(maxDe < energyTol, qPrintable(QString("energy change %1 J").arg(maxDe)));
+    QVERIFY2(maxDe < energyTol * std::abs(e0), qPrintable(QString("energy change %1 J").arg(maxDe)));
     // the mechanism moved through large angles
     QVERIFY(std::abs(sim.q()(0) - m.q0(0)) > 1.0 || sim.qd().norm() > 1.0);
   }

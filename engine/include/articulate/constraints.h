@@ -52,9 +52,10 @@ struct ConstraintData {
   // on `joint`, with -ratio times it on `master`.
   Eigen::VectorXd lambda;
 
-  // workspaces
+  // workspaces; after constrainedForwardDynamics Y, A, perm and rank describe its state
   Eigen::MatrixXd Y;     // H^-1 G' (nb x nc)
   Eigen::MatrixXd A;     // G H^-1 G' or G G' and its pivoted factor (nc x nc)
+  int rank = 0;          // independent rows found by that factorisation
   Eigen::VectorXd rhs;   // (nc)
   Eigen::VectorXd work;  // (nc)
   Eigen::VectorXi perm;  // pivot order (nc)
@@ -78,6 +79,19 @@ const Eigen::VectorXd& constrainedForwardDynamics(const Model& model, Data& data
                                                   const VecRef& qd, const VecRef& tau,
                                                   const ExternalForces* fext = nullptr,
                                                   const BaumgarteGains& gains = {});
+
+/// Completes a semi-implicit Euler step qd1 = qd + h qdd, q1 = q + h qd1 whose qdd came from
+/// constrainedForwardDynamics at q (cdata still holding that call's Y = H^-1 G(q)' and factor):
+/// adds the constraint impulse that closes the constraints at the end of the step, q1 +=
+/// h^2 Y dlambda and qd1 += h Y dlambda with phi(q1) = 0 (SHAKE; Hairer, Lubich & Wanner,
+/// Geometric Numerical Integration, VII.1), by quasi-Newton steps until max |phi| <= tolerance
+/// or `maxIterations` steps. Projecting along the constraint forces of the step, rather than
+/// normal to the constraints at q1, keeps the step symplectic, so energy does not drift. Follow
+/// it with projectConstraints for the velocities. Returns max |phi(q1)|; throws
+/// std::invalid_argument on a size mismatch or h <= 0.
+double closeConstraintsAfterStep(const Model& model, Data& data, ConstraintData& cdata,
+                                 Eigen::Ref<Eigen::VectorXd> q1, Eigen::Ref<Eigen::VectorXd> qd1,
+                                 double h, double tolerance = 1e-12, int maxIterations = 10);
 
 /// Projects a state onto the constraint manifold: Gauss-Newton steps q -= G' (G G')^+ phi
 /// (least change of q) until max |phi| <= tolerance or `maxIterations` steps, then
