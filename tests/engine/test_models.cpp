@@ -193,8 +193,7 @@ class TestModels : public QObject {
   }
 
   // a second of art::Simulation (RK4, 1 ms) with the model's constraints and ground contact
-  // enforced: no divergence, the constraints hold to 1e-8, no contact point falls through the
-  // floor (passive models may collapse onto it: the unheld quadruped's feet sink 9 mm)
+  // enforced: no divergence, the constraints hold to 1e-8, no contact point sinks 5 mm
   void oneSecondSimulated_data() { addFileRows(); }
   void oneSecondSimulated() {
     QFETCH(QString, file);
@@ -210,7 +209,7 @@ class TestModels : public QObject {
                                       .row(2).minCoeff());
     }
     QVERIFY2(worstError < 1e-8, qPrintable(QString("constraint error %1").arg(worstError)));
-    QVERIFY2(lowest > -2e-2, qPrintable(QString("a contact point sank to z = %1").arg(lowest)));
+    QVERIFY2(lowest > -5e-3, qPrintable(QString("a contact point sank to z = %1").arg(lowest)));
   }
 
   // models with contact points start on the floor (z = 0), not under it
