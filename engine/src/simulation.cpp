@@ -24,6 +24,8 @@ constexpr double kA[7][6] = {
     {35.0 / 384, 0, 500.0 / 1113, 125.0 / 192, -2187.0 / 6784, 11.0 / 84}};
 // stage times
 constexpr double kC[7] = {0, 1.0 / 5, 3.0 / 10, 4.0 / 5, 8.0 / 9, 1, 1};
+// largest constraint error a step may leave after its projection (m, rad)
+constexpr double kMaxConstraintError = 1e-8;
 // 5th-order weights minus the embedded 4th-order ones
 constexpr double kE[7] = {71.0 / 57600,      0, -71.0 / 16695, 71.0 / 1920,
                           -17253.0 / 339200, 22.0 / 525, -1.0 / 40};
@@ -136,7 +138,7 @@ void Simulation::stage(int k, double t, const Eigen::VectorXd& q, const Eigen::V
   if (m_contact) m_ku[k] = m_contact->udot;
 }
 
-bool Simulation::check() {
+bool Simulation::check(double constraintError) {
   auto diverge = [&](const std::string& quantity, double value) {
     std::ostringstream s;
     s << "the simulation diverged at t = " << m_t << " s: " << quantity << " = " << value;
@@ -149,6 +151,9 @@ bool Simulation::check() {
   }
   for (Eigen::Index i = 0; i < m_u1.size(); ++i)
     if (!std::isfinite(m_u1(i))) return diverge("u[" + std::to_string(i) + "]", m_u1(i));
+  // the projection could not close the constraints (e.g. a loop pulled apart)
+  if (!(constraintError <= kMaxConstraintError))
+    return diverge("constraint error", constraintError);
   const EnergyMomentum e = energyMomentum(m_model, m_data, m_q1, m_qd1);
   const double total = e.kinetic + e.potential;
   if (!std::isfinite(total) ||
@@ -186,9 +191,10 @@ bool Simulation::fixedStep(double h) {
 bool Simulation::commit(double h) {
   const double t0 = m_t;
   m_t += h;
+  double constraintError = 0.0;
   if (m_cons && m_q1.allFinite() && m_qd1.allFinite())
-    projectConstraints(m_model, m_data, *m_cons, m_q1, m_qd1);
-  if (!check()) {
+    constraintError = projectConstraints(m_model, m_data, *m_cons, m_q1, m_qd1);
+  if (!check(constraintError)) {
     m_t = t0;
     return false;
   }

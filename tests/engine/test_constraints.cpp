@@ -353,6 +353,21 @@ class TestConstraints : public QObject {
     QVERIFY(testutil::relErr(cs.lambda.head<2>(), cp.lambda) < 1e-8);
   }
 
+  // a loop that cannot close (coupler and rocker pins too close to their pivots to meet across
+  // the 0.32 m ground link) stops the simulation with a divergence naming the constraint error
+  void unassemblableLoopDiverges() {
+    ModelSpec spec = loadSpec("fourbar.json");
+    spec.constraints[0].pointA = Vec3(0.05, 0, 0);
+    spec.constraints[0].pointB = Vec3(0.02, 0, 0);
+    const Model m = compile(spec);
+    Simulation sim(m, SimulationOptions{});
+    QVERIFY(sim.constraintError() > 1e-3);
+    QVERIFY(!sim.step());
+    QVERIFY(sim.divergence());
+    QCOMPARE(QString::fromStdString(sim.divergence()->quantity), QString("constraint error"));
+    QCOMPARE(sim.stepsTaken(), 0L);
+  }
+
   // a state off the constraints is projected onto them by setState
   void setStateProjects() {
     const Model m = compile(loadSpec("slider_crank.json"));

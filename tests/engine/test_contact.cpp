@@ -125,6 +125,40 @@ class TestContact : public QObject {
     QVERIFY(lowest < 0);  // it does rest in the (compliant) ground
   }
 
+  // planar models touch the ground y = 0: a 3 kg bar on px, py, r joints resting on its two
+  // end points carries m g, shared so that the reactions' moments about the centre of mass
+  // balance
+  void planarBarRests() {
+    ModelSpec s;
+    s.name = "bar";
+    s.arithmetic = Arithmetic::Planar;
+    s.gravity = Vec3(0, -9.81, 0);
+    const char* names[3] = {"x", "y", "bar"};
+    const JointType types[3] = {JointType::PlanarPx, JointType::PlanarPy, JointType::PlanarR};
+    for (int i = 0; i < 3; ++i) {
+      BodySpec b;
+      b.name = names[i];
+      b.parent = i - 1;
+      b.joint.type = types[i];
+      if (i == 2)
+        b.inertia = InertiaSpec::fromMassComInertia(3.0, Vec3(0.2, 0.05, 0), Mat3::Identity() * 0.05);
+      s.bodies.push_back(b);
+    }
+    s.bodies[1].q0 = 0.002;
+    s.contacts = {{2, Vec3(-0.3, 0, 0)}, {2, Vec3(0.5, 0, 0)}};
+    const Model m = compile(s);
+    QCOMPARE(contactStateSize(m), 2);
+    Simulation sim(m, SimulationOptions{});
+    QVERIFY(sim.advanceTo(3.0));
+    const Eigen::Matrix3Xd f = sim.contactForces();
+    const double weight = 3.0 * 9.81;
+    QVERIFY(std::abs(f.row(1).sum() - weight) < 1e-6 * weight);
+    // moments about the centre of mass (x = 0.2): f0 (0.2 + 0.3) = f1 (0.5 - 0.2)
+    QVERIFY(std::abs(f(1, 0) * 0.5 - f(1, 1) * 0.3) < 1e-3 * weight);
+    QVERIFY(f.row(2).cwiseAbs().maxCoeff() == 0.0);
+    QVERIFY(sim.qd().norm() < 1e-6);
+  }
+
   // a box sliding at 1 m/s stops after v^2 / (2 mu g): every point slips on the friction cone
   void slidingBoxStopsByFriction() {
     ModelSpec s = box(0.0);

@@ -36,8 +36,9 @@ struct SimulationOptions {
   double relTol = 1e-9;  // dopri5 tolerances, per component
   double absTol = 1e-9;
   double minDt = 1e-12;  // dopri5 gives up below this step (s)
-  // divergence: a state or energy that is not finite, or a total energy that grows by more
-  // than this many times its initial magnitude (plus 1 J), stops the simulation
+  // divergence: a state or energy that is not finite, a total energy that grows by more than
+  // this many times its initial magnitude (plus 1 J), or constraints that the projection
+  // cannot close to 1e-8 (a loop that cannot be assembled) stops the simulation
   double energyGrowthLimit = 1e6;
 };
 
@@ -117,7 +118,9 @@ class Simulation {
   bool adaptiveStep(double hMax);
   // accepts the step held in m_q1, m_qd1 unless it diverged
   bool commit(double h);
-  bool check();
+  // whether the state held in m_q1, m_qd1, m_u1 is finite, its energy has not grown beyond
+  // the limit and its constraints hold after the projection (error `constraintError`)
+  bool check(double constraintError = 0.0);
 };
 
 }  // namespace art
