@@ -2,7 +2,8 @@
 // bias against finite differences, G qdd = g (stabilised) and workless constraint forces, drift
 // below 1e-8 and energy conservation over 10 s for the four-bar and the slider-crank, exact
 // gearing, the four-bar against Kane's equations in its one independent coordinate, and the
-// same four-bar in spatial arithmetic (redundant out-of-plane rows) against the planar one.
+// same four-bar in spatial arithmetic (redundant out-of-plane rows) against the planar one; a
+// loop that cannot be assembled stops the simulation.
 #include <QtTest>
 
 #include <cmath>
@@ -41,7 +42,8 @@ ModelSpec toSpatial(ModelSpec s) {
   return s;
 }
 
-// a random spatial tree closed by a loop with axis alignment between two branches, and a gear
+// a random spatial tree closed by a loop with axis alignment between two branches, a loop to
+// the base and a gear (10 rows)
 ModelSpec randomLoopTree() {
   ModelSpec s = randomTree(7, 3, {JointType::Rx, JointType::Ry, JointType::Pz, JointType::H,
                                   JointType::Rz});
@@ -177,6 +179,42 @@ class TestConstraints : public QObject {
              qPrintable(QString("ID error %1").arg(testutil::relErr(id, tau + Qc))));
     // the constraint actually acts: without it the accelerations differ
     QVERIFY((aba(m, d, q, qd, tau) - qdd).norm() > 1e-6);
+  }
+
+  // at any state, consistent or not, the accelerations meet the stabilised constraint
+  // equations G qdd = g - 2 alpha phidot - beta^2 phi (alignment rows, a loop to the base and a
+  // gear), and solve ID(q, qd, qdd) = tau + G' lambda
+  void stabilisedAccelerationsAtAnyState() {
+    // a 12-joint random chain, so that every row has joints enough to move it: the aligned
+    // loop spans joints 7..12, the loop to the base joints 1..5, the gear joints 6 and 2
+    ModelSpec spec = randomTree(12, 7, {JointType::Rx, JointType::Ry, JointType::Pz,
+                                        JointType::H, JointType::Rz});
+    for (int i = 0; i < 12; ++i) spec.bodies[i].parent = i - 1;
+    const ModelSpec loops = randomLoopTree();
+    spec.constraints = loops.constraints;
+    spec.constraints[0].bodyA = 11;
+    spec.constraints[0].bodyB = 5;
+    spec.constraints[1].bodyA = 4;
+    const Model m = compile(spec);
+    Data d(m);
+    ConstraintData cd(m);
+    std::mt19937 rng(17);
+    const BaumgarteGains gains{7.0, 5.0};
+    for (int trial = 0; trial < 5; ++trial) {
+      const Eigen::VectorXd q = testutil::randomVector(m.nb, rng, -1.5, 1.5);
+      const Eigen::VectorXd qd = testutil::randomVector(m.nb, rng, -2, 2);
+      const Eigen::VectorXd tau = testutil::randomVector(m.nb, rng, -1, 1);
+      const Eigen::VectorXd qdd = constrainedForwardDynamics(m, d, cd, q, qd, tau, nullptr, gains);
+      QCOMPARE(cd.rank, cd.nc);  // generic states: independent rows
+      const Eigen::VectorXd lambda = cd.lambda;
+      constraintKinematics(m, d, cd, q, qd);
+      const Eigen::VectorXd rhs = cd.g - 2 * gains.alpha * cd.phidot -
+                                  gains.beta * gains.beta * cd.phi;
+      const double e = testutil::relErr(cd.G * qdd, rhs);
+      QVERIFY2(e < 1e-9, qPrintable(QString("G qdd - rhs: %1").arg(e)));
+      const Eigen::VectorXd id = rnea(m, d, q, qd, qdd);
+      QVERIFY(testutil::relErr(id, tau + cd.G.transpose() * lambda) < 1e-9);
+    }
   }
 
   // the passive four-bar and slider-crank over 10 s: constraint error below 1e-8 after every
