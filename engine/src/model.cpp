@@ -207,6 +207,14 @@ Model compile(const ModelSpec& spec) {
     if (!cp.point.allFinite()) throw ModelError(field + ".point", "is not finite");
     m.contacts.push_back(cp);
   }
+  const GroundSpec& gr = spec.ground;
+  if (!(gr.stiffness > 0) || !std::isfinite(gr.stiffness))
+    throw ModelError("ground.stiffness", "must be > 0");
+  if (!(gr.damping > 0) || !std::isfinite(gr.damping))
+    throw ModelError("ground.damping", "must be > 0");
+  if (!(gr.friction >= 0) || !std::isfinite(gr.friction))
+    throw ModelError("ground.friction", "must be >= 0");
+  m.ground = gr;
   m.constraints = spec.constraints;
   for (std::size_t k = 0; k < spec.forces.size(); ++k) {
     const ExternalForceSpec& f = spec.forces[k];

@@ -489,6 +489,10 @@ ojson specToJson(const ModelSpec& s) {
       c.push_back({{"body", bodyName(s, cp.body)}, {"point", vecJson(cp.point)}});
     doc["contacts"] = c;
   }
+  if (s.ground != GroundSpec{})
+    doc["ground"] = {{"stiffness", s.ground.stiffness},
+                     {"damping", s.ground.damping},
+                     {"friction", s.ground.friction}};
   if (!s.constraints.empty()) {
     ojson cs = ojson::array();
     for (const ConstraintSpec& c : s.constraints) {
@@ -548,7 +552,7 @@ void specFromJson(const json& doc, ModelSpec& out, Diagnostics& problems) {
   out = ModelSpec{};
   if (!rd.object(doc, "", {"format", "version", "name", "description", "kind", "arithmetic",
                            "gravity", "bodies", "base_appearance", "camera", "contacts",
-                           "constraints", "forces", "simulation"}))
+                           "ground", "constraints", "forces", "simulation"}))
     return;
   std::string fmt;
   if (!doc.contains("format")) rd.fail("", "missing field 'format' (\"articulate-model\")");
@@ -721,6 +725,20 @@ void specFromJson(const json& doc, ModelSpec& out, Diagnostics& problems) {
         if (rd.vec3(cs[k]["point"], dot(p, "point"), cp.point) && cp.body >= 0)
           out.contacts.push_back(cp);
       }
+  }
+  if (doc.contains("ground") &&
+      rd.object(doc["ground"], "ground", {"stiffness", "damping", "friction"})) {
+    const json& jg = doc["ground"];
+    GroundSpec& g = out.ground;
+    if (jg.contains("stiffness") && rd.number(jg["stiffness"], "ground.stiffness", g.stiffness) &&
+        !(g.stiffness > 0))
+      rd.fail("ground.stiffness", "must be > 0");
+    if (jg.contains("damping") && rd.number(jg["damping"], "ground.damping", g.damping) &&
+        !(g.damping > 0))
+      rd.fail("ground.damping", "must be > 0");
+    if (jg.contains("friction") && rd.number(jg["friction"], "ground.friction", g.friction) &&
+        !(g.friction >= 0))
+      rd.fail("ground.friction", "must be >= 0");
   }
   if (doc.contains("constraints")) {
     const json& cs = doc["constraints"];

@@ -133,6 +133,19 @@ struct ContactPointSpec {
   Vec3 point = Vec3::Zero();  // body coordinates, m
 };
 
+/// The compliant ground that contact points touch (spatial_v2 gcontact's K, D and mu; see
+/// contact.h). The defaults hold a few kilograms per point with about a millimetre of
+/// penetration and are stable with 1 ms steps.
+struct GroundSpec {
+  double stiffness = 1e6;  // K, N/m^1.5: normal force K (-z)^1.5 at depth -z
+  double damping = 2000;   // D, N s/m^1.5: damping force D sqrt(-z) (-zdot)
+  double friction = 0.5;   // mu, Coulomb friction coefficient (0: frictionless)
+  bool operator==(const GroundSpec& o) const {
+    return stiffness == o.stiffness && damping == o.damping && friction == o.friction;
+  }
+  bool operator!=(const GroundSpec& o) const { return !(*this == o); }
+};
+
 /// The editable description of a kinematic tree.
 struct ModelSpec {
   std::string name;
@@ -143,6 +156,7 @@ struct ModelSpec {
   // Unset means spatial_v2's default: [0 0 -9.81] spatial, [0 0] planar.
   std::optional<Vec3> gravity;
   std::vector<ContactPointSpec> contacts;
+  GroundSpec ground;  // what the contact points touch
   std::vector<ConstraintSpec> constraints;
   std::vector<ExternalForceSpec> forces;  // constant external forces
   SimulationSpec simulation;              // default integrator settings
