@@ -203,7 +203,10 @@ int main(int argc, char** argv) {
   const QString model = options.model.isEmpty() ? bundledModel() : options.model;
   if (!model.isEmpty())
     QTimer::singleShot(0, &window, [&window, model, options] {
-      if (window.openFile(model) && options.timeSet) window.showTime(options.time);
+      if (!window.openFile(model)) return;
+      if (options.timeSet) window.showTime(options.time);
+      // the bundled example starts moving, so that the first thing a user sees is alive
+      if (options.model.isEmpty() && options.grab.isEmpty()) window.playback()->play();
       if (options.grab.isEmpty()) return;
       window.playback()->play();
       QTimer::singleShot(static_cast<int>(options.playFor * 1000), &window, [&window, options] {
