@@ -63,8 +63,10 @@ struct Model {
     else
       return planar;
   }
-  /// Number of position (and velocity) variables.
+  /// Number of position variables (size of q).
   int nq() const { return nb; }
+  /// Number of velocity variables (size of qd, qdd, tau).
+  int nv() const { return nb; }
 };
 
 /// Checks a ModelSpec and compiles it. Throws ModelError naming the body and field for: an
