@@ -49,7 +49,7 @@ void BM_scrub(benchmark::State& state) {
     for (int i = 0; i < o.bodies; ++i) q(i) = 0.5 * std::sin(t + 0.2 * i);
     rec.append(t, q, qd, 0.0, 0.0);
   }
-  state.counters["MB"] = static_cast<double>(samples * art::Recording::bytesPerSample(o.bodies)) / 1e6;
+  state.counters["MB"] = static_cast<double>(samples * art::Recording::bytesPerSample(o.bodies, o.bodies)) / 1e6;
   art::gui::Playback playback;
   playback.setAnimation(std::move(rec));
   art::gui::OffscreenView view(spec, 1280, 720);

@@ -57,7 +57,8 @@ class FfmpegVideo {
 
 }  // namespace
 
-QString exportFrames(const ModelSpec& spec, const Recording& recording, const ViewState& view,
+QString exportFrames(const ModelSpec& spec, const Recording& recording, System& poses,
+                     const ViewState& view,
                      const ExportOptions& o,
                      const std::function<bool(int done, int total)>& progress) {
   if (recording.empty()) return "there is nothing to export";
@@ -80,12 +81,14 @@ QString exportFrames(const ModelSpec& spec, const Recording& recording, const Vi
     const QFileInfo first(o.path);
     const QString stem = first.dir().filePath(first.completeBaseName());
     Eigen::VectorXd q, qd;
+    std::vector<BodyPose> bodyPoses;
     // the viewport's camera; a tracking camera then moves with its body from there
     offscreen.setViewState(view);
     for (int k = 0; k < total; ++k) {
       const double t = std::min(o.end, o.start + k * o.speed / o.fps);
       recording.stateAt(t, q, qd);
-      offscreen.setPose(q);
+      poses.bodyPoses(q, bodyPoses);
+      offscreen.setBodyPoses(bodyPoses);
       if (o.kind == ExportOptions::Kind::Images) {
         offscreen.savePng(QString("%1_%2.png").arg(stem).arg(k, 5, 10, QChar('0')));
       } else {

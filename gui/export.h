@@ -9,6 +9,7 @@
 
 #include "articulate/model_spec.h"
 #include "articulate/recording.h"
+#include "articulate/system.h"
 #include "viewport/viewport.h"
 
 namespace art::gui {
@@ -31,11 +32,13 @@ QString ffmpegProgram();
 /// Number of frames an export writes: floor((end - start) fps / speed) + 1.
 int exportFrameCount(const ExportOptions& options);
 
-/// Renders the recording's frames from options.start to options.end and writes them. Calls
+/// Renders the recording's frames from options.start to options.end and writes them (`poses`
+/// turns the recorded states into body poses; `spec` gives the drawing). Calls
 /// `progress(done, total)` after each frame; returning false cancels (files already written
 /// stay; an unfinished video is removed). Returns an empty string on success, else the reason
 /// (also "cancelled").
-QString exportFrames(const ModelSpec& spec, const Recording& recording, const ViewState& view,
+QString exportFrames(const ModelSpec& spec, const Recording& recording, System& poses,
+                     const ViewState& view,
                      const ExportOptions& options,
                      const std::function<bool(int done, int total)>& progress);
 

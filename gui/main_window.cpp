@@ -181,21 +181,32 @@ void MainWindow::showKeys() {
          "<tr><td><b>h ?</b></td><td>this help</td></tr></table>"));
 }
 
+std::unique_ptr<System> MainWindow::makeSystem() const {
+  auto model = std::make_shared<const Model>(compile(m_model->spec));
+  return std::make_unique<TreeSystem>(model, simulationOptions(m_model->spec));
+}
+
 void MainWindow::startTimeline() {
-  m_plots->setJoints(m_model->spec.bodies.empty() ? std::vector<std::string>{}
-                                                   : compile(m_model->spec).names);
+  // one system simulates on the simulator's thread; this one only names and poses for the GUI
+  m_display = makeSystem();
+  std::vector<std::string> positions, velocities;
+  for (int i = 0; i < m_display->positionSize(); ++i) positions.push_back(m_display->positionName(i));
+  for (int i = 0; i < m_display->velocitySize(); ++i) velocities.push_back(m_display->velocityName(i));
+  m_plots->setQuantities(positions, velocities);
   if (m_model->motion) {
-    m_playback->setAnimation(Recording::fromMotion(*m_model->motion));
+    Recording r = Recording::fromMotion(*m_model->motion);
+    r.setQuaternionBlocks(m_display->quaternionBlocks());
+    m_playback->setAnimation(std::move(r));
   } else {
-    auto model = std::make_shared<const Model>(compile(m_model->spec));
-    m_playback->setSimulation(model, simulationOptions(m_model->spec));
+    m_playback->setSimulation(makeSystem());
   }
   m_plots->setRecording(&m_playback->recording());
   updateIntegratorMenu();
 }
 
 void MainWindow::showFrame() {
-  m_viewport->setPose(m_playback->q());
+  m_display->bodyPoses(m_playback->q(), m_poses);
+  m_viewport->setBodyPoses(m_poses);
   m_plots->setCursor(m_playback->time());
 }
 
@@ -272,7 +283,8 @@ bool MainWindow::exportImage(const QString& path, int width, int height) {
     OffscreenView view(m_model->spec, width > 0 ? width : m_viewport->width(),
                        height > 0 ? height : m_viewport->height());
     view.setViewState(m_viewport->viewState());
-    view.setPose(m_playback->hasTimeline() ? m_playback->q() : compile(m_model->spec).q0);
+    m_display->bodyPoses(m_playback->hasTimeline() ? m_playback->q() : m_display->positions(), m_poses);
+    view.setBodyPoses(m_poses);
     view.savePng(path);
   } catch (const std::exception& e) {
     showError(tr("Could not export '%1'.").arg(QFileInfo(path).fileName()),
@@ -298,7 +310,7 @@ bool MainWindow::exportAnimation(const ExportOptions& options) {
                            tr("Cancel"), 0, exportFrameCount(options), this);
   progress.setWindowModality(Qt::WindowModal);
   progress.setMinimumDuration(500);
-  const QString error = exportFrames(m_model->spec, m_playback->recording(),
+  const QString error = exportFrames(m_model->spec, m_playback->recording(), *m_display,
                                      m_viewport->viewState(), options, [&](int done, int) {
                                        progress.setValue(done);
                                        return !progress.wasCanceled();

@@ -10,6 +10,7 @@
 #include <QStringList>
 
 #include "articulate/model_format.h"
+#include "articulate/system.h"
 #include "settings.h"
 
 class QAction;
@@ -101,6 +102,7 @@ class MainWindow : public QMainWindow {
   void showError(const QString& title, const QString& details);
   void createShortcuts();
   void startTimeline();
+  std::unique_ptr<System> makeSystem() const;
   void showFrame();
   void simulationProblem(const QString& message);
   void chooseIntegrator(const QString& name);
@@ -116,6 +118,8 @@ class MainWindow : public QMainWindow {
   std::optional<LoadedModel> m_model;
   QString m_path;  // the model's file, absolute
   QString m_lastError;
+  std::unique_ptr<System> m_display;  // names and body poses of the open model's states
+  std::vector<BodyPose> m_poses;
   Playback* m_playback = nullptr;
   PlaybackBar* m_playbackBar = nullptr;
   PlotsPanel* m_plots = nullptr;

@@ -48,7 +48,6 @@ Simulator* Playback::simulator() {
 void Playback::setAnimation(Recording recording) {
   if (m_simulator) m_simulator->pause();
   m_live = false;
-  m_model.reset();
   m_recording = std::move(recording);
   m_playing = m_follow = false;
   m_time = m_recording.startTime();
@@ -56,29 +55,28 @@ void Playback::setAnimation(Recording recording) {
   emit stateChanged();
 }
 
-void Playback::setSimulation(std::shared_ptr<const Model> model, const SimulationOptions& options) {
+void Playback::setSimulation(std::unique_ptr<System> system) {
   Simulator* sim = simulator();
-  m_model = std::move(model);
   m_live = true;
-  m_generation = sim->load(m_model, options);
+  m_recording = Recording(system->positionSize(), system->velocitySize());
+  m_recording.setQuaternionBlocks(system->quaternionBlocks());
+  m_q = system->positions();
+  m_qd = system->velocities();
+  m_generation = sim->load(std::move(system));
   sim->setSpeed(speed());
   sim->setUnpaced(m_unpaced);
-  m_recording = Recording(m_model->nb);
   m_simStatus = SimulatorStatus{};
   m_reportedProblem = false;
   m_playing = false;
   m_follow = true;
   m_time = 0.0;
   m_shownTime = -1;
-  m_q = m_model->q0;
-  m_qd = m_model->qd0;
   emit stateChanged();
 }
 
 void Playback::clear() {
   if (m_simulator) m_simulator->pause();
   m_live = m_playing = m_follow = false;
-  m_model.reset();
   m_recording = Recording();
   m_time = 0.0;
   emit stateChanged();
@@ -195,8 +193,11 @@ void Playback::restart() {
 
 void Playback::takeSnapshots() {
   while (m_simulator->takeSnapshots(m_batch)) {
-    if (m_batch.generation != m_generation || m_batch.n != m_recording.joints()) continue;
-    const double limit = kRecordingLimitBytes / double(Recording::bytesPerSample(m_batch.n));
+    if (m_batch.generation != m_generation || m_batch.nq != m_recording.positionSize() ||
+        m_batch.nv != m_recording.velocitySize())
+      continue;
+    const double limit =
+        kRecordingLimitBytes / double(Recording::bytesPerSample(m_batch.nq, m_batch.nv));
     if (double(m_recording.size() + m_batch.size()) > limit) {
       m_simulator->pause();
       m_playing = false;

@@ -49,8 +49,8 @@ class Playback : public QObject {
 
   /// Shows a fixed recording (an animation). Stops any simulation.
   void setAnimation(Recording recording);
-  /// Starts a live timeline: loads the model into the simulator (paused at its initial state).
-  void setSimulation(std::shared_ptr<const Model> model, const SimulationOptions& options);
+  /// Starts a live timeline: hands the system to the simulator (paused at its current state).
+  void setSimulation(std::unique_ptr<System> system);
   /// Nothing to play.
   void clear();
 
@@ -126,7 +126,6 @@ class Playback : public QObject {
 
   Simulator* simulator();
   std::unique_ptr<Simulator> m_simulator;  // created on the first live timeline
-  std::shared_ptr<const Model> m_model;
   long m_generation = 0;
   SnapshotBatch m_batch;
   SimulatorStatus m_simStatus;

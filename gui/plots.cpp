@@ -64,37 +64,36 @@ PlotsPanel::PlotsPanel(QWidget* parent) : QWidget(parent) {
   m_throttle->setSingleShot(true);
   m_throttle->setInterval(200);
   connect(m_throttle, &QTimer::timeout, this, &PlotsPanel::redraw);
-  setJoints({});
+  setQuantities({}, {});
 }
 
-int PlotsPanel::quantities() const { return 3 + 2 * static_cast<int>(m_joints.size()); }
+int PlotsPanel::quantities() const { return 3 + static_cast<int>(m_names.size()); }
 
 QString PlotsPanel::quantityName(int k) const {
-  const int n = static_cast<int>(m_joints.size());
   if (k < 3) return QStringList{"kinetic", "potential", "total"}[k];
-  const bool velocity = k - 3 >= n;
-  const int j = (k - 3) % std::max(1, n);
-  return QString("%1[%2] %3").arg(velocity ? "qd" : "q").arg(j).arg(QString::fromStdString(m_joints[j]));
+  return QString::fromStdString(m_names[k - 3]);
 }
 
 double PlotsPanel::value(int k, std::size_t s) const {
   const Recording& r = *m_recording;
-  const int n = r.joints();
   switch (k) {
     case 0: return r.kinetic(s);
     case 1: return r.potential(s);
     case 2: return r.kinetic(s) + r.potential(s);
-    default: return k - 3 < n ? r.q(s)(k - 3) : r.qd(s)(k - 3 - n);
+    default: return k - 3 < m_nq ? r.q(s)(k - 3) : r.qd(s)(k - 3 - m_nq);
   }
 }
 
-void PlotsPanel::setJoints(const std::vector<std::string>& names) {
+void PlotsPanel::setQuantities(const std::vector<std::string>& positions,
+                               const std::vector<std::string>& velocities) {
   for (QLineSeries* s : m_series)
     if (s) {
       m_chart->removeSeries(s);
       delete s;
     }
-  m_joints = names;
+  m_names = positions;
+  m_names.insert(m_names.end(), velocities.begin(), velocities.end());
+  m_nq = static_cast<int>(positions.size());
   m_series.assign(quantities(), nullptr);
   const QSignalBlocker block(m_list);
   m_list->clear();
@@ -142,8 +141,10 @@ void PlotsPanel::setCursor(double t) {
 }
 
 void PlotsPanel::redraw() {
-  const bool haveData = m_recording && !m_recording->empty() && m_recording->joints() + 0 ==
-                                                                static_cast<int>(m_joints.size());
+  const bool haveData = m_recording && !m_recording->empty() &&
+                        m_recording->positionSize() == m_nq &&
+                        m_recording->positionSize() + m_recording->velocitySize() ==
+                            static_cast<int>(m_names.size());
   double lo = std::numeric_limits<double>::infinity(), hi = -lo;
   const std::size_t size = haveData ? m_recording->size() : 0;
   const std::size_t stride = std::max<std::size_t>(1, (size + kMaxPoints - 1) / kMaxPoints);

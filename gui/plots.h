@@ -23,9 +23,10 @@ class PlotsPanel : public QWidget {
  public:
   explicit PlotsPanel(QWidget* parent = nullptr);
 
-  /// The joint names of the model being plotted (one per joint); resets the choice to the
-  /// three energies.
-  void setJoints(const std::vector<std::string>& names);
+  /// The names of the plotted system's position and velocity components (System::
+  /// positionName, velocityName); resets the choice to the three energies.
+  void setQuantities(const std::vector<std::string>& positions,
+                     const std::vector<std::string>& velocities);
   /// Plots `recording` (at most kMaxPoints points per series) soon: redraws at most 5 times a
   /// second however often it is called. The recording must outlive the next redraw.
   void setRecording(const Recording* recording);
@@ -53,7 +54,8 @@ class PlotsPanel : public QWidget {
   void exportDialog();
 
   const Recording* m_recording = nullptr;
-  std::vector<std::string> m_joints;
+  std::vector<std::string> m_names;  // positions, then velocities
+  int m_nq = 0;
   QChart* m_chart = nullptr;
   QValueAxis *m_x = nullptr, *m_y = nullptr;
   QLineSeries* m_cursor = nullptr;

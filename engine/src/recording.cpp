@@ -6,12 +6,23 @@
 #include <stdexcept>
 #include <string>
 
+#include <Eigen/Geometry>
+
 #include "articulate/model_format.h"
 
 namespace art {
 
-Recording::Recording(int n) : m_n(n), m_stride(2 * static_cast<std::size_t>(n) + 3) {
-  if (n < 0) throw std::invalid_argument("Recording: negative number of joints");
+Recording::Recording(int nq, int nv) : m_nq(nq), m_nv(nv < 0 ? nq : nv) {
+  if (nq < 0) throw std::invalid_argument("Recording: negative state size");
+  m_stride = static_cast<std::size_t>(m_nq + m_nv) + 3;
+}
+
+void Recording::setQuaternionBlocks(const std::vector<int>& starts) {
+  for (int s : starts)
+    if (s < 0 || s + 4 > m_nq)
+      throw std::invalid_argument("Recording: quaternion block at " + std::to_string(s) +
+                                  " does not fit in " + std::to_string(m_nq) + " positions");
+  m_quaternions = starts;
 }
 
 double* Recording::slot(std::size_t k) {
@@ -27,18 +38,18 @@ void Recording::append(double t, const double* q, const double* qd, double kinet
                                 " s is before the last sample's");
   double* s = slot(m_size);
   s[0] = t;
-  std::memcpy(s + 1, q, sizeof(double) * m_n);
-  std::memcpy(s + 1 + m_n, qd, sizeof(double) * m_n);
-  s[1 + 2 * m_n] = kinetic;
-  s[2 + 2 * m_n] = potential;
+  std::memcpy(s + 1, q, sizeof(double) * m_nq);
+  std::memcpy(s + 1 + m_nq, qd, sizeof(double) * m_nv);
+  s[1 + m_nq + m_nv] = kinetic;
+  s[2 + m_nq + m_nv] = potential;
   ++m_size;
 }
 
 void Recording::append(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
                        double kinetic, double potential) {
-  if (q.size() != m_n || qd.size() != m_n)
-    throw std::invalid_argument("Recording::append: q and qd need " + std::to_string(m_n) +
-                                " entries");
+  if (q.size() != m_nq || qd.size() != m_nv)
+    throw std::invalid_argument("Recording::append: q needs " + std::to_string(m_nq) +
+                                " entries and qd " + std::to_string(m_nv));
   append(t, q.data(), qd.data(), kinetic, potential);
 }
 
@@ -80,14 +91,24 @@ void Recording::stateAt(double t, Eigen::VectorXd& q, Eigen::VectorXd& qd) const
   const double a = span > 0 ? (t - time(k)) / span : 1.0;
   q = (1 - a) * this->q(k) + a * this->q(k + 1);
   qd = (1 - a) * this->qd(k) + a * this->qd(k + 1);
+  for (int s : m_quaternions) {
+    const Eigen::Quaterniond q0(this->q(k)(s), this->q(k)(s + 1), this->q(k)(s + 2), this->q(k)(s + 3));
+    const Eigen::Quaterniond q1(this->q(k + 1)(s), this->q(k + 1)(s + 1), this->q(k + 1)(s + 2),
+                                this->q(k + 1)(s + 3));
+    const Eigen::Quaterniond r = q0.normalized().slerp(a, q1.normalized());  // shortest arc
+    q(s) = r.w();
+    q(s + 1) = r.x();
+    q(s + 2) = r.y();
+    q(s + 3) = r.z();
+  }
 }
 
 Motion Recording::toMotion() const {
   Motion m;
   const Eigen::Index nt = static_cast<Eigen::Index>(m_size);
   m.t.resize(nt);
-  m.q.resize(nt, m_n);
-  m.qd.resize(nt, m_n);
+  m.q.resize(nt, m_nq);
+  m.qd.resize(nt, m_nv);
   m.kinetic.resize(nt);
   m.potential.resize(nt);
   for (std::size_t k = 0; k < m_size; ++k) {
@@ -102,13 +123,14 @@ Motion Recording::toMotion() const {
 
 Recording Recording::fromMotion(const Motion& motion) {
   const int n = static_cast<int>(motion.q.cols());
-  Recording r(n);
+  const int nv = motion.qd.size() ? static_cast<int>(motion.qd.cols()) : n;
+  Recording r(n, nv);
   const Eigen::Index nt = motion.t.size();
   if (motion.q.rows() != nt || (motion.qd.size() && motion.qd.rows() != nt) ||
       (motion.kinetic.size() && motion.kinetic.size() != nt) ||
       (motion.potential.size() && motion.potential.size() != nt))
     throw std::invalid_argument("Recording::fromMotion: t, q, qd and energies differ in length");
-  Eigen::VectorXd q(n), qd = Eigen::VectorXd::Zero(n);
+  Eigen::VectorXd q(n), qd = Eigen::VectorXd::Zero(nv);
   for (Eigen::Index k = 0; k < nt; ++k) {
     q = motion.q.row(k).transpose();
     if (motion.qd.size()) qd = motion.qd.row(k).transpose();

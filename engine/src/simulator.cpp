@@ -21,8 +21,7 @@ constexpr double kMaxLag = 0.1;  // wall seconds behind schedule before giving u
 struct Simulator::Command {
   enum class Type { Load, Play, Pause, Step, Reset, SetState, Speed, Unpaced, StopTime, Quit };
   Type type = Type::Play;
-  std::shared_ptr<const Model> model;
-  SimulationOptions options;
+  std::unique_ptr<System> system;
   double value = 0.0;
   long generation = 0;
   Eigen::VectorXd q, qd;
@@ -54,10 +53,14 @@ void push(std::mutex& mutex, std::condition_variable& wake, Queue& queue, C&& co
 }  // namespace
 
 long Simulator::load(std::shared_ptr<const Model> model, const SimulationOptions& options) {
+  return load(std::make_unique<TreeSystem>(std::move(model), options));
+}
+
+long Simulator::load(std::unique_ptr<System> system) {
+  if (!system) throw std::invalid_argument("Simulator::load: no system");
   auto c = std::make_unique<Command>();
   c->type = Command::Type::Load;
-  c->model = std::move(model);
-  c->options = options;
+  c->system = std::move(system);
   c->generation = ++m_generation;
   const long g = c->generation;
   push(m_commandMutex, m_wake, m_commands, std::move(c));
@@ -152,18 +155,16 @@ void Simulator::setStatus() {
 }
 
 void Simulator::record() {
-  const EnergyMomentum e = m_sim->energy();
-  const int n = m_local.n;
+  const EnergySample e = m_sim->energy();
+  const int nq = m_local.nq, nv = m_local.nv;
   const std::size_t at = m_local.data.size();
   m_local.data.resize(at + m_local.stride());
   double* s = m_local.data.data() + at;
   s[0] = m_sim->time();
-  for (int i = 0; i < n; ++i) {
-    s[1 + i] = m_sim->q()(i);
-    s[1 + n + i] = m_sim->qd()(i);
-  }
-  s[1 + 2 * n] = e.kinetic;
-  s[2 + 2 * n] = e.potential;
+  Eigen::Map<Eigen::VectorXd>(s + 1, nq) = m_sim->positions();
+  Eigen::Map<Eigen::VectorXd>(s + 1 + nq, nv) = m_sim->velocities();
+  s[1 + nq + nv] = e.kinetic;
+  s[2 + nq + nv] = e.potential;
 }
 
 void Simulator::publish(bool /*force*/) {
@@ -181,7 +182,8 @@ void Simulator::publish(bool /*force*/) {
     // m_local now holds the consumer's old buffer: reuse its capacity
     m_local.data.clear();
     m_local.generation = m_shared.generation;
-    m_local.n = m_shared.n;
+    m_local.nq = m_shared.nq;
+    m_local.nv = m_shared.nv;
   }
 }
 
@@ -190,38 +192,32 @@ void Simulator::apply(Command& c) {
     m_threadGeneration = c.generation;
     m_local.data.clear();
     m_local.generation = c.generation;
-    m_local.n = m_model ? m_model->nb : 0;
+    m_local.nq = m_sim ? m_sim->positionSize() : 0;
+    m_local.nv = m_sim ? m_sim->velocitySize() : 0;
     m_steps = 0;
     m_error.clear();
   };
   switch (c.type) {
     case Command::Type::Load:
-      m_sim.reset();
-      m_model = std::move(c.model);
+      m_sim = std::move(c.system);
       m_running = false;
-      try {
-        m_sim = std::make_unique<Simulation>(*m_model, c.options);
-      } catch (const std::exception& e) {
-        m_model.reset();
-        m_error = e.what();
-        return;
-      }
       newGeneration();
       record();
       return;
     case Command::Type::Reset:
       if (!m_sim) return;
       m_running = false;
-      m_sim->setState(0.0, m_model->q0, m_model->qd0);
+      m_sim->reset();
       newGeneration();
       record();
       return;
     case Command::Type::SetState:
       if (!m_sim) return;
-      if (c.q.size() != m_model->nb || c.qd.size() != m_model->nb || !c.q.allFinite() ||
-          !c.qd.allFinite() || !std::isfinite(c.value)) {
-        m_error = "setState: expected " + std::to_string(m_model->nb) +
-                  " finite positions and velocities";
+      if (c.q.size() != m_sim->positionSize() || c.qd.size() != m_sim->velocitySize() ||
+          !c.q.allFinite() || !c.qd.allFinite() || !std::isfinite(c.value)) {
+        m_error = "setState: expected " + std::to_string(m_sim->positionSize()) +
+                  " finite positions and " + std::to_string(m_sim->velocitySize()) +
+                  " velocities";
         return;
       }
       m_sim->setState(c.value, c.q, c.qd);

@@ -389,8 +389,20 @@ void Scene::finishBody(int body) {
 
 void Scene::setPose(const Eigen::VectorXd& q) {
   forwardKinematics(m_model, m_data, q);
+  for (int i = 0; i < m_model.nb; ++i) m_poses[i] = bodyPose(m_model, m_data, i);
+  placeBodies();
+}
+
+void Scene::setPoses(const std::vector<BodyPose>& poses) {
+  if (static_cast<int>(poses.size()) != m_model.nb)
+    throw std::invalid_argument("Scene::setPoses: expected " + std::to_string(m_model.nb) +
+                                " poses, got " + std::to_string(poses.size()));
+  m_poses = poses;
+  placeBodies();
+}
+
+void Scene::placeBodies() {
   for (int i = 0; i < m_model.nb; ++i) {
-    m_poses[i] = bodyPose(m_model, m_data, i);
     double M[16];
     for (int r = 0; r < 3; ++r) {
       for (int c = 0; c < 3; ++c) M[4 * r + c] = m_poses[i].rotation(r, c);

@@ -29,6 +29,9 @@ class Scene {
 
   /// Moves the bodies to q (forward kinematics); only transforms change.
   void setPose(const Eigen::VectorXd& q);
+  /// Moves the bodies to these poses (base coordinates, one per body); only transforms change.
+  /// Throws std::invalid_argument for a wrong count.
+  void setPoses(const std::vector<BodyPose>& poses);
   /// Body pose in base coordinates after setPose.
   const BodyPose& pose(int body) const { return m_poses[body]; }
   /// Bounding box of the moving bodies' geometry at the current pose (lo > hi when empty).
@@ -63,6 +66,7 @@ class Scene {
   std::vector<int> m_cellBody;                       // body of each batched cell
   std::vector<unsigned char> m_cellColours;          // original colours (3 per cell)
   bool m_overlaysBuilt = false;
+  void placeBodies();  // actor transforms and batched vertices from m_poses
   void addPrimitive(int body, const Primitive& p);
   void finishBody(int body);
   void addToBatch(int body, const std::vector<vtkSmartPointer<vtkPolyData>>& parts);

@@ -232,6 +232,13 @@ void Viewport::setPose(const Eigen::VectorXd& q) {
   d->render();
 }
 
+void Viewport::setBodyPoses(const std::vector<BodyPose>& poses) {
+  if (!d->view.scene) return;
+  d->view.scene->setPoses(poses);
+  d->view.track();
+  d->render();
+}
+
 void Viewport::resetView() {
   d->view.frame(double(width()) / std::max(1, height()));
   d->render();
@@ -413,6 +420,11 @@ void OffscreenView::setPose(const Eigen::VectorXd& q, bool reframe) {
     d->view.frame(d->aspect);
   else
     d->view.track();
+}
+
+void OffscreenView::setBodyPoses(const std::vector<BodyPose>& poses) {
+  d->view.scene->setPoses(poses);
+  d->view.track();
 }
 
 void OffscreenView::render() {

@@ -71,6 +71,9 @@ class OffscreenView {
   /// Moves the bodies to q (a tracking camera follows) and, with `reframe`, recomputes the
   /// initial view for this pose.
   void setPose(const Eigen::VectorXd& q, bool reframe = false);
+  /// Moves the bodies to these poses (one per body, base coordinates; a tracking camera
+  /// follows). Throws std::invalid_argument for a wrong count.
+  void setBodyPoses(const std::vector<BodyPose>& poses);
   /// Renders one frame.
   void render();
   /// Renders and writes a PNG; throws std::runtime_error naming the file on failure.
@@ -96,6 +99,9 @@ class Viewport : public QWidget {
   void setModel(const ModelSpec& spec, const Eigen::VectorXd& q);
   /// Moves the bodies to joint positions q (only actor transforms change) and renders.
   void setPose(const Eigen::VectorXd& q);
+  /// Moves the bodies to these poses (one per body, base coordinates) and renders. Throws
+  /// std::invalid_argument for a wrong count.
+  void setBodyPoses(const std::vector<BodyPose>& poses);
   /// Resets the view to the model's camera and the default framing (key `i`).
   void resetView();
   void setStandardView(StandardView view);

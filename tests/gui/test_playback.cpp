@@ -219,12 +219,15 @@ class TestPlayback : public QObject {
       QVERIFY(QFileInfo(o.path).size() > 1000);
     } else {
       o.path = dir.filePath("movie.mp4");
-      const QString error = exportFrames(w.model()->spec, p->recording(), w.viewport()->viewState(), o, {});
+      TreeSystem poses(std::make_shared<const Model>(compile(w.model()->spec)), {});
+      const QString error = exportFrames(w.model()->spec, p->recording(), poses, w.viewport()->viewState(), o, {});
       QVERIFY(error.contains("ffmpeg is not installed"));
     }
     // cancelling removes the unfinished video
     o.path = dir.filePath("cancelled.ogv");
-    const QString error = exportFrames(w.model()->spec, p->recording(), w.viewport()->viewState(), o,
+    TreeSystem poses(std::make_shared<const Model>(compile(w.model()->spec)), {});
+    const QString error = exportFrames(w.model()->spec, p->recording(), poses,
+                                       w.viewport()->viewState(), o,
                                        [](int done, int) { return done < 2; });
     QCOMPARE(error, QString("cancelled"));
     QVERIFY(!QFile::exists(o.path));

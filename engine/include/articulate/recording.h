@@ -1,8 +1,9 @@
 #pragma once
 // Recording: every sample of a simulated or loaded motion (time, q, qd, kinetic and potential
 // energy), kept for playback and scrubbing. Samples live in fixed-size chunks so that growing a
-// long recording never copies it; memory is 8 (2 n + 3) bytes per sample for n joints (344 bytes
-// for 20 joints: one million samples take 344 MB) plus 8 bytes per 4096 samples.
+// long recording never copies it; memory is 8 (nq + nv + 3) bytes per sample for nq positions
+// and nv velocities (344 bytes for a 20-joint tree: one million samples take 344 MB) plus 8
+// bytes per 4096 samples.
 
 #include <cstddef>
 #include <memory>
@@ -19,16 +20,24 @@ class Recording {
   /// Samples per chunk.
   static constexpr std::size_t kChunk = 4096;
 
-  /// An empty recording of a model with n joints (n >= 0).
-  explicit Recording(int n = 0);
-  /// Bytes one sample takes for n joints.
-  static std::size_t bytesPerSample(int n) { return sizeof(double) * (2 * std::size_t(n) + 3); }
+  /// An empty recording of nq positions and nv velocities (nv < 0: nv = nq). Throws
+  /// std::invalid_argument for a negative nq.
+  explicit Recording(int nq = 0, int nv = -1);
+  /// Bytes one sample takes for nq positions and nv velocities (nv < 0: nv = nq).
+  static std::size_t bytesPerSample(int nq, int nv = -1) {
+    return sizeof(double) * (std::size_t(nq) + std::size_t(nv < 0 ? nq : nv) + 3);
+  }
 
-  int joints() const { return m_n; }
+  int positionSize() const { return m_nq; }
+  int velocitySize() const { return m_nv; }
+  /// Where unit quaternions (w, x, y, z) start inside q: stateAt interpolates them by slerp.
+  /// Throws std::invalid_argument for a block that does not fit in q.
+  void setQuaternionBlocks(const std::vector<int>& starts);
+  const std::vector<int>& quaternionBlocks() const { return m_quaternions; }
   std::size_t size() const { return m_size; }
   bool empty() const { return m_size == 0; }
   /// Appends a sample. Times must not decrease: a sample earlier than the last one throws
-  /// std::invalid_argument, as does a size mismatch (q, qd need joints() entries).
+  /// std::invalid_argument, as does a size mismatch (q: positionSize(), qd: velocitySize()).
   void append(double t, const double* q, const double* qd, double kinetic, double potential);
   void append(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd, double kinetic,
               double potential);
@@ -39,10 +48,10 @@ class Recording {
 
   /// Sample k (k < size()): time (s), positions, velocities, energies (J).
   double time(std::size_t k) const { return at(k)[0]; }
-  Eigen::Map<const Eigen::VectorXd> q(std::size_t k) const { return {at(k) + 1, m_n}; }
-  Eigen::Map<const Eigen::VectorXd> qd(std::size_t k) const { return {at(k) + 1 + m_n, m_n}; }
-  double kinetic(std::size_t k) const { return at(k)[1 + 2 * m_n]; }
-  double potential(std::size_t k) const { return at(k)[2 + 2 * m_n]; }
+  Eigen::Map<const Eigen::VectorXd> q(std::size_t k) const { return {at(k) + 1, m_nq}; }
+  Eigen::Map<const Eigen::VectorXd> qd(std::size_t k) const { return {at(k) + 1 + m_nq, m_nv}; }
+  double kinetic(std::size_t k) const { return at(k)[1 + m_nq + m_nv]; }
+  double potential(std::size_t k) const { return at(k)[2 + m_nq + m_nv]; }
   /// First and last sample time (0 when empty).
   double startTime() const { return m_size ? time(0) : 0.0; }
   double endTime() const { return m_size ? time(m_size - 1) : 0.0; }
@@ -50,9 +59,9 @@ class Recording {
   /// Index of the last sample with time <= t (0 when t is before the first). O(log size).
   /// Throws std::out_of_range when empty.
   std::size_t indexAt(double t) const;
-  /// The state at time t: linear interpolation between the samples around t, clamped to the
-  /// first and last sample outside the range, the later sample at a repeated time. Writes
-  /// q and qd (resized to joints()). Throws std::out_of_range when empty.
+  /// The state at time t: linear interpolation between the samples around t (slerp for the
+  /// quaternion blocks), clamped to the first and last sample outside the range, the later
+  /// sample at a repeated time. Writes q and qd (resized). Throws std::out_of_range when empty.
   void stateAt(double t, Eigen::VectorXd& q, Eigen::VectorXd& qd) const;
 
   /// The samples as a Motion (t, q and the optional qd and energies), e.g. for saving.
@@ -61,8 +70,9 @@ class Recording {
   static Recording fromMotion(const Motion& motion);
 
  private:
-  int m_n = 0;
+  int m_nq = 0, m_nv = 0;
   std::size_t m_stride = 3, m_size = 0;
+  std::vector<int> m_quaternions;
   std::vector<std::unique_ptr<double[]>> m_chunks;
 
   const double* at(std::size_t k) const { return m_chunks[k / kChunk].get() + (k % kChunk) * m_stride; }

@@ -19,22 +19,23 @@
 
 #include "articulate/model.h"
 #include "articulate/simulation.h"
+#include "articulate/system.h"
 
 namespace art {
 
-/// Published samples in one flat buffer: sample k is data[k * stride ...] = t, q (n), qd (n),
+/// Published samples in one flat buffer: sample k is data[k * stride ...] = t, q (nq), v (nv),
 /// kinetic, potential. All samples of a batch belong to one `generation` (see Simulator).
 struct SnapshotBatch {
   long generation = 0;
-  int n = 0;  // joints
+  int nq = 0, nv = 0;  // position and velocity sizes
   std::vector<double> data;
-  std::size_t stride() const { return 2 * static_cast<std::size_t>(n) + 3; }
-  std::size_t size() const { return n || !data.empty() ? data.size() / stride() : 0; }
+  std::size_t stride() const { return static_cast<std::size_t>(nq + nv) + 3; }
+  std::size_t size() const { return data.size() / stride(); }
   double time(std::size_t k) const { return data[k * stride()]; }
   const double* q(std::size_t k) const { return data.data() + k * stride() + 1; }
-  const double* qd(std::size_t k) const { return q(k) + n; }
-  double kinetic(std::size_t k) const { return data[k * stride() + 1 + 2 * n]; }
-  double potential(std::size_t k) const { return data[k * stride() + 2 + 2 * n]; }
+  const double* qd(std::size_t k) const { return q(k) + nq; }
+  double kinetic(std::size_t k) const { return data[k * stride() + 1 + nq + nv]; }
+  double potential(std::size_t k) const { return data[k * stride() + 2 + nq + nv]; }
 };
 
 /// What the simulator is doing, as last reported by its thread.
@@ -59,15 +60,18 @@ class Simulator {
   Simulator& operator=(const Simulator&) = delete;
 
   // --- commands: thread-safe, never block on a step, applied in order between steps ---
-  /// Replaces the model (paused, at its initial state, t = 0). The simulator keeps the model
-  /// alive. Returns the new generation: snapshots of earlier generations are stale.
+  /// Replaces the system (paused, at its current state: a new system's initial state). The
+  /// simulator owns it from now on and only its thread touches it. Returns the new
+  /// generation: snapshots of earlier generations are stale.
+  long load(std::unique_ptr<System> system);
+  /// load() of a kinematic tree (TreeSystem).
   long load(std::shared_ptr<const Model> model, const SimulationOptions& options);
   /// Starts or resumes stepping, paced to the wall clock times the speed factor.
   void play();
   void pause();
   /// One step (while paused), published like any other.
   void stepOnce();
-  /// Back to the model's initial state at t = 0 (paused). Returns the new generation.
+  /// Back to the system's initial state at t = 0 (paused). Returns the new generation.
   long reset();
   /// Sets the state (e.g. "resume from here"); keeps playing or pausing. Returns the new
   /// generation. A size mismatch is reported in status().error and changes nothing.
@@ -113,8 +117,7 @@ class Simulator {
   SimulatorStatus m_status;
 
   // owned by the thread
-  std::shared_ptr<const Model> m_model;
-  std::unique_ptr<Simulation> m_sim;
+  std::unique_ptr<System> m_sim;
   bool m_running = false, m_unpaced = false;
   double m_speed = 1.0, m_stopTime = 0.0;
   long m_steps = 0, m_threadGeneration = 0;
