@@ -343,7 +343,8 @@ void RigidBody::advanceTo(double t, double h) {
 
 void RigidBody::resolveContact(double h) {
   // the shape's candidate points near the plane and their heights above it: those below it, and
-  // those within the distance they move at the resting speed in a step (resting contact)
+  // those within the distance they move at the resting speed in a step (resting contact). The
+  // contact is solved in body coordinates, where the inertia is diagonal.
   const double restingSpeed = std::max(2.0 * m_gravityIntoFloor * h,
                                        std::sqrt(2.0 * m_gravityIntoFloor * kRestingRebound));
   const double margin = restingSpeed * h;
@@ -351,56 +352,53 @@ void RigidBody::resolveContact(double h) {
   const Vec3 c = m_offset ? Vec3(R * m_comBody) : Vec3::Zero();
   const Vec3 rc = m_s.position + c;
   const double hc = m_normal.dot(rc) - m_planeOffset;
-  Vec3 x[kMaxCandidates];
+  const Vec3 n = R.transpose() * m_normal;  // the plane's normal in body coordinates
+  Vec3 x[kMaxCandidates];                   // candidates from the centre of mass, body coordinates
   double d[kMaxCandidates];
   int id[kMaxCandidates];  // the candidate's number, which keys the warm start
-  int n = 0;
+  int nc = 0;
   double lowest = 0.0;
   m_warmStart = false;
   switch (m_shape.type) {
     case ShapeSpec::Type::Sphere:
       lowest = hc - m_shape.radius;
       if (lowest > margin) return;
-      x[0] = rc - m_shape.radius * m_normal;
+      x[0] = -m_shape.radius * n;
       d[0] = lowest;
       id[0] = 0;
-      n = 1;
+      nc = 1;
       break;
     case ShapeSpec::Type::Box: {
-      const Vec3 nb = R.transpose() * m_normal;
       const Vec3 half = 0.5 * m_shape.size;
-      lowest = hc - half.dot(nb.cwiseAbs());
+      lowest = hc - half.dot(n.cwiseAbs());
       if (lowest > margin) return;
       for (int k = 0; k < 8; ++k) {
         const Vec3 s((k & 1) ? half.x() : -half.x(), (k & 2) ? half.y() : -half.y(),
                      (k & 4) ? half.z() : -half.z());
-        d[n] = hc + s.dot(nb);
-        id[n] = k;
-        if (d[n] <= margin) x[n++] = rc + R * s;
+        d[nc] = hc + s.dot(n);
+        id[nc] = k;
+        if (d[nc] <= margin) x[nc++] = s;
       }
       break;
     }
     case ShapeSpec::Type::Cylinder: {
-      const Vec3 a = R.col(2);
-      const double na = m_normal.dot(a);
-      const Vec3 perp = m_normal - na * a;
-      const double s = perp.norm();
+      // the axis is body z
+      const double na = n.z(), s = std::sqrt(n.x() * n.x() + n.y() * n.y());
       const double rad = m_shape.radius, halfLength = 0.5 * m_shape.length;
       lowest = hc - halfLength * std::abs(na) - rad * s;
       if (lowest > margin) return;
       // the rim point nearest the plane (any rim point when the cap is parallel to it) and the
       // points 90, 180, 270 degrees around the rim from it, on both caps
-      const Vec3 u = s > 1e-12 ? Vec3(-perp / s) : Vec3(R.col(0));
-      const Vec3 v = a.cross(u);
-      const Vec3 dirs[4] = {rad * u, rad * v, -rad * u, -rad * v};
+      const Vec3 u = s > 1e-12 ? Vec3(-n.x() / s, -n.y() / s, 0) : Vec3::UnitX();
+      const Vec3 dirs[4] = {rad * u, Vec3(-rad * u.y(), rad * u.x(), 0), -rad * u,
+                            Vec3(rad * u.y(), -rad * u.x(), 0)};
       for (int cap = 0; cap < 2; ++cap) {
-        const double side = cap ? 1.0 : -1.0;
-        const Vec3 centre = rc + (side * halfLength) * a;
-        const double hcap = hc + side * halfLength * na;
+        const double z = cap ? halfLength : -halfLength;
         for (int j = 0; j < 4; ++j) {
-          d[n] = hcap + m_normal.dot(dirs[j]);
-          id[n] = 4 * cap + j;
-          if (d[n] <= margin) x[n++] = centre + dirs[j];
+          const Vec3 p = dirs[j] + Vec3(0, 0, z);
+          d[nc] = hc + n.dot(p);
+          id[nc] = 4 * cap + j;
+          if (d[nc] <= margin) x[nc++] = p;
         }
       }
       break;
@@ -408,14 +406,15 @@ void RigidBody::resolveContact(double h) {
   }
   m_lastPenetration = std::max(0.0, -lowest);
 
-  // the velocities of the centre of mass and of rotation; the contact points: those below the
-  // plane, and those just above it that approach slowly (they may close the gap, no more). Each
-  // has its impulse response K (the point's velocity change per unit impulse there).
-  const Mat3 Iinv = R * m_invInertia.asDiagonal() * R.transpose();
-  Vec3 v = m_s.momentum * m_invMass;
-  Vec3 w = Iinv * (m_s.angularMomentum - c.cross(m_s.momentum));
+  // velocities of the centre of mass and of rotation (body coordinates); the contact points:
+  // those below the plane, and those just above it that approach slowly (they may close the
+  // gap, no more). Each has its impulse response K = 1/m + [r]x' D [r]x (the point's velocity
+  // change per unit impulse there; D the inverse principal moments).
+  const Vec3& D = m_invInertia;
+  Vec3 v = R.transpose() * (m_s.momentum * m_invMass);
+  Vec3 w = D.cwiseProduct(R.transpose() * (m_s.angularMomentum - c.cross(m_s.momentum)));
   struct Point {
-    Vec3 r, J;      // from the centre of mass (m); accumulated impulse (N s)
+    Vec3 r, J;       // from the centre of mass (m); accumulated impulse (N s); body coordinates
     Mat3 K, Kinv;
     double gap, vn;  // height above the plane (m) and normal velocity before the impulses (m/s)
     double target;   // normal velocity to leave with (m/s)
@@ -424,14 +423,16 @@ void RigidBody::resolveContact(double h) {
   Point pts[kMaxCandidates];
   int np = 0;
   double approach = 0.0;
-  for (int k = 0; k < n; ++k) {
-    const Vec3 r = x[k] - rc;
-    const double vn = m_normal.dot(v + w.cross(r));
+  for (int k = 0; k < nc; ++k) {
+    const Vec3& r = x[k];
+    const double vn = n.dot(v + w.cross(r));
     if (d[k] > 0 && vn < -restingSpeed) continue;  // it touches in the next step: an impact then
     Point& pt = pts[np++];
     pt.r = r;
-    const Mat3 rx = skew(r);
-    pt.K = m_invMass * Mat3::Identity() - rx * Iinv * rx;
+    const double rx = r.x(), ry = r.y(), rz = r.z();
+    pt.K << m_invMass + D.y() * rz * rz + D.z() * ry * ry, -D.z() * rx * ry, -D.y() * rx * rz,
+        -D.z() * rx * ry, m_invMass + D.x() * rz * rz + D.z() * rx * rx, -D.x() * ry * rz,
+        -D.y() * rx * rz, -D.x() * ry * rz, m_invMass + D.x() * ry * ry + D.y() * rx * rx;
     pt.Kinv = pt.K.inverse();
     pt.id = id[k];
     pt.gap = d[k];
@@ -444,13 +445,47 @@ void RigidBody::resolveContact(double h) {
   // projected block Gauss-Seidel on the points' accumulated impulses: each point's impulse is
   // what leaves it at its target normal velocity without slip, unless that pulls or lies outside
   // the friction cone; then it slides: the impulse on the cone's edge, against the point's slip
-  // velocity, that gives the target normal velocity (none if that pulls). Rolling resistance then takes out rotation within rho times the normal impulse.
-  if (approach > 0) {
+  // velocity, that gives the target normal velocity (none if that pulls). Rolling resistance
+  // then takes out rotation within rho times the normal impulse.
+  auto pointImpulse = [&](const Point& pt, const Vec3& vp) {
+    Vec3 J = pt.J + pt.Kinv * (pt.target * n - vp);
+    const double lambda = n.dot(J);
+    const Vec3 f = J - lambda * n;
+    const double slip = f.norm();
+    if (lambda <= 0 || slip > m_friction * lambda) {
+      // Coulomb: the friction opposes the slip velocity
+      const Vec3 vt = vp - n.dot(vp) * n;
+      const double vs = vt.norm();
+      const Vec3 dir = vs > 0     ? Vec3(n - (m_friction / vs) * vt)
+                       : slip > 0 ? Vec3(n + (m_friction / slip) * f)
+                                  : n;
+      const double along = n.dot(pt.K * dir);
+      const double l = along > 0 ? (pt.target - n.dot(vp - pt.K * pt.J)) / along : 0.0;
+      J = std::max(0.0, l) * dir;
+    }
+    return J;
+  };
+  if (approach > 0 && np == 1 && m_rolling == 0) {
+    // one point: its impulse directly, without restitution if that would gain energy
+    Point& pt = pts[0];
+    pt.J.setZero();
+    const Vec3 vp = v + w.cross(pt.r);
+    Vec3 J = Vec3::Zero();
+    for (double e : {m_restitution, 0.0}) {
+      pt.target = pt.gap > 0 ? -pt.gap / h : pt.vn < -restingSpeed ? -e * pt.vn : 0.0;
+      J = pointImpulse(pt, vp);
+      // the kinetic energy changes by J . (vp + vp') / 2
+      if (e == 0 || J.dot(2.0 * vp + pt.K * J) <= 1e-9 * std::abs(J.dot(vp))) break;
+    }
+    const Vec3 Jw = R * J;
+    m_s.momentum += Jw;
+    m_s.angularMomentum += (R * pt.r + c).cross(Jw);
+  } else if (approach > 0) {
     const double tolerance =
         m_mass * std::max(kSweepTolerance * approach, kRestingTolerance * restingSpeed);
-    const Mat3 Ic = R * m_inertia.asDiagonal() * R.transpose();
+    const Vec3& I = m_inertia;
     const Vec3 v0 = v, w0 = w;
-    const double kinetic0 = m_mass * v0.squaredNorm() + w0.dot(Ic * w0);  // twice the energy
+    const double kinetic0 = m_mass * v0.squaredNorm() + w0.dot(I.cwiseProduct(w0));  // twice
     Vec3 T = Vec3::Zero();  // accumulated rolling-resistance angular impulse (N m s)
     // Newton's restitution at each point can make an oblique impact on a rotating body gain
     // energy (the sticking impulse's coupling through the rotation); such an impact is
@@ -471,52 +506,38 @@ void RigidBody::resolveContact(double h) {
           Point& pt = pts[k];
           pt.J = m_warm[pt.id];
           v += m_invMass * pt.J;
-          w += Iinv * pt.r.cross(pt.J);
+          w += D.cwiseProduct(pt.r.cross(pt.J));
         }
         T = m_warmTorque;
-        w += Iinv * T;
+        w += D.cwiseProduct(T);
       }
       for (int sweep = 0; sweep < kMaxSweeps; ++sweep) {
         double change = 0.0, normal = 0.0;
         for (int k = 0; k < np; ++k) {
           Point& pt = pts[k];
-          const Vec3 vp = v + w.cross(pt.r);
-          Vec3 J = pt.J + pt.Kinv * (pt.target * m_normal - vp);
-          const double lambda = m_normal.dot(J);
-          const Vec3 f = J - lambda * m_normal;
-          const double slip = f.norm();
-          if (lambda <= 0 || slip > m_friction * lambda) {
-            // Coulomb: the friction opposes the slip velocity
-            const Vec3 vt = vp - m_normal.dot(vp) * m_normal;
-            const double vs = vt.norm();
-            const Vec3 dir = vs > 0     ? Vec3(m_normal - (m_friction / vs) * vt)
-                             : slip > 0 ? Vec3(m_normal + (m_friction / slip) * f)
-                                        : m_normal;
-            const double along = m_normal.dot(pt.K * dir);
-            const double l = along > 0 ? (pt.target - m_normal.dot(vp - pt.K * pt.J)) / along : 0.0;
-            J = std::max(0.0, l) * dir;
-          }
+          const Vec3 J = pointImpulse(pt, v + w.cross(pt.r));
           const Vec3 dJ = J - pt.J;
           pt.J = J;
           v += m_invMass * dJ;
-          w += Iinv * pt.r.cross(dJ);
+          w += D.cwiseProduct(pt.r.cross(dJ));
           change = std::max(change, dJ.norm());
-          normal += m_normal.dot(J);
+          normal += n.dot(J);
         }
         if (m_rolling > 0) {
-          Vec3 Tn = T - Ic * w;
+          Vec3 Tn = T - I.cwiseProduct(w);
           const double cap = m_rolling * normal, tn = Tn.norm();
           if (tn > cap) Tn *= cap / tn;
-          w += Iinv * (Tn - T);
+          w += D.cwiseProduct(Tn - T);
           change = std::max(change, (Tn - T).norm() / m_rolling);
           T = Tn;
         }
         if (change <= tolerance) break;
       }
-      if (e == 0 || m_mass * v.squaredNorm() + w.dot(Ic * w) <= kinetic0) break;
+      if (e == 0 || m_mass * v.squaredNorm() + w.dot(I.cwiseProduct(w)) <= kinetic0 * (1 + 1e-9))
+        break;
     }
-    m_s.momentum = m_mass * v;
-    m_s.angularMomentum = Ic * w + c.cross(m_s.momentum);
+    m_s.momentum = R * (m_mass * v);
+    m_s.angularMomentum = R * I.cwiseProduct(w) + c.cross(m_s.momentum);
     for (Vec3& J : m_warm) J.setZero();
     for (int k = 0; k < np; ++k) m_warm[pts[k].id] = pts[k].J;
     m_warmTorque = T;
