@@ -33,8 +33,11 @@ void registerAlgorithm(const char* name, const Workload& w, F body) {
 // One iteration is one step; every 810000 steps (the reference's 2 s run) the body restarts from
 // its initial state, so the figure is the average over that run: bounces, rolling and resting
 // contact. Nothing is stored inside the timed loop. Items per second = steps per second.
-void singleBodyCylinderFloor(benchmark::State& state) {
-  const art::RigidBody initial(art::bouncingCylinder(0.045));
+// BM_single_body/cylinder_free is the same body without a floor: the RK4 step alone.
+void singleBody(benchmark::State& state, bool floor) {
+  art::RigidBodySpec spec = art::bouncingCylinder(0.045);
+  if (!floor) spec.floor.reset();
+  const art::RigidBody initial(spec);
   const double h = 2.0 / 810000;
   art::RigidBody body = initial;
   long k = 0;
@@ -70,7 +73,11 @@ int main(int argc, char** argv) {
     bench::registerComparisons(w);
 #endif
   }
-  benchmark::RegisterBenchmark("BM_single_body/cylinder_floor", singleBodyCylinderFloor);
+  benchmark::RegisterBenchmark("BM_single_body/cylinder_floor",
+                               [](benchmark::State& st) { singleBody(st, true); });
+  // the same without the floor: the RK4 step alone, for comparison
+  benchmark::RegisterBenchmark("BM_single_body/cylinder_free",
+                               [](benchmark::State& st) { singleBody(st, false); });
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::RunSpecifiedBenchmarks();
