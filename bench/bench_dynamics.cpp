@@ -1,10 +1,15 @@
-// Timings of Articulate's tree algorithms, BM_<algorithm>/<chain|tree>/<N>, and of the single
-// rigid body's step, BM_single_body/cylinder_floor.
+// Timings of Articulate's tree algorithms: BM_<algorithm>/<chain|tree>/<N>; of simulation
+// steps of example models, BM_step/<model>/<integrator> (1 ms steps; items per second are steps
+// per second): the unconstrained chain, the constrained four-bar and slider-crank, and the
+// quadruped standing on its four feet (contact, PD controllers); and of the single rigid body's
+// step, BM_single_body/cylinder_floor (and cylinder_free).
 // Run: build/release/bench/articulate-bench [--benchmark_filter=BM_aba]
 #include <benchmark/benchmark.h>
 
 #include "articulate/dynamics.h"
 #include "articulate/generators.h"
+#include "articulate/model_format.h"
+#include "articulate/simulation.h"
 #include "articulate/rigid_body.h"
 #include "workloads.h"
 
@@ -24,6 +29,33 @@ void registerAlgorithm(const char* name, const Workload& w, F body) {
     art::Data data(model);
     for (auto _ : state) body(model, data, w);
     state.SetItemsProcessed(state.iterations());
+  });
+}
+
+// Steps of art::Simulation on a model file of models/ with 1 ms steps (the quadruped's legs
+// are held by the PD controllers of its file, so it keeps standing however long it runs).
+void registerStep(const char* file, const char* integrator) {
+  const std::string name = std::string(file).substr(0, std::string(file).find('.'));
+  const std::string label = "BM_step/" + name + "/" + integrator;
+  const std::string path = std::string(ARTICULATE_MODELS_DIR) + "/" + file;
+  benchmark::RegisterBenchmark(label.c_str(), [path, integrator](benchmark::State& state) {
+    const art::Model model = art::compile(art::loadModel(path).spec);
+    art::SimulationOptions opt;
+    opt.dt = 1e-3;
+    art::parseIntegrator(integrator, opt.integrator);
+    art::Simulation sim(model, opt);
+    for (auto _ : state) {
+      if (!sim.step()) {
+        state.SkipWithError("the simulation diverged");
+        break;
+      }
+    }
+    benchmark::DoNotOptimize(sim.q().data());
+    state.SetItemsProcessed(state.iterations());
+    if (!model.contacts.empty()) {
+      const auto fz = sim.contactForces().row(2).array();
+      state.counters["in_contact"] = static_cast<double>((fz > 0).count());
+    }
   });
 }
 
@@ -55,6 +87,12 @@ void singleBody(benchmark::State& state, bool floor) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  for (const char* integrator : {"rk4", "euler"}) {
+    registerStep("autotree_chain7.json", integrator);
+    registerStep("fourbar.json", integrator);
+    registerStep("slider_crank.json", integrator);
+    registerStep("quadruped.json", integrator);
+  }
   for (const Workload& w : bench::workloads()) {
     registerAlgorithm("aba", w, [](const art::Model& m, art::Data& d, const Workload& wl) {
       benchmark::DoNotOptimize(art::aba(m, d, wl.q, wl.qd, wl.tau).data());

@@ -4,9 +4,11 @@
 // Run: xvfb-run -a -s "-screen 0 1920x1080x24" build/release/bench/articulate-bench-viewport
 #include <benchmark/benchmark.h>
 
-#include <QGuiApplication>
+#include <QApplication>
 
 #include "articulate/generators.h"
+#include "articulate/recording.h"
+#include "playback.h"
 #include "viewport/viewport.h"
 
 namespace {
@@ -30,12 +32,46 @@ void BM_frame(benchmark::State& state) {
   state.counters["fps"] = benchmark::Counter(static_cast<double>(state.iterations()),
                                              benchmark::Counter::kIsRate);
 }
+// Scrub latency: a 1-million-sample recording of a 20-body model; one iteration = the slider
+// moves to a random time -> the playback looks the state up and interpolates -> the viewport
+// moves the bodies and renders the frame (1280x720), as PlaybackBar -> Playback -> Viewport.
+void BM_scrub(benchmark::State& state) {
+  art::AutoTreeOptions o;
+  o.bodies = 20;
+  o.branching = 2;
+  o.axes = {art::JointType::Rz, art::JointType::Ry};
+  const art::ModelSpec spec = art::autoTree(o);
+  art::Recording rec(o.bodies);
+  Eigen::VectorXd q(o.bodies), qd = Eigen::VectorXd::Zero(o.bodies);
+  const std::size_t samples = static_cast<std::size_t>(state.range(0));
+  for (std::size_t k = 0; k < samples; ++k) {
+    const double t = 1e-3 * static_cast<double>(k);
+    for (int i = 0; i < o.bodies; ++i) q(i) = 0.5 * std::sin(t + 0.2 * i);
+    rec.append(t, q, qd, 0.0, 0.0);
+  }
+  state.counters["MB"] = static_cast<double>(samples * art::Recording::bytesPerSample(o.bodies)) / 1e6;
+  art::gui::Playback playback;
+  playback.setAnimation(std::move(rec));
+  art::gui::OffscreenView view(spec, 1280, 720);
+  view.setPose(playback.q(), true);
+  view.render();
+  std::uint64_t seed = 12345;
+  for (auto _ : state) {
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    const double u = static_cast<double>(seed >> 11) / 9007199254740992.0;
+    playback.setTime(playback.startTime() + u * (playback.endTime() - playback.startTime()));
+    view.setPose(playback.q());
+    view.render();
+  }
+}
+BENCHMARK(BM_scrub)->Name("BM_scrub/autotree20/samples")->Arg(1000000)->Unit(benchmark::kMillisecond)->UseRealTime();
+
 BENCHMARK(BM_frame)->Name("BM_frame/autotree")->Arg(1)->Arg(10)->Arg(100)->Arg(1000)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  QGuiApplication app(argc, argv);  // the X connection for VTK's window
+  QApplication app(argc, argv);  // the X connection for VTK's window; Playback's timer
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::RunSpecifiedBenchmarks();

@@ -162,8 +162,8 @@ Eigen::VectorXd parseList(const std::string& text, int n, const char* option) {
 }
 
 struct SimulateArgs {
-  std::string model, output, integrator = "rk4", q0, qd0;
-  double duration = 1.0, dt = 1e-3, rtol = 1e-9, atol = 1e-9;
+  std::string model, output, integrator, q0, qd0;  // empty / 0: the model's setting
+  double duration = 1.0, dt = 0, rtol = 0, atol = 0;
   int every = 1;
 };
 
@@ -174,16 +174,17 @@ bool endsWith(const std::string& s, const std::string& tail) {
 // a rigid body: RK4 steps of dt; CSV: t, x, y, z (centre of mass), qw, qx, qy, qz, vx, vy, vz,
 // wx, wy, wz, kinetic, potential, total; JSON: the same as arrays
 int runSimulateRigid(const SimulateArgs& a, const RigidBodySpec& spec) {
-  if (a.integrator != "rk4")
+  if (!a.integrator.empty() && a.integrator != "rk4")
     throw std::invalid_argument("--integrator: rigid_body models are integrated with rk4 only, got " +
                                 a.integrator);
+  const double dt = a.dt > 0 ? a.dt : 1e-3;
   if (!a.q0.empty() || !a.qd0.empty())
     throw std::invalid_argument("--q0/--qd0: a rigid_body model has no joints (its initial state "
                                 "is the file's 'initial')");
   const bool json = endsWith(a.output, ".json"), csv = endsWith(a.output, ".csv");
   if (!json && !csv) throw std::invalid_argument("--output: the file must end in .csv or .json");
   RigidBody body(spec);
-  const double interval = a.dt * a.every;
+  const double interval = dt * a.every;
   const long samples = static_cast<long>(std::floor(a.duration / interval + 1e-9));
   const char* names[] = {"x", "y", "z", "qw", "qx", "qy", "qz", "vx", "vy", "vz", "wx", "wy", "wz",
                          "kinetic", "potential", "total"};
@@ -212,12 +213,12 @@ int runSimulateRigid(const SimulateArgs& a, const RigidBodySpec& spec) {
   } else {
     doc["model"] = spec.name;
     doc["integrator"] = "rk4";
-    doc["dt"] = a.dt;
+    doc["dt"] = dt;
     doc["t"] = nlohmann::ordered_json::array();
   }
   row();
   for (long k = 1; k <= samples; ++k) {
-    body.advanceTo(k * interval, a.dt);
+    body.advanceTo(k * interval, dt);
     const Vec3 r = body.comPosition();
     if (!r.allFinite() || !body.state().momentum.allFinite() ||
         !body.state().angularMomentum.allFinite()) {
@@ -241,12 +242,13 @@ int runSimulate(const SimulateArgs& a) {
   if (const auto* rb = std::get_if<RigidBodySpec>(&document)) return runSimulateRigid(a, *rb);
   const LoadedModel& lm = std::get<LoadedModel>(document);
   const Model model = compile(lm.spec);
-  SimulationOptions opt;
-  if (!parseIntegrator(a.integrator, opt.integrator))
+  // the model's own settings, overridden by the options given
+  SimulationOptions opt = simulationOptions(lm.spec);
+  if (!a.integrator.empty() && !parseIntegrator(a.integrator, opt.integrator))
     throw std::invalid_argument("--integrator: expected rk4, euler or dopri5");
-  opt.dt = a.dt;
-  opt.relTol = a.rtol;
-  opt.absTol = a.atol;
+  if (a.dt > 0) opt.dt = a.dt;
+  if (a.rtol > 0) opt.relTol = a.rtol;
+  if (a.atol > 0) opt.absTol = a.atol;
   Simulation sim(model, opt);
   const int n = model.nb;
   sim.setState(0.0, a.q0.empty() ? Eigen::VectorXd(model.q0) : parseList(a.q0, n, "--q0"),
@@ -254,7 +256,8 @@ int runSimulate(const SimulateArgs& a) {
   const bool json = a.output.size() >= 5 && a.output.substr(a.output.size() - 5) == ".json";
   const bool csv = a.output.size() >= 4 && a.output.substr(a.output.size() - 4) == ".csv";
   if (!json && !csv) throw std::invalid_argument("--output: the file must end in .csv or .json");
-  const double interval = a.dt * a.every;
+  const std::string integrator = integratorName(opt.integrator);
+  const double interval = opt.dt * a.every;
   const long samples = static_cast<long>(std::floor(a.duration / interval + 1e-9));
   std::ostringstream out;
   out.precision(17);
@@ -282,8 +285,8 @@ int runSimulate(const SimulateArgs& a) {
     out << ",kinetic,potential,total\n";
   } else {
     doc["model"] = lm.spec.name;
-    doc["integrator"] = a.integrator;
-    doc["dt"] = a.dt;
+    doc["integrator"] = integrator;
+    doc["dt"] = opt.dt;
     doc["t"] = nlohmann::ordered_json::array();
   }
   row();
@@ -297,7 +300,7 @@ int runSimulate(const SimulateArgs& a) {
               << a.output << "\n";
     return 1;
   }
-  std::cout << "simulated " << lm.spec.name << " for " << sim.time() << " s with " << a.integrator
+  std::cout << "simulated " << lm.spec.name << " for " << sim.time() << " s with " << integrator
             << " (" << sim.stepsTaken() << " steps";
   if (sim.stepsRejected()) std::cout << ", " << sim.stepsRejected() << " rejected";
   std::cout << "), wrote " << samples + 1 << " samples to " << a.output << "\n";
@@ -373,12 +376,11 @@ int main(int argc, char** argv) {
   auto* simulate = app.add_subcommand("simulate", "integrate a model's dynamics and write the trajectory");
   simulate->add_option("MODEL", sa.model, "model file")->required()->check(CLI::ExistingFile);
   simulate->add_option("--duration", sa.duration, "simulated time, s")->check(CLI::PositiveNumber)->capture_default_str();
-  simulate->add_option("--dt", sa.dt, "step (rk4, euler) or largest step (dopri5), s")->check(CLI::PositiveNumber)->capture_default_str();
-  simulate->add_option("--integrator", sa.integrator, "rk4, euler or dopri5 (rigid bodies: rk4)")
-      ->check(CLI::IsMember({"rk4", "euler", "dopri5"}))
-      ->capture_default_str();
-  simulate->add_option("--rtol", sa.rtol, "dopri5 relative tolerance")->check(CLI::PositiveNumber)->capture_default_str();
-  simulate->add_option("--atol", sa.atol, "dopri5 absolute tolerance")->check(CLI::PositiveNumber)->capture_default_str();
+  simulate->add_option("--dt", sa.dt, "step (rk4, euler) or largest step (dopri5), s (default: the model's, else 0.001)")->check(CLI::PositiveNumber);
+  simulate->add_option("--integrator", sa.integrator, "rk4, euler or dopri5 (default: the model's, else rk4; rigid bodies: rk4)")
+      ->check(CLI::IsMember({"rk4", "euler", "dopri5"}));
+  simulate->add_option("--rtol", sa.rtol, "dopri5 relative tolerance (default: the model's, else 1e-9)")->check(CLI::PositiveNumber);
+  simulate->add_option("--atol", sa.atol, "dopri5 absolute tolerance (default: the model's, else 1e-9)")->check(CLI::PositiveNumber);
   simulate->add_option("--q0", sa.q0, "initial joint positions a,b,c (default: the model's)");
   simulate->add_option("--qd0", sa.qd0, "initial joint velocities (default: the model's)");
   simulate->add_option("--every", sa.every, "write every K-th sample (of dt)")->check(CLI::PositiveNumber)->capture_default_str();

@@ -11,10 +11,15 @@
 #include <QIcon>
 #include <QRegularExpression>
 #include <QSize>
+#include <QPixmap>
+#include <QScreen>
 #include <QTimer>
 
 #include "articulate/model_format.h"
 #include "main_window.h"
+#include "playback.h"
+#include "articulate/simulation.h"
+#include "articulate/model.h"
 #include "viewport/viewport.h"
 
 namespace {
@@ -63,6 +68,8 @@ struct Options {
   QSize size;          // --size (pixels)
   double time = 0.0;   // --time (s)
   bool timeSet = false;
+  QString grab;        // --grab-window: the PNG of the whole window to write, or empty
+  double playFor = 0;  // --play-for (s of wall time before the grab)
 };
 
 /// The options of the command line.
@@ -74,8 +81,17 @@ struct Parser {
   const QCommandLineOption size{"size", "Image size for --screenshot (default 1280x720).",
                                 "WIDTHxHEIGHT", "1280x720"};
   const QCommandLineOption time{
-      "time", "Show the pose at time T (s) of the motion in the file (else the initial pose).", "T",
-      "0"};
+      "time",
+      "Show the pose at time T (s): of the motion in the file, else simulated from the initial "
+      "state with the model's integrator.",
+      "T", "0"};
+  const QCommandLineOption grab{
+      "grab-window",
+      "Show the window, press play, and after --play-for seconds save a screenshot of the whole "
+      "window to OUT.png and exit (for documentation and checks).",
+      "OUT.png"};
+  const QCommandLineOption playFor{"play-for", "Seconds to play before --grab-window (default 2).",
+                                   "S", "2"};
 
   Parser() {
     parser.setApplicationDescription("Build, simulate and play back articulated mechanisms.");
@@ -84,7 +100,7 @@ struct Parser {
     parser.addPositionalArgument(
         "MODEL", "Model file (Articulate or spatial_v2 JSON); default: the bundled arm6.json.",
         "[MODEL]");
-    parser.addOptions({screenshot, size, time});
+    parser.addOptions({screenshot, size, time, grab, playFor});
   }
   /// Whether the parsed command line asks for help or the version.
   bool wantsInformation() const {
@@ -104,6 +120,11 @@ struct Parser {
     const double t = parser.value(time).toDouble(&ok);
     if (!ok || !std::isfinite(t))
       return QString("--time: expected a number of seconds, got '%1'").arg(parser.value(time));
+    const double play = parser.value(playFor).toDouble(&ok);
+    if (!ok || !(play >= 0) || play > 3600)
+      return QString("--play-for: expected 0 to 3600 seconds, got '%1'").arg(parser.value(playFor));
+    out.grab = parser.value(grab);
+    out.playFor = play;
     out.model = positional.value(0);
     out.screenshot = parser.value(screenshot);
     out.size = *pixels;
@@ -119,8 +140,14 @@ int screenshot(const Options& options) {
   if (path.isEmpty()) return fail("no model given and the bundled example was not found");
   try {
     const art::LoadedModel model = art::loadModel(QFile::encodeName(path).toStdString());
-    art::gui::Viewport::renderToPng(model.spec, art::gui::poseAtTime(model, options.time),
-                                    options.size.width(), options.size.height(),
+    Eigen::VectorXd q = art::gui::poseAtTime(model, options.time);
+    if (!model.motion && options.time > 0) {
+      const art::Model compiled = art::compile(model.spec);
+      art::Simulation sim(compiled, art::simulationOptions(model.spec));
+      if (!sim.advanceTo(options.time)) return fail(QString::fromStdString(sim.divergence()->message));
+      q = sim.q();
+    }
+    art::gui::Viewport::renderToPng(model.spec, q, options.size.width(), options.size.height(),
                                     options.screenshot);
   } catch (const std::exception& e) {
     return fail(QString::fromStdString(e.what()));
@@ -176,7 +203,19 @@ int main(int argc, char** argv) {
   const QString model = options.model.isEmpty() ? bundledModel() : options.model;
   if (!model.isEmpty())
     QTimer::singleShot(0, &window, [&window, model, options] {
-      if (window.openFile(model) && options.timeSet) window.showTime(options.time);
+      if (!window.openFile(model)) return;
+      if (options.timeSet) window.showTime(options.time);
+      // the bundled example starts moving, so that the first thing a user sees is alive
+      if (options.model.isEmpty() && options.grab.isEmpty()) window.playback()->play();
+      if (options.grab.isEmpty()) return;
+      window.playback()->play();
+      QTimer::singleShot(static_cast<int>(options.playFor * 1000), &window, [&window, options] {
+        QScreen* screen = window.screen();
+        const QPixmap shot = screen->grabWindow(0, window.x(), window.y(),
+                                                window.frameGeometry().width(),
+                                                window.frameGeometry().height());
+        QCoreApplication::exit(shot.save(options.grab) ? 0 : (fail("cannot write " + options.grab), 1));
+      });
     });
   return QApplication::exec();
 }

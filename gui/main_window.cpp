@@ -13,6 +13,13 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFormLayout>
+#include <QDialogButtonBox>
+#include <QDoubleSpinBox>
+#include <QComboBox>
+#include <QSpinBox>
+#include <QInputDialog>
+#include <QProgressDialog>
 #include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
@@ -23,9 +30,16 @@
 #include <QStyle>
 #include <QTextDocument>
 #include <QTimer>
+#include <QActionGroup>
+#include <QDateTime>
 #include <QToolBar>
 
 #include "articulate/model.h"
+#include "articulate/recording.h"
+#include "articulate/simulation.h"
+#include "export.h"
+#include "playback.h"
+#include "plots.h"
 #include "viewport/viewport.h"
 
 namespace art::gui {
@@ -50,18 +64,10 @@ QString droppedModel(const QMimeData* mime) {
 }  // namespace
 
 Eigen::VectorXd poseAtTime(const LoadedModel& model, double t) {
-  const Motion* motion = model.motion ? &*model.motion : nullptr;
-  if (!motion || motion->t.size() == 0) return compile(model.spec).q0;
-  const Eigen::VectorXd& times = motion->t;
-  const Eigen::Index last = times.size() - 1;
-  if (!(t > times[0])) return motion->q.row(0).transpose();
-  if (t >= times[last]) return motion->q.row(last).transpose();
-  // samples k and k + 1 with times[k] <= t < times[k + 1]
-  const Eigen::Index k =
-      std::upper_bound(times.data(), times.data() + times.size(), t) - times.data() - 1;
-  const double span = times[k + 1] - times[k];
-  const double alpha = span > 0 ? (t - times[k]) / span : 0.0;
-  return ((1 - alpha) * motion->q.row(k) + alpha * motion->q.row(k + 1)).transpose();
+  if (!model.motion || model.motion->t.size() == 0) return compile(model.spec).q0;
+  Eigen::VectorXd q, qd;
+  Recording::fromMotion(*model.motion).stateAt(t, q, qd);
+  return q;
 }
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_settings(Settings::load()) {
@@ -69,10 +75,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_settings(Settin
   m_viewport = new Viewport(this);
   setCentralWidget(m_viewport);
   connect(m_viewport, &Viewport::bodyPicked, this, &MainWindow::showPick);
+  m_playback = new Playback(this);
+  connect(m_playback, &Playback::frameChanged, this, &MainWindow::showFrame);
+  connect(m_playback, &Playback::problem, this, &MainWindow::simulationProblem);
 
   createDocks();
   createPlaybackBar();
   createMenus();
+  createShortcuts();
   statusBar()->showMessage(tr("Open a model with File > Open, or drop a .json model file here"));
   setAcceptDrops(true);
 
@@ -103,20 +113,275 @@ void MainWindow::createDocks() {
                      Qt::LeftDockWidgetArea);
   addPlaceholderDock(tr("Properties"), "propertiesDock",
                      tr("The property editor comes in a later version"), Qt::RightDockWidgetArea);
+  auto* plots = new QDockWidget(tr("Plots"), this);
+  plots->setObjectName("plotsDock");
+  m_plots = new PlotsPanel(plots);
+  plots->setWidget(m_plots);
+  addDockWidget(Qt::BottomDockWidgetArea, plots);
+  connect(m_playback, &Playback::stateChanged, m_plots,
+          [this] { m_plots->setRecording(&m_playback->recording()); });
 }
 
 void MainWindow::createPlaybackBar() {
   auto* bar = new QToolBar(tr("Playback"), this);
   bar->setObjectName("playbackBar");
-  QAction* play = bar->addAction(style()->standardIcon(QStyle::SP_MediaPlay), tr("Play"));
-  play->setObjectName("playAction");
-  play->setToolTip(tr("Playback comes in a later version"));
-  play->setEnabled(false);
-  m_timeLabel = new QLabel(tr("t = %1 s").arg(0.0, 0, 'f', 3), bar);
-  m_timeLabel->setObjectName("timeLabel");
-  m_timeLabel->setMargin(6);
-  bar->addWidget(m_timeLabel);
+  bar->setMovable(false);
+  m_playbackBar = new PlaybackBar(m_playback, bar);
+  bar->addWidget(m_playbackBar);
   addToolBar(Qt::BottomToolBarArea, bar);
+}
+
+void MainWindow::createShortcuts() {
+  // showmotion's playback keys, active wherever the focus is in the window
+  const auto key = [this](const QKeySequence& seq, auto slot) {
+    auto* a = new QAction(this);
+    a->setShortcut(seq);
+    a->setShortcutContext(Qt::WindowShortcut);
+    connect(a, &QAction::triggered, this, slot);
+    addAction(a);
+    return a;
+  };
+  Playback* p = m_playback;
+  key(Qt::Key_Space, [p] { p->togglePlay(); });
+  key(Qt::Key_0, [p] { p->stopRewind(); });
+  key(Qt::Key_R, [p] { p->toggleRepeating(); });
+  key(Qt::Key_Comma, [p] { p->slower(); });
+  key(Qt::Key_Period, [p] { p->faster(); });
+  key(Qt::Key_Slash, [p] { p->toggleReversed(); });
+  key(Qt::Key_1, [p] { p->setSpeedOne(); });
+  key(Qt::Key_M, [p] { p->jog(1); });
+  key(Qt::Key_N, [p] { p->jog(-1); });
+  key(Qt::SHIFT | Qt::Key_M, [p] { p->jog(10); });
+  key(Qt::SHIFT | Qt::Key_N, [p] { p->jog(-10); });
+  key(Qt::CTRL | Qt::Key_M, [p] { p->jog(100); });
+  key(Qt::CTRL | Qt::Key_N, [p] { p->jog(-100); });
+  key(Qt::Key_P, [this] {
+    for (QToolBar* bar : findChildren<QToolBar*>())
+      if (bar->objectName() == "playbackBar") bar->setVisible(!bar->isVisible());
+  });
+  key(Qt::Key_H, [this] { showKeys(); });
+  key(Qt::Key_Question, [this] { showKeys(); });
+}
+
+void MainWindow::showKeys() {
+  QMessageBox::information(
+      this, tr("Keys"),
+      tr("<table>"
+         "<tr><td><b>Space</b></td><td>play / pause (a model without a motion simulates)</td></tr>"
+         "<tr><td><b>0</b></td><td>stop and rewind (to the start; at the start, to the end)</td></tr>"
+         "<tr><td><b>r</b></td><td>auto-repeat</td></tr>"
+         "<tr><td><b>/</b></td><td>reverse</td></tr>"
+         "<tr><td><b>, .</b></td><td>slower, faster (0.001 to 20); <b>1</b> normal speed</td></tr>"
+         "<tr><td><b>n m</b></td><td>jog back, forward 1 step (N M: 10, Ctrl+N Ctrl+M: 100)</td></tr>"
+         "<tr><td><b>p</b></td><td>show / hide the playback bar</td></tr>"
+         "<tr><td><b>arrows</b></td><td>pan; Shift: rotate 3&deg;; Ctrl+left/right: spin 2&deg;</td></tr>"
+         "<tr><td><b>z Z</b></td><td>zoom out, in</td></tr>"
+         "<tr><td><b>i</b></td><td>reset the view</td></tr>"
+         "<tr><td><b>l L o O</b></td><td>headlight, overhead light dimmer / brighter</td></tr>"
+         "<tr><td><b>h ?</b></td><td>this help</td></tr></table>"));
+}
+
+void MainWindow::startTimeline() {
+  m_plots->setJoints(m_model->spec.bodies.empty() ? std::vector<std::string>{}
+                                                   : compile(m_model->spec).names);
+  if (m_model->motion) {
+    m_playback->setAnimation(Recording::fromMotion(*m_model->motion));
+  } else {
+    auto model = std::make_shared<const Model>(compile(m_model->spec));
+    m_playback->setSimulation(model, simulationOptions(m_model->spec));
+  }
+  m_plots->setRecording(&m_playback->recording());
+  updateIntegratorMenu();
+}
+
+void MainWindow::showFrame() {
+  m_viewport->setPose(m_playback->q());
+  m_plots->setCursor(m_playback->time());
+}
+
+void MainWindow::simulationProblem(const QString& message) {
+  m_lastError = message;
+  statusBar()->showMessage(message);
+}
+
+void MainWindow::updateIntegratorMenu() {
+  if (!m_integratorMenu) return;
+  const QString current = m_model ? integratorName(m_model->spec.simulation.integrator) : "";
+  for (QAction* a : m_integratorMenu->actions()) {
+    a->setChecked(a->data().toString() == current);
+    a->setEnabled(m_model && !m_model->motion);
+  }
+}
+
+void MainWindow::chooseIntegrator(const QString& name) {
+  if (!m_model || m_model->motion) return;
+  Integrator chosen = Integrator::RK4;
+  if (!parseIntegrator(name.toStdString(), chosen)) return;
+  if (m_model->spec.simulation.integrator != chosen) {
+    m_model->spec.simulation.integrator = chosen;
+    setModified(true);
+  }
+  startTimeline();
+  statusBar()->showMessage(tr("Simulating with %1 from the initial state").arg(name));
+}
+
+void MainWindow::chooseStep() {
+  if (!m_model || m_model->motion) return;
+  bool ok = false;
+  const double dt = QInputDialog::getDouble(this, tr("Time Step"), tr("Step (s):"),
+                                            m_model->spec.simulation.dt, 1e-7, 1.0, 7, &ok, {},
+                                            1e-4);
+  if (!ok) return;
+  m_model->spec.simulation.dt = dt;
+  setModified(true);
+  startTimeline();
+  statusBar()->showMessage(tr("Simulating with a step of %1 s from the initial state").arg(dt));
+}
+
+bool MainWindow::saveRecordingTo(const QString& path) {
+  if (!m_model || m_playback->recording().empty()) return false;
+  try {
+    Motion motion = m_playback->recording().toMotion();
+    if (m_model->motion) {
+      motion.title = m_model->motion->title;
+      motion.author = m_model->motion->author;
+      motion.description = m_model->motion->description;
+    }
+    motion.date = QDateTime::currentDateTimeUtc().toString(Qt::ISODate).toStdString();
+    saveRecording(localPath(path), m_model->spec, motion);
+  } catch (const std::exception& e) {
+    showError(tr("Could not save '%1'.").arg(QFileInfo(path).fileName()),
+              QString::fromStdString(e.what()));
+    return false;
+  }
+  statusBar()->showMessage(tr("Saved the recording to %1").arg(QDir::toNativeSeparators(path)));
+  return true;
+}
+
+void MainWindow::saveRecordingDialog() {
+  if (!m_model || m_playback->recording().empty()) return;
+  const QString suggestion = QString::fromStdString(m_model->spec.name) + "-recording.json";
+  const QString path = QFileDialog::getSaveFileName(this, tr("Save Recording"), suggestion,
+                                                    tr("Articulate recordings (*.json)"));
+  if (!path.isEmpty()) saveRecordingTo(path);
+}
+
+bool MainWindow::exportImage(const QString& path, int width, int height) {
+  if (!m_model) return false;
+  try {
+    OffscreenView view(m_model->spec, width > 0 ? width : m_viewport->width(),
+                       height > 0 ? height : m_viewport->height());
+    view.setViewState(m_viewport->viewState());
+    view.setPose(m_playback->hasTimeline() ? m_playback->q() : compile(m_model->spec).q0);
+    view.savePng(path);
+  } catch (const std::exception& e) {
+    showError(tr("Could not export '%1'.").arg(QFileInfo(path).fileName()),
+              QString::fromStdString(e.what()));
+    return false;
+  }
+  statusBar()->showMessage(tr("Exported %1").arg(QDir::toNativeSeparators(path)));
+  return true;
+}
+
+void MainWindow::exportImageDialog() {
+  if (!m_model) return;
+  const QString path = QFileDialog::getSaveFileName(
+      this, tr("Export Image"), QString::fromStdString(m_model->spec.name) + ".png",
+      tr("PNG images (*.png)"));
+  if (!path.isEmpty()) exportImage(path);
+}
+
+bool MainWindow::exportAnimation(const ExportOptions& options) {
+  if (!m_model) return false;
+  m_playback->pause();
+  QProgressDialog progress(tr("Exporting %1 frames...").arg(exportFrameCount(options)),
+                           tr("Cancel"), 0, exportFrameCount(options), this);
+  progress.setWindowModality(Qt::WindowModal);
+  progress.setMinimumDuration(500);
+  const QString error = exportFrames(m_model->spec, m_playback->recording(),
+                                     m_viewport->viewState(), options, [&](int done, int) {
+                                       progress.setValue(done);
+                                       return !progress.wasCanceled();
+                                     });
+  progress.reset();
+  if (error == "cancelled") {
+    statusBar()->showMessage(tr("Export cancelled"));
+    return false;
+  }
+  if (!error.isEmpty()) {
+    showError(tr("Could not export '%1'.").arg(QFileInfo(options.path).fileName()), error);
+    return false;
+  }
+  statusBar()->showMessage(tr("Exported %1 frames to %2")
+                               .arg(exportFrameCount(options))
+                               .arg(QDir::toNativeSeparators(options.path)));
+  return true;
+}
+
+void MainWindow::exportAnimationDialog(bool video) {
+  if (!m_model || m_playback->recording().empty()) return;
+  const bool ffmpeg = !ffmpegProgram().isEmpty();
+  QDialog dialog(this);
+  dialog.setWindowTitle(video ? tr("Export Video") : tr("Export Image Sequence"));
+  auto* form = new QFormLayout(&dialog);
+  auto* width = new QSpinBox(&dialog);
+  width->setRange(16, 7680);
+  width->setSingleStep(2);
+  width->setValue(1280);
+  auto* height = new QSpinBox(&dialog);
+  height->setRange(16, 4320);
+  height->setSingleStep(2);
+  height->setValue(720);
+  auto* fps = new QDoubleSpinBox(&dialog);
+  fps->setRange(1, 240);
+  fps->setValue(30);
+  auto* speed = new QDoubleSpinBox(&dialog);
+  speed->setDecimals(3);
+  speed->setRange(0.001, 20);
+  speed->setValue(m_playback->speed());
+  const int dec = 4;
+  auto* start = new QDoubleSpinBox(&dialog);
+  auto* end = new QDoubleSpinBox(&dialog);
+  for (QDoubleSpinBox* b : {start, end}) {
+    b->setDecimals(dec);
+    b->setRange(m_playback->startTime(), m_playback->endTime());
+    b->setSuffix(" s");
+  }
+  start->setValue(m_playback->startTime());
+  end->setValue(m_playback->endTime());
+  form->addRow(tr("Width (px):"), width);
+  form->addRow(tr("Height (px):"), height);
+  form->addRow(tr("Frames per second:"), fps);
+  form->addRow(tr("Speed (simulated s per s):"), speed);
+  form->addRow(tr("From:"), start);
+  form->addRow(tr("To:"), end);
+  if (video)
+    form->addRow(new QLabel(ffmpeg ? tr("Written with ffmpeg (.mp4, .mkv, ...) or as Ogg Theora (.ogv)")
+                                   : tr("ffmpeg is not installed: the video is Ogg Theora (.ogv)"),
+                            &dialog));
+  auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
+  connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+  connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+  form->addRow(buttons);
+  if (dialog.exec() != QDialog::Accepted) return;
+  const QString name = QString::fromStdString(m_model->spec.name);
+  const QString path =
+      video ? QFileDialog::getSaveFileName(this, tr("Export Video"), name + (ffmpeg ? ".mp4" : ".ogv"),
+                                           ffmpeg ? tr("Videos (*.mp4 *.mkv *.webm *.ogv)")
+                                                  : tr("Ogg Theora videos (*.ogv)"))
+            : QFileDialog::getSaveFileName(this, tr("Export Image Sequence (first file)"),
+                                           name + ".png", tr("PNG images (*.png)"));
+  if (path.isEmpty()) return;
+  ExportOptions o;
+  o.kind = video ? ExportOptions::Kind::Video : ExportOptions::Kind::Images;
+  o.path = path;
+  o.width = width->value() & ~1;
+  o.height = height->value() & ~1;
+  o.fps = fps->value();
+  o.speed = speed->value();
+  o.start = start->value();
+  o.end = end->value();
+  exportAnimation(o);
 }
 
 void MainWindow::createMenus() {
@@ -132,6 +397,11 @@ void MainWindow::createMenus() {
   m_saveAction->setShortcut(QKeySequence(tr("Ctrl+S")));
   m_saveAsAction = file->addAction(tr("Save &As..."), this, &MainWindow::saveAs);
   m_saveAsAction->setShortcut(QKeySequence(tr("Ctrl+Shift+S")));
+  file->addAction(tr("Save &Recording..."), this, &MainWindow::saveRecordingDialog);
+  QMenu* exportMenu = file->addMenu(tr("&Export"));
+  exportMenu->addAction(tr("&Image..."), this, &MainWindow::exportImageDialog);
+  exportMenu->addAction(tr("Image &Sequence..."), this, [this] { exportAnimationDialog(false); });
+  exportMenu->addAction(tr("&Video..."), this, [this] { exportAnimationDialog(true); });
   file->addSeparator();
   QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
   quit->setShortcut(QKeySequence(tr("Ctrl+Q")));
@@ -171,6 +441,29 @@ void MainWindow::createMenus() {
     panels->addAction(dock->toggleViewAction());
   for (QToolBar* bar : findChildren<QToolBar*>()) panels->addAction(bar->toggleViewAction());
 
+  // simulation
+  QMenu* sim = menuBar()->addMenu(tr("&Simulation"));
+  sim->addAction(tr("&Play / Pause") + "\tSpace", m_playback, &Playback::togglePlay);
+  sim->addAction(tr("&Resume from Here"), m_playback, &Playback::resumeFromHere);
+  sim->addAction(tr("Re&start"), m_playback, &Playback::restart);
+  QAction* unpaced = sim->addAction(tr("As &Fast as Possible"));
+  unpaced->setCheckable(true);
+  connect(unpaced, &QAction::toggled, m_playback, &Playback::setUnpaced);
+  sim->addSeparator();
+  m_integratorMenu = sim->addMenu(tr("&Integrator"));
+  auto* group = new QActionGroup(this);
+  const std::pair<QString, QString> integrators[] = {
+      {"rk4", tr("&RK4 (fixed step)")},
+      {"euler", tr("Semi-implicit &Euler (symplectic)")},
+      {"dopri5", tr("&Dormand-Prince 5(4) (adaptive)")}};
+  for (const auto& [id, label] : integrators) {
+    QAction* a = m_integratorMenu->addAction(label, this, [this, id = id] { chooseIntegrator(id); });
+    a->setData(id);
+    a->setCheckable(true);
+    group->addAction(a);
+  }
+  sim->addAction(tr("Time &Step..."), this, &MainWindow::chooseStep);
+
   // help
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   help->addAction(tr("&About Articulate"), this, &MainWindow::about)
@@ -185,6 +478,7 @@ bool MainWindow::openFile(const QString& path) {
   try {
     loaded = loadModel(localPath(file));
     q = poseAtTime(loaded, 0.0);
+    if (loaded.motion) Recording::fromMotion(*loaded.motion);  // checks the samples' sizes
   } catch (const std::exception& e) {
     showError(tr("Could not open '%1'.").arg(QFileInfo(file).fileName()),
               QString::fromStdString(e.what()));
@@ -200,7 +494,7 @@ bool MainWindow::openFile(const QString& path) {
   }
   m_model = std::move(loaded);
   m_path = file;
-  m_timeLabel->setText(tr("t = %1 s").arg(0.0, 0, 'f', 3));
+  startTimeline();
   setModified(false);
   rememberFile(file);
   statusBar()->showMessage(tr("Opened %1").arg(QDir::toNativeSeparators(file)));
@@ -212,11 +506,13 @@ bool MainWindow::save() {
   if (m_path.isEmpty()) return saveAs();
   if (!isArticulate(*m_model)) {
     QMessageBox box(QMessageBox::Question, tr("Save"),
-                    tr("'%1' is a spatial_v2 file.").arg(QFileInfo(m_path).fileName()),
+                    m_model->format == kRecordingFormatName
+                        ? tr("'%1' is a recording.").arg(QFileInfo(m_path).fileName())
+                        : tr("'%1' is a spatial_v2 file.").arg(QFileInfo(m_path).fileName()),
                     QMessageBox::Cancel, this);
     box.setInformativeText(
         tr("Articulate saves models in its own format and does not overwrite "
-           "spatial_v2 files. Save the model under a new name?"));
+           "spatial_v2 files or recordings with them. Save the model under a new name?"));
     QPushButton* saveAsButton = box.addButton(tr("Save &As..."), QMessageBox::AcceptRole);
     box.setDefaultButton(saveAsButton);
     box.exec();
@@ -268,10 +564,7 @@ bool MainWindow::saveTo(const QString& path) {
   return true;
 }
 
-void MainWindow::showTime(double t) {
-  m_timeLabel->setText(tr("t = %1 s").arg(t, 0, 'f', 3));
-  if (m_model) m_viewport->setPose(poseAtTime(*m_model, t));
-}
+void MainWindow::showTime(double t) { m_playback->setTime(t); }
 
 void MainWindow::saveCameraToModel() {
   if (!m_model) return;

@@ -19,12 +19,16 @@ class QMenu;
 namespace art::gui {
 
 class Viewport;
+class Playback;
+class PlaybackBar;
+class PlotsPanel;
 struct Pick;
+struct ExportOptions;
 
 /// The joint positions of a loaded model at time `t` (s): with a motion, linear interpolation
 /// between the samples around t (clamped to the first and last sample outside their range, the
-/// later sample at a repeated time); without one, the initial pose q0 of the compiled model.
-/// Throws ModelError when the spec does not compile.
+/// later sample at a repeated time; see Recording::stateAt); without one, the initial pose q0 of
+/// the compiled model. Throws ModelError when the spec does not compile.
 Eigen::VectorXd poseAtTime(const LoadedModel& model, double t);
 
 class MainWindow : public QMainWindow {
@@ -48,8 +52,15 @@ class MainWindow : public QMainWindow {
   /// to that file. Overwriting the spatial_v2 file the model came from asks first. Errors are
   /// shown in a dialog. Returns whether it was saved.
   bool saveTo(const QString& path);
-  /// Shows the pose at time `t` (s) (see poseAtTime) and the time in the playback bar.
+  /// Moves the playhead to time `t` (s) (clamped to the recorded range) and shows that pose.
   void showTime(double t);
+  /// Saves the timeline's recording (model and samples) atomically; errors in a dialog.
+  bool saveRecordingTo(const QString& path);
+  /// Writes the current view as a PNG of the given size (the viewport's size when 0).
+  bool exportImage(const QString& path, int width = 0, int height = 0);
+  /// Exports the recording as images or a video with a progress dialog (cancellable); errors
+  /// in a dialog. Returns whether every frame was written.
+  bool exportAnimation(const ExportOptions& options);
   /// Stores the viewport's current camera in the model (marks the document modified).
   void saveCameraToModel();
 
@@ -64,6 +75,9 @@ class MainWindow : public QMainWindow {
   /// The text shown in the status bar.
   QString statusText() const;
   Viewport* viewport() const { return m_viewport; }
+  Playback* playback() const { return m_playback; }
+  PlaybackBar* playbackBar() const { return m_playbackBar; }
+  PlotsPanel* plots() const { return m_plots; }
 
  protected:
   void closeEvent(QCloseEvent* event) override;
@@ -85,13 +99,27 @@ class MainWindow : public QMainWindow {
   void updateTitle();
   bool maybeSave();
   void showError(const QString& title, const QString& details);
+  void createShortcuts();
+  void startTimeline();
+  void showFrame();
+  void simulationProblem(const QString& message);
+  void chooseIntegrator(const QString& name);
+  void updateIntegratorMenu();
+  void chooseStep();
+  void saveRecordingDialog();
+  void exportImageDialog();
+  void exportAnimationDialog(bool video);
+  void showKeys();
 
   Viewport* m_viewport = nullptr;
   Settings m_settings;
   std::optional<LoadedModel> m_model;
   QString m_path;  // the model's file, absolute
   QString m_lastError;
-  QLabel* m_timeLabel = nullptr;
+  Playback* m_playback = nullptr;
+  PlaybackBar* m_playbackBar = nullptr;
+  PlotsPanel* m_plots = nullptr;
+  QMenu* m_integratorMenu = nullptr;
   QMenu* m_recentMenu = nullptr;
   QAction* m_saveAction = nullptr;
   QAction* m_saveAsAction = nullptr;

@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build ccache pkg-config
   libeigen3-dev nlohmann-json3-dev libcli11-dev libbenchmark-dev
-  qt6-base-dev libvtk9-dev libgl1-mesa-dri
+  qt6-base-dev qt6-charts-dev libvtk9-dev libgl1-mesa-dri
   xvfb xauth
   dpkg-dev file binutils desktop-file-utils
   python3 python3-jsonschema

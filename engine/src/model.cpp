@@ -78,6 +78,28 @@ ModelError::ModelError(int bodyIndex, const std::string& bodyName, const std::st
 ModelError::ModelError(const std::string& field, const std::string& reason)
     : std::runtime_error(field + ": " + reason), m_field(field), m_reason(reason) {}
 
+namespace {
+
+void checkControl(const BodySpec& b, int i) {
+  const ControlSpec& c = b.control;
+  for (double v : {c.torque, c.kp, c.kd, c.target, c.targetVelocity})
+    if (!std::isfinite(v)) throw ModelError(i, b.name, "control", "contains NaN or Inf");
+  if (c.type == ControlSpec::Type::PD && (c.kp < 0 || c.kd < 0))
+    throw ModelError(i, b.name, "control", "PD gains kp and kd must be >= 0");
+  if (c.type != ControlSpec::Type::Table) return;
+  if (c.times.empty() || c.times.size() != c.torques.size())
+    throw ModelError(i, b.name, "control",
+                     "a table needs as many torques as times, and at least one of each");
+  for (std::size_t k = 0; k < c.times.size(); ++k) {
+    if (!std::isfinite(c.times[k]) || !std::isfinite(c.torques[k]))
+      throw ModelError(i, b.name, "control", "table entries must be finite");
+    if (k > 0 && !(c.times[k] > c.times[k - 1]))
+      throw ModelError(i, b.name, "control.t", "times must increase");
+  }
+}
+
+}  // namespace
+
 Model compile(const ModelSpec& spec) {
   Model m;
   m.arithmetic = spec.arithmetic;
@@ -123,6 +145,7 @@ Model compile(const ModelSpec& spec) {
     checkInertia(b, i);
     if (!std::isfinite(b.q0) || !std::isfinite(b.qd0))
       throw ModelError(i, b.name, "initial state", "is not finite");
+    checkControl(b, i);
 
     m.parent.push_back(b.parent);
     m.joints.push_back(b.joint);
@@ -184,7 +207,30 @@ Model compile(const ModelSpec& spec) {
     if (!cp.point.allFinite()) throw ModelError(field + ".point", "is not finite");
     m.contacts.push_back(cp);
   }
+  const GroundSpec& gr = spec.ground;
+  if (!(gr.stiffness > 0) || !std::isfinite(gr.stiffness))
+    throw ModelError("ground.stiffness", "must be > 0");
+  if (!(gr.damping > 0) || !std::isfinite(gr.damping))
+    throw ModelError("ground.damping", "must be > 0");
+  if (!(gr.friction >= 0) || !std::isfinite(gr.friction))
+    throw ModelError("ground.friction", "must be >= 0");
+  m.ground = gr;
   m.constraints = spec.constraints;
+  for (std::size_t k = 0; k < spec.forces.size(); ++k) {
+    const ExternalForceSpec& f = spec.forces[k];
+    const std::string field = "forces[" + std::to_string(k) + "]";
+    if (f.body < 0 || f.body >= nb) throw ModelError(field + ".body", "is not a body");
+    if (!f.point.allFinite() || !f.force.allFinite() || !f.torque.allFinite())
+      throw ModelError(field, "point, force and torque must be finite");
+    if (planar && (f.point.z() != 0 || f.force.z() != 0 || f.torque.x() != 0 || f.torque.y() != 0))
+      throw ModelError(field, "planar models take forces in the x-y plane and torques about z");
+  }
+  m.forces = spec.forces;
+  m.controlled = false;
+  for (const BodySpec& b : spec.bodies) {
+    m.controls.push_back(b.control);
+    m.controlled = m.controlled || b.control.type != ControlSpec::Type::None;
+  }
   return m;
 }
 

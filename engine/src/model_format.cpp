@@ -1,6 +1,7 @@
 // The Articulate model format: reading with every problem collected, canonical writing.
 #include "articulate/model_format.h"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <set>
@@ -9,6 +10,7 @@
 #include "articulate/appearance.h"
 #include "articulate/model.h"
 #include "articulate/model_io.h"
+#include "articulate/simulation.h"
 #include "articulate/spatial_v2_json.h"
 
 namespace art {
@@ -358,6 +360,91 @@ std::string problemList(const Diagnostics& problems) {
          text;
 }
 
+void readControl(Reader& rd, const json& j, const std::string& path, ControlSpec& c) {
+  if (!rd.object(j, path, {"type", "torque", "kp", "kd", "target", "target_velocity", "t"}))
+    return;
+  std::string type;
+  if (!j.contains("type")) {
+    rd.fail(path, "missing field 'type' (\"constant\", \"pd\" or \"table\")");
+    return;
+  }
+  if (!rd.string(j["type"], dot(path, "type"), type)) return;
+  auto allowed = [&](std::initializer_list<const char*> fields) {
+    for (auto it = j.begin(); it != j.end(); ++it) {
+      bool ok = it.key() == "type";
+      for (const char* f : fields) ok = ok || it.key() == f;
+      if (!ok) rd.fail(dot(path, it.key().c_str()), "is not used by a '" + type + "' controller");
+    }
+  };
+  auto num = [&](const char* field, double& out) {
+    if (j.contains(field)) rd.number(j[field], dot(path, field), out);
+  };
+  if (type == "constant") {
+    c.type = ControlSpec::Type::Constant;
+    allowed({"torque"});
+    if (!j.contains("torque")) rd.fail(path, "a constant controller needs 'torque'");
+    num("torque", c.torque);
+  } else if (type == "pd") {
+    c.type = ControlSpec::Type::PD;
+    allowed({"torque", "kp", "kd", "target", "target_velocity"});
+    num("torque", c.torque);
+    num("kp", c.kp);
+    num("kd", c.kd);
+    num("target", c.target);
+    num("target_velocity", c.targetVelocity);
+    if (c.kp < 0) rd.fail(dot(path, "kp"), "must be >= 0");
+    if (c.kd < 0) rd.fail(dot(path, "kd"), "must be >= 0");
+  } else if (type == "table") {
+    c.type = ControlSpec::Type::Table;
+    allowed({"t", "torque"});
+    if (!j.contains("t") || !j.contains("torque")) {
+      rd.fail(path, "a table needs 't' (times, s) and 'torque' (one force per time)");
+      return;
+    }
+    const json& jt = j["t"];
+    const json& jv = j["torque"];
+    if (!jt.is_array() || jt.empty()) {
+      rd.fail(dot(path, "t"), "expected a non-empty array of times");
+      return;
+    }
+    if (!jv.is_array() || jv.size() != jt.size()) {
+      rd.fail(dot(path, "torque"), "expected " + std::to_string(jt.size()) +
+                                       " numbers (one per time in 't')");
+      return;
+    }
+    c.times.assign(jt.size(), 0.0);
+    c.torques.assign(jt.size(), 0.0);
+    for (std::size_t k = 0; k < jt.size(); ++k) {
+      if (rd.number(jt[k], idx(dot(path, "t"), k), c.times[k]) && k > 0 &&
+          !(c.times[k] > c.times[k - 1]))
+        rd.fail(idx(dot(path, "t"), k), "times must increase");
+      rd.number(jv[k], idx(dot(path, "torque"), k), c.torques[k]);
+    }
+  } else {
+    rd.fail(dot(path, "type"), "expected \"constant\", \"pd\" or \"table\", got \"" + type + "\"");
+  }
+}
+
+ojson controlJson(const ControlSpec& c) {
+  ojson j;
+  switch (c.type) {
+    case ControlSpec::Type::None:
+      break;
+    case ControlSpec::Type::Constant:
+      j = {{"type", "constant"}, {"torque", c.torque}};
+      break;
+    case ControlSpec::Type::PD:
+      j = {{"type", "pd"}, {"kp", c.kp}, {"kd", c.kd}, {"target", c.target}};
+      if (c.targetVelocity != 0) j["target_velocity"] = c.targetVelocity;
+      if (c.torque != 0) j["torque"] = c.torque;
+      break;
+    case ControlSpec::Type::Table:
+      j = {{"type", "table"}, {"t", c.times}, {"torque", c.torques}};
+      break;
+  }
+  return j;
+}
+
 }  // namespace
 
 ojson specToJson(const ModelSpec& s) {
@@ -414,6 +501,7 @@ ojson specToJson(const ModelSpec& s) {
     }
     if (b.q0 != 0 || b.qd0 != 0) jb["initial"] = {{"q", b.q0}, {"qd", b.qd0}};
     jb["appearance"] = b.appearance;
+    if (b.control.type != ControlSpec::Type::None) jb["control"] = controlJson(b.control);
     bodies.push_back(jb);
   }
   doc["bodies"] = bodies;
@@ -425,6 +513,10 @@ ojson specToJson(const ModelSpec& s) {
       c.push_back({{"body", bodyName(s, cp.body)}, {"point", vecJson(cp.point)}});
     doc["contacts"] = c;
   }
+  if (s.ground != GroundSpec{})
+    doc["ground"] = {{"stiffness", s.ground.stiffness},
+                     {"damping", s.ground.damping},
+                     {"friction", s.ground.friction}};
   if (!s.constraints.empty()) {
     ojson cs = ojson::array();
     for (const ConstraintSpec& c : s.constraints) {
@@ -451,6 +543,30 @@ ojson specToJson(const ModelSpec& s) {
     }
     doc["constraints"] = cs;
   }
+  if (!s.forces.empty()) {
+    ojson fs = ojson::array();
+    for (const ExternalForceSpec& f : s.forces) {
+      ojson jf = {{"body", bodyName(s, f.body)}};
+      if (!f.point.isZero(0)) jf["point"] = planar ? vecJson(f.point.head<2>()) : vecJson(f.point);
+      if (!f.force.isZero(0)) jf["force"] = planar ? vecJson(f.force.head<2>()) : vecJson(f.force);
+      if (!f.torque.isZero(0)) {
+        if (planar) jf["torque"] = f.torque.z();
+        else jf["torque"] = vecJson(f.torque);
+      }
+      fs.push_back(jf);
+    }
+    doc["forces"] = fs;
+  }
+  if (!(s.simulation == SimulationSpec{})) {
+    ojson js;
+    js["integrator"] = integratorName(s.simulation.integrator);
+    js["dt"] = s.simulation.dt;
+    if (s.simulation.integrator == Integrator::DormandPrince45) {
+      js["rtol"] = s.simulation.relTol;
+      js["atol"] = s.simulation.absTol;
+    }
+    doc["simulation"] = js;
+  }
   return doc;
 }
 
@@ -460,7 +576,7 @@ void specFromJson(const json& doc, ModelSpec& out, Diagnostics& problems) {
   out = ModelSpec{};
   if (!rd.object(doc, "", {"format", "version", "name", "description", "kind", "arithmetic",
                            "gravity", "bodies", "base_appearance", "camera", "contacts",
-                           "constraints"}))
+                           "ground", "constraints", "forces", "simulation"}))
     return;
   readHeader(rd, doc, out.name, out.description);
   std::string kind = "tree";
@@ -519,7 +635,7 @@ void specFromJson(const json& doc, ModelSpec& out, Diagnostics& problems) {
       BodySpec& b = bodies[i];
       int parent = -1;
       if (!rd.object(jb, p, {"name", "parent", "joint", "placement", "inertia", "initial",
-                              "appearance"})) {
+                              "appearance", "control"})) {
         parentIdx.push_back(-1);
         continue;
       }
@@ -588,6 +704,7 @@ void specFromJson(const json& doc, ModelSpec& out, Diagnostics& problems) {
         interpretAppearance(b.appearance, defaultBodyColour(static_cast<int>(i) + 1), false,
                             dot(p, "appearance"), &problems);
       }
+      if (jb.contains("control")) readControl(rd, jb["control"], dot(p, "control"), b.control);
       b.parent = parent;
     }
   }
@@ -624,6 +741,20 @@ void specFromJson(const json& doc, ModelSpec& out, Diagnostics& problems) {
         if (rd.vec3(cs[k]["point"], dot(p, "point"), cp.point) && cp.body >= 0)
           out.contacts.push_back(cp);
       }
+  }
+  if (doc.contains("ground") &&
+      rd.object(doc["ground"], "ground", {"stiffness", "damping", "friction"})) {
+    const json& jg = doc["ground"];
+    GroundSpec& g = out.ground;
+    if (jg.contains("stiffness") && rd.number(jg["stiffness"], "ground.stiffness", g.stiffness) &&
+        !(g.stiffness > 0))
+      rd.fail("ground.stiffness", "must be > 0");
+    if (jg.contains("damping") && rd.number(jg["damping"], "ground.damping", g.damping) &&
+        !(g.damping > 0))
+      rd.fail("ground.damping", "must be > 0");
+    if (jg.contains("friction") && rd.number(jg["friction"], "ground.friction", g.friction) &&
+        !(g.friction >= 0))
+      rd.fail("ground.friction", "must be >= 0");
   }
   if (doc.contains("constraints")) {
     const json& cs = doc["constraints"];
@@ -685,6 +816,44 @@ void specFromJson(const json& doc, ModelSpec& out, Diagnostics& problems) {
         out.constraints.push_back(c);
       }
   }
+  if (doc.contains("forces")) {
+    const json& fs = doc["forces"];
+    if (!fs.is_array()) rd.fail("forces", "expected an array");
+    else
+      for (std::size_t k = 0; k < fs.size(); ++k) {
+        const std::string p = idx("forces", k);
+        if (!rd.object(fs[k], p, {"body", "point", "force", "torque"})) continue;
+        ExternalForceSpec f;
+        if (!fs[k].contains("body")) {
+          rd.fail(p, "missing field 'body'");
+          continue;
+        }
+        f.body = resolveBody(rd, fs[k]["body"], names, dot(p, "body"), false);
+        if (fs[k].contains("point")) readPoint(rd, fs[k]["point"], planar, dot(p, "point"), f.point);
+        if (fs[k].contains("force")) readPoint(rd, fs[k]["force"], planar, dot(p, "force"), f.force);
+        if (fs[k].contains("torque")) {
+          if (planar) rd.number(fs[k]["torque"], dot(p, "torque"), f.torque.z());
+          else rd.vec3(fs[k]["torque"], dot(p, "torque"), f.torque);
+        }
+        if (f.body >= 0) out.forces.push_back(f);
+      }
+  }
+  if (doc.contains("simulation")) {
+    const json& js = doc["simulation"];
+    SimulationSpec& sim = out.simulation;
+    if (rd.object(js, "simulation", {"integrator", "dt", "rtol", "atol"})) {
+      std::string name;
+      if (js.contains("integrator") && rd.string(js["integrator"], "simulation.integrator", name) &&
+          !parseIntegrator(name, sim.integrator))
+        rd.fail("simulation.integrator",
+                "expected \"rk4\", \"euler\" or \"dopri5\", got \"" + name + "\"");
+      const std::pair<const char*, double*> fields[] = {
+          {"dt", &sim.dt}, {"rtol", &sim.relTol}, {"atol", &sim.absTol}};
+      for (const auto& [field, value] : fields)
+        if (js.contains(field) && rd.number(js[field], dot("simulation", field), *value) && !(*value > 0))
+          rd.fail(dot("simulation", field), "must be > 0, got " + describe(*value));
+    }
+  }
   if (problems.size() != before) return;
   // everything read: the tree's own checks, reported at the body's index in the file
   try {
@@ -697,9 +866,107 @@ void specFromJson(const json& doc, ModelSpec& out, Diagnostics& problems) {
   }
 }
 
+namespace {
+
+// an Articulate recording's samples: t (nt), q and qd (nt x nb), kinetic and potential (nt)
+void readRecording(const json& doc, int nb, Reader& rd, Motion& mo) {
+  const json& jt = doc["t"];
+  if (!jt.is_array() || jt.empty()) {
+    rd.fail("t", "expected at least 1 sample time");
+    return;
+  }
+  const int nt = static_cast<int>(std::min<std::size_t>(jt.size(), 1u << 30));
+  if (!rd.vector(jt, nt, "t", mo.t)) return;
+  for (int k = 1; k < nt; ++k)
+    if (mo.t(k) < mo.t(k - 1)) {
+      rd.fail(idx("t", k), "sample times must not decrease");
+      return;
+    }
+  auto rows = [&](const char* field, Eigen::MatrixXd& out) {
+    const json& j = doc[field];
+    if (!j.is_array() || j.size() != static_cast<std::size_t>(nt) ||
+        (nt > 0 && (!j[0].is_array() || j[0].size() != static_cast<std::size_t>(nb)))) {
+      rd.fail(field, "expected " + std::to_string(nt) + " rows (one per time) of " +
+                         std::to_string(nb) + " numbers (one per joint)");
+      return;
+    }
+    rd.matrix(j, nt, nb, field, out);
+  };
+  if (!doc.contains("q")) rd.fail("", "missing field 'q'");
+  else rows("q", mo.q);
+  if (doc.contains("qd")) rows("qd", mo.qd);
+  for (const char* f : {"kinetic", "potential"})
+    if (doc.contains(f)) rd.vector(doc[f], nt, f, std::string(f) == "kinetic" ? mo.kinetic : mo.potential);
+  for (const char* f : {"title", "author", "description", "date"}) {
+    if (!doc.contains(f)) continue;
+    std::string& dst = f[0] == 't' ? mo.title : f[0] == 'a' ? mo.author : f[0] == 'd' && f[1] == 'e' ? mo.description : mo.date;
+    rd.string(doc[f], f, dst);
+  }
+}
+
+}  // namespace
+
+ojson recordingToJson(const ModelSpec& spec, const Motion& motion) {
+  ojson doc;
+  doc["format"] = kRecordingFormatName;
+  doc["version"] = kRecordingFormatVersion;
+  if (!motion.title.empty()) doc["title"] = motion.title;
+  if (!motion.author.empty()) doc["author"] = motion.author;
+  if (!motion.description.empty()) doc["description"] = motion.description;
+  if (!motion.date.empty()) doc["date"] = motion.date;
+  doc["model"] = specToJson(spec);
+  doc["t"] = std::vector<double>(motion.t.data(), motion.t.data() + motion.t.size());
+  auto rows = [](const Eigen::MatrixXd& m) {
+    ojson a = ojson::array();
+    for (Eigen::Index r = 0; r < m.rows(); ++r) {
+      std::vector<double> row(m.cols());
+      for (Eigen::Index c = 0; c < m.cols(); ++c) row[c] = m(r, c);
+      a.push_back(row);
+    }
+    return a;
+  };
+  doc["q"] = rows(motion.q);
+  if (motion.qd.size()) doc["qd"] = rows(motion.qd);
+  if (motion.kinetic.size())
+    doc["kinetic"] = std::vector<double>(motion.kinetic.data(), motion.kinetic.data() + motion.kinetic.size());
+  if (motion.potential.size())
+    doc["potential"] = std::vector<double>(motion.potential.data(), motion.potential.data() + motion.potential.size());
+  return doc;
+}
+
+void saveRecording(const std::string& path, const ModelSpec& spec, const Motion& motion) {
+  writeFileAtomically(path, formatJson(recordingToJson(spec, motion)));
+}
+
 std::optional<LoadedModel> readModelDocument(const json& doc, Diagnostics& problems) {
   const std::size_t before = problems.size();
   LoadedModel lm;
+  if (doc.is_object() && doc.contains("format") && doc["format"] == kRecordingFormatName) {
+    lm.format = kRecordingFormatName;
+    Reader rd(problems);
+    rd.object(doc, "", {"format", "version", "title", "author", "description", "date", "model",
+                        "t", "q", "qd", "kinetic", "potential"});
+    if (!doc.contains("version") || doc["version"] != kRecordingFormatVersion)
+      rd.fail("version", "expected " + std::to_string(kRecordingFormatVersion));
+    if (!doc.contains("model")) {
+      rd.fail("", "missing field 'model' (an articulate-model document)");
+      return std::nullopt;
+    }
+    Diagnostics modelProblems;
+    specFromJson(doc["model"], lm.spec, modelProblems);
+    for (const Diagnostic& d : modelProblems)
+      problems.push_back({d.path.empty() ? "model" : "model." + d.path, d.message});
+    if (problems.size() != before) return std::nullopt;
+    if (!doc.contains("t")) {
+      rd.fail("", "missing field 't'");
+      return std::nullopt;
+    }
+    Motion mo;
+    readRecording(doc, static_cast<int>(lm.spec.bodies.size()), rd, mo);
+    if (problems.size() != before) return std::nullopt;
+    lm.motion = std::move(mo);
+    return lm;
+  }
   if (looksLikeSpatialV2(doc)) {
     lm.format = "spatial_v2";
     try {

@@ -1,5 +1,8 @@
 // Fixed-step RK4 and semi-implicit Euler, and Dormand-Prince 5(4) with error control (Hairer,
-// Norsett & Wanner, Solving ODEs I, II.4 and II.5), on y = (q, qd), y' = (qd, ABA(q, qd, tau)).
+// Norsett & Wanner, Solving ODEs I, II.4 and II.5), on y = (q, qd, u), y' = (qd, qdd, du/dt):
+// qdd from ABA, or from constrained forward dynamics for a model with constraints (the state
+// is projected onto the constraints after each step), with the ground-contact forces as
+// external forces and u the ground's tangential deformation for a model with contact points.
 #include "articulate/simulation.h"
 
 #include <cmath>
@@ -19,6 +22,10 @@ constexpr double kA[7][6] = {
     {19372.0 / 6561, -25360.0 / 2187, 64448.0 / 6561, -212.0 / 729, 0, 0},
     {9017.0 / 3168, -355.0 / 33, 46732.0 / 5247, 49.0 / 176, -5103.0 / 18656, 0},
     {35.0 / 384, 0, 500.0 / 1113, 125.0 / 192, -2187.0 / 6784, 11.0 / 84}};
+// stage times
+constexpr double kC[7] = {0, 1.0 / 5, 3.0 / 10, 4.0 / 5, 8.0 / 9, 1, 1};
+// largest constraint error a step may leave after its projection (m, rad)
+constexpr double kMaxConstraintError = 1e-8;
 // 5th-order weights minus the embedded 4th-order ones
 constexpr double kE[7] = {71.0 / 57600,      0, -71.0 / 16695, 71.0 / 1920,
                           -17253.0 / 339200, 22.0 / 525, -1.0 / 40};
@@ -33,6 +40,24 @@ bool parseIntegrator(const std::string& name, Integrator& out) {
   return true;
 }
 
+const char* integratorName(Integrator integrator) {
+  switch (integrator) {
+    case Integrator::RK4: return "rk4";
+    case Integrator::SemiImplicitEuler: return "euler";
+    case Integrator::DormandPrince45: return "dopri5";
+  }
+  return "rk4";
+}
+
+SimulationOptions simulationOptions(const ModelSpec& spec) {
+  SimulationOptions o;
+  o.integrator = spec.simulation.integrator;
+  o.dt = spec.simulation.dt;
+  o.relTol = spec.simulation.relTol;
+  o.absTol = spec.simulation.absTol;
+  return o;
+}
+
 Simulation::Simulation(const Model& model, const SimulationOptions& options)
     : m_model(model), m_opt(options), m_data(model) {
   if (!(options.dt > 0) || !std::isfinite(options.dt))
@@ -40,11 +65,18 @@ Simulation::Simulation(const Model& model, const SimulationOptions& options)
   if (!(options.relTol > 0) || !(options.absTol > 0) || !(options.minDt > 0))
     throw std::invalid_argument("Simulation: tolerances and minDt must be > 0");
   const int n = model.nb;
+  if (!model.constraints.empty()) m_cons.emplace(model);
+  if (!model.contacts.empty()) m_contact.emplace(model);
+  const int nu = contactStateSize(model);
   m_tau = Eigen::VectorXd::Zero(n);
+  m_tauTotal = m_tau;
+  m_fext.setZero(model.arithmetic == Arithmetic::Planar ? 3 : 6, n);
   for (auto* v : {&m_q1, &m_qd1, &m_errq, &m_errv}) v->setZero(n);
+  for (auto* v : {&m_u, &m_u1, &m_erru}) v->setZero(nu);
   for (int k = 0; k < 7; ++k) {
     m_kq[k].setZero(n);
     m_kv[k].setZero(n);
+    m_ku[k].setZero(nu);
   }
   setState(0.0, model.q0, model.qd0);
 }
@@ -56,10 +88,12 @@ void Simulation::setState(double t, const Eigen::VectorXd& q, const Eigen::Vecto
   m_t = t;
   m_q = q;
   m_qd = qd;
+  m_u.setZero();
+  if (m_cons) projectConstraints(m_model, m_data, *m_cons, m_q, m_qd);
   m_h = m_opt.dt;
   m_divergence.reset();
-  const EnergyMomentum e = energy();
-  m_e0 = e.kinetic + e.potential;
+  m_energy = energyMomentum(m_model, m_data, m_q, m_qd);
+  m_e0 = m_energy.kinetic + m_energy.potential;
 }
 
 void Simulation::setJointForces(const Eigen::VectorXd& tau) {
@@ -69,13 +103,60 @@ void Simulation::setJointForces(const Eigen::VectorXd& tau) {
   m_tau = tau;
 }
 
-EnergyMomentum Simulation::energy() { return energyMomentum(m_model, m_data, m_q, m_qd); }
+EnergyMomentum Simulation::energy() { return m_energy; }
 
-const Eigen::VectorXd& Simulation::accel(const Eigen::VectorXd& q, const Eigen::VectorXd& qd) {
-  return aba(m_model, m_data, q, qd, m_tau);
+double Simulation::constraintError() {
+  if (!m_cons) return 0.0;
+  constraintKinematics(m_model, m_data, *m_cons, m_q, m_qd);
+  return m_cons->phi.size() ? m_cons->phi.cwiseAbs().maxCoeff() : 0.0;
 }
 
-bool Simulation::check() {
+const Eigen::VectorXd& Simulation::constraintForces() {
+  static const Eigen::VectorXd none;
+  if (!m_cons) return none;
+  accel(m_t, m_q, m_qd, m_u);
+  return m_cons->lambda;
+}
+
+const Eigen::Matrix3Xd& Simulation::contactForces() {
+  static const Eigen::Matrix3Xd none;
+  if (!m_contact) return none;
+  groundContact(m_model, m_data, *m_contact, m_q, m_qd, m_u);
+  return m_contact->force;
+}
+
+const Eigen::VectorXd& Simulation::accel(double t, const Eigen::VectorXd& q,
+                                         const Eigen::VectorXd& qd, const Eigen::VectorXd& u) {
+  const ExternalForces* fext = nullptr;
+  if (!m_model.forces.empty()) {
+    externalForces(m_model, m_data, q, m_fext);
+    fext = &m_fext;
+  }
+  if (m_contact) {
+    groundContact(m_model, m_data, *m_contact, q, qd, u);
+    if (fext)
+      m_fext += m_contact->fext;
+    else
+      fext = &m_contact->fext;
+  }
+  const Eigen::VectorXd* tau = &m_tau;
+  if (m_model.controlled) {
+    m_tauTotal = m_tau;
+    addControlForces(m_model, t, q, qd, m_tauTotal);
+    tau = &m_tauTotal;
+  }
+  if (m_cons) return constrainedForwardDynamics(m_model, m_data, *m_cons, q, qd, *tau, fext);
+  return aba(m_model, m_data, q, qd, *tau, fext);
+}
+
+void Simulation::stage(int k, double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
+                       const Eigen::VectorXd& u) {
+  m_kv[k] = accel(t, q, qd, u);
+  m_kq[k] = qd;
+  if (m_contact) m_ku[k] = m_contact->udot;
+}
+
+bool Simulation::check(double constraintError) {
   auto diverge = [&](const std::string& quantity, double value) {
     std::ostringstream s;
     s << "the simulation diverged at t = " << m_t << " s: " << quantity << " = " << value;
@@ -86,8 +167,13 @@ bool Simulation::check() {
     if (!std::isfinite(m_q1(i))) return diverge("q[" + std::to_string(i) + "]", m_q1(i));
     if (!std::isfinite(m_qd1(i))) return diverge("qd[" + std::to_string(i) + "]", m_qd1(i));
   }
-  const EnergyMomentum e = energyMomentum(m_model, m_data, m_q1, m_qd1);
-  const double total = e.kinetic + e.potential;
+  for (Eigen::Index i = 0; i < m_u1.size(); ++i)
+    if (!std::isfinite(m_u1(i))) return diverge("u[" + std::to_string(i) + "]", m_u1(i));
+  // the projection could not close the constraints (e.g. a loop pulled apart)
+  if (!(constraintError <= kMaxConstraintError))
+    return diverge("constraint error", constraintError);
+  m_energy1 = energyMomentum(m_model, m_data, m_q1, m_qd1);
+  const double total = m_energy1.kinetic + m_energy1.potential;
   if (!std::isfinite(total) ||
       std::abs(total - m_e0) > m_opt.energyGrowthLimit * (std::abs(m_e0) + 1.0))
     return diverge("total energy", total);
@@ -96,26 +182,26 @@ bool Simulation::check() {
 
 bool Simulation::fixedStep(double h) {
   if (m_opt.integrator == Integrator::SemiImplicitEuler) {
-    m_qd1 = m_qd + h * accel(m_q, m_qd);
+    m_qd1 = m_qd + h * accel(m_t, m_q, m_qd, m_u);
     m_q1 = m_q + h * m_qd1;
+    if (m_contact) m_u1 = m_u + h * m_contact->udot;
+    // close the loops with the step's own constraint impulse (SHAKE): projecting normal to
+    // the constraints instead would shift the energy by O(h^2) every step
+    if (m_cons && m_q1.allFinite() && m_qd1.allFinite())
+      closeConstraintsAfterStep(m_model, m_data, *m_cons, m_q1, m_qd1, h);
   } else {
-    // RK4 on (q, qd)
-    m_kv[0] = accel(m_q, m_qd);
-    m_kq[0] = m_qd;
-    m_q1 = m_q + 0.5 * h * m_kq[0];
-    m_qd1 = m_qd + 0.5 * h * m_kv[0];
-    m_kv[1] = accel(m_q1, m_qd1);
-    m_kq[1] = m_qd1;
-    m_q1 = m_q + 0.5 * h * m_kq[1];
-    m_qd1 = m_qd + 0.5 * h * m_kv[1];
-    m_kv[2] = accel(m_q1, m_qd1);
-    m_kq[2] = m_qd1;
-    m_q1 = m_q + h * m_kq[2];
-    m_qd1 = m_qd + h * m_kv[2];
-    m_kv[3] = accel(m_q1, m_qd1);
-    m_kq[3] = m_qd1;
+    // RK4 on (q, qd, u)
+    stage(0, m_t, m_q, m_qd, m_u);
+    for (int k = 1; k < 4; ++k) {
+      const double c = k == 3 ? h : 0.5 * h;
+      m_q1 = m_q + c * m_kq[k - 1];
+      m_qd1 = m_qd + c * m_kv[k - 1];
+      if (m_contact) m_u1 = m_u + c * m_ku[k - 1];
+      stage(k, m_t + c, m_q1, m_qd1, m_u1);
+    }
     m_q1 = m_q + (h / 6) * (m_kq[0] + 2 * m_kq[1] + 2 * m_kq[2] + m_kq[3]);
     m_qd1 = m_qd + (h / 6) * (m_kv[0] + 2 * m_kv[1] + 2 * m_kv[2] + m_kv[3]);
+    if (m_contact) m_u1 = m_u + (h / 6) * (m_ku[0] + 2 * m_ku[1] + 2 * m_ku[2] + m_ku[3]);
   }
   return commit(h);
 }
@@ -123,12 +209,17 @@ bool Simulation::fixedStep(double h) {
 bool Simulation::commit(double h) {
   const double t0 = m_t;
   m_t += h;
-  if (!check()) {
+  double constraintError = 0.0;
+  if (m_cons && m_q1.allFinite() && m_qd1.allFinite())
+    constraintError = projectConstraints(m_model, m_data, *m_cons, m_q1, m_qd1);
+  if (!check(constraintError)) {
     m_t = t0;
     return false;
   }
   m_q.swap(m_q1);
   m_qd.swap(m_qd1);
+  m_u.swap(m_u1);
+  m_energy = m_energy1;  // computed by check() for the divergence test
   ++m_steps;
   return true;
 }
@@ -137,26 +228,28 @@ bool Simulation::adaptiveStep(double hMax) {
   const int n = m_model.nb;
   for (;;) {
     const double h = std::min(m_h, hMax);
-    m_kq[0] = m_qd;
-    m_kv[0] = accel(m_q, m_qd);
+    stage(0, m_t, m_q, m_qd, m_u);
     for (int s = 1; s < 7; ++s) {
       m_q1 = m_q;
       m_qd1 = m_qd;
+      m_u1 = m_u;
       for (int j = 0; j < s; ++j) {
         if (kA[s][j] == 0.0) continue;
         m_q1 += (h * kA[s][j]) * m_kq[j];
         m_qd1 += (h * kA[s][j]) * m_kv[j];
+        if (m_contact) m_u1 += (h * kA[s][j]) * m_ku[j];
       }
-      m_kq[s] = m_qd1;
-      m_kv[s] = accel(m_q1, m_qd1);
+      stage(s, m_t + kC[s] * h, m_q1, m_qd1, m_u1);
     }
-    // stage 7 is the 5th-order solution (FSAL); m_q1/m_qd1 hold it
+    // stage 7 is the 5th-order solution (FSAL); m_q1/m_qd1/m_u1 hold it
     m_errq.setZero();
     m_errv.setZero();
+    m_erru.setZero();
     for (int s = 0; s < 7; ++s) {
       if (kE[s] == 0.0) continue;
       m_errq += (h * kE[s]) * m_kq[s];
       m_errv += (h * kE[s]) * m_kv[s];
+      if (m_contact) m_erru += (h * kE[s]) * m_ku[s];
     }
     double sum = 0.0;
     for (int i = 0; i < n; ++i) {
@@ -164,7 +257,12 @@ bool Simulation::adaptiveStep(double hMax) {
       const double sv = m_opt.absTol + m_opt.relTol * std::max(std::abs(m_qd(i)), std::abs(m_qd1(i)));
       sum += (m_errq(i) / sq) * (m_errq(i) / sq) + (m_errv(i) / sv) * (m_errv(i) / sv);
     }
-    const double err = n ? std::sqrt(sum / (2 * n)) : 0.0;
+    const auto nu = m_u.size();
+    for (Eigen::Index i = 0; i < nu; ++i) {
+      const double su = m_opt.absTol + m_opt.relTol * std::max(std::abs(m_u(i)), std::abs(m_u1(i)));
+      sum += (m_erru(i) / su) * (m_erru(i) / su);
+    }
+    const double err = n + nu ? std::sqrt(sum / static_cast<double>(2 * n + nu)) : 0.0;
     const double factor = std::min(5.0, std::max(0.2, 0.9 * std::pow(std::max(err, 1e-16), -0.2)));
     if (err <= 1.0 && std::isfinite(err)) {
       if (!commit(h)) return false;

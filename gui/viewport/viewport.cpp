@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cmath>
+#include <cstring>
 
 #include <QGuiApplication>
 #include <QKeyEvent>
@@ -18,6 +19,8 @@
 #include <vtkPNGWriter.h>
 #include <vtkRenderWindow.h>
 #include <vtkRenderer.h>
+#include <vtkImageData.h>
+#include <vtkOggTheoraWriter.h>
 #include <vtkWindowToImageFilter.h>
 
 #include "viewport/camera.h"
@@ -98,6 +101,34 @@ struct SceneView {
     const CameraPose pose = initialCamera(camera, lo, hi, lastTrack, aspect);
     defaultDistance = (pose.position - pose.focus).norm();
     applyCamera(renderer, pose);
+    updateLights();
+  }
+
+  ViewState state() const {
+    ViewState v;
+    vtkCamera* c = renderer->GetActiveCamera();
+    v.position = v3(c->GetPosition());
+    v.focus = v3(c->GetFocalPoint());
+    v.up = v3(c->GetViewUp());
+    v.viewAngle = c->GetViewAngle();
+    v.windowCentre = Vec2(c->GetWindowCenter()[0], c->GetWindowCenter()[1]);
+    v.lastTrack = lastTrack;
+    v.headLevel = headLevel;
+    v.overheadLevel = overheadLevel;
+    return v;
+  }
+
+  void setState(const ViewState& v) {
+    CameraPose p;
+    p.position = v.position;
+    p.focus = v.focus;
+    p.up = v.up;
+    p.viewAngle = v.viewAngle;
+    p.windowCentre = v.windowCentre;
+    applyCamera(renderer, p);
+    lastTrack = v.lastTrack;
+    headLevel = v.headLevel;
+    overheadLevel = v.overheadLevel;
     updateLights();
   }
 
@@ -235,6 +266,8 @@ void Viewport::setSelectedBody(int body) {
 }
 
 int Viewport::selectedBody() const { return d->selected; }
+
+ViewState Viewport::viewState() const { return d->view.state(); }
 
 CameraSpec Viewport::currentCamera() const {
   CameraSpec c = d->spec.camera;
@@ -400,6 +433,73 @@ void OffscreenView::savePng(const QString& path) {
   writer->Write();
   if (writer->GetErrorCode() != 0)
     throw std::runtime_error("cannot write '" + path.toStdString() + "'");
+}
+
+QImage OffscreenView::image() {
+  render();
+  vtkNew<vtkWindowToImageFilter> grab;
+  grab->SetInput(d->window);
+  grab->ReadFrontBufferOff();
+  grab->SetInputBufferTypeToRGB();
+  grab->Update();
+  vtkImageData* img = grab->GetOutput();
+  int dims[3];
+  img->GetDimensions(dims);
+  QImage out(dims[0], dims[1], QImage::Format_RGB888);
+  const auto* src = static_cast<const unsigned char*>(img->GetScalarPointer());
+  for (int y = 0; y < dims[1]; ++y)  // VTK's rows run bottom-up
+    std::memcpy(out.scanLine(dims[1] - 1 - y), src + std::size_t(y) * dims[0] * 3,
+                std::size_t(dims[0]) * 3);
+  return out;
+}
+
+void OffscreenView::setViewState(const ViewState& state) { d->view.setState(state); }
+
+struct OggVideoWriter::Impl {
+  vtkNew<vtkOggTheoraWriter> writer;
+  vtkNew<vtkImageData> frame;
+  int width = 0, height = 0;
+  bool open = false;
+};
+
+OggVideoWriter::OggVideoWriter(const QString& path, int width, int height, double fps)
+    : d(std::make_unique<Impl>()) {
+  if (width < 2 || height < 2 || width % 2 || height % 2)
+    throw std::invalid_argument("an Ogg Theora video needs an even width and height");
+  d->width = width;
+  d->height = height;
+  d->frame->SetDimensions(width, height, 1);
+  d->frame->AllocateScalars(VTK_UNSIGNED_CHAR, 3);
+  const QByteArray file = path.toLocal8Bit();
+  d->writer->SetFileName(file.constData());
+  d->writer->SetRate(std::max(1, static_cast<int>(std::lround(fps))));
+  d->writer->SetQuality(2);
+  d->writer->SetInputData(d->frame);
+  d->writer->Start();
+  if (d->writer->GetError())
+    throw std::runtime_error("cannot write '" + path.toStdString() + "'");
+  d->open = true;
+}
+
+OggVideoWriter::~OggVideoWriter() { finish(); }
+
+void OggVideoWriter::addFrame(const QImage& image) {
+  if (!d->open) return;
+  QImage f = image.convertToFormat(QImage::Format_RGB888);
+  if (f.width() != d->width || f.height() != d->height)
+    f = f.scaled(d->width, d->height, Qt::IgnoreAspectRatio, Qt::SmoothTransformation);
+  auto* dst = static_cast<unsigned char*>(d->frame->GetScalarPointer());
+  for (int y = 0; y < d->height; ++y)
+    std::memcpy(dst + std::size_t(y) * d->width * 3, f.constScanLine(d->height - 1 - y),
+                std::size_t(d->width) * 3);
+  d->frame->Modified();
+  d->writer->Write();
+}
+
+void OggVideoWriter::finish() {
+  if (!d->open) return;
+  d->writer->End();
+  d->open = false;
 }
 
 void Viewport::renderToPng(const ModelSpec& spec, const Eigen::VectorXd& q, int width, int height,

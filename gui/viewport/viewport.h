@@ -7,6 +7,7 @@
 #include <optional>
 #include <vector>
 
+#include <QImage>
 #include <QWidget>
 
 #include "articulate/dynamics.h"
@@ -30,6 +31,34 @@ struct Pick {
   Vec3 point = Vec3::Zero();
 };
 
+/// The viewport's camera and lights, so that an export renders what the user sees.
+struct ViewState {
+  Vec3 position = Vec3::Zero(), focus = Vec3::Zero(), up = Vec3::UnitZ();
+  double viewAngle = 25.0;              // degrees, vertical
+  Vec2 windowCentre = Vec2::Zero();     // VTK window centre (the camera's locus)
+  Vec3 lastTrack = Vec3::Zero();        // trackpoint position the camera last moved with
+  int headLevel = 6, overheadLevel = 7; // light intensity levels, 0..11
+};
+
+/// Writes an Ogg Theora video (.ogv) with VTK's writer, frame by frame.
+class OggVideoWriter {
+ public:
+  /// Opens `path` for frames of width x height (even numbers) at `fps` frames per second.
+  /// Throws std::runtime_error naming the file when it cannot be written.
+  OggVideoWriter(const QString& path, int width, int height, double fps);
+  ~OggVideoWriter();
+  OggVideoWriter(const OggVideoWriter&) = delete;
+  OggVideoWriter& operator=(const OggVideoWriter&) = delete;
+  /// Adds one frame (scaled to the video's size if it differs).
+  void addFrame(const QImage& frame);
+  /// Finishes the file (also done by the destructor).
+  void finish();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> d;
+};
+
 /// An offscreen rendering of one model, for screenshots, render tests and benchmarks. It needs
 /// an X display (Xvfb is fine) and shows no window. The camera is the model's initial view.
 class OffscreenView {
@@ -46,6 +75,10 @@ class OffscreenView {
   void render();
   /// Renders and writes a PNG; throws std::runtime_error naming the file on failure.
   void savePng(const QString& path);
+  /// Renders and returns the frame (RGB, top row first).
+  QImage image();
+  /// Takes a viewport's camera and lights (see Viewport::viewState).
+  void setViewState(const ViewState& state);
 
  private:
   struct Impl;
@@ -73,6 +106,8 @@ class Viewport : public QWidget {
   int selectedBody() const;
   /// The current camera as a model camera (for "save camera to model").
   CameraSpec currentCamera() const;
+  /// The current camera and lights exactly, for exports.
+  ViewState viewState() const;
   /// Picks the body under a widget position, if any.
   std::optional<Pick> pickAt(const QPoint& position);
 

@@ -1,6 +1,7 @@
 // "No allocation after Data is built": global operator new is counted while every algorithm
-// runs on spatial and planar models, with and without external forces, and while a rigid body
-// steps through impacts, rolling and resting contact.
+// runs on spatial and planar models, with and without external forces, while simulations
+// with constraints and ground contact step, and while a rigid body steps through impacts,
+// rolling and resting contact.
 #include <QtTest>
 
 #include <atomic>
@@ -9,6 +10,8 @@
 
 #include "articulate/dynamics.h"
 #include "articulate/generators.h"
+#include "articulate/model_format.h"
+#include "articulate/simulation.h"
 #include "articulate/rigid_body.h"
 
 namespace {
@@ -58,6 +61,32 @@ class TestNoAlloc : public QObject {
     auto* probe = new std::vector<double>(100);
     QVERIFY(g_allocations.load() > before);
     delete probe;
+  }
+
+  // stepping a constrained (four-bar, planar and loop) or contact (quadruped) model with each
+  // integrator, and reading its constraint and contact forces, allocates nothing
+  void simulationStepsDoNotAllocate_data() {
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("integrator");
+    for (const char* file : {"fourbar.json", "double_elbow.json", "quadruped.json"})
+      for (const char* integrator : {"rk4", "euler", "dopri5"})
+        QTest::newRow(qPrintable(QString(file) + "/" + integrator)) << file << integrator;
+  }
+  void simulationStepsDoNotAllocate() {
+    QFETCH(QString, file);
+    QFETCH(QString, integrator);
+    const Model m = compile(loadModel(std::string(ARTICULATE_MODELS_DIR) + "/" + file.toStdString()).spec);
+    SimulationOptions opt;
+    QVERIFY(parseIntegrator(integrator.toStdString(), opt.integrator));
+    Simulation sim(m, opt);
+    QVERIFY(sim.step());
+    const long before = g_allocations.load();
+    for (int k = 0; k < 20; ++k) QVERIFY(sim.step());
+    QVERIFY(sim.advanceTo(sim.time() + 0.0105));
+    sim.constraintForces();
+    sim.contactForces();
+    sim.constraintError();
+    QCOMPARE(g_allocations.load() - before, 0L);
   }
 
   void rigidBodyStepsDoNotAllocate() {

@@ -48,7 +48,11 @@ struct Model {
   Vec3 gravity = Vec3::Zero();     // base coordinates, m/s^2 (planar: x, y used)
   Eigen::VectorXd q0, qd0;         // initial state (nb)
   std::vector<ContactPointSpec> contacts;
-  std::vector<ConstraintSpec> constraints;  // checked, not yet used by the algorithms
+  GroundSpec ground;                        // compliant ground of the contact points
+  std::vector<ConstraintSpec> constraints;  // enforced by constraints.h
+  std::vector<ControlSpec> controls;        // (nb) one per joint
+  bool controlled = false;                  // some joint has a controller
+  std::vector<ExternalForceSpec> forces;    // constant external forces
   TreeArrays<SpatialArith> spatial;
   TreeArrays<PlanarArith> planar;
 
@@ -68,7 +72,9 @@ struct Model {
 /// of the other arithmetic, a non-finite number, a placement rotation that is not a proper
 /// rotation (or, in planar models, not about z / a translation out of the plane), an inertia
 /// that is not symmetric, not positive semi-definite, has negative mass or violates the
-/// triangle inequality, a contact point or constraint on an unknown body.
+/// triangle inequality, a contact point, constraint or external force on an unknown body, a
+/// controller with negative gains or a table whose times do not increase, a ground stiffness or
+/// damping that is not > 0 or a friction coefficient that is negative.
 Model compile(const ModelSpec& spec);
 
 }  // namespace art

@@ -17,17 +17,23 @@ namespace art {
 
 inline constexpr const char* kModelFormatName = "articulate-model";
 inline constexpr int kModelFormatVersion = 1;
+inline constexpr const char* kRecordingFormatName = "articulate-recording";
+inline constexpr int kRecordingFormatVersion = 1;
 
-/// A recorded motion that came with a model (spatial_v2 showmotion's t and q).
+/// A recorded motion that came with a model (spatial_v2 showmotion's t and q), or an
+/// Articulate recording (which also has qd and energies, and may have a title and so on).
 struct Motion {
   Eigen::VectorXd t;  // sample times (s), non-decreasing (nt)
   Eigen::MatrixXd q;  // joint positions, one row per sample (nt x nb)
+  Eigen::MatrixXd qd;  // joint velocities (nt x nb), or empty
+  Eigen::VectorXd kinetic, potential;  // energies (J) (nt), or empty
+  std::string title, author, description, date;  // showmotion's animation fields, optional
 };
 
 /// What a model file held, and which format it was in.
 struct LoadedModel {
   ModelSpec spec;
-  std::string format;            // "articulate-model" or "spatial_v2"
+  std::string format;            // "articulate-model", "articulate-recording" or "spatial_v2"
   std::optional<Motion> motion;  // present when the file carried t and q
 };
 
@@ -46,15 +52,23 @@ nlohmann::ordered_json specToJson(const ModelSpec& spec);
 /// contacts and constraints, then compiles the tree.
 void specFromJson(const nlohmann::json& doc, ModelSpec& out, Diagnostics& problems);
 
-/// Reads a kinematic-tree document of either format (spatial_v2 detected by its
-/// NB/parent/jtype/Xtree fields), with optional motion t/q beside a spatial_v2 model. Appends
-/// every problem found; a "rigid_body" document is reported at "kind" (use readDocument).
+/// Reads a kinematic-tree document of any format: an Articulate model, an Articulate recording
+/// (model plus samples; its motion holds them) or spatial_v2 (detected by its NB/parent/jtype/
+/// Xtree fields), with optional motion t/q beside a spatial_v2 model. Appends every problem
+/// found; a "rigid_body" document is reported at "kind" (use readDocument).
 std::optional<LoadedModel> readModelDocument(const nlohmann::json& doc, Diagnostics& problems);
 
 /// Loads a kinematic-tree file of either format. Throws FormatError listing every problem, one
 /// per line, each with its JSON path ("bodies[3].inertia.mass: must be >= 0, got -1"); a
 /// "rigid_body" document is refused (use loadDocument).
 LoadedModel loadModel(const std::string& path);
+
+/// The Articulate recording document for a model and its samples (docs/model-format.md).
+nlohmann::ordered_json recordingToJson(const ModelSpec& spec, const Motion& motion);
+
+/// Saves a recording (model and samples) atomically. Throws std::runtime_error naming the file
+/// when it cannot be written.
+void saveRecording(const std::string& path, const ModelSpec& spec, const Motion& motion);
 
 /// The canonical Articulate document of a rigid body (kind "rigid_body"; fields in
 /// documentation order, defaults omitted).

@@ -37,6 +37,49 @@ struct InertiaSpec {
   }
 };
 
+/// Time integrators (simulation.h).
+enum class Integrator {
+  RK4,                // classical fixed-step Runge-Kutta, 4th order ("rk4")
+  SemiImplicitEuler,  // symplectic Euler: qd += h qdd(q, qd); q += h qd ("euler")
+  DormandPrince45     // adaptive embedded Runge-Kutta 5(4) with error control ("dopri5")
+};
+
+/// How the model is simulated by default (the app and `articulate-cli simulate`).
+struct SimulationSpec {
+  Integrator integrator = Integrator::RK4;
+  double dt = 1e-3;                // fixed step, or dopri5's largest step (s)
+  double relTol = 1e-9, absTol = 1e-9;  // dopri5 error tolerances
+  bool operator==(const SimulationSpec& o) const {
+    return integrator == o.integrator && dt == o.dt && relTol == o.relTol && absTol == o.absTol;
+  }
+};
+
+/// A joint's controller: the joint force it applies (N m for rotations, N for translations),
+/// evaluated at every derivative evaluation of the integrator.
+struct ControlSpec {
+  enum class Type {
+    None,      // passive joint
+    Constant,  // tau = torque
+    PD,        // tau = torque + kp (target - q) + kd (targetVelocity - qd)
+    Table      // tau(t) linear between (times[k], torques[k]), held outside the table
+  };
+  Type type = Type::None;
+  double torque = 0.0;                // constant force, or the PD's feed-forward term
+  double kp = 0.0, kd = 0.0;          // PD gains (N m/rad, N m s/rad; N/m, N s/m)
+  double target = 0.0;                // PD target position (rad or m)
+  double targetVelocity = 0.0;        // PD target velocity (rad/s or m/s)
+  std::vector<double> times, torques; // table: increasing times (s) and their forces
+};
+
+/// A constant external force on a body: `force` (N) applied at `point` (body coordinates, m)
+/// plus a pure `torque` (N m); both vectors in base coordinates.
+struct ExternalForceSpec {
+  int body = 0;  // index into ModelSpec::bodies
+  Vec3 point = Vec3::Zero();
+  Vec3 force = Vec3::Zero();
+  Vec3 torque = Vec3::Zero();
+};
+
 /// One body and the joint that connects it to its parent.
 struct BodySpec {
   std::string name;
@@ -51,6 +94,7 @@ struct BodySpec {
   double q0 = 0.0;   // initial joint position (rad or m)
   double qd0 = 0.0;  // initial joint velocity (rad/s or m/s)
   nlohmann::json appearance = nlohmann::json::array();  // drawing instructions, body coords
+  ControlSpec control;  // the joint's controller (none: passive)
 };
 
 /// Camera of spatial_v2's showmotion (every field optional; unset fields take the viewer's
@@ -89,6 +133,19 @@ struct ContactPointSpec {
   Vec3 point = Vec3::Zero();  // body coordinates, m
 };
 
+/// The compliant ground that contact points touch (spatial_v2 gcontact's K, D and mu; see
+/// contact.h). The defaults hold a few kilograms per point with about a millimetre of
+/// penetration and are stable with 1 ms steps.
+struct GroundSpec {
+  double stiffness = 1e6;  // K, N/m^1.5: normal force K (-z)^1.5 at depth -z
+  double damping = 2000;   // D, N s/m^1.5: damping force D sqrt(-z) (-zdot)
+  double friction = 0.5;   // mu, Coulomb friction coefficient (0: frictionless)
+  bool operator==(const GroundSpec& o) const {
+    return stiffness == o.stiffness && damping == o.damping && friction == o.friction;
+  }
+  bool operator!=(const GroundSpec& o) const { return !(*this == o); }
+};
+
 /// The editable description of a kinematic tree.
 struct ModelSpec {
   std::string name;
@@ -99,7 +156,10 @@ struct ModelSpec {
   // Unset means spatial_v2's default: [0 0 -9.81] spatial, [0 0] planar.
   std::optional<Vec3> gravity;
   std::vector<ContactPointSpec> contacts;
+  GroundSpec ground;  // what the contact points touch
   std::vector<ConstraintSpec> constraints;
+  std::vector<ExternalForceSpec> forces;  // constant external forces
+  SimulationSpec simulation;              // default integrator settings
   nlohmann::json baseAppearance = nlohmann::json::array();  // drawing instructions, base coords
   CameraSpec camera;
 

@@ -1,26 +1,30 @@
 #pragma once
-// Time integration of a kinematic tree's forward dynamics, qdd = ABA(q, qd, tau), with the
-// joint forces tau held constant (zero for a passive model). Engine only: no threads, no Qt.
+// Time integration of a kinematic tree's forward dynamics, qdd = ABA(q, qd, tau, fext), where
+// tau is a constant joint force (setJointForces; zero by default) plus the model's joint
+// controllers at (t, q, qd), and fext the model's external forces. Engine only: no threads.
+// A model with constraints is integrated with constrainedForwardDynamics (constraints.h) and
+// projected back onto its constraints after every step; a model with contact points feels
+// the compliant ground (contact.h) as further external forces, and the ground's tangential
+// deformation u is integrated with (q, qd). Models with neither take the plain ABA path.
 
 #include <optional>
 #include <string>
 
 #include <Eigen/Core>
 
+#include "articulate/constraints.h"
+#include "articulate/contact.h"
+#include "articulate/control.h"
 #include "articulate/data.h"
 #include "articulate/dynamics.h"
 #include "articulate/model.h"
 
 namespace art {
 
-enum class Integrator {
-  RK4,                // classical fixed-step Runge-Kutta, 4th order
-  SemiImplicitEuler,  // symplectic Euler: qd += h qdd(q, qd); q += h qd
-  DormandPrince45     // adaptive embedded Runge-Kutta 5(4) with error control
-};
-
 /// Parses "rk4", "euler" or "dopri5"; returns false for anything else.
 bool parseIntegrator(const std::string& name, Integrator& out);
+/// "rk4", "euler" or "dopri5".
+const char* integratorName(Integrator integrator);
 
 struct SimulationOptions {
   Integrator integrator = Integrator::RK4;
@@ -28,10 +32,14 @@ struct SimulationOptions {
   double relTol = 1e-9;  // dopri5 tolerances, per component
   double absTol = 1e-9;
   double minDt = 1e-12;  // dopri5 gives up below this step (s)
-  // divergence: a state or energy that is not finite, or a total energy that grows by more
-  // than this many times its initial magnitude (plus 1 J), stops the simulation
+  // divergence: a state or energy that is not finite, a total energy that grows by more than
+  // this many times its initial magnitude (plus 1 J), or constraints that the projection
+  // cannot close to 1e-8 (a loop that cannot be assembled) stops the simulation
   double energyGrowthLimit = 1e6;
 };
+
+/// The options a model asks for (ModelSpec::simulation).
+SimulationOptions simulationOptions(const ModelSpec& spec);
 
 /// Why the simulation stopped stepping; empty while it runs normally.
 struct Divergence {
@@ -47,7 +55,9 @@ class Simulation {
   /// std::invalid_argument for a non-positive dt or tolerance.
   Simulation(const Model& model, const SimulationOptions& options);
 
-  /// Sets the state; throws std::invalid_argument on a size mismatch.
+  /// Sets the state; throws std::invalid_argument on a size mismatch. The ground's tangential
+  /// deformation is reset to zero; a state that violates the model's constraints is projected
+  /// onto them (q() and qd() then return the projected state).
   void setState(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd);
   /// Sets constant joint forces (N m or N); throws std::invalid_argument on a size mismatch.
   void setJointForces(const Eigen::VectorXd& tau);
@@ -62,9 +72,22 @@ class Simulation {
   double time() const { return m_t; }
   const Eigen::VectorXd& q() const { return m_q; }
   const Eigen::VectorXd& qd() const { return m_qd; }
-  /// Energy and momentum at the current state.
+  /// Energy and momentum at the current state (computed once per step, for the divergence
+  /// check, and kept).
   EnergyMomentum energy();
   const std::optional<Divergence>& divergence() const { return m_divergence; }
+
+  /// Largest constraint residual max |phi(q)| at the current state (m, rad or sine of an
+  /// angle; 0 without constraints).
+  double constraintError();
+  /// Constraint forces lambda at the current state (constraints.h, ConstraintData::lambda for
+  /// their rows and units; empty without constraints).
+  const Eigen::VectorXd& constraintForces();
+  /// Ground reactions on the contact points at the current state, base coordinates (3 x
+  /// ncontacts, N; empty without contact points).
+  const Eigen::Matrix3Xd& contactForces();
+  /// Tangential deformation of the ground under each contact point (contact.h), m.
+  const Eigen::VectorXd& contactDeformation() const { return m_u; }
   /// Steps taken (accepted) and rejected so far.
   long stepsTaken() const { return m_steps; }
   long stepsRejected() const { return m_rejected; }
@@ -74,18 +97,31 @@ class Simulation {
   SimulationOptions m_opt;
   Data m_data;
   double m_t = 0.0, m_h = 0.0, m_e0 = 0.0;
-  Eigen::VectorXd m_q, m_qd, m_tau;
+  Eigen::VectorXd m_q, m_qd, m_tau, m_tauTotal;
+  ExternalForces m_fext;
+  Eigen::VectorXd m_u;  // ground's tangential deformation under the contact points (may be empty)
   // stage storage (no allocation while stepping)
-  Eigen::VectorXd m_kq[7], m_kv[7], m_q1, m_qd1, m_errq, m_errv;
+  Eigen::VectorXd m_kq[7], m_kv[7], m_ku[7], m_q1, m_qd1, m_u1, m_errq, m_errv, m_erru;
+  EnergyMomentum m_energy, m_energy1;  // of (m_q, m_qd) and of the step being checked
   std::optional<Divergence> m_divergence;
   long m_steps = 0, m_rejected = 0;
+  std::optional<ConstraintData> m_cons;  // when the model has constraints
+  std::optional<ContactData> m_contact;  // when the model has contact points
 
-  const Eigen::VectorXd& accel(const Eigen::VectorXd& q, const Eigen::VectorXd& qd);
+  // qdd at time t and state (q, qd) with the ground deformation u, with the controllers',
+  // external and ground forces; with contact points it also leaves du/dt in m_contact->udot
+  const Eigen::VectorXd& accel(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
+                               const Eigen::VectorXd& u);
+  // stores the stage derivatives k of (q, qd, u) at time t
+  void stage(int k, double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
+             const Eigen::VectorXd& u);
   bool fixedStep(double h);
   bool adaptiveStep(double hMax);
   // accepts the step held in m_q1, m_qd1 unless it diverged
   bool commit(double h);
-  bool check();
+  // whether the state held in m_q1, m_qd1, m_u1 is finite, its energy has not grown beyond
+  // the limit and its constraints hold after the projection (error `constraintError`)
+  bool check(double constraintError = 0.0);
 };
 
 }  // namespace art

@@ -1,0 +1,327 @@
+// Simulator: a Simulation on its own thread with a command queue and a snapshot channel
+// (see simulator.h). Pacing: the thread keeps an anchor (wall time, simulated time) and steps
+// until the simulated time reaches anchor + speed * elapsed wall time; it re-anchors on play,
+// speed changes and new states, and when it falls too far behind (a model too slow for the
+// requested speed runs as fast as it can instead of trying to catch up later).
+#include "articulate/simulator.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+
+namespace art {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+constexpr auto kWorkSlice = std::chrono::milliseconds(8);  // steps between command checks
+constexpr double kMaxLag = 0.1;  // wall seconds behind schedule before giving up catching up
+}  // namespace
+
+struct Simulator::Command {
+  enum class Type { Load, Play, Pause, Step, Reset, SetState, Speed, Unpaced, StopTime, Quit };
+  Type type = Type::Play;
+  std::shared_ptr<const Model> model;
+  SimulationOptions options;
+  double value = 0.0;
+  long generation = 0;
+  Eigen::VectorXd q, qd;
+};
+
+Simulator::Simulator() {
+  m_stopTime = std::numeric_limits<double>::infinity();
+  m_thread = std::thread([this] { run(); });
+}
+
+Simulator::~Simulator() {
+  {
+    std::lock_guard<std::mutex> lock(m_commandMutex);
+    m_quit = true;
+  }
+  m_wake.notify_one();
+  m_thread.join();
+}
+
+namespace {
+template <class Queue, class C>
+void push(std::mutex& mutex, std::condition_variable& wake, Queue& queue, C&& command) {
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    queue.push_back(std::forward<C>(command));
+  }
+  wake.notify_one();
+}
+}  // namespace
+
+long Simulator::load(std::shared_ptr<const Model> model, const SimulationOptions& options) {
+  auto c = std::make_unique<Command>();
+  c->type = Command::Type::Load;
+  c->model = std::move(model);
+  c->options = options;
+  c->generation = ++m_generation;
+  const long g = c->generation;
+  push(m_commandMutex, m_wake, m_commands, std::move(c));
+  return g;
+}
+
+void Simulator::play() {
+  auto c = std::make_unique<Command>();
+  c->type = Command::Type::Play;
+  push(m_commandMutex, m_wake, m_commands, std::move(c));
+}
+
+void Simulator::pause() {
+  auto c = std::make_unique<Command>();
+  c->type = Command::Type::Pause;
+  push(m_commandMutex, m_wake, m_commands, std::move(c));
+}
+
+void Simulator::stepOnce() {
+  auto c = std::make_unique<Command>();
+  c->type = Command::Type::Step;
+  push(m_commandMutex, m_wake, m_commands, std::move(c));
+}
+
+long Simulator::reset() {
+  auto c = std::make_unique<Command>();
+  c->type = Command::Type::Reset;
+  c->generation = ++m_generation;
+  const long g = c->generation;
+  push(m_commandMutex, m_wake, m_commands, std::move(c));
+  return g;
+}
+
+long Simulator::setState(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd) {
+  auto c = std::make_unique<Command>();
+  c->type = Command::Type::SetState;
+  c->value = t;
+  c->q = q;
+  c->qd = qd;
+  c->generation = ++m_generation;
+  const long g = c->generation;
+  push(m_commandMutex, m_wake, m_commands, std::move(c));
+  return g;
+}
+
+void Simulator::setSpeed(double speed) {
+  auto c = std::make_unique<Command>();
+  c->type = Command::Type::Speed;
+  c->value = speed;
+  push(m_commandMutex, m_wake, m_commands, std::move(c));
+}
+
+void Simulator::setUnpaced(bool unpaced) {
+  auto c = std::make_unique<Command>();
+  c->type = Command::Type::Unpaced;
+  c->value = unpaced ? 1.0 : 0.0;
+  push(m_commandMutex, m_wake, m_commands, std::move(c));
+}
+
+void Simulator::setStopTime(double t) {
+  auto c = std::make_unique<Command>();
+  c->type = Command::Type::StopTime;
+  c->value = t;
+  push(m_commandMutex, m_wake, m_commands, std::move(c));
+}
+
+bool Simulator::takeSnapshots(SnapshotBatch& into) {
+  into.data.clear();
+  {
+    std::lock_guard<std::mutex> lock(m_channelMutex);
+    if (m_sharedTaken) return false;
+    std::swap(into, m_shared);
+    m_sharedTaken = true;
+  }
+  return into.size() > 0;
+}
+
+SimulatorStatus Simulator::status() const {
+  std::lock_guard<std::mutex> lock(m_statusMutex);
+  return m_status;
+}
+
+void Simulator::setStatus() {
+  std::lock_guard<std::mutex> lock(m_statusMutex);
+  m_status.generation = m_threadGeneration;
+  m_status.loaded = m_sim != nullptr;
+  m_status.running = m_running;
+  m_status.time = m_sim ? m_sim->time() : 0.0;
+  m_status.steps = m_steps;
+  m_status.divergence = m_sim ? m_sim->divergence() : std::nullopt;
+  m_status.error = m_error;
+}
+
+void Simulator::record() {
+  const EnergyMomentum e = m_sim->energy();
+  const int n = m_local.n;
+  const std::size_t at = m_local.data.size();
+  m_local.data.resize(at + m_local.stride());
+  double* s = m_local.data.data() + at;
+  s[0] = m_sim->time();
+  for (int i = 0; i < n; ++i) {
+    s[1 + i] = m_sim->q()(i);
+    s[1 + n + i] = m_sim->qd()(i);
+  }
+  s[1 + 2 * n] = e.kinetic;
+  s[2 + 2 * n] = e.potential;
+}
+
+void Simulator::publish(bool /*force*/) {
+  if (m_local.data.empty()) return;
+  bool swapped = false;
+  {
+    std::lock_guard<std::mutex> lock(m_channelMutex);
+    if (m_sharedTaken) {
+      std::swap(m_local, m_shared);
+      m_sharedTaken = false;
+      swapped = true;
+    }
+  }
+  if (swapped) {
+    // m_local now holds the consumer's old buffer: reuse its capacity
+    m_local.data.clear();
+    m_local.generation = m_shared.generation;
+    m_local.n = m_shared.n;
+  }
+}
+
+void Simulator::apply(Command& c) {
+  auto newGeneration = [&] {
+    m_threadGeneration = c.generation;
+    m_local.data.clear();
+    m_local.generation = c.generation;
+    m_local.n = m_model ? m_model->nb : 0;
+    m_steps = 0;
+    m_error.clear();
+  };
+  switch (c.type) {
+    case Command::Type::Load:
+      m_sim.reset();
+      m_model = std::move(c.model);
+      m_running = false;
+      try {
+        m_sim = std::make_unique<Simulation>(*m_model, c.options);
+      } catch (const std::exception& e) {
+        m_model.reset();
+        m_error = e.what();
+        return;
+      }
+      newGeneration();
+      record();
+      return;
+    case Command::Type::Reset:
+      if (!m_sim) return;
+      m_running = false;
+      m_sim->setState(0.0, m_model->q0, m_model->qd0);
+      newGeneration();
+      record();
+      return;
+    case Command::Type::SetState:
+      if (!m_sim) return;
+      if (c.q.size() != m_model->nb || c.qd.size() != m_model->nb || !c.q.allFinite() ||
+          !c.qd.allFinite() || !std::isfinite(c.value)) {
+        m_error = "setState: expected " + std::to_string(m_model->nb) +
+                  " finite positions and velocities";
+        return;
+      }
+      m_sim->setState(c.value, c.q, c.qd);
+      newGeneration();
+      record();
+      return;
+    case Command::Type::Play:
+      m_running = m_sim && !m_sim->divergence() && m_sim->time() < m_stopTime;
+      return;
+    case Command::Type::Pause:
+      m_running = false;
+      return;
+    case Command::Type::Step:
+      if (m_sim && !m_running && m_sim->step()) {
+        ++m_steps;
+        record();
+      }
+      return;
+    case Command::Type::Speed:
+      if (c.value > 0 && std::isfinite(c.value)) m_speed = c.value;
+      return;
+    case Command::Type::Unpaced:
+      m_unpaced = c.value != 0.0;
+      return;
+    case Command::Type::StopTime:
+      m_stopTime = c.value;
+      return;
+    case Command::Type::Quit:
+      return;
+  }
+}
+
+void Simulator::run() {
+  Clock::time_point anchorWall = Clock::now(), rateWall = anchorWall;
+  double anchorSim = 0.0, rateSim = 0.0;
+  bool wasRunning = false;
+  for (;;) {
+    std::deque<std::unique_ptr<Command>> commands;
+    {
+      std::unique_lock<std::mutex> lock(m_commandMutex);
+      auto woken = [&] { return m_quit || !m_commands.empty(); };
+      if (!m_running) {
+        // idle: wait for a command; poll only while unpublished samples wait for the consumer
+        if (m_local.data.empty()) m_wake.wait(lock, woken);
+        else m_wake.wait_for(lock, std::chrono::milliseconds(4), woken);
+      }
+      if (m_quit) return;
+      commands.swap(m_commands);
+    }
+    for (auto& c : commands) apply(*c);
+    // any command (play, speed, a new state) restarts the pacing from now
+    if (m_running && (!commands.empty() || !wasRunning) && m_sim) {
+      anchorWall = rateWall = Clock::now();
+      anchorSim = rateSim = m_sim->time();
+    }
+    wasRunning = m_running;
+    if (!m_running || !m_sim) {
+      publish(true);
+      setStatus();
+      continue;
+    }
+    const Clock::time_point start = Clock::now();
+    const double target =
+        m_unpaced ? std::numeric_limits<double>::infinity()
+                  : anchorSim + m_speed * std::chrono::duration<double>(start - anchorWall).count();
+    const double stop = std::min(target, m_stopTime);
+    int k = 0;
+    while (m_sim->time() < stop) {
+      if (!m_sim->step()) {
+        m_running = false;  // diverged: the status carries the message
+        break;
+      }
+      ++m_steps;
+      record();
+      if ((++k & 15) == 0 && Clock::now() - start > kWorkSlice) break;
+    }
+    const Clock::time_point now = Clock::now();
+    if (m_sim->time() >= m_stopTime) m_running = false;
+    // too far behind schedule: run at the speed the machine allows
+    if (!m_unpaced && (target - m_sim->time()) / m_speed > kMaxLag) {
+      anchorWall = now;
+      anchorSim = m_sim->time();
+    }
+    const double wall = std::chrono::duration<double>(now - rateWall).count();
+    if (wall > 0.5) {
+      std::lock_guard<std::mutex> lock(m_statusMutex);
+      m_status.realTimeFactor = (m_sim->time() - rateSim) / wall;
+      rateWall = now;
+      rateSim = m_sim->time();
+    }
+    publish(false);
+    setStatus();
+    if (m_running && !m_unpaced && m_sim->time() >= target) {
+      // ahead of the wall clock: sleep until the next step is due (or a command arrives)
+      const double ahead = (m_sim->time() - target) / m_speed;
+      const auto sleep = std::chrono::duration<double>(std::clamp(ahead, 5e-4, 0.02));
+      std::unique_lock<std::mutex> lock(m_commandMutex);
+      m_wake.wait_for(lock, sleep, [&] { return m_quit || !m_commands.empty(); });
+    }
+  }
+}
+
+}  // namespace art

@@ -1,0 +1,111 @@
+// Image, image-sequence and video export (see export.h).
+#include "export.h"
+
+#include <cmath>
+#include <memory>
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QProcess>
+#include <QStandardPaths>
+
+namespace art::gui {
+
+QString ffmpegProgram() { return QStandardPaths::findExecutable("ffmpeg"); }
+
+int exportFrameCount(const ExportOptions& o) {
+  if (!(o.end >= o.start) || !(o.fps > 0) || !(o.speed > 0)) return 0;
+  return static_cast<int>(std::floor((o.end - o.start) * o.fps / o.speed + 1e-9)) + 1;
+}
+
+namespace {
+
+// ffmpeg reading raw RGB frames on its standard input
+class FfmpegVideo {
+ public:
+  FfmpegVideo(const QString& program, const ExportOptions& o) {
+    m_process.setProgram(program);
+    m_process.setArguments({"-y", "-loglevel", "error", "-f", "rawvideo", "-pix_fmt", "rgb24",
+                            "-s", QString("%1x%2").arg(o.width).arg(o.height), "-r",
+                            QString::number(o.fps), "-i", "-", "-pix_fmt", "yuv420p", o.path});
+    m_process.setProcessChannelMode(QProcess::MergedChannels);
+    m_process.start();
+    if (!m_process.waitForStarted(10000)) throw std::runtime_error("cannot start ffmpeg");
+  }
+  void add(const QImage& frame) {
+    const QImage f = frame.convertToFormat(QImage::Format_RGB888);
+    for (int y = 0; y < f.height(); ++y)
+      m_process.write(reinterpret_cast<const char*>(f.constScanLine(y)), qint64(f.width()) * 3);
+    while (m_process.bytesToWrite() > (1 << 22)) m_process.waitForBytesWritten(1000);
+  }
+  QString finish() {
+    m_process.closeWriteChannel();
+    if (!m_process.waitForFinished(120000)) return "ffmpeg did not finish";
+    if (m_process.exitCode() != 0)
+      return "ffmpeg failed: " + QString::fromLocal8Bit(m_process.readAll()).trimmed();
+    return {};
+  }
+  void kill() {
+    m_process.kill();
+    m_process.waitForFinished(5000);
+  }
+
+ private:
+  QProcess m_process;
+};
+
+}  // namespace
+
+QString exportFrames(const ModelSpec& spec, const Recording& recording, const ViewState& view,
+                     const ExportOptions& o,
+                     const std::function<bool(int done, int total)>& progress) {
+  if (recording.empty()) return "there is nothing to export";
+  const int total = exportFrameCount(o);
+  if (total < 1) return "the time range, frame rate or speed is invalid";
+  if (o.kind == ExportOptions::Kind::Video && (o.width % 2 || o.height % 2))
+    return "a video needs an even width and height";
+  const bool ogg = QFileInfo(o.path).suffix().compare("ogv", Qt::CaseInsensitive) == 0;
+  const QString ffmpeg = ffmpegProgram();
+  if (o.kind == ExportOptions::Kind::Video && !ogg && ffmpeg.isEmpty())
+    return "ffmpeg is not installed: install it (apt-get install ffmpeg) or export to a .ogv file";
+  try {
+    OffscreenView offscreen(spec, o.width, o.height);
+    std::unique_ptr<OggVideoWriter> oggWriter;
+    std::unique_ptr<FfmpegVideo> ffmpegWriter;
+    if (o.kind == ExportOptions::Kind::Video) {
+      if (ogg) oggWriter = std::make_unique<OggVideoWriter>(o.path, o.width, o.height, o.fps);
+      else ffmpegWriter = std::make_unique<FfmpegVideo>(ffmpeg, o);
+    }
+    const QFileInfo first(o.path);
+    const QString stem = first.dir().filePath(first.completeBaseName());
+    Eigen::VectorXd q, qd;
+    // the viewport's camera; a tracking camera then moves with its body from there
+    offscreen.setViewState(view);
+    for (int k = 0; k < total; ++k) {
+      const double t = std::min(o.end, o.start + k * o.speed / o.fps);
+      recording.stateAt(t, q, qd);
+      offscreen.setPose(q);
+      if (o.kind == ExportOptions::Kind::Images) {
+        offscreen.savePng(QString("%1_%2.png").arg(stem).arg(k, 5, 10, QChar('0')));
+      } else {
+        const QImage frame = offscreen.image();
+        if (oggWriter) oggWriter->addFrame(frame);
+        else ffmpegWriter->add(frame);
+      }
+      if (progress && !progress(k + 1, total)) {
+        if (ffmpegWriter) ffmpegWriter->kill();
+        oggWriter.reset();
+        if (o.kind == ExportOptions::Kind::Video) QFile::remove(o.path);
+        return "cancelled";
+      }
+    }
+    if (oggWriter) oggWriter->finish();
+    if (ffmpegWriter) return ffmpegWriter->finish();
+  } catch (const std::exception& e) {
+    return QString::fromStdString(e.what());
+  }
+  return {};
+}
+
+}  // namespace art::gui

@@ -1,0 +1,42 @@
+#pragma once
+// Exporting what the viewport shows: one PNG, a PNG image sequence, or a video (through the
+// `ffmpeg` program when it is installed, else VTK's Ogg Theora writer), rendered offscreen at
+// any size with the viewport's camera and lights.
+
+#include <functional>
+
+#include <QString>
+
+#include "articulate/model_spec.h"
+#include "articulate/recording.h"
+#include "viewport/viewport.h"
+
+namespace art::gui {
+
+struct ExportOptions {
+  enum class Kind { Images, Video };
+  Kind kind = Kind::Video;
+  /// Video: the file (.ogv: Ogg Theora; any other suffix, e.g. .mp4: ffmpeg). Images: the
+  /// first file's name, e.g. "frames/pendulum.png"; frames are written as pendulum_00000.png...
+  QString path;
+  int width = 1280, height = 720;  // pixels (videos: even numbers)
+  double fps = 30;                 // frames per second of the output
+  double speed = 1.0;              // simulated seconds per second of output
+  double start = 0.0, end = 0.0;   // time range (s) of the recording to export
+};
+
+/// The ffmpeg program on PATH, or empty.
+QString ffmpegProgram();
+
+/// Number of frames an export writes: floor((end - start) fps / speed) + 1.
+int exportFrameCount(const ExportOptions& options);
+
+/// Renders the recording's frames from options.start to options.end and writes them. Calls
+/// `progress(done, total)` after each frame; returning false cancels (files already written
+/// stay; an unfinished video is removed). Returns an empty string on success, else the reason
+/// (also "cancelled").
+QString exportFrames(const ModelSpec& spec, const Recording& recording, const ViewState& view,
+                     const ExportOptions& options,
+                     const std::function<bool(int done, int total)>& progress);
+
+}  // namespace art::gui

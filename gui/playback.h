@@ -1,0 +1,165 @@
+#pragma once
+// Playback of a model's timeline, as showmotion (../shared/spec/showmotion.md section 4) plus a
+// live simulation: `Playback` holds the recording and the playhead and drives the Simulator;
+// `PlaybackBar` is its row of buttons and sliders. Two kinds of timeline:
+//  - an animation: a fixed recording (a motion file, or a simulation recording opened again);
+//  - a live simulation: a Simulator thread appends to the recording while it runs; the playhead
+//    follows the newest sample unless the user scrubs back, and "resume from here" restarts the
+//    simulation from the scrubbed state, discarding the later samples.
+
+#include <memory>
+#include <optional>
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <QString>
+#include <QWidget>
+
+#include "articulate/recording.h"
+#include "articulate/simulator.h"
+
+class QAction;
+class QLabel;
+class QSlider;
+class QTimer;
+class QToolButton;
+
+namespace art::gui {
+
+/// showmotion's speed scale: positions 0..kSpeedSteps-1, log-uniform from 0.001 to 1 over the
+/// first half and from 1 to 20 over the second; 1.0 at kSpeedOne.
+inline constexpr int kSpeedSteps = 68;
+inline constexpr int kSpeedOne = 34;
+double speedAt(int index);
+/// The position whose speed is nearest (in log) to `speed`.
+int speedIndex(double speed);
+/// Decimals of the time readout at a speed: more when slower (2 at speed 1 and above).
+int timeDecimals(double speed);
+/// Steps of the fine slider over the whole range, and of the coarse one.
+inline constexpr int kFineSteps = 10000;
+inline constexpr int kCoarseSteps = 100;
+/// A live recording pauses the simulation when it would pass this size (bytes).
+inline constexpr double kRecordingLimitBytes = 4.0 * 1024 * 1024 * 1024;
+
+class Playback : public QObject {
+  Q_OBJECT
+ public:
+  explicit Playback(QObject* parent = nullptr);
+  ~Playback() override;
+
+  /// Shows a fixed recording (an animation). Stops any simulation.
+  void setAnimation(Recording recording);
+  /// Starts a live timeline: loads the model into the simulator (paused at its initial state).
+  void setSimulation(std::shared_ptr<const Model> model, const SimulationOptions& options);
+  /// Nothing to play.
+  void clear();
+
+  bool live() const { return m_live; }
+  bool hasTimeline() const { return !m_recording.empty(); }
+  const Recording& recording() const { return m_recording; }
+  double time() const { return m_time; }
+  double startTime() const { return m_recording.startTime(); }
+  double endTime() const { return m_recording.endTime(); }
+  bool playing() const { return m_playing; }
+  /// Whether the simulation thread is stepping (live timelines).
+  bool simulating() const { return m_live && m_simStatus.running; }
+  /// Whether the playhead follows the newest sample of a live recording.
+  bool following() const { return m_follow; }
+  int speedIndex() const { return m_speedIndex; }
+  double speed() const { return speedAt(m_speedIndex); }
+  bool reversed() const { return m_reverse; }
+  bool repeating() const { return m_repeat; }
+  bool unpaced() const { return m_unpaced; }
+  /// The simulator's last status (live timelines).
+  const SimulatorStatus& simulatorStatus() const { return m_simStatus; }
+  /// The state shown now (interpolated at time()).
+  const Eigen::VectorXd& q() const { return m_q; }
+  const Eigen::VectorXd& qd() const { return m_qd; }
+  /// Time of one jog step: the range over kFineSteps (at least 1e-6 s).
+  double jogStep() const;
+
+ public slots:
+  /// Plays: a live timeline runs the simulation too; at the end of an animation it rewinds
+  /// first (showmotion).
+  void play();
+  /// Pauses playback and the simulation.
+  void pause();
+  void togglePlay();
+  /// Pauses and rewinds: to the start, or to the end when already at the start.
+  void stopRewind();
+  /// Moves the playhead (scrubbing); a live simulation keeps running. Clamped to the range.
+  void setTime(double t);
+  /// Moves the playhead by `steps` jog steps and pauses playback (showmotion's jog).
+  void jog(int steps);
+  void setSpeedIndex(int index);
+  void slower() { setSpeedIndex(m_speedIndex - 1); }
+  void faster() { setSpeedIndex(m_speedIndex + 1); }
+  void setSpeedOne() { setSpeedIndex(kSpeedOne); }
+  void setReversed(bool reversed);
+  void toggleReversed() { setReversed(!m_reverse); }
+  void setRepeating(bool repeating);
+  void toggleRepeating() { setRepeating(!m_repeat); }
+  /// Live: simulate as fast as possible instead of at the playback speed.
+  void setUnpaced(bool unpaced);
+  /// Live: restarts the simulation from the playhead's state, discarding later samples, and
+  /// plays. Does nothing on an animation.
+  void resumeFromHere();
+  /// Live: back to the model's initial state with an empty recording (paused).
+  void restart();
+  /// One frame of work: takes the simulator's snapshots into the recording, advances the
+  /// playhead by the wall time since the last tick times the speed, and emits frameChanged.
+  /// A 16 ms timer calls it; tests may call it directly.
+  void tick();
+
+ signals:
+  /// The playhead moved or the state under it changed.
+  void frameChanged(double t);
+  /// Anything the bar shows changed (range, playing, speed, flags).
+  void stateChanged();
+  /// The simulation stopped itself (divergence, a full recording) or refused a command.
+  void problem(const QString& message);
+
+ private:
+  void showFrame(bool force);
+  void takeSnapshots();
+  void checkStatus();
+
+  Simulator* simulator();
+  std::unique_ptr<Simulator> m_simulator;  // created on the first live timeline
+  std::shared_ptr<const Model> m_model;
+  long m_generation = 0;
+  SnapshotBatch m_batch;
+  SimulatorStatus m_simStatus;
+  bool m_reportedProblem = false;
+
+  Recording m_recording;
+  bool m_live = false, m_playing = false, m_follow = false;
+  bool m_reverse = false, m_repeat = false, m_unpaced = false;
+  int m_speedIndex = kSpeedOne;
+  double m_time = 0.0, m_shownTime = -1.0;
+  std::size_t m_shownSize = 0;
+  Eigen::VectorXd m_q, m_qd;
+  QTimer* m_timer = nullptr;
+  QElapsedTimer m_clock;
+};
+
+/// The playback bar: play/pause, stop/rewind, repeat, reverse, speed, coarse and fine time
+/// sliders, the time readout, and for live timelines "resume from here" and "restart".
+class PlaybackBar : public QWidget {
+  Q_OBJECT
+ public:
+  explicit PlaybackBar(Playback* playback, QWidget* parent = nullptr);
+  /// The readout's text, e.g. "t = 1.25 s / 3.00 s".
+  QString timeText() const;
+
+ private:
+  void refresh();
+  void sliderMoved();
+  Playback* m_playback;
+  QToolButton *m_play, *m_stop, *m_repeat, *m_reverse, *m_resume, *m_restart;
+  QSlider *m_coarse, *m_fine, *m_speed;
+  QLabel *m_time, *m_speedLabel, *m_liveLabel;
+  bool m_updating = false;
+};
+
+}  // namespace art::gui

@@ -1,0 +1,224 @@
+// The Plots dock (see plots.h).
+#include "plots.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+#include <limits>
+#include <stdexcept>
+
+#include <QChart>
+#include <QChartView>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QLineSeries>
+#include <QListWidget>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTimer>
+#include <QVBoxLayout>
+#include <QValueAxis>
+
+#include "articulate/model_io.h"
+
+namespace art::gui {
+
+PlotsPanel::PlotsPanel(QWidget* parent) : QWidget(parent) {
+  setObjectName("plotsPanel");
+  m_chart = new QChart();
+  m_chart->legend()->setAlignment(Qt::AlignBottom);
+  m_chart->setMargins(QMargins(2, 2, 2, 2));
+  m_x = new QValueAxis(m_chart);
+  m_x->setTitleText(tr("t (s)"));
+  m_y = new QValueAxis(m_chart);
+  m_chart->addAxis(m_x, Qt::AlignBottom);
+  m_chart->addAxis(m_y, Qt::AlignLeft);
+  m_cursor = new QLineSeries(m_chart);
+  m_cursor->setName(tr("now"));
+  m_cursor->setPen(QPen(QColor(200, 40, 40), 1, Qt::DashLine));
+  m_chart->addSeries(m_cursor);
+  m_cursor->attachAxis(m_x);
+  m_cursor->attachAxis(m_y);
+  auto* view = new QChartView(m_chart, this);
+  view->setRenderHint(QPainter::Antialiasing, false);
+  view->setMinimumHeight(160);
+
+  m_list = new QListWidget(this);
+  m_list->setObjectName("plotChoice");
+  m_list->setMaximumWidth(170);
+  connect(m_list, &QListWidget::itemChanged, this, [this] { redraw(); });
+  auto* csv = new QPushButton(tr("Export CSV..."), this);
+  csv->setObjectName("exportCsvButton");
+  connect(csv, &QPushButton::clicked, this, &PlotsPanel::exportDialog);
+
+  auto* side = new QVBoxLayout;
+  side->addWidget(m_list, 1);
+  side->addWidget(csv);
+  auto* row = new QHBoxLayout(this);
+  row->setContentsMargins(2, 2, 2, 2);
+  row->addWidget(view, 1);
+  row->addLayout(side);
+
+  m_throttle = new QTimer(this);
+  m_throttle->setSingleShot(true);
+  m_throttle->setInterval(200);
+  connect(m_throttle, &QTimer::timeout, this, &PlotsPanel::redraw);
+  setJoints({});
+}
+
+int PlotsPanel::quantities() const { return 3 + 2 * static_cast<int>(m_joints.size()); }
+
+QString PlotsPanel::quantityName(int k) const {
+  const int n = static_cast<int>(m_joints.size());
+  if (k < 3) return QStringList{"kinetic", "potential", "total"}[k];
+  const bool velocity = k - 3 >= n;
+  const int j = (k - 3) % std::max(1, n);
+  return QString("%1[%2] %3").arg(velocity ? "qd" : "q").arg(j).arg(QString::fromStdString(m_joints[j]));
+}
+
+double PlotsPanel::value(int k, std::size_t s) const {
+  const Recording& r = *m_recording;
+  const int n = r.joints();
+  switch (k) {
+    case 0: return r.kinetic(s);
+    case 1: return r.potential(s);
+    case 2: return r.kinetic(s) + r.potential(s);
+    default: return k - 3 < n ? r.q(s)(k - 3) : r.qd(s)(k - 3 - n);
+  }
+}
+
+void PlotsPanel::setJoints(const std::vector<std::string>& names) {
+  for (QLineSeries* s : m_series)
+    if (s) {
+      m_chart->removeSeries(s);
+      delete s;
+    }
+  m_joints = names;
+  m_series.assign(quantities(), nullptr);
+  const QSignalBlocker block(m_list);
+  m_list->clear();
+  for (int k = 0; k < quantities(); ++k) {
+    auto* item = new QListWidgetItem(quantityName(k), m_list);
+    item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+    item->setCheckState(k < 3 ? Qt::Checked : Qt::Unchecked);
+  }
+  m_recording = nullptr;
+  redraw();
+}
+
+QStringList PlotsPanel::chosen() const {
+  QStringList names;
+  for (int k = 0; k < m_list->count(); ++k)
+    if (m_list->item(k)->checkState() == Qt::Checked) names << m_list->item(k)->text();
+  return names;
+}
+
+void PlotsPanel::choose(const QStringList& names) {
+  {
+    const QSignalBlocker block(m_list);
+    for (int k = 0; k < m_list->count(); ++k)
+      m_list->item(k)->setCheckState(names.contains(m_list->item(k)->text()) ? Qt::Checked
+                                                                             : Qt::Unchecked);
+  }
+  redraw();
+}
+
+int PlotsPanel::pointCount(const QString& name) const {
+  for (int k = 0; k < static_cast<int>(m_series.size()); ++k)
+    if (m_series[k] && quantityName(k) == name) return m_series[k]->count();
+  return -1;
+}
+
+void PlotsPanel::setRecording(const Recording* recording) {
+  m_recording = recording;
+  if (!m_throttle->isActive()) m_throttle->start();
+}
+
+void PlotsPanel::setCursor(double t) {
+  m_cursorTime = t;
+  const QList<QPointF> line{{t, m_y->min()}, {t, m_y->max()}};
+  m_cursor->replace(line);
+}
+
+void PlotsPanel::redraw() {
+  const bool haveData = m_recording && !m_recording->empty() && m_recording->joints() + 0 ==
+                                                                static_cast<int>(m_joints.size());
+  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+  const std::size_t size = haveData ? m_recording->size() : 0;
+  const std::size_t stride = std::max<std::size_t>(1, (size + kMaxPoints - 1) / kMaxPoints);
+  for (int k = 0; k < quantities(); ++k) {
+    const bool want = m_list->item(k)->checkState() == Qt::Checked;
+    QLineSeries*& series = m_series[k];
+    if (!want) {
+      if (series) {
+        m_chart->removeSeries(series);
+        delete series;
+        series = nullptr;
+      }
+      continue;
+    }
+    if (!series) {
+      series = new QLineSeries(m_chart);
+      series->setName(quantityName(k));
+      m_chart->addSeries(series);
+      series->attachAxis(m_x);
+      series->attachAxis(m_y);
+    }
+    QList<QPointF> points;
+    points.reserve(static_cast<qsizetype>(size / stride + 2));
+    for (std::size_t s = 0; s < size; s += stride) {
+      const double v = value(k, s);
+      points.append({m_recording->time(s), v});
+      lo = std::min(lo, v);
+      hi = std::max(hi, v);
+    }
+    if (size && (size - 1) % stride) {  // always end at the newest sample
+      const double v = value(k, size - 1);
+      points.append({m_recording->time(size - 1), v});
+      lo = std::min(lo, v);
+      hi = std::max(hi, v);
+    }
+    series->replace(points);
+  }
+  if (!(lo <= hi)) lo = 0, hi = 1;
+  const double pad = std::max(1e-9, 0.05 * (hi - lo));
+  m_y->setRange(lo - pad, hi + pad);
+  const double t0 = haveData ? m_recording->startTime() : 0.0;
+  const double t1 = haveData ? m_recording->endTime() : 1.0;
+  m_x->setRange(t0, t1 > t0 ? t1 : t0 + 1.0);
+  setCursor(m_cursorTime);
+}
+
+void PlotsPanel::exportCsv(const QString& path) const {
+  std::ostringstream out;
+  std::vector<int> chosenKs;
+  out << "t";
+  for (int k = 0; k < quantities(); ++k)
+    if (m_list->item(k)->checkState() == Qt::Checked) {
+      chosenKs.push_back(k);
+      out << "," << quantityName(k).section(' ', 0, 0).toStdString();
+    }
+  out << "\n";
+  out.precision(17);
+  if (m_recording)
+    for (std::size_t s = 0; s < m_recording->size(); ++s) {
+      out << m_recording->time(s);
+      for (int k : chosenKs) out << "," << value(k, s);
+      out << "\n";
+    }
+  writeFileAtomically(path.toLocal8Bit().toStdString(), out.str());
+}
+
+void PlotsPanel::exportDialog() {
+  const QString path = QFileDialog::getSaveFileName(this, tr("Export Plotted Data"), "plots.csv",
+                                                    tr("CSV files (*.csv)"));
+  if (path.isEmpty()) return;
+  try {
+    exportCsv(path);
+  } catch (const std::exception& e) {
+    QMessageBox::warning(this, tr("Export CSV"), QString::fromStdString(e.what()));
+  }
+}
+
+}  // namespace art::gui

@@ -1,0 +1,362 @@
+// Joint controllers and external forces against closed forms and against each other, the
+// recording (chunked storage, interpolation, truncation, files) and the threaded Simulator
+// (same trajectory as a Simulation run directly, pacing never ahead of the wall clock,
+// generations, divergence keeps the history).
+#include <chrono>
+#include <thread>
+
+#include <QtTest>
+
+#include "articulate/control.h"
+#include "articulate/generators.h"
+#include "articulate/model_format.h"
+#include "articulate/model_io.h"
+#include "articulate/recording.h"
+#include "articulate/simulator.h"
+
+using namespace art;
+
+namespace {
+
+// one body on a revolute z joint at the origin: rotational inertia `izz` about the joint axis,
+// no gravity effect (gravity along the axis)
+ModelSpec rotor(double izz) {
+  ModelSpec s;
+  s.name = "rotor";
+  BodySpec b;
+  b.name = "rotor";
+  b.joint.type = JointType::Rz;
+  b.inertia = InertiaSpec::fromMassComInertia(2.0, Vec3::Zero(), Vec3(0.3, 0.4, izz).asDiagonal());
+  s.bodies.push_back(b);
+  return s;
+}
+
+Eigen::VectorXd vec1(double v) { return Eigen::VectorXd::Constant(1, v); }
+
+// runs the simulator until it pauses by itself or `wall` seconds pass, collecting snapshots
+Recording drain(Simulator& sim, long generation, int n, double wall) {
+  Recording rec(n);
+  SnapshotBatch batch;
+  const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(wall);
+  bool sawRunning = false;
+  while (std::chrono::steady_clock::now() < end) {
+    if (sim.takeSnapshots(batch) && batch.generation == generation)
+      for (std::size_t k = 0; k < batch.size(); ++k)
+        rec.append(batch.time(k), batch.q(k), batch.qd(k), batch.kinetic(k), batch.potential(k));
+    const SimulatorStatus st = sim.status();
+    sawRunning = sawRunning || st.running || st.steps > 0;
+    if (sawRunning && !st.running && sim.generation() == generation) {
+      // stopped: one more take for what it published last
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      while (sim.takeSnapshots(batch))
+        if (batch.generation == generation)
+          for (std::size_t k = 0; k < batch.size(); ++k)
+            rec.append(batch.time(k), batch.q(k), batch.qd(k), batch.kinetic(k),
+                       batch.potential(k));
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  return rec;
+}
+
+}  // namespace
+
+class TestSimulator : public QObject {
+  Q_OBJECT
+ private slots:
+  // --- controllers and forces ---
+  void constantTorqueGivesUniformAcceleration() {
+    ModelSpec s = rotor(0.5);
+    s.bodies[0].control.type = ControlSpec::Type::Constant;
+    s.bodies[0].control.torque = 1.5;
+    const Model m = compile(s);
+    Simulation sim(m, {});
+    QVERIFY(sim.advanceTo(2.0));
+    // q = tau t^2 / (2 I)
+    QVERIFY(std::abs(sim.q()(0) - 1.5 * 4 / (2 * 0.5)) < 1e-10);
+    QVERIFY(std::abs(sim.qd()(0) - 1.5 * 2 / 0.5) < 1e-10);
+  }
+
+  void pdControllerIsADampedOscillator() {
+    // I qdd = kp (target - q) - kd qd: underdamped closed form
+    const double I = 0.5, kp = 20, kd = 1, target = 0.7;
+    ModelSpec s = rotor(I);
+    ControlSpec& c = s.bodies[0].control;
+    c.type = ControlSpec::Type::PD;
+    c.kp = kp;
+    c.kd = kd;
+    c.target = target;
+    const Model m = compile(s);
+    Simulation sim(m, {});
+    const double zeta = kd / (2 * std::sqrt(kp * I)), wn = std::sqrt(kp / I);
+    const double wd = wn * std::sqrt(1 - zeta * zeta);
+    for (double t : {0.3, 1.1, 2.5}) {
+      QVERIFY(sim.advanceTo(t));
+      // e = q - target, e(0) = -target, e'(0) = 0
+      const double e = -target * std::exp(-zeta * wn * t) *
+                       (std::cos(wd * t) + zeta * wn / wd * std::sin(wd * t));
+      QVERIFY2(std::abs(sim.q()(0) - (target + e)) < 1e-9, qPrintable(QString::number(sim.q()(0))));
+    }
+  }
+
+  void tableInterpolatesAndHolds() {
+    ControlSpec c;
+    c.type = ControlSpec::Type::Table;
+    c.times = {1.0, 2.0, 4.0};
+    c.torques = {3.0, 5.0, -1.0};
+    QCOMPARE(controlForce(c, 0.0, 0, 0), 3.0);
+    QCOMPARE(controlForce(c, 1.5, 0, 0), 4.0);
+    QCOMPARE(controlForce(c, 3.0, 0, 0), 2.0);
+    QCOMPARE(controlForce(c, 9.0, 0, 0), -1.0);
+    // a ramp table integrates to the cubic: tau = a t, q = a t^3 / (6 I)
+    ModelSpec s = rotor(0.25);
+    s.bodies[0].control.type = ControlSpec::Type::Table;
+    s.bodies[0].control.times = {0.0, 10.0};
+    s.bodies[0].control.torques = {0.0, 20.0};
+    const Model m = compile(s);
+    Simulation sim(m, {});
+    QVERIFY(sim.advanceTo(1.0));
+    QVERIFY(std::abs(sim.q()(0) - 2.0 / (6 * 0.25)) < 1e-10);
+  }
+
+  void externalForceEqualsItsJointTorque() {
+    // a force F = (0, 2, 0) N at (0.3, 0, 0) on the rotor is the torque 0.6 N m about z
+    ModelSpec forced = rotor(0.5);
+    ExternalForceSpec f;
+    f.body = 0;
+    f.point = Vec3(0.3, 0, 0);
+    f.force = Vec3(0, 2, 0);
+    forced.forces.push_back(f);
+    ModelSpec driven = rotor(0.5);
+    driven.bodies[0].control.type = ControlSpec::Type::Constant;
+    driven.bodies[0].control.torque = 0.6 * std::cos(0.0);
+    const Model mf = compile(forced), md = compile(driven);
+    Simulation a(mf, {}), b(md, {});
+    // the moment arm turns with the body: compare only the first instant's acceleration ...
+    QVERIFY(a.advanceTo(1e-3) && b.advanceTo(1e-3));
+    QVERIFY(std::abs(a.qd()(0) - b.qd()(0)) < 1e-6 * std::abs(b.qd()(0)));
+    // ... and the whole motion against the closed form of a pendulum-like torque 0.6 cos(q)
+    Data d(mf);
+    ExternalForces fx;
+    externalForces(mf, d, vec1(0.4), fx);
+    QVERIFY(std::abs(fx(2, 0) - 0.6 * std::cos(0.4)) < 1e-12);  // moment about z at the origin
+    QVERIFY(std::abs(fx(4, 0) - 2.0) < 1e-15);
+    // the same force in a planar model gives the same motion
+    ModelSpec planar;
+    planar.arithmetic = Arithmetic::Planar;
+    BodySpec pb;
+    pb.name = "rotor";
+    pb.joint.type = JointType::PlanarR;
+    pb.inertia = forced.bodies[0].inertia;
+    planar.bodies.push_back(pb);
+    planar.forces = forced.forces;
+    const Model mp = compile(planar);
+    Simulation p(mp, {});
+    QVERIFY(a.advanceTo(2.0) && p.advanceTo(2.0));
+    QVERIFY2(std::abs(a.q()(0) - p.q()(0)) < 1e-12, qPrintable(QString::number(a.q()(0) - p.q()(0))));
+    QVERIFY(std::abs(a.q()(0)) > 0.1);
+  }
+
+  void controllersAndForcesRoundTripThroughTheFormat() {
+    ModelSpec s = rotor(0.5);
+    BodySpec arm = s.bodies[0];
+    arm.name = "arm";
+    arm.parent = 0;
+    arm.joint.type = JointType::Ry;
+    arm.translation = Vec3(0.2, 0, 0);
+    s.bodies.push_back(arm);
+    compile(s);
+    s.bodies[0].control.type = ControlSpec::Type::PD;
+    s.bodies[0].control.kp = 12.5;
+    s.bodies[0].control.kd = 0.25;
+    s.bodies[0].control.target = -0.5;
+    s.bodies[1].control.type = ControlSpec::Type::Table;
+    s.bodies[1].control.times = {0, 0.5, 2};
+    s.bodies[1].control.torques = {0, 1, -0.25};
+    ExternalForceSpec f;
+    f.body = 1;
+    f.point = Vec3(0.5, 0, 0);
+    f.force = Vec3(0, 0, 3);
+    f.torque = Vec3(0.1, 0, 0);
+    s.forces.push_back(f);
+    Diagnostics problems;
+    ModelSpec back;
+    specFromJson(nlohmann::json::parse(specToJson(s).dump()), back, problems);
+    QVERIFY2(problems.empty(), problems.empty() ? "" : problems[0].text().c_str());
+    QCOMPARE(QString::fromStdString(specToJson(back).dump()), QString::fromStdString(specToJson(s).dump()));
+    QCOMPARE(back.bodies[1].control.torques, s.bodies[1].control.torques);
+    QCOMPARE(back.forces.size(), std::size_t(1));
+    QVERIFY(back.forces[0].force == f.force && back.forces[0].torque == f.torque);
+  }
+
+  // --- recording ---
+  void recordingStoresAcrossChunksAndInterpolates() {
+    const int n = 3;
+    Recording r(n);
+    const std::size_t count = 3 * Recording::kChunk + 17;
+    Eigen::VectorXd q(n), qd(n);
+    for (std::size_t k = 0; k < count; ++k) {
+      const double t = 0.001 * static_cast<double>(k);
+      q << t, 2 * t, -t;
+      qd << 1, 2, -1;
+      r.append(t, q, qd, t * t, -t);
+    }
+    QCOMPARE(r.size(), count);
+    QCOMPARE(r.q(Recording::kChunk + 5)(1), 2 * 0.001 * (Recording::kChunk + 5));
+    QCOMPARE(r.kinetic(count - 1), r.endTime() * r.endTime());
+    QCOMPARE(r.indexAt(-1.0), std::size_t(0));
+    QCOMPARE(r.indexAt(1e9), count - 1);
+    QCOMPARE(r.indexAt(0.0125), std::size_t(12));
+    r.stateAt(0.01255, q, qd);
+    QVERIFY(std::abs(q(1) - 2 * 0.01255) < 1e-12);
+    r.stateAt(-5, q, qd);  // clamped
+    QCOMPARE(q(0), 0.0);
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, r.append(0.0, q, qd, 0, 0));
+    r.truncateAfter(0.0045);
+    QCOMPARE(r.size(), std::size_t(5));
+    QCOMPARE(r.endTime(), 0.004);
+    r.truncateAfter(-1);
+    QVERIFY(r.empty());
+    QVERIFY_THROWS_EXCEPTION(std::out_of_range, r.indexAt(0));
+  }
+
+  void repeatedTimesJumpToTheLaterSample() {
+    Recording r(1);
+    r.append(0, vec1(0), vec1(0), 0, 0);
+    r.append(1, vec1(1), vec1(0), 0, 0);
+    r.append(1, vec1(5), vec1(0), 0, 0);  // an instantaneous jump
+    r.append(2, vec1(6), vec1(0), 0, 0);
+    Eigen::VectorXd q, qd;
+    r.stateAt(1.0, q, qd);
+    QCOMPARE(q(0), 5.0);
+    r.stateAt(0.5, q, qd);
+    QCOMPARE(q(0), 0.5);
+    r.stateAt(1.5, q, qd);
+    QCOMPARE(q(0), 5.5);
+  }
+
+  void recordingFileRoundTrips() {
+    const ModelSpec spec = doublePendulum();
+    const Model m = compile(spec);
+    Simulation sim(m, {});
+    Recording r(m.nb);
+    for (int k = 0; k <= 50; ++k) {
+      if (k) QVERIFY(sim.advanceTo(k * 0.01));
+      const EnergyMomentum e = sim.energy();
+      r.append(sim.time(), sim.q(), sim.qd(), e.kinetic, e.potential);
+    }
+    Motion mo = r.toMotion();
+    mo.title = "swing";
+    mo.author = "tests";
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("swing.json").toStdString();
+    saveRecording(path, spec, mo);
+    const LoadedModel lm = loadModel(path);
+    QCOMPARE(lm.format, std::string(kRecordingFormatName));
+    QVERIFY(lm.motion);
+    QCOMPARE(lm.motion->title, std::string("swing"));
+    QCOMPARE(specToJson(lm.spec).dump(), specToJson(spec).dump());
+    const Recording back = Recording::fromMotion(*lm.motion);
+    QCOMPARE(back.size(), r.size());
+    for (std::size_t k = 0; k < r.size(); k += 7) {
+      QCOMPARE(back.time(k), r.time(k));
+      QVERIFY(back.q(k) == r.q(k) && back.qd(k) == r.qd(k));
+      QCOMPARE(back.potential(k), r.potential(k));
+    }
+  }
+
+  // --- the threaded simulator ---
+  void threadedRunEqualsADirectSimulation() {
+    auto model = std::make_shared<const Model>(compile(doublePendulum()));
+    Simulator sim;
+    const long g = sim.load(model, {});
+    sim.setUnpaced(true);
+    sim.setStopTime(0.5);
+    sim.play();
+    const Recording rec = drain(sim, g, model->nb, 20.0);
+    QCOMPARE(rec.size(), std::size_t(501));  // t = 0 and 500 steps
+    QCOMPARE(rec.startTime(), 0.0);
+    Simulation direct(*model, {});
+    for (std::size_t k = 1; k <= 500; ++k) {
+      QVERIFY(direct.step());
+      if (k % 50 && k != 1) continue;
+      QCOMPARE(direct.time(), rec.time(k));
+      QVERIFY2((direct.q() - rec.q(k)).norm() == 0.0, "the thread must take the very same steps");
+      const EnergyMomentum e = direct.energy();
+      QCOMPARE(rec.kinetic(k), e.kinetic);
+    }
+    QVERIFY(std::abs(rec.endTime() - 0.5) < 1e-12);
+    QCOMPARE(sim.status().steps, 500L);
+  }
+
+  void pacedRunNeverGetsAheadOfTheWallClock() {
+    auto model = std::make_shared<const Model>(compile(doublePendulum()));
+    Simulator sim;
+    sim.load(model, {});
+    sim.setSpeed(0.5);
+    const auto start = std::chrono::steady_clock::now();
+    sim.play();
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    const SimulatorStatus st = sim.status();
+    const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    QVERIFY(st.running);
+    QVERIFY2(st.time <= 0.5 * wall + 2e-3, qPrintable(QString("t = %1 after %2 s").arg(st.time).arg(wall)));
+    QVERIFY(st.time > 0.0);
+    sim.pause();
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    const double paused = sim.status().time;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    QCOMPARE(sim.status().time, paused);
+    QVERIFY(!sim.status().running);
+  }
+
+  void setStateStartsANewGeneration() {
+    auto model = std::make_shared<const Model>(compile(doublePendulum()));
+    Simulator sim;
+    const long g1 = sim.load(model, {});
+    const Eigen::VectorXd q = Eigen::Vector2d(0.3, -0.2), qd = Eigen::Vector2d(0.0, 1.0);
+    const long g2 = sim.setState(7.0, q, qd);
+    QVERIFY(g2 > g1);
+    sim.setUnpaced(true);
+    sim.setStopTime(7.1);
+    sim.play();
+    const Recording rec = drain(sim, g2, model->nb, 20.0);
+    QVERIFY(rec.size() > 90);
+    QCOMPARE(rec.startTime(), 7.0);
+    QVERIFY(rec.q(0) == q && rec.qd(0) == qd);
+    // a wrong size is refused with a message and changes nothing
+    sim.setState(0.0, Eigen::VectorXd::Zero(5), Eigen::VectorXd::Zero(5));
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    QVERIFY(sim.status().error.find("expected 2") != std::string::npos);
+    QVERIFY(std::abs(sim.status().time - 7.1) < 1e-9);
+  }
+
+  void divergencePausesAndKeepsTheHistory() {
+    // a joint force that grows without bound: the energy explodes past the limit
+    ModelSpec s = rotor(0.5);
+    s.bodies[0].control.type = ControlSpec::Type::Table;
+    s.bodies[0].control.times = {0.0, 1.0};
+    s.bodies[0].control.torques = {0.0, 1e3};
+    auto model = std::make_shared<const Model>(compile(s));
+    Simulator sim;
+    const long g = sim.load(model, {});
+    sim.setUnpaced(true);
+    sim.play();
+    const Recording rec = drain(sim, g, 1, 20.0);
+    const SimulatorStatus st = sim.status();
+    QVERIFY(!st.running);
+    QVERIFY(st.divergence);
+    QCOMPARE(st.divergence->quantity, std::string("total energy"));
+    QVERIFY(st.divergence->message.find("diverged at t = ") != std::string::npos);
+    QVERIFY(rec.size() > 500);  // it ran for a while: KE passes 1e6 J near t = 1 s
+    for (std::size_t k = 0; k < rec.size(); ++k) QVERIFY(rec.q(k).allFinite());
+    QVERIFY(std::abs(rec.endTime() - st.time) < 1e-12);
+    sim.play();  // refuses to run on from a diverged state
+    std::this_thread::sleep_for(std::chrono::milliseconds(30));
+    QVERIFY(!sim.status().running);
+  }
+};
+
+QTEST_APPLESS_MAIN(TestSimulator)
+#include "test_simulator.moc"

@@ -1,0 +1,267 @@
+// Playback and the live simulation in the main window, driven with QTest as a user would:
+// play, pause, scrub, jog, speed keys, resume from here (the continued run equals a direct
+// simulation from the scrubbed sample), the plots and their CSV, recordings, PNG / image-
+// sequence / video export, and a diverging model that pauses with a message.
+#include <QtTest>
+#include <QtWidgets>
+
+#include "articulate/model.h"
+#include "articulate/model_format.h"
+#include "articulate/model_io.h"
+#include "articulate/simulation.h"
+#include "export.h"
+#include "main_window.h"
+#include "playback.h"
+#include "plots.h"
+#include "viewport/viewport.h"
+
+using namespace art;
+using namespace art::gui;
+
+namespace {
+
+const QString kModels = QStringLiteral(ARTICULATE_MODELS_DIR);
+
+// waits (processing events) until `done` or `seconds` pass; returns done()
+template <class F>
+bool waitFor(F done, double seconds) {
+  QElapsedTimer clock;
+  clock.start();
+  while (!done() && clock.elapsed() < seconds * 1000) QTest::qWait(10);
+  return done();
+}
+
+// a key press as the window system delivers it, so that the window's shortcuts see it
+void key(MainWindow& w, Qt::Key k, Qt::KeyboardModifiers mods = Qt::NoModifier) {
+  QTest::keyClick(w.windowHandle(), k, mods);
+}
+
+// shows the window and makes it active (window shortcuts need an active window)
+bool showActive(MainWindow& w) {
+  w.show();
+  w.activateWindow();
+  return QTest::qWaitForWindowActive(&w);
+}
+
+double labelTime(const MainWindow& w) {
+  // "t = 1.23 s / 4.56 s"
+  const QString text = w.findChild<QLabel*>("timeLabel")->text();
+  return text.section(' ', 2, 2).toDouble();
+}
+
+}  // namespace
+
+class TestPlayback : public QObject {
+  Q_OBJECT
+ private slots:
+  void initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    QSettings().clear();
+  }
+
+  void speedScale() {
+    QCOMPARE(speedAt(0), 0.001);
+    QCOMPARE(speedAt(kSpeedOne), 1.0);
+    QVERIFY(std::abs(speedAt(kSpeedSteps - 1) - 20.0) < 1e-12);
+    for (int i = 1; i < kSpeedSteps; ++i) QVERIFY(speedAt(i) > speedAt(i - 1));
+    for (int i = 0; i < kSpeedSteps; ++i) QCOMPARE(speedIndex(speedAt(i)), i);
+    QCOMPARE(timeDecimals(1.0), 2);
+    QCOMPARE(timeDecimals(0.01), 4);
+    QCOMPARE(timeDecimals(0.001), 5);
+  }
+
+  void playPauseScrubResume() {
+    MainWindow w;
+    QVERIFY(showActive(w));
+    QVERIFY(w.openFile(kModels + "/double_pendulum.json"));
+    Playback* p = w.playback();
+    QVERIFY(p->live());
+    QVERIFY(waitFor([&] { return p->hasTimeline(); }, 5));
+    QCOMPARE(p->time(), 0.0);
+
+    // play: the simulation runs and the playhead follows it
+    key(w, Qt::Key_Space);
+    QVERIFY(p->playing());
+    QVERIFY(waitFor([&] { return p->endTime() > 0.6; }, 10));
+    key(w, Qt::Key_Space);  // pause
+    QVERIFY(!p->playing());
+    QVERIFY(waitFor([&] { return !p->simulating(); }, 2));
+    QTest::qWait(50);
+    const double end = p->endTime();
+    QTest::qWait(150);
+    QCOMPARE(p->endTime(), end);  // paused: nothing more is simulated
+    QCOMPARE(p->time(), end);
+    QVERIFY(std::abs(labelTime(w) - end) < 0.006);
+
+    // the shown pose is the recorded state at the playhead
+    Eigen::VectorXd q, qd;
+    p->recording().stateAt(p->time(), q, qd);
+    QVERIFY(p->q().isApprox(q, 1e-15));
+
+    // scrub with the coarse slider to about 40% of the range
+    auto* coarse = w.findChild<QSlider*>("coarseSlider");
+    coarse->setValue(40);
+    const double scrubbed = p->time();
+    QVERIFY(std::abs(scrubbed - 0.4 * end) < 0.011 * end);
+    QVERIFY(!p->following());
+    p->recording().stateAt(scrubbed, q, qd);
+    QVERIFY(p->q().isApprox(q, 1e-15));
+    QVERIFY(std::abs(labelTime(w) - scrubbed) < 0.006);
+
+    // jog: m forward one step, Shift+N back ten; jogging pauses
+    const double step = p->jogStep();
+    key(w, Qt::Key_M);
+    QVERIFY(std::abs(p->time() - (scrubbed + step)) < 1e-12);
+    key(w, Qt::Key_N, Qt::ShiftModifier);
+    QVERIFY(std::abs(p->time() - (scrubbed - 9 * step)) < 1e-12);
+
+    // speed keys
+    key(w, Qt::Key_Comma);
+    QCOMPARE(p->speedIndex(), kSpeedOne - 1);
+    key(w, Qt::Key_1);
+    QCOMPARE(p->speedIndex(), kSpeedOne);
+
+    // resume from here: the future is discarded and the simulation continues from the sample
+    const std::size_t k = p->recording().indexAt(p->time());
+    const double t0 = p->recording().time(k);
+    const Eigen::VectorXd q0 = p->recording().q(k), qd0 = p->recording().qd(k);
+    w.findChild<QToolButton*>("resumeButton")->click();
+    QVERIFY(p->playing());
+    QVERIFY(p->endTime() <= t0 + 1e-12);
+    QVERIFY(waitFor([&] { return p->endTime() > t0 + 0.3; }, 10));
+    key(w, Qt::Key_Space);
+    QVERIFY(waitFor([&] { return !p->simulating(); }, 2));
+    // every sample after t0 matches a direct simulation from the resumed state
+    const Model model = compile(w.model()->spec);
+    Simulation direct(model, simulationOptions(w.model()->spec));
+    direct.setState(t0, q0, qd0);
+    const std::size_t k0 = p->recording().indexAt(t0);
+    QCOMPARE(p->recording().time(k0), t0);
+    for (std::size_t j = k0 + 1; j < p->recording().size() && j < k0 + 200; ++j) {
+      QVERIFY(direct.step());
+      QVERIFY2((direct.q() - p->recording().q(j)).norm() < 1e-12,
+               qPrintable(QString("sample %1").arg(j)));
+    }
+
+    // stop/rewind: to the start, then to the end
+    key(w, Qt::Key_0);
+    QCOMPARE(p->time(), p->startTime());
+    key(w, Qt::Key_0);
+    QCOMPARE(p->time(), p->endTime());
+
+    // the plots: three energies, at most kMaxPoints points each; CSV of every sample
+    PlotsPanel* plots = w.plots();
+    plots->redraw();
+    QVERIFY(plots->pointCount("total") > 10);
+    QVERIFY(plots->pointCount("total") <= PlotsPanel::kMaxPoints + 1);
+    plots->choose({"total", "q[1] link2"});
+    QTemporaryDir dir;
+    plots->exportCsv(dir.filePath("plots.csv"));
+    QFile csv(dir.filePath("plots.csv"));
+    QVERIFY(csv.open(QIODevice::ReadOnly));
+    const QStringList lines = QString::fromUtf8(csv.readAll()).split('\n', Qt::SkipEmptyParts);
+    QCOMPARE(lines.first(), QString("t,total,q[1]"));
+    QCOMPARE(static_cast<std::size_t>(lines.size() - 1), p->recording().size());
+    const QStringList last = lines.last().split(',');
+    QCOMPARE(last[2].toDouble(), p->recording().q(p->recording().size() - 1)(1));
+
+    // the recording saves and opens again as an animation of the same samples
+    QVERIFY(w.saveRecordingTo(dir.filePath("rec.json")));
+    const std::size_t samples = p->recording().size();
+    MainWindow w2;
+    QVERIFY(w2.openFile(dir.filePath("rec.json")));
+    QVERIFY(!w2.playback()->live());
+    QCOMPARE(w2.playback()->recording().size(), samples);
+    w2.playback()->play();  // at the end: rewinds first, then plays
+    QVERIFY(w2.playback()->time() <= w2.playback()->startTime() + 0.02);
+    QVERIFY(waitFor([&] { return w2.playback()->time() > 0.2; }, 10));
+  }
+
+  void exports() {
+    MainWindow w;
+    QVERIFY(showActive(w));
+    QVERIFY(w.openFile(kModels + "/double_pendulum.json"));
+    Playback* p = w.playback();
+    p->setUnpaced(true);
+    p->play();
+    QVERIFY(waitFor([&] { return p->endTime() > 0.5; }, 10));
+    p->pause();
+    QTemporaryDir dir;
+    QVERIFY(w.exportImage(dir.filePath("view.png"), 200, 150));
+    QCOMPARE(QImage(dir.filePath("view.png")).size(), QSize(200, 150));
+
+    ExportOptions o;
+    o.kind = ExportOptions::Kind::Images;
+    o.path = dir.filePath("seq/frame.png");
+    QVERIFY(QDir().mkpath(dir.filePath("seq")));
+    o.width = 160;
+    o.height = 120;
+    o.fps = 10;
+    o.start = 0.0;
+    o.end = 0.5;
+    QCOMPARE(exportFrameCount(o), 6);
+    QVERIFY(w.exportAnimation(o));
+    QCOMPARE(QDir(dir.filePath("seq")).entryList({"frame_*.png"}).size(), 6);
+    // successive frames differ (the pendulum moves)
+    QVERIFY(QImage(dir.filePath("seq/frame_00000.png")) != QImage(dir.filePath("seq/frame_00005.png")));
+
+    o.kind = ExportOptions::Kind::Video;
+    o.path = dir.filePath("movie.ogv");
+    QVERIFY(w.exportAnimation(o));
+    QFile ogv(o.path);
+    QVERIFY(ogv.open(QIODevice::ReadOnly));
+    QVERIFY(ogv.size() > 1000);
+    QCOMPARE(ogv.read(4), QByteArray("OggS"));
+
+    if (!ffmpegProgram().isEmpty()) {
+      o.path = dir.filePath("movie.mp4");
+      QVERIFY(w.exportAnimation(o));
+      QVERIFY(QFileInfo(o.path).size() > 1000);
+    } else {
+      o.path = dir.filePath("movie.mp4");
+      const QString error = exportFrames(w.model()->spec, p->recording(), w.viewport()->viewState(), o, {});
+      QVERIFY(error.contains("ffmpeg is not installed"));
+    }
+    // cancelling removes the unfinished video
+    o.path = dir.filePath("cancelled.ogv");
+    const QString error = exportFrames(w.model()->spec, p->recording(), w.viewport()->viewState(), o,
+                                       [](int done, int) { return done < 2; });
+    QCOMPARE(error, QString("cancelled"));
+    QVERIFY(!QFile::exists(o.path));
+  }
+
+  void divergencePausesWithAMessage() {
+    // a joint force ramping without bound drives the energy past the divergence limit
+    ModelSpec s;
+    s.name = "runaway";
+    BodySpec b;
+    b.name = "rotor";
+    b.joint.type = JointType::Rz;
+    b.inertia = InertiaSpec::fromMassComInertia(1.0, Vec3(0.2, 0, 0), Mat3::Identity() * 0.01);
+    b.appearance = nlohmann::json::parse(R"(["box", [[0, -0.05, -0.05], [0.4, 0.05, 0.05]]])");
+    b.control.type = ControlSpec::Type::Table;
+    b.control.times = {0.0, 1.0};
+    b.control.torques = {0.0, 1e3};
+    s.bodies.push_back(b);
+    QTemporaryDir dir;
+    saveModel(dir.filePath("runaway.json").toStdString(), s);
+    MainWindow w;
+    QVERIFY(showActive(w));
+    QVERIFY(w.openFile(dir.filePath("runaway.json")));
+    Playback* p = w.playback();
+    p->setUnpaced(true);
+    key(w, Qt::Key_Space);
+    QVERIFY(waitFor([&] { return !w.lastError().isEmpty(); }, 20));
+    QVERIFY2(w.lastError().contains("diverged at t = "), qPrintable(w.lastError()));
+    QVERIFY(w.statusText().contains("diverged"));
+    QVERIFY(waitFor([&] { return !p->playing(); }, 2));
+    QVERIFY(p->recording().size() > 100);
+    for (std::size_t k = 0; k < p->recording().size(); ++k)
+      QVERIFY(p->recording().q(k).allFinite());
+    // the pose shown is finite and the last good one
+    QVERIFY(p->q().allFinite());
+  }
+};
+
+QTEST_MAIN(TestPlayback)
+#include "test_playback.moc"
