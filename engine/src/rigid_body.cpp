@@ -70,7 +70,8 @@ const char* shapeTypeName(ShapeSpec::Type type) {
 }
 
 bool parseShapeType(const std::string& name, ShapeSpec::Type& out) {
-  for (ShapeSpec::Type t : {ShapeSpec::Type::Box, ShapeSpec::Type::Cylinder, ShapeSpec::Type::Sphere})
+  for (ShapeSpec::Type t :
+       {ShapeSpec::Type::Box, ShapeSpec::Type::Cylinder, ShapeSpec::Type::Sphere})
     if (name == shapeTypeName(t)) {
       out = t;
       return true;
@@ -144,7 +145,8 @@ RigidBody::RigidBody(const RigidBodySpec& spec) : m_shape(spec.shape) {
       requirePositive(m_shape.radius, "shape.radius", "m");
       break;
   }
-  if (spec.mass && spec.density) throw ModelError("mass", "give either 'mass' or 'density', not both");
+  if (spec.mass && spec.density)
+    throw ModelError("mass", "give either 'mass' or 'density', not both");
   if (!spec.mass && !spec.density) throw ModelError("", "needs 'mass' (kg) or 'density' (kg/m^3)");
   if (spec.mass) requirePositive(*spec.mass, "mass", "kg");
   if (spec.density) requirePositive(*spec.density, "density", "kg/m^3");
@@ -186,7 +188,8 @@ RigidBody::RigidBody(const RigidBodySpec& spec) : m_shape(spec.shape) {
   // initial state
   if (!finite(spec.position)) throw ModelError("initial.position", "must be finite");
   if (!isProperRotation(spec.rotation))
-    throw ModelError("initial.rotation", "is not a proper rotation matrix (orthonormal, determinant +1)");
+    throw ModelError("initial.rotation",
+                     "is not a proper rotation matrix (orthonormal, determinant +1)");
   if (!finite(spec.velocity)) throw ModelError("initial.velocity", "must be finite");
   if (!finite(spec.angularVelocity)) throw ModelError("initial.angular_velocity", "must be finite");
   setMotion(0.0, spec.position, Eigen::Quaterniond(spec.rotation), spec.velocity,
@@ -210,14 +213,16 @@ void RigidBody::setState(double t, const RigidBodyState& state) {
 void RigidBody::setMotion(double t, const Vec3& comPosition, const Eigen::Quaterniond& orientation,
                           const Vec3& comVelocity, const Vec3& angularVelocity) {
   if (!orientation.coeffs().allFinite() || orientation.norm() == 0)
-    throw std::invalid_argument("RigidBody::setMotion: the orientation must be a finite nonzero quaternion");
+    throw std::invalid_argument(
+        "RigidBody::setMotion: the orientation must be a finite nonzero quaternion");
   RigidBodyState s;
   s.orientation = orientation.normalized();
   const Mat3 R = s.orientation.toRotationMatrix();
   const Vec3 c = R * m_comBody;
   s.position = comPosition - c;
   s.momentum = m_mass * comVelocity;
-  s.angularMomentum = R * m_inertia.cwiseProduct(R.transpose() * angularVelocity) + c.cross(s.momentum);
+  s.angularMomentum =
+      R * m_inertia.cwiseProduct(R.transpose() * angularVelocity) + c.cross(s.momentum);
   setState(t, s);
 }
 
@@ -345,8 +350,8 @@ void RigidBody::resolveContact(double h) {
   // the shape's candidate points near the plane and their heights above it: those below it, and
   // those within the distance they move at the resting speed in a step (resting contact). The
   // contact is solved in body coordinates, where the inertia is diagonal.
-  const double restingSpeed = std::max(2.0 * m_gravityIntoFloor * h,
-                                       std::sqrt(2.0 * m_gravityIntoFloor * kRestingRebound));
+  const double restingSpeed =
+      std::max(2.0 * m_gravityIntoFloor * h, std::sqrt(2.0 * m_gravityIntoFloor * kRestingRebound));
   const double margin = restingSpeed * h;
   const Mat3 R = scaledRotation(m_s.orientation.coeffs());  // unit quaternion: R
   const Vec3 c = m_offset ? Vec3(R * m_comBody) : Vec3::Zero();
@@ -414,7 +419,7 @@ void RigidBody::resolveContact(double h) {
   Vec3 v = R.transpose() * (m_s.momentum * m_invMass);
   Vec3 w = D.cwiseProduct(R.transpose() * (m_s.angularMomentum - c.cross(m_s.momentum)));
   struct Point {
-    Vec3 r, J;       // from the centre of mass (m); accumulated impulse (N s); body coordinates
+    Vec3 r, J;  // from the centre of mass (m); accumulated impulse (N s); body coordinates
     Mat3 K, Kinv;
     double gap, vn;  // height above the plane (m) and normal velocity before the impulses (m/s)
     double target;   // normal velocity to leave with (m/s)

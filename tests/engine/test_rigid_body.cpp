@@ -4,7 +4,6 @@
 // run, coming to rest, the stopping distance of a sliding box, and the "rigid_body" documents
 // (round trip, every problem reported by its JSON path).
 #include <QtTest>
-
 #include <cmath>
 
 #include "articulate/generators.h"
@@ -116,8 +115,10 @@ class TestRigidBody : public QObject {
     const RigidBody rb(spec);
     QVERIFY(std::abs(rb.mass() - mass) <= 1e-13 * mass);
     QVERIFY2((rb.principalInertia() - I).norm() <= 1e-13 * I.norm(),
-             qPrintable(QString("inertia %1 %2 %3").arg(rb.principalInertia()(0)).arg(
-                 rb.principalInertia()(1)).arg(rb.principalInertia()(2))));
+             qPrintable(QString("inertia %1 %2 %3")
+                            .arg(rb.principalInertia()(0))
+                            .arg(rb.principalInertia()(1))
+                            .arg(rb.principalInertia()(2))));
     // the kinetic energy of a rotation uses them: 1/2 w' I w about the body axes
     RigidBodySpec spinning = spec;
     spinning.rotation = Eigen::AngleAxisd(0.7, Vec3(1, 2, 3).normalized()).toRotationMatrix();
@@ -202,7 +203,8 @@ class TestRigidBody : public QObject {
              qPrintable(QString("position error %1 m").arg(err)));
     QVERIFY((rb.comVelocity() - (spec.velocity + *spec.gravity)).norm() <= 1e-12);
     const double dL = (rb.angularMomentumAboutCom() - Lc0).norm() / Lc0.norm();
-    QVERIFY2(dL <= (reference.isZero() ? 1e-15 : 1e-9), qPrintable(QString("L_c drift %1").arg(dL)));
+    QVERIFY2(dL <= (reference.isZero() ? 1e-15 : 1e-9),
+             qPrintable(QString("L_c drift %1").arg(dL)));
   }
 
   // the reference point is a choice of state variables: the centre of mass, the orientation and
@@ -234,7 +236,8 @@ class TestRigidBody : public QObject {
     d.advanceTo(1.0, 1e-4);
     const double dr = (c.comPosition() - d.comPosition()).norm();
     const double dR = (c.rotation() - d.rotation()).norm();
-    QVERIFY2(dr <= 1e-10 && dR <= 1e-9, qPrintable(QString("differences %1 m, %2").arg(dr).arg(dR)));
+    QVERIFY2(dr <= 1e-10 && dR <= 1e-9,
+             qPrintable(QString("differences %1 m, %2").arg(dr).arg(dR)));
   }
 
   // a body falling flat (no rotation) onto the floor at 1 m/s in zero gravity leaves it with
@@ -280,8 +283,9 @@ class TestRigidBody : public QObject {
     QVERIFY(hit);
     const double ratio = rb.energy().kinetic / before;
     QVERIFY2(std::abs(ratio - restitution * restitution) <= 1e-9,
-             qPrintable(QString("energy ratio %1, e^2 = %2").arg(ratio, 0, 'g', 15).arg(
-                 restitution * restitution)));
+             qPrintable(QString("energy ratio %1, e^2 = %2")
+                            .arg(ratio, 0, 'g', 15)
+                            .arg(restitution * restitution)));
     QVERIFY(rb.angularVelocity().norm() <= 1e-9);
     QVERIFY(rb.comVelocity().head<2>().norm() <= 1e-9);
     QVERIFY(rb.comVelocity().z() > 0);
@@ -316,7 +320,8 @@ class TestRigidBody : public QObject {
     QCOMPARE(rb.time() > 1.999999, true);
     QVERIFY2(highest > 0.005, "the cylinder never left the floor");
     QVERIFY(contacts > 1000);
-    QVERIFY2(lowest >= -1e-12, qPrintable(QString("lowest point %1 m below the floor").arg(-lowest)));
+    QVERIFY2(lowest >= -1e-12,
+             qPrintable(QString("lowest point %1 m below the floor").arg(-lowest)));
     // one step at the largest speed (about 1.2 m/s) travels 3e-6 m
     QVERIFY2(deepest <= 5e-6, qPrintable(QString("sank %1 m within a step").arg(deepest)));
     QVERIFY2(gain <= 1e-12, qPrintable(QString("gained %1 J more than the push out").arg(gain)));
@@ -346,7 +351,9 @@ class TestRigidBody : public QObject {
     QVERIFY2(std::abs(standing ? std::abs(a.z()) - 1 : a.z()) <= 1e-6,
              qPrintable(QString("axis z component %1").arg(a.z())));
     QVERIFY2(std::abs(rb.comPosition().z() - rest) <= 1e-8,
-             qPrintable(QString("centre at %1 m, rest at %2 m").arg(rb.comPosition().z(), 0, 'g', 15).arg(rest)));
+             qPrintable(QString("centre at %1 m, rest at %2 m")
+                            .arg(rb.comPosition().z(), 0, 'g', 15)
+                            .arg(rest)));
     QVERIFY2(rb.comVelocity().norm() <= 1e-6,
              qPrintable(QString("speed %1 m/s").arg(rb.comVelocity().norm())));
     QVERIFY2(rb.angularVelocity().norm() <= 1e-5,
@@ -385,8 +392,11 @@ class TestRigidBody : public QObject {
     const double v0 = velocity.norm(), expected = v0 * v0 / (2 * mu * g);
     const Vec3 travelled = rb.comPosition() - spec.position;
     QVERIFY2(std::abs(travelled.head<2>().norm() - expected) <= 1e-3 * expected + v0 * h,
-             qPrintable(QString("stopped after %1 m, expected %2 m").arg(travelled.head<2>().norm()).arg(expected)));
-    QVERIFY(std::abs(travelled.head<2>().normalized().dot(velocity.head<2>().normalized()) - 1) <= 1e-9);
+             qPrintable(QString("stopped after %1 m, expected %2 m")
+                            .arg(travelled.head<2>().norm())
+                            .arg(expected)));
+    QVERIFY(std::abs(travelled.head<2>().normalized().dot(velocity.head<2>().normalized()) - 1) <=
+            1e-9);
     QVERIFY(std::abs(travelled.z()) <= 1e-9);
     QVERIFY(rb.angularVelocity().norm() <= 1e-9);
     const double stopTime = stopped * h;
@@ -447,7 +457,8 @@ class TestRigidBody : public QObject {
     QVERIFY2(problems.empty(), problems.empty() ? "" : problems.front().text().c_str());
     QVERIFY(d && std::holds_alternative<RigidBodySpec>(*d));
     const RigidBodySpec& back = std::get<RigidBodySpec>(*d);
-    QCOMPARE(QString::fromStdString(formatJson(rigidBodyToJson(back))), QString::fromStdString(text));
+    QCOMPARE(QString::fromStdString(formatJson(rigidBodyToJson(back))),
+             QString::fromStdString(text));
     QCOMPARE(*back.density, 2700.0);
     QVERIFY(!back.mass);
     QCOMPARE(back.floor->rollingResistance, 0.002);
@@ -463,7 +474,8 @@ class TestRigidBody : public QObject {
     RigidBodySpec again;
     rigidBodyFromJson(parseJsonText(once, "again"), again, problems);
     QVERIFY(problems.empty());
-    QCOMPARE(QString::fromStdString(formatJson(rigidBodyToJson(again))), QString::fromStdString(once));
+    QCOMPARE(QString::fromStdString(formatJson(rigidBodyToJson(again))),
+             QString::fromStdString(once));
     // saved and loaded through files
     QTemporaryDir dir;
     const std::string path = dir.filePath("plate.json").toStdString();
@@ -474,7 +486,8 @@ class TestRigidBody : public QObject {
       loadModel(path);
       QFAIL("loadModel read a rigid body");
     } catch (const FormatError& e) {
-      QVERIFY2(QString(e.what()).contains("kind: 'rigid_body' models are not kinematic trees"), e.what());
+      QVERIFY2(QString(e.what()).contains("kind: 'rigid_body' models are not kinematic trees"),
+               e.what());
     }
   }
 
@@ -482,43 +495,55 @@ class TestRigidBody : public QObject {
   void malformedDocuments_data() {
     QTest::addColumn<QString>("change");  // a JSON object merged into a valid document
     QTest::addColumn<QString>("expected");
-    QTest::newRow("no shape") << R"({"shape": null})" << "(document): missing field 'shape'";
-    QTest::newRow("unknown shape") << R"({"shape": {"type": "cone"}})"
-                                   << R"(shape.type: expected "box", "cylinder" or "sphere", got "cone")";
+    QTest::newRow("no shape") << R"({"shape": null})"
+                              << "(document): missing field 'shape'";
+    QTest::newRow("unknown shape")
+        << R"({"shape": {"type": "cone"}})"
+        << R"(shape.type: expected "box", "cylinder" or "sphere", got "cone")";
     QTest::newRow("negative radius") << R"({"shape": {"radius": -1}})"
                                      << "shape.radius: must be > 0 (m), got -1";
     QTest::newRow("cylinder without length") << R"({"shape": {"length": null}})"
                                              << "shape: a cylinder needs 'length'";
-    QTest::newRow("box with radius") << R"({"shape": {"type": "box", "size": [1, 0, 1], "length": null}})"
-                                     << "shape.radius: unknown field";
-    QTest::newRow("box with a zero edge") << R"({"shape": {"type": "box", "size": [1, 0, 1], "length": null, "radius": null}})"
-                                          << "shape.size[1]: must be > 0 (m), got 0";
-    QTest::newRow("mass and density") << R"({"density": 1000})"
-                                      << "density: give either 'mass' (kg) or 'density' (kg/m^3), not both";
+    QTest::newRow("box with radius")
+        << R"({"shape": {"type": "box", "size": [1, 0, 1], "length": null}})"
+        << "shape.radius: unknown field";
+    QTest::newRow("box with a zero edge")
+        << R"({"shape": {"type": "box", "size": [1, 0, 1], "length": null, "radius": null}})"
+        << "shape.size[1]: must be > 0 (m), got 0";
+    QTest::newRow("mass and density")
+        << R"({"density": 1000})"
+        << "density: give either 'mass' (kg) or 'density' (kg/m^3), not both";
     QTest::newRow("no mass") << R"({"mass": null})"
                              << "(document): missing field 'mass' (kg) or 'density' (kg/m^3)";
-    QTest::newRow("zero mass") << R"({"mass": 0})" << "mass: must be > 0 (kg), got 0";
+    QTest::newRow("zero mass") << R"({"mass": 0})"
+                               << "mass: must be > 0 (kg), got 0";
     QTest::newRow("restitution above 1") << R"({"floor": {"restitution": 1.5}})"
                                          << "floor.restitution: must be in [0, 1], got 1.5";
     QTest::newRow("negative friction") << R"({"floor": {"friction": -0.1}})"
                                        << "floor.friction: must be >= 0, got -0.1";
     QTest::newRow("no restitution") << R"({"floor": {"restitution": null}})"
                                     << "floor: missing field 'restitution'";
-    QTest::newRow("zero normal") << R"({"floor": {"normal": [0, 0, 0]}})" << "floor.normal: must be nonzero";
-    QTest::newRow("negative rolling resistance") << R"({"floor": {"rolling_resistance": -1}})"
-                                                 << "floor.rolling_resistance: must be >= 0 (m), got -1";
-    QTest::newRow("reflection") << R"({"initial": {"rotation": [[-1, 0, 0], [0, 1, 0], [0, 0, 1]]}})"
-                                << "initial.rotation: is not a proper rotation matrix";
+    QTest::newRow("zero normal") << R"({"floor": {"normal": [0, 0, 0]}})"
+                                 << "floor.normal: must be nonzero";
+    QTest::newRow("negative rolling resistance")
+        << R"({"floor": {"rolling_resistance": -1}})"
+        << "floor.rolling_resistance: must be >= 0 (m), got -1";
+    QTest::newRow("reflection")
+        << R"({"initial": {"rotation": [[-1, 0, 0], [0, 1, 0], [0, 0, 1]]}})"
+        << "initial.rotation: is not a proper rotation matrix";
     QTest::newRow("velocity of 2 numbers") << R"({"initial": {"velocity": [1, 2]}})"
                                            << "initial.velocity: expected 3 numbers";
     QTest::newRow("not finite") << R"({"reference_point": [0, "a", 0]})"
                                 << "reference_point[1]: expected a number, got string";
-    QTest::newRow("tree field") << R"({"bodies": []})" << "bodies: unknown field (expected one of:";
+    QTest::newRow("tree field") << R"({"bodies": []})"
+                                << "bodies: unknown field (expected one of:";
     QTest::newRow("bad appearance") << R"({"appearance": ["cube"]})"
                                     << "appearance[0]: 'cube' is not a drawing instruction";
-    QTest::newRow("tiles on the body") << R"({"appearance": ["tiles", [[-1, 1], [-1, 1], [0, 0]], 0.1]})"
-                                       << "appearance[0]: 'tiles' is only allowed in the base's appearance";
-    QTest::newRow("version 2") << R"({"version": 2})" << "version: this Articulate reads format version 1, got 2";
+    QTest::newRow("tiles on the body")
+        << R"({"appearance": ["tiles", [[-1, 1], [-1, 1], [0, 0]], 0.1]})"
+        << "appearance[0]: 'tiles' is only allowed in the base's appearance";
+    QTest::newRow("version 2") << R"({"version": 2})"
+                               << "version: this Articulate reads format version 1, got 2";
   }
   void malformedDocuments() {
     QFETCH(QString, change);

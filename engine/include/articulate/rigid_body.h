@@ -20,15 +20,18 @@
 // corners; for a cylinder, four rim points on each end cap, the rim point nearest the plane
 // and the points 90, 180 and 270 degrees around the rim from it (so that a cylinder lying on its
 // side touches at both ends and one standing on a cap is supported by a square of rim points).
-// Every candidate at or below the plane takes part. Projected Gauss-Seidel passes over them
-// apply accumulated normal impulses (>= 0) that make each approaching point leave at e times its
-// approach speed (approach speeds below the speed gravity adds in two steps, or that would
-// rebound less than 1 micrometre, count as resting: they are cancelled without rebound; an
-// impact that this rule would make gain energy is resolved without restitution; resting contact
-// starts from the last step's impulses) and friction impulses against the slip velocity, capped
-// by mu times the point's normal impulse, and (optionally) rolling resistance: an angular impulse
-// against the rotation capped by rho times the point's normal impulse. Then the body is moved
-// along n so that its deepest point lies on the plane, so penetration never accumulates.
+// Every candidate at or below the plane takes part (and one within a step's resting travel
+// above it that approaches slowly, which may close the gap). The contact is solved in body
+// coordinates, where the inertia is diagonal: a single point directly, several by projected
+// block Gauss-Seidel passes. They apply accumulated normal impulses (>= 0) that make each
+// approaching point leave at e times its approach speed (approach speeds below the speed
+// gravity adds in two steps, or that would rebound less than 1 micrometre, count as resting:
+// they are cancelled without rebound; an impact that this rule would make gain energy is
+// resolved without restitution; resting contact starts from the last step's impulses) and
+// friction impulses against the slip velocity, capped by mu times the point's normal impulse,
+// and (optionally) rolling resistance: an angular impulse against the rotation capped by rho
+// times the normal impulse. Then the body is moved along n so that its deepest point lies on
+// the plane, so penetration never accumulates.
 //
 // No allocation after construction; steps take fixed-size Eigen values only.
 
@@ -72,10 +75,10 @@ nlohmann::json shapeAppearance(const ShapeSpec& shape);
 
 /// The contact plane: the half-space above it (along `normal`) is free space.
 struct FloorSpec {
-  Vec3 origin = Vec3::Zero();    // a point of the plane, world coordinates (m)
-  Vec3 normal = Vec3::UnitZ();   // nonzero, need not be unit; points out of the floor
-  double restitution = 0.0;      // coefficient of restitution, in [0, 1]
-  double friction = 0.0;         // Coulomb friction coefficient mu, >= 0
+  Vec3 origin = Vec3::Zero();   // a point of the plane, world coordinates (m)
+  Vec3 normal = Vec3::UnitZ();  // nonzero, need not be unit; points out of the floor
+  double restitution = 0.0;     // coefficient of restitution, in [0, 1]
+  double friction = 0.0;        // Coulomb friction coefficient mu, >= 0
   // rolling resistance rho (m, >= 0): each contact point resists the body's rotation with an
   // angular impulse of at most rho times its normal impulse (0: an ideal rigid contact, on
   // which rolling, and a cylinder's wobble on its rim, never stop)
@@ -90,7 +93,7 @@ struct RigidBodySpec {
   // exactly one of mass (kg, > 0) and density (kg/m^3, > 0) is set; the form given is kept
   std::optional<double> mass;
   std::optional<double> density;
-  Vec3 referencePoint = Vec3::Zero();   // b, body coordinates (m); the state's reference point
+  Vec3 referencePoint = Vec3::Zero();  // b, body coordinates (m); the state's reference point
   // initial state, world coordinates
   Vec3 position = Vec3::Zero();         // of the centre of mass (m)
   Mat3 rotation = Mat3::Identity();     // columns: the body axes (body -> world)
@@ -98,7 +101,7 @@ struct RigidBodySpec {
   Vec3 angularVelocity = Vec3::Zero();  // rad/s
   // gravitational acceleration (m/s^2, world); unset means [0, 0, -9.81]
   std::optional<Vec3> gravity;
-  std::optional<FloorSpec> floor;       // unset: no contact plane (free flight)
+  std::optional<FloorSpec> floor;  // unset: no contact plane (free flight)
   // drawing instructions in body coordinates; unset means shapeAppearance(shape)
   std::optional<nlohmann::json> appearance;
   nlohmann::json baseAppearance = nlohmann::json::array();  // drawn fixed in the world
@@ -115,9 +118,9 @@ struct RigidBodySpec {
 
 /// The state integrated by RigidBody (world coordinates).
 struct RigidBodyState {
-  Vec3 position = Vec3::Zero();         // r_b, the reference point (m)
+  Vec3 position = Vec3::Zero();                                     // r_b, the reference point (m)
   Eigen::Quaterniond orientation = Eigen::Quaterniond::Identity();  // body -> world, unit
-  Vec3 momentum = Vec3::Zero();         // p = m v_c (kg m/s)
+  Vec3 momentum = Vec3::Zero();                                     // p = m v_c (kg m/s)
   Vec3 angularMomentum = Vec3::Zero();  // L_b, about the reference point (kg m^2/s)
 };
 
@@ -125,6 +128,7 @@ struct RigidBodyState {
 struct RigidBodyEnergy {
   double kinetic = 0.0;
   double potential = 0.0;
+  /// Kinetic plus potential energy (J).
   double total() const { return kinetic + potential; }
 };
 
@@ -156,21 +160,30 @@ class RigidBody {
   void setMotion(double t, const Vec3& comPosition, const Eigen::Quaterniond& orientation,
                  const Vec3& comVelocity, const Vec3& angularVelocity);
 
+  /// Simulated time (s).
   double time() const { return m_t; }
+  /// The integrated state (world coordinates; see RigidBodyState).
   const RigidBodyState& state() const { return m_s; }
   /// Steps taken since construction.
   long stepsTaken() const { return m_steps; }
 
   // constants
-  double mass() const { return m_mass; }                         // kg
+  /// Mass (kg).
+  double mass() const { return m_mass; }
   /// Principal moments of inertia about the centre of mass, body x, y, z (kg m^2).
   const Vec3& principalInertia() const { return m_inertia; }
-  const Vec3& referencePoint() const { return m_refBody; }       // body coordinates (m)
-  const Vec3& gravity() const { return m_gravity; }              // world (m/s^2)
+  /// The reference point b in body coordinates (m; the origin is the centre of mass).
+  const Vec3& referencePoint() const { return m_refBody; }
+  /// Gravitational acceleration, world (m/s^2).
+  const Vec3& gravity() const { return m_gravity; }
+  /// The shape (body coordinates, m).
   const ShapeSpec& shape() const { return m_shape; }
+  /// Whether there is a contact plane.
   bool hasFloor() const { return m_hasFloor; }
-  const Vec3& floorNormal() const { return m_normal; }           // unit, world
-  const Vec3& floorOrigin() const { return m_origin; }           // world (m)
+  /// The floor's unit normal, world (pointing out of the floor).
+  const Vec3& floorNormal() const { return m_normal; }
+  /// A point of the floor plane, world (m).
+  const Vec3& floorOrigin() const { return m_origin; }
 
   // pose and motion at the current state (world coordinates)
   /// Rotation matrix body -> world (its columns are the body axes).
@@ -197,7 +210,7 @@ class RigidBody {
   /// How far the deepest point was below the plane at the end of the last step's integration,
   /// before the contact pushed it out (m, >= 0).
   double lastPenetration() const { return m_lastPenetration; }
-  /// Number of candidate points at or below the plane in the last step.
+  /// Number of contact points that took part in the last step's contact (0: none).
   int lastContactPoints() const { return m_lastContacts; }
 
  private:
@@ -211,7 +224,7 @@ class RigidBody {
   ShapeSpec m_shape;
   double m_mass = 0.0, m_invMass = 0.0;
   Vec3 m_inertia = Vec3::Zero(), m_invInertia = Vec3::Zero();  // body axes (kg m^2, 1/...)
-  Vec3 m_refBody = Vec3::Zero();  // b in body coordinates
+  Vec3 m_refBody = Vec3::Zero();                               // b in body coordinates
   Vec3 m_comBody = Vec3::Zero();  // c_b = -b: from b to the centre of mass, body coordinates
   bool m_offset = false;          // b is not the centre of mass
   Vec3 m_gravity = Vec3::Zero(), m_weight = Vec3::Zero();  // g, m g
