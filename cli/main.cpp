@@ -6,6 +6,7 @@
 #include <iomanip>
 #include <iostream>
 #include <sstream>
+#include <variant>
 
 #include <CLI/CLI.hpp>
 
@@ -14,6 +15,7 @@
 #include "articulate/generators.h"
 #include "articulate/model_format.h"
 #include "articulate/model_io.h"
+#include "articulate/rigid_body.h"
 #include "articulate/simulation.h"
 
 namespace {
@@ -122,6 +124,34 @@ void printInfo(const ModelSpec& spec) {
   }
 }
 
+void printRigidBodyInfo(const RigidBodySpec& spec) {
+  const RigidBody body(spec);
+  const ShapeSpec& sh = spec.shape;
+  std::cout << "model: " << (spec.name.empty() ? "(unnamed)" : spec.name) << "\n";
+  if (!spec.description.empty()) std::cout << "  " << spec.description << "\n";
+  std::cout << "kind: rigid body, gravity: " << vec(body.gravity()) << " m/s^2\n\n";
+  std::cout << "shape: " << shapeTypeName(sh.type);
+  if (sh.type == ShapeSpec::Type::Box) std::cout << " " << vec(sh.size) << " m";
+  if (sh.type != ShapeSpec::Type::Box) std::cout << ", radius " << sh.radius << " m";
+  if (sh.type == ShapeSpec::Type::Cylinder) std::cout << ", length " << sh.length << " m (body z)";
+  std::cout << ", volume " << shapeVolume(sh) << " m^3\n";
+  std::cout << "mass " << body.mass() << " kg, principal moments about the centre of mass "
+            << vec(body.principalInertia()) << " kg m^2\n";
+  std::cout << "reference point " << vec(body.referencePoint()) << " m (body)\n";
+  if (spec.floor)
+    std::cout << "floor: origin " << vec(spec.floor->origin) << ", normal " << vec(body.floorNormal())
+              << ", restitution " << spec.floor->restitution << ", friction "
+              << spec.floor->friction << ", rolling resistance " << spec.floor->rollingResistance
+              << " m\n";
+  else
+    std::cout << "floor: none (free flight)\n";
+  const RigidBodyEnergy e = body.energy();
+  std::cout << "\nat the initial state: centre of mass " << vec(body.comPosition()) << " m, velocity "
+            << vec(body.comVelocity()) << " m/s, angular velocity " << vec(body.angularVelocity())
+            << " rad/s\nkinetic " << e.kinetic << " J, potential " << e.potential + 0.0
+            << " J, floor clearance " << body.floorClearance() << " m\n";
+}
+
 // simulate --q0/--qd0: one number per joint
 Eigen::VectorXd parseList(const std::string& text, int n, const char* option) {
   const std::vector<double> v = parseNumbers(text, option);
@@ -137,9 +167,80 @@ struct SimulateArgs {
   int every = 1;
 };
 
+bool endsWith(const std::string& s, const std::string& tail) {
+  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+// a rigid body: RK4 steps of dt; CSV: t, x, y, z (centre of mass), qw, qx, qy, qz, vx, vy, vz,
+// wx, wy, wz, kinetic, potential, total; JSON: the same as arrays
+int runSimulateRigid(const SimulateArgs& a, const RigidBodySpec& spec) {
+  if (!a.integrator.empty() && a.integrator != "rk4")
+    throw std::invalid_argument("--integrator: rigid_body models are integrated with rk4 only, got " +
+                                a.integrator);
+  const double dt = a.dt > 0 ? a.dt : 1e-3;
+  if (!a.q0.empty() || !a.qd0.empty())
+    throw std::invalid_argument("--q0/--qd0: a rigid_body model has no joints (its initial state "
+                                "is the file's 'initial')");
+  const bool json = endsWith(a.output, ".json"), csv = endsWith(a.output, ".csv");
+  if (!json && !csv) throw std::invalid_argument("--output: the file must end in .csv or .json");
+  RigidBody body(spec);
+  const double interval = dt * a.every;
+  const long samples = static_cast<long>(std::floor(a.duration / interval + 1e-9));
+  const char* names[] = {"x", "y", "z", "qw", "qx", "qy", "qz", "vx", "vy", "vz", "wx", "wy", "wz",
+                         "kinetic", "potential", "total"};
+  std::ostringstream out;
+  out.precision(17);
+  nlohmann::ordered_json doc;
+  auto row = [&] {
+    const Eigen::Quaterniond& q = body.state().orientation;
+    const Vec3 r = body.comPosition(), v = body.comVelocity(), w = body.angularVelocity();
+    const RigidBodyEnergy e = body.energy();
+    const double values[] = {r.x(), r.y(), r.z(), q.w(), q.x(), q.y(), q.z(), v.x(), v.y(), v.z(),
+                             w.x(), w.y(), w.z(), e.kinetic, e.potential, e.total()};
+    if (csv) {
+      out << body.time();
+      for (double x : values) out << "," << x;
+      out << "\n";
+    } else {
+      doc["t"].push_back(body.time());
+      for (std::size_t k = 0; k < std::size(values); ++k) doc[names[k]].push_back(values[k]);
+    }
+  };
+  if (csv) {
+    out << "t";
+    for (const char* n : names) out << "," << n;
+    out << "\n";
+  } else {
+    doc["model"] = spec.name;
+    doc["integrator"] = "rk4";
+    doc["dt"] = dt;
+    doc["t"] = nlohmann::ordered_json::array();
+  }
+  row();
+  for (long k = 1; k <= samples; ++k) {
+    body.advanceTo(k * interval, dt);
+    const Vec3 r = body.comPosition();
+    if (!r.allFinite() || !body.state().momentum.allFinite() ||
+        !body.state().angularMomentum.allFinite()) {
+      writeFileAtomically(a.output, csv ? out.str() : doc.dump() + "\n");
+      std::cerr << "error: the state is not finite at t = " << body.time()
+                << " s; wrote the samples before it to " << a.output << "\n";
+      return 1;
+    }
+    row();
+  }
+  writeFileAtomically(a.output, csv ? out.str() : doc.dump() + "\n");
+  std::cout << "simulated " << spec.name << " (rigid body) for " << body.time()
+            << " s with rk4 (" << body.stepsTaken() << " steps), wrote " << samples + 1 << " samples to "
+            << a.output << "\n";
+  return 0;
+}
+
 // CSV: t, q0.., qd0.., kinetic, potential, total; JSON: the same as arrays
 int runSimulate(const SimulateArgs& a) {
-  const LoadedModel lm = loadModel(a.model);
+  const LoadedDocument document = loadDocument(a.model);
+  if (const auto* rb = std::get_if<RigidBodySpec>(&document)) return runSimulateRigid(a, *rb);
+  const LoadedModel& lm = std::get<LoadedModel>(document);
   const Model model = compile(lm.spec);
   // the model's own settings, overridden by the options given
   SimulationOptions opt = simulationOptions(lm.spec);
@@ -211,9 +312,9 @@ int runValidate(const std::vector<std::string>& files) {
   int bad = 0;
   for (const std::string& f : files) {
     Diagnostics problems;
-    std::optional<LoadedModel> lm;
+    std::optional<LoadedDocument> document;
     try {
-      lm = readModelDocument(readJsonFile(f), problems);
+      document = readDocument(readJsonFile(f), problems);
     } catch (const FormatError& e) {
       problems.push_back({"", e.what() + (f.size() + 2)});
     }
@@ -224,6 +325,12 @@ int runValidate(const std::vector<std::string>& files) {
                 << (problems.size() > 1 ? "s" : "") << ")\n";
       continue;
     }
+    if (const auto* rb = std::get_if<RigidBodySpec>(&*document)) {
+      std::cout << f << ": valid " << kModelFormatName << ", rigid body (" << shapeTypeName(rb->shape.type)
+                << ", " << rb->effectiveMass() << " kg)\n";
+      continue;
+    }
+    const LoadedModel* lm = &std::get<LoadedModel>(*document);
     std::cout << f << ": valid " << lm->format << ", " << lm->spec.bodies.size() << " bodies";
     if (lm->motion)
       std::cout << ", motion of " << lm->motion->t.size() << " samples over "
@@ -270,7 +377,7 @@ int main(int argc, char** argv) {
   simulate->add_option("MODEL", sa.model, "model file")->required()->check(CLI::ExistingFile);
   simulate->add_option("--duration", sa.duration, "simulated time, s")->check(CLI::PositiveNumber)->capture_default_str();
   simulate->add_option("--dt", sa.dt, "step (rk4, euler) or largest step (dopri5), s (default: the model's, else 0.001)")->check(CLI::PositiveNumber);
-  simulate->add_option("--integrator", sa.integrator, "rk4, euler or dopri5 (default: the model's, else rk4)")
+  simulate->add_option("--integrator", sa.integrator, "rk4, euler or dopri5 (default: the model's, else rk4; rigid bodies: rk4)")
       ->check(CLI::IsMember({"rk4", "euler", "dopri5"}));
   simulate->add_option("--rtol", sa.rtol, "dopri5 relative tolerance (default: the model's, else 1e-9)")->check(CLI::PositiveNumber);
   simulate->add_option("--atol", sa.atol, "dopri5 absolute tolerance (default: the model's, else 1e-9)")->check(CLI::PositiveNumber);
@@ -308,6 +415,11 @@ int main(int argc, char** argv) {
   genDisc->add_option("--points", discPoints, "contact points around each rim (npt)")
       ->check(CLI::Range(3, 1024))
       ->capture_default_str();
+  double cylinderHeight = 0.1;
+  auto* genCylinder = gen->add_subcommand(
+      "bouncingcylinder", "the single rigid body's reference workload: a spinning cylinder dropped on a floor");
+  genCylinder->add_option("--height", cylinderHeight, "initial height of its centre, m (>= 0.045)")
+      ->capture_default_str();
   gen->add_option("-o,--output", out, "output file (default: standard output)");
   gen->add_option("--format", genFormat, "articulate or spatial_v2")
       ->check(CLI::IsMember({"articulate", "spatial_v2"}))
@@ -317,20 +429,32 @@ int main(int argc, char** argv) {
   gen->add_option("--gravity", genGravity, "gravity gx,gy,gz (planar: gx,gy), m/s^2");
   gen->add_option("--name", genName, "the model's name");
   for (CLI::App* sub : {genTree, genPlanar, genPendulum, genGfx, genVee, genSingle, genScissor,
-                        genElbow, genDisc})
+                        genElbow, genDisc, genCylinder})
     sub->fallthrough();
 
   CLI11_PARSE(app, argc, argv);
   try {
     if (app.got_subcommand(conf)) return runConformanceCmd(file, tol);
     if (app.got_subcommand(info)) {
-      printInfo(loadModel(file).spec);
+      const LoadedDocument document = loadDocument(file);
+      if (const auto* rb = std::get_if<RigidBodySpec>(&document))
+        printRigidBodyInfo(*rb);
+      else
+        printInfo(std::get<LoadedModel>(document).spec);
       return 0;
     }
     if (app.got_subcommand(validate)) return runValidate(files);
     if (app.got_subcommand(simulate)) return runSimulate(sa);
     if (app.got_subcommand(convert)) {
-      const LoadedModel lm = loadModel(in);
+      const LoadedDocument document = loadDocument(in);
+      if (const auto* rb = std::get_if<RigidBodySpec>(&document)) {
+        if (to == "spatial_v2")
+          throw std::invalid_argument("--to spatial_v2: a rigid_body model has no spatial_v2 form");
+        saveRigidBody(out, *rb);
+        std::cout << "wrote " << out << " (articulate-model, rigid body)\n";
+        return 0;
+      }
+      const LoadedModel& lm = std::get<LoadedModel>(document);
       const bool toSv2 = to == "spatial_v2" || (to == "auto" && lm.format != "spatial_v2");
       if (toSv2)
         saveSpatialV2(out, lm.spec);
@@ -341,6 +465,23 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (app.got_subcommand(gen)) {
+      auto emit = [&](const std::string& text) {
+        if (out.empty())
+          std::cout << text;
+        else
+          writeFileAtomically(out, text);
+      };
+      if (gen->got_subcommand(genCylinder)) {
+        if (genFormat == "spatial_v2")
+          throw std::invalid_argument("--format spatial_v2: a rigid_body model has no spatial_v2 form");
+        if (genFloating) throw std::invalid_argument("--floating: a rigid body floats already");
+        RigidBodySpec body = bouncingCylinder(cylinderHeight);
+        if (!genGravity.empty()) body.gravity = parseGravity(genGravity, Arithmetic::Spatial);
+        if (!genName.empty()) body.name = genName;
+        RigidBody check(body);  // a generator must produce a valid model
+        emit(formatJson(rigidBodyToJson(body)));
+        return 0;
+      }
       ModelSpec spec;
       if (gen->got_subcommand(genTree)) {
         at.axes = parseAxes(axes);
@@ -366,12 +507,7 @@ int main(int argc, char** argv) {
       if (!genGravity.empty()) spec.gravity = parseGravity(genGravity, spec.arithmetic);
       if (!genName.empty()) spec.name = genName;
       compile(spec);  // a generator must produce a valid model
-      const std::string text =
-          formatJson(genFormat == "spatial_v2" ? specToSpatialV2(spec) : specToJson(spec));
-      if (out.empty())
-        std::cout << text;
-      else
-        writeFileAtomically(out, text);
+      emit(formatJson(genFormat == "spatial_v2" ? specToSpatialV2(spec) : specToJson(spec)));
       return 0;
     }
   } catch (const CLI::Error& e) {

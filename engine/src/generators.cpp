@@ -531,6 +531,39 @@ ModelSpec rollingDisc(int npt) {
   return spec;
 }
 
+RigidBodySpec bouncingCylinder(double height) {
+  if (!std::isfinite(height) || height < 0.045)
+    throw std::invalid_argument("bouncingCylinder: the height must be >= 0.045 m (on the floor)");
+  const double R = 0.03, L = 0.09;  // m
+  RigidBodySpec spec;
+  spec.name = "bouncing_cylinder";
+  spec.description =
+      "Bouncing cylinder (FortranMbdVector's workload): L 90 mm, R 30 mm, 2 kg, dropped upright "
+      "at 1 m/s spinning at 5 rad/s about y onto a floor with restitution 0.87 and friction "
+      "0.15, g = 10";
+  spec.shape.type = ShapeSpec::Type::Cylinder;
+  spec.shape.radius = R;
+  spec.shape.length = L;
+  spec.mass = 2.0;
+  spec.position = Vec3(0, 0, height);
+  spec.velocity = Vec3(0, 0, -1);
+  spec.angularVelocity = Vec3(0, 5, 0);
+  spec.gravity = Vec3(0, 0, -10);
+  FloorSpec floor;
+  floor.restitution = 0.87;
+  floor.friction = 0.15;
+  spec.floor = floor;
+  // the cylinder and a white stripe through it along x (poking out 1 mm), so that spin shows
+  spec.appearance = Draw()
+                        .facets(48)
+                        .cyl({0, 0, -L / 2}, {0, 0, L / 2}, R)
+                        .sub(Draw().colour({0.95, 0.95, 0.95}).box({-0.031, -0.004, -0.0455},
+                                                                   {0.031, 0.004, 0.0455}))
+                        .list();
+  spec.baseAppearance = Draw().tiles({-0.6, 0.2}, {-0.2, 0.2}, {0, 0}, 0.05).list();
+  return spec;
+}
+
 ModelSpec randomTree(int nb, std::uint32_t seed, const std::vector<JointType>& types) {
   if (nb < 0 || types.empty()) throw std::invalid_argument("randomTree: bad arguments");
   const bool planar = isPlanar(types.front());

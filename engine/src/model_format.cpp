@@ -336,6 +336,30 @@ bool sortBodies(Reader& rd, std::vector<BodySpec>& bodies, std::vector<int>& par
   return ok;
 }
 
+// format, version, name and description: the fields every kind of document starts with
+void readHeader(Reader& rd, const json& doc, std::string& name, std::string& description) {
+  std::string fmt;
+  if (!doc.contains("format")) rd.fail("", "missing field 'format' (\"articulate-model\")");
+  else if (rd.string(doc["format"], "format", fmt) && fmt != kModelFormatName)
+    rd.fail("format", "expected \"articulate-model\", got \"" + fmt + "\"");
+  double version = 0;
+  if (!doc.contains("version")) rd.fail("", "missing field 'version'");
+  else if (rd.number(doc["version"], "version", version) &&
+           (version != std::floor(version) || version < 1 || version > kModelFormatVersion))
+    rd.fail("version", "this Articulate reads format version " +
+                           std::to_string(kModelFormatVersion) + ", got " + describe(version));
+  if (doc.contains("name")) rd.string(doc["name"], "name", name);
+  if (doc.contains("description")) rd.string(doc["description"], "description", description);
+}
+
+// "N problems:" and one problem per line, for FormatError
+std::string problemList(const Diagnostics& problems) {
+  std::string text;
+  for (std::size_t k = 0; k < problems.size(); ++k) text += (k ? "\n" : "") + problems[k].text();
+  return std::to_string(problems.size()) + " problem" + (problems.size() > 1 ? "s" : "") + ":\n" +
+         text;
+}
+
 void readControl(Reader& rd, const json& j, const std::string& path, ControlSpec& c) {
   if (!rd.object(j, path, {"type", "torque", "kp", "kd", "target", "target_velocity", "t"}))
     return;
@@ -554,22 +578,14 @@ void specFromJson(const json& doc, ModelSpec& out, Diagnostics& problems) {
                            "gravity", "bodies", "base_appearance", "camera", "contacts",
                            "ground", "constraints", "forces", "simulation"}))
     return;
-  std::string fmt;
-  if (!doc.contains("format")) rd.fail("", "missing field 'format' (\"articulate-model\")");
-  else if (rd.string(doc["format"], "format", fmt) && fmt != kModelFormatName)
-    rd.fail("format", "expected \"articulate-model\", got \"" + fmt + "\"");
-  double version = 0;
-  if (!doc.contains("version")) rd.fail("", "missing field 'version'");
-  else if (rd.number(doc["version"], "version", version) &&
-           (version != std::floor(version) || version < 1 || version > kModelFormatVersion))
-    rd.fail("version", "this Articulate reads format version " +
-                           std::to_string(kModelFormatVersion) + ", got " + describe(version));
-  if (doc.contains("name")) rd.string(doc["name"], "name", out.name);
-  if (doc.contains("description")) rd.string(doc["description"], "description", out.description);
+  readHeader(rd, doc, out.name, out.description);
   std::string kind = "tree";
   if (doc.contains("kind") && rd.string(doc["kind"], "kind", kind) && kind != "tree") {
-    if (kind == "structure" || kind == "rigid_body")
+    if (kind == "structure")
       rd.fail("kind", "'" + kind + "' models are not supported by this version of Articulate");
+    else if (kind == "rigid_body")
+      rd.fail("kind", "'rigid_body' models are not kinematic trees and are not read here "
+                      "(readDocument and articulate-cli read them)");
     else
       rd.fail("kind", "expected \"tree\", \"structure\" or \"rigid_body\", got \"" + kind + "\"");
     return;
@@ -1035,12 +1051,7 @@ LoadedModel loadModel(const std::string& path) {
   const json doc = readJsonFile(path);
   Diagnostics problems;
   std::optional<LoadedModel> lm = readModelDocument(doc, problems);
-  if (!lm) {
-    std::string text;
-    for (std::size_t k = 0; k < problems.size(); ++k) text += (k ? "\n" : "") + problems[k].text();
-    throw FormatError(path, std::to_string(problems.size()) + " problem" +
-                                (problems.size() > 1 ? "s" : "") + ":\n" + text);
-  }
+  if (!lm) throw FormatError(path, problemList(problems));
   return *lm;
 }
 
@@ -1050,6 +1061,223 @@ void saveModel(const std::string& path, const ModelSpec& spec) {
 
 void saveSpatialV2(const std::string& path, const ModelSpec& spec) {
   writeFileAtomically(path, formatJson(specToSpatialV2(spec)));
+}
+
+// ---- rigid bodies (kind "rigid_body") ----
+
+namespace {
+
+ojson shapeJson(const ShapeSpec& shape) {
+  ojson j;
+  j["type"] = shapeTypeName(shape.type);
+  switch (shape.type) {
+    case ShapeSpec::Type::Box:
+      j["size"] = vecJson(shape.size);
+      break;
+    case ShapeSpec::Type::Cylinder:
+      j["radius"] = shape.radius;
+      j["length"] = shape.length;
+      break;
+    case ShapeSpec::Type::Sphere:
+      j["radius"] = shape.radius;
+      break;
+  }
+  return j;
+}
+
+// a number > 0 (unit in messages)
+void positive(Reader& rd, const json& j, const std::string& path, const char* unit, double& out) {
+  if (rd.number(j, path, out) && out <= 0)
+    rd.fail(path, "must be > 0 (" + std::string(unit) + "), got " + describe(out));
+}
+
+void readShape(Reader& rd, const json& j, ShapeSpec& out) {
+  const std::string path = "shape";
+  if (!j.is_object()) {
+    rd.fail(path, std::string("expected an object, got ") + Reader::typeName(j));
+    return;
+  }
+  std::string type;
+  if (!j.contains("type")) {
+    rd.fail(path, "missing field 'type' (\"box\", \"cylinder\" or \"sphere\")");
+    return;
+  }
+  if (!rd.string(j["type"], "shape.type", type)) return;
+  if (!parseShapeType(type, out.type)) {
+    rd.fail("shape.type", "expected \"box\", \"cylinder\" or \"sphere\", got \"" + type + "\"");
+    return;
+  }
+  auto need = [&](const char* field, const char* meaning) {
+    if (j.contains(field)) return true;
+    rd.fail(path, std::string("a ") + type + " needs '" + field + "' (" + meaning + ")");
+    return false;
+  };
+  switch (out.type) {
+    case ShapeSpec::Type::Box:
+      rd.object(j, path, {"type", "size"});
+      if (need("size", "edge lengths along body x, y, z, m") &&
+          rd.vec3(j["size"], "shape.size", out.size))
+        for (int k = 0; k < 3; ++k)
+          if (out.size(k) <= 0)
+            rd.fail(idx("shape.size", static_cast<std::size_t>(k)),
+                    "must be > 0 (m), got " + describe(out.size(k)));
+      break;
+    case ShapeSpec::Type::Cylinder:
+      rd.object(j, path, {"type", "radius", "length"});
+      if (need("radius", "m")) positive(rd, j["radius"], "shape.radius", "m", out.radius);
+      if (need("length", "along body z, m")) positive(rd, j["length"], "shape.length", "m", out.length);
+      break;
+    case ShapeSpec::Type::Sphere:
+      rd.object(j, path, {"type", "radius"});
+      if (need("radius", "m")) positive(rd, j["radius"], "shape.radius", "m", out.radius);
+      break;
+  }
+}
+
+void readFloor(Reader& rd, const json& j, FloorSpec& out) {
+  const std::string path = "floor";
+  if (!rd.object(j, path, {"origin", "normal", "restitution", "friction", "rolling_resistance"}))
+    return;
+  if (j.contains("origin")) rd.vec3(j["origin"], "floor.origin", out.origin);
+  if (j.contains("normal") && rd.vec3(j["normal"], "floor.normal", out.normal) &&
+      out.normal.norm() == 0)
+    rd.fail("floor.normal", "must be nonzero");
+  if (!j.contains("restitution"))
+    rd.fail(path, "missing field 'restitution' (coefficient of restitution, 0..1)");
+  else if (rd.number(j["restitution"], "floor.restitution", out.restitution) &&
+           (out.restitution < 0 || out.restitution > 1))
+    rd.fail("floor.restitution", "must be in [0, 1], got " + describe(out.restitution));
+  if (!j.contains("friction"))
+    rd.fail(path, "missing field 'friction' (Coulomb friction coefficient, >= 0)");
+  else if (rd.number(j["friction"], "floor.friction", out.friction) && out.friction < 0)
+    rd.fail("floor.friction", "must be >= 0, got " + describe(out.friction));
+  if (j.contains("rolling_resistance") &&
+      rd.number(j["rolling_resistance"], "floor.rolling_resistance", out.rollingResistance) &&
+      out.rollingResistance < 0)
+    rd.fail("floor.rolling_resistance", "must be >= 0 (m), got " + describe(out.rollingResistance));
+}
+
+}  // namespace
+
+ojson rigidBodyToJson(const RigidBodySpec& s) {
+  ojson doc;
+  doc["format"] = kModelFormatName;
+  doc["version"] = kModelFormatVersion;
+  if (!s.name.empty()) doc["name"] = s.name;
+  if (!s.description.empty()) doc["description"] = s.description;
+  doc["kind"] = "rigid_body";
+  if (s.gravity) doc["gravity"] = vecJson(*s.gravity);
+  doc["shape"] = shapeJson(s.shape);
+  if (s.mass) doc["mass"] = *s.mass;
+  if (s.density) doc["density"] = *s.density;
+  if (!s.referencePoint.isZero(0)) doc["reference_point"] = vecJson(s.referencePoint);
+  ojson initial = ojson::object();
+  if (!s.position.isZero(0)) initial["position"] = vecJson(s.position);
+  if (!s.rotation.isIdentity(0)) initial["rotation"] = matJson(s.rotation);
+  if (!s.velocity.isZero(0)) initial["velocity"] = vecJson(s.velocity);
+  if (!s.angularVelocity.isZero(0)) initial["angular_velocity"] = vecJson(s.angularVelocity);
+  if (!initial.empty()) doc["initial"] = initial;
+  if (s.floor) {
+    ojson floor = {{"origin", vecJson(s.floor->origin)},
+                   {"normal", vecJson(s.floor->normal)},
+                   {"restitution", s.floor->restitution},
+                   {"friction", s.floor->friction}};
+    if (s.floor->rollingResistance != 0) floor["rolling_resistance"] = s.floor->rollingResistance;
+    doc["floor"] = floor;
+  }
+  if (s.appearance) doc["appearance"] = *s.appearance;
+  if (!s.baseAppearance.empty()) doc["base_appearance"] = s.baseAppearance;
+  return doc;
+}
+
+void rigidBodyFromJson(const json& doc, RigidBodySpec& out, Diagnostics& problems) {
+  Reader rd(problems);
+  const std::size_t before = problems.size();
+  out = RigidBodySpec{};
+  if (!rd.object(doc, "", {"format", "version", "name", "description", "kind", "gravity", "shape",
+                           "mass", "density", "reference_point", "initial", "floor",
+                           "appearance", "base_appearance"}))
+    return;
+  readHeader(rd, doc, out.name, out.description);
+  std::string kind;
+  if (!doc.contains("kind")) rd.fail("", "missing field 'kind' (\"rigid_body\")");
+  else if (rd.string(doc["kind"], "kind", kind) && kind != "rigid_body")
+    rd.fail("kind", "expected \"rigid_body\", got \"" + kind + "\"");
+  Vec3 v;
+  if (doc.contains("gravity") && rd.vec3(doc["gravity"], "gravity", v)) out.gravity = v;
+  if (!doc.contains("shape")) rd.fail("", "missing field 'shape' ({\"type\": \"box\", ...})");
+  else readShape(rd, doc["shape"], out.shape);
+  // mass properties: the mass, or the density of the shape's volume
+  double m = 0;
+  if (doc.contains("mass") && doc.contains("density"))
+    rd.fail("density", "give either 'mass' (kg) or 'density' (kg/m^3), not both");
+  else if (!doc.contains("mass") && !doc.contains("density"))
+    rd.fail("", "missing field 'mass' (kg) or 'density' (kg/m^3)");
+  else if (doc.contains("mass")) {
+    positive(rd, doc["mass"], "mass", "kg", m);
+    out.mass = m;
+  } else {
+    positive(rd, doc["density"], "density", "kg/m^3", m);
+    out.density = m;
+  }
+  if (doc.contains("reference_point")) rd.vec3(doc["reference_point"], "reference_point", out.referencePoint);
+  if (doc.contains("initial") &&
+      rd.object(doc["initial"], "initial", {"position", "rotation", "velocity", "angular_velocity"})) {
+    const json& ji = doc["initial"];
+    if (ji.contains("position")) rd.vec3(ji["position"], "initial.position", out.position);
+    Mat3 R;
+    if (ji.contains("rotation") && readRotation(rd, ji["rotation"], false, "initial.rotation", R))
+      out.rotation = R;
+    if (ji.contains("velocity")) rd.vec3(ji["velocity"], "initial.velocity", out.velocity);
+    if (ji.contains("angular_velocity"))
+      rd.vec3(ji["angular_velocity"], "initial.angular_velocity", out.angularVelocity);
+  }
+  if (doc.contains("floor")) {
+    FloorSpec f;
+    readFloor(rd, doc["floor"], f);
+    out.floor = f;
+  }
+  if (doc.contains("appearance")) {
+    out.appearance = doc["appearance"];
+    interpretAppearance(*out.appearance, defaultBodyColour(1), false, "appearance", &problems);
+  }
+  if (doc.contains("base_appearance")) {
+    out.baseAppearance = doc["base_appearance"];
+    interpretAppearance(out.baseAppearance, defaultBodyColour(0), true, "base_appearance", &problems);
+  }
+  if (problems.size() != before) return;
+  // everything read: the body's own checks
+  try {
+    RigidBody body(out);
+  } catch (const ModelError& e) {
+    problems.push_back({e.field(), e.reason()});
+  }
+}
+
+std::optional<LoadedDocument> readDocument(const json& doc, Diagnostics& problems) {
+  if (doc.is_object() && !looksLikeSpatialV2(doc) && doc.contains("kind") &&
+      doc["kind"] == "rigid_body") {
+    const std::size_t before = problems.size();
+    RigidBodySpec spec;
+    rigidBodyFromJson(doc, spec, problems);
+    if (problems.size() != before) return std::nullopt;
+    return LoadedDocument(std::move(spec));
+  }
+  std::optional<LoadedModel> lm = readModelDocument(doc, problems);
+  if (!lm) return std::nullopt;
+  return LoadedDocument(std::move(*lm));
+}
+
+LoadedDocument loadDocument(const std::string& path) {
+  const json doc = readJsonFile(path);
+  Diagnostics problems;
+  std::optional<LoadedDocument> d = readDocument(doc, problems);
+  if (!d) throw FormatError(path, problemList(problems));
+  return std::move(*d);
+}
+
+void saveRigidBody(const std::string& path, const RigidBodySpec& spec) {
+  writeFileAtomically(path, formatJson(rigidBodyToJson(spec)));
 }
 
 }  // namespace art

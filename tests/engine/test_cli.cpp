@@ -61,6 +61,32 @@ class TestCli : public QObject {
     QCOMPARE(run({"generate", "autotree", "--axes", "Rq"}, &out), 2);
     QVERIFY(out.contains("'Rq' is not a spatial joint code"));
   }
+
+  // a rigid_body model: generate, info, simulate (rk4 only) to CSV with the documented columns
+  void rigidBody() {
+    QTemporaryDir dir;
+    const QString model = dir.filePath("cyl.json"), csv = dir.filePath("cyl.csv");
+    QCOMPARE(run({"generate", "bouncingcylinder", "--height", "0.2", "-o", model}), 0);
+    QString out;
+    QCOMPARE(run({"info", model}, &out), 0);
+    QVERIFY2(out.contains("shape: cylinder") && out.contains("mass 2 kg"), qPrintable(out));
+    QCOMPARE(run({"simulate", model, "--duration", "0.5", "--dt", "1e-4", "--every", "100", "-o", csv},
+                 &out),
+             0);
+    QVERIFY2(out.contains("(5000 steps)"), qPrintable(out));
+    QFile f(csv);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QStringList lines = QString::fromUtf8(f.readAll()).trimmed().split('\n');
+    QCOMPARE(lines.size(), 52);  // the header and samples at 0, 0.01, ..., 0.5 s
+    QCOMPARE(lines[0], QString("t,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz,kinetic,potential,total"));
+    const QStringList last = lines.back().split(',');
+    QCOMPARE(last.size(), 17);
+    QCOMPARE(last[0].toDouble(), 0.5);
+    QVERIFY(last[3].toDouble() >= 0.03 - 1e-9);  // above the floor
+    QCOMPARE(run({"simulate", model, "--integrator", "euler", "-o", csv}, &out), 2);
+    QVERIFY2(out.contains("rk4 only"), qPrintable(out));
+    QCOMPARE(run({"generate", "bouncingcylinder", "--format", "spatial_v2"}, &out), 2);
+  }
 };
 
 QTEST_GUILESS_MAIN(TestCli)

@@ -1,7 +1,8 @@
 // The example models of models/: every file loads, compiles, is in the canonical form and
 // round-trips, has a one-line description, draws without problems, gives finite dynamics for a
 // second of motion, and is listed in models/README.md; the generated ones are reproduced
-// exactly by their documented generator (the C++ functions, and articulate-cli itself).
+// exactly by their documented generator (the C++ functions, and articulate-cli itself). Files
+// of kind "rigid_body" (one free body) go through the same checks with the rigid-body API.
 #include <QtTest>
 
 #include <cmath>
@@ -13,6 +14,7 @@
 #include "articulate/model.h"
 #include "articulate/model_format.h"
 #include "articulate/model_io.h"
+#include "articulate/rigid_body.h"
 #include "articulate/simulation.h"
 
 using namespace art;
@@ -22,11 +24,13 @@ namespace {
 const QString kModels = QStringLiteral(ARTICULATE_MODELS_DIR);
 
 // A generated file: the articulate-cli arguments documented in models/README.md (without
-// "-o FILE") and the same model built by the generator functions the CLI calls.
+// "-o FILE") and the same model built by the generator functions the CLI calls (a tree, or a
+// rigid body when `body` is set).
 struct Generated {
   QString file;
   QString command;
   std::function<ModelSpec()> make;
+  std::function<RigidBodySpec()> body = nullptr;
 };
 
 ModelSpec named(ModelSpec s, const std::string& name) {
@@ -72,6 +76,8 @@ const std::vector<Generated>& generated() {
       {"scissor.json", "generate scissor", [] { return scissor(); }},
       {"double_elbow.json", "generate doubleelbow", [] { return doubleElbow(); }},
       {"rollingdisc.json", "generate rollingdisc --points 8", [] { return rollingDisc(8); }},
+      {"bouncing_cylinder.json", "generate bouncingcylinder", nullptr,
+       [] { return bouncingCylinder(0.1); }},
   };
   return list;
 }
@@ -91,7 +97,35 @@ void addFileRows() {
   for (const QString& f : modelFiles()) QTest::newRow(qPrintable(f)) << f;
 }
 
-ModelSpec load(const QString& file) { return loadModel((kModels + "/" + file).toStdString()).spec; }
+LoadedDocument loadAny(const QString& file) {
+  return loadDocument((kModels + "/" + file).toStdString());
+}
+
+// the tree of a tree file; an empty spec for a rigid body
+ModelSpec load(const QString& file) {
+  const LoadedDocument d = loadAny(file);
+  const auto* lm = std::get_if<LoadedModel>(&d);
+  return lm ? lm->spec : ModelSpec{};
+}
+
+const RigidBodySpec* rigidBody(const LoadedDocument& d) { return std::get_if<RigidBodySpec>(&d); }
+
+std::string description(const QString& file) {
+  const LoadedDocument d = loadAny(file);
+  return rigidBody(d) ? rigidBody(d)->description : std::get<LoadedModel>(d).spec.description;
+}
+
+// the canonical text of a generated file
+std::string generatedText(const Generated& g) {
+  if (g.body) {
+    const RigidBodySpec spec = g.body();
+    RigidBody check(spec);
+    return formatJson(rigidBodyToJson(spec));
+  }
+  const ModelSpec spec = g.make();
+  compile(spec);
+  return formatJson(specToJson(spec));
+}
 
 bool finite(const Eigen::MatrixXd& m) { return m.allFinite(); }
 
@@ -109,7 +143,7 @@ class TestModels : public QObject {
          {"planar2", "planar5", "double_pendulum", "autotree_chain7", "autotree_tree15",
           "floatbase_tree", "gfx_example", "gfx_example_tracking", "vee", "singlebody", "scissor",
           "double_elbow", "rollingdisc", "fourbar", "slider_crank", "arm6", "quadruped",
-          "helical_screw"})
+          "helical_screw", "bouncing_cylinder"})
       QVERIFY2(files.contains(QString(required) + ".json"), required);
   }
 
@@ -118,12 +152,31 @@ class TestModels : public QObject {
   void loadsAndRoundTrips_data() { addFileRows(); }
   void loadsAndRoundTrips() {
     QFETCH(QString, file);
-    LoadedModel lm;
+    std::optional<LoadedDocument> document;
     try {
-      lm = loadModel((kModels + "/" + file).toStdString());
+      document = loadAny(file);
     } catch (const std::exception& e) {
       QFAIL(e.what());
     }
+    if (const RigidBodySpec* body = rigidBody(*document)) {
+      QVERIFY2(!body->description.empty(), "no description");
+      QVERIFY(body->description.find('\n') == std::string::npos);
+      QVERIFY(!body->name.empty());
+      try {
+        RigidBody check(*body);
+      } catch (const std::exception& e) {
+        QFAIL(e.what());
+      }
+      const std::string first = formatJson(rigidBodyToJson(*body));
+      QCOMPARE(QString::fromStdString(first), readText(kModels + "/" + file));
+      RigidBodySpec back;
+      Diagnostics problems;
+      rigidBodyFromJson(parseJsonText(first, file.toStdString()), back, problems);
+      QVERIFY2(problems.empty(), problems.empty() ? "" : problems.front().text().c_str());
+      QCOMPARE(QString::fromStdString(formatJson(rigidBodyToJson(back))), QString::fromStdString(first));
+      return;
+    }
+    const LoadedModel& lm = std::get<LoadedModel>(*document);
     QCOMPARE(QString::fromStdString(lm.format), QString("articulate-model"));
     QVERIFY(!lm.motion);
     const ModelSpec& spec = lm.spec;
@@ -150,6 +203,17 @@ class TestModels : public QObject {
   void appearanceIsValid_data() { addFileRows(); }
   void appearanceIsValid() {
     QFETCH(QString, file);
+    const LoadedDocument document = loadAny(file);
+    if (const RigidBodySpec* body = rigidBody(document)) {
+      Diagnostics problems;
+      interpretAppearance(body->baseAppearance, defaultBodyColour(0), true, "base_appearance",
+                          &problems);
+      const auto prims = interpretAppearance(body->effectiveAppearance(), defaultBodyColour(1),
+                                             false, "appearance", &problems);
+      QVERIFY2(problems.empty(), problems.empty() ? "" : problems.front().text().c_str());
+      QVERIFY2(!prims.empty(), "the body draws nothing");
+      return;
+    }
     const ModelSpec spec = load(file);
     Diagnostics problems;
     interpretAppearance(spec.baseAppearance, defaultBodyColour(0), true, "base_appearance",
@@ -173,6 +237,19 @@ class TestModels : public QObject {
   void oneSecondOfMotion_data() { addFileRows(); }
   void oneSecondOfMotion() {
     QFETCH(QString, file);
+    const LoadedDocument document = loadAny(file);
+    if (const RigidBodySpec* spec = rigidBody(document)) {
+      // a rigid body: RK4 at 1 ms with its contact; finite, and never below its floor
+      RigidBody body(*spec);
+      for (int step = 0; step < 1000; ++step) {
+        body.step(1e-3);
+        const RigidBodyState& s = body.state();
+        if (!s.position.allFinite() || !s.momentum.allFinite() || !s.angularMomentum.allFinite())
+          QFAIL(qPrintable(QString("not finite after %1 s").arg((step + 1) * 1e-3)));
+        QVERIFY(body.floorClearance() >= -1e-12);
+      }
+      return;
+    }
     const Model model = compile(load(file));
     Data data(model);
     Eigen::VectorXd q = model.q0, qd = model.qd0;
@@ -193,8 +270,13 @@ class TestModels : public QObject {
   }
 
   // a second of art::Simulation (RK4, 1 ms) with the model's constraints and ground contact
-  // enforced: no divergence, the constraints hold to 1e-8, no contact point sinks 5 mm
-  void oneSecondSimulated_data() { addFileRows(); }
+  // enforced: no divergence, the constraints hold to 1e-8, no contact point sinks 5 mm (trees;
+  // oneSecondOfMotion runs the rigid bodies with their floor)
+  void oneSecondSimulated_data() {
+    QTest::addColumn<QString>("file");
+    for (const QString& f : modelFiles())
+      if (!rigidBody(loadAny(f))) QTest::newRow(qPrintable(f)) << f;
+  }
   void oneSecondSimulated() {
     QFETCH(QString, file);
     const Model model = compile(load(file));
@@ -236,9 +318,7 @@ class TestModels : public QObject {
   void generatedFilesAreReproduced() {
     QFETCH(int, index);
     const Generated& g = generated()[static_cast<std::size_t>(index)];
-    const ModelSpec spec = g.make();
-    compile(spec);
-    QCOMPARE(QString::fromStdString(formatJson(specToJson(spec))), readText(kModels + "/" + g.file));
+    QCOMPARE(QString::fromStdString(generatedText(g)), readText(kModels + "/" + g.file));
   }
 
   // models/README.md lists every file with its description and its command (or
@@ -248,9 +328,8 @@ class TestModels : public QObject {
     QVERIFY(!readme.isEmpty());
     int commands = 0;
     for (const QString& file : modelFiles()) {
-      const ModelSpec spec = load(file);
       const QString row =
-          "| `" + file + "` | " + QString::fromStdString(spec.description) + " | ";
+          "| `" + file + "` | " + QString::fromStdString(description(file)) + " | ";
       const int at = readme.indexOf(row);
       QVERIFY2(at >= 0, qPrintable("no README row: " + row));
       const QString rest = readme.mid(at + row.size()).section('\n', 0, 0);

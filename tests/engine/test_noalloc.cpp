@@ -1,6 +1,7 @@
 // "No allocation after Data is built": global operator new is counted while every algorithm
-// runs on spatial and planar models, with and without external forces, and while simulations
-// with constraints and ground contact step.
+// runs on spatial and planar models, with and without external forces, while simulations
+// with constraints and ground contact step, and while a rigid body steps through impacts,
+// rolling and resting contact.
 #include <QtTest>
 
 #include <atomic>
@@ -11,6 +12,7 @@
 #include "articulate/generators.h"
 #include "articulate/model_format.h"
 #include "articulate/simulation.h"
+#include "articulate/rigid_body.h"
 
 namespace {
 std::atomic<long> g_allocations{0};
@@ -85,6 +87,21 @@ class TestNoAlloc : public QObject {
     sim.contactForces();
     sim.constraintError();
     QCOMPARE(g_allocations.load() - before, 0L);
+  }
+
+  void rigidBodyStepsDoNotAllocate() {
+    RigidBodySpec spec = bouncingCylinder(0.045);
+    spec.floor->rollingResistance = 0.001;  // the Gauss-Seidel path with several points too
+    spec.referencePoint = Vec3(0.01, 0, 0.02);
+    RigidBody body(spec);
+    const long before = g_allocations.load();
+    int contacts = 0;
+    for (int k = 0; k < 200000; ++k) {
+      body.step(1e-5);
+      contacts += body.lastContactPoints() > 1;
+    }
+    QCOMPARE(g_allocations.load() - before, 0L);
+    QVERIFY(contacts > 0);
   }
 };
 

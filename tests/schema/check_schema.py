@@ -18,6 +18,7 @@ def main():
     checked = 0
     failures = 0
     sample = None
+    rigid = None  # a "rigid_body" document, if one was given
     paths = []
     for arg in sys.argv[2:]:
         paths += sorted(glob.glob(os.path.join(arg, "*.json"))) if os.path.isdir(arg) else [arg]
@@ -27,7 +28,10 @@ def main():
             continue  # spatial_v2 files are not described by this schema
         errors = sorted(validator.iter_errors(doc), key=str)
         checked += 1
-        sample = sample or doc
+        if doc.get("kind") == "rigid_body":
+            rigid = rigid or doc
+        else:
+            sample = sample or doc
         for e in errors:
             failures += 1
             print(f"FAIL {path}: {'/'.join(map(str, e.absolute_path))}: {e.message}")
@@ -50,6 +54,23 @@ def main():
         if validator.is_valid(doc):
             failures += 1
             print(f"FAIL the schema accepts a document with: {label}")
+    # and broken rigid bodies, when one was given
+    broken_rigid = [
+        ("rigid body: tree field", lambda d: d.update({"bodies": []})),
+        ("rigid body: unknown shape", lambda d: d.update({"shape": {"type": "cone", "radius": 1}})),
+        ("rigid body: negative radius", lambda d: d.update({"shape": {"type": "sphere", "radius": -1}})),
+        ("rigid body: mass and density", lambda d: d.update({"mass": 1, "density": 1000})),
+        ("rigid body: no mass", lambda d: (d.pop("mass", None), d.pop("density", None))),
+        ("rigid body: restitution above 1", lambda d: d.update(
+            {"floor": {"restitution": 1.5, "friction": 0.1}})),
+    ] if rigid else []
+    for label, breaker in broken_rigid:
+        doc = copy.deepcopy(rigid)
+        breaker(doc)
+        if validator.is_valid(doc):
+            failures += 1
+            print(f"FAIL the schema accepts a document with: {label}")
+    broken += broken_rigid
     print(f"{checked} models checked against the schema, {len(broken)} broken documents; "
           f"{failures} failures")
     print(f"{checked + len(broken) - failures} passed, {failures} failed")

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "articulate/model_spec.h"
+#include "articulate/rigid_body.h"
 
 namespace art {
 
@@ -80,6 +81,14 @@ ModelSpec doubleElbow();
 /// [1 0 0.1] with locus [0 0.5]. Starts at rest standing on its rim on the floor (z = 0).
 /// `points` must be in 3..1024.
 ModelSpec rollingDisc(int points);
+
+/// The reference workload of the single rigid body (FortranMbdVector, spec/formulations.md
+/// section B): a cylinder of length 90 mm, radius 30 mm and mass 2 kg, standing upright (axis
+/// along z) with its centre at `height` (m; 0.045 stands it on the floor), moving down at
+/// 1 m/s and spinning at 5 rad/s about y, over the floor z = 0 with restitution 0.87 and
+/// friction 0.15, under gravity [0, 0, -10]; drawn with a white stripe so that the spin shows,
+/// over a tiled floor. Throws std::invalid_argument if `height` is not finite or below 0.045.
+RigidBodySpec bouncingCylinder(double height);
 
 /// A random tree with `nb` bodies, seeded: random parents (each body's parent precedes it),
 /// joint types drawn from `types`, placements rotx*roty*rotz*xlt with angles in [-pi, pi] and

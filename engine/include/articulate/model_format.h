@@ -5,11 +5,13 @@
 
 #include <optional>
 #include <string>
+#include <variant>
 
 #include <nlohmann/json.hpp>
 
 #include "articulate/diagnostics.h"
 #include "articulate/model_spec.h"
+#include "articulate/rigid_body.h"
 
 namespace art {
 
@@ -35,6 +37,12 @@ struct LoadedModel {
   std::optional<Motion> motion;  // present when the file carried t and q
 };
 
+/// A model document of any kind: a kinematic tree (an Articulate document of kind "tree" or a
+/// spatial_v2 model, with its format and motion) or one free rigid body (kind "rigid_body").
+/// readModelDocument and loadModel read trees only, so that code written for trees keeps
+/// working; readDocument and loadDocument read every kind.
+using LoadedDocument = std::variant<LoadedModel, RigidBodySpec>;
+
 /// The canonical Articulate document for a spec (fields in documentation order).
 nlohmann::ordered_json specToJson(const ModelSpec& spec);
 
@@ -44,13 +52,15 @@ nlohmann::ordered_json specToJson(const ModelSpec& spec);
 /// contacts and constraints, then compiles the tree.
 void specFromJson(const nlohmann::json& doc, ModelSpec& out, Diagnostics& problems);
 
-/// Reads a model document of any format: an Articulate model, an Articulate recording (model
-/// plus samples; its motion holds them) or spatial_v2 (detected by its NB/parent/jtype/Xtree
-/// fields), with optional motion t/q beside a spatial_v2 model. Appends every problem found.
+/// Reads a kinematic-tree document of any format: an Articulate model, an Articulate recording
+/// (model plus samples; its motion holds them) or spatial_v2 (detected by its NB/parent/jtype/
+/// Xtree fields), with optional motion t/q beside a spatial_v2 model. Appends every problem
+/// found; a "rigid_body" document is reported at "kind" (use readDocument).
 std::optional<LoadedModel> readModelDocument(const nlohmann::json& doc, Diagnostics& problems);
 
-/// Loads a model file of either format. Throws FormatError listing every problem, one per
-/// line, each with its JSON path ("bodies[3].inertia.mass: must be >= 0, got -1").
+/// Loads a kinematic-tree file of either format. Throws FormatError listing every problem, one
+/// per line, each with its JSON path ("bodies[3].inertia.mass: must be >= 0, got -1"); a
+/// "rigid_body" document is refused (use loadDocument).
 LoadedModel loadModel(const std::string& path);
 
 /// The Articulate recording document for a model and its samples (docs/model-format.md).
@@ -59,6 +69,26 @@ nlohmann::ordered_json recordingToJson(const ModelSpec& spec, const Motion& moti
 /// Saves a recording (model and samples) atomically. Throws std::runtime_error naming the file
 /// when it cannot be written.
 void saveRecording(const std::string& path, const ModelSpec& spec, const Motion& motion);
+
+/// The canonical Articulate document of a rigid body (kind "rigid_body"; fields in
+/// documentation order, defaults omitted).
+nlohmann::ordered_json rigidBodyToJson(const RigidBodySpec& spec);
+
+/// Reads an Articulate document of kind "rigid_body" into `out`, appending every problem to
+/// `problems` with its JSON path (the spec is meaningful only when no problem was added).
+/// Checks types, sizes, finiteness, the shape's dimensions, mass or density, the rotation, the
+/// floor's normal, restitution and friction, and the drawing instructions.
+void rigidBodyFromJson(const nlohmann::json& doc, RigidBodySpec& out, Diagnostics& problems);
+
+/// Reads a model document of any kind: "rigid_body" documents with rigidBodyFromJson, the
+/// others as readModelDocument does. Appends every problem found.
+std::optional<LoadedDocument> readDocument(const nlohmann::json& doc, Diagnostics& problems);
+
+/// Loads a model file of any kind. Throws FormatError listing every problem as loadModel does.
+LoadedDocument loadDocument(const std::string& path);
+
+/// Saves a rigid body in the Articulate format, atomically (see writeFileAtomically).
+void saveRigidBody(const std::string& path, const RigidBodySpec& spec);
 
 /// Saves a spec in the Articulate format, atomically (see writeFileAtomically).
 void saveModel(const std::string& path, const ModelSpec& spec);

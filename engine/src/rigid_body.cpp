@@ -1,0 +1,600 @@
+// One free rigid body with impacts on a plane: the momentum formulation of
+// spec/formulations.md section B, RK4, and projected Gauss-Seidel contact impulses.
+#include "articulate/rigid_body.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+#include "articulate/model.h"
+
+namespace art {
+
+namespace {
+
+using Vec4 = Eigen::Vector4d;
+
+constexpr double kPi = 3.14159265358979323846;
+constexpr int kMaxCandidates = 8;
+// Gauss-Seidel passes stop when no impulse changes by more than this fraction of the largest
+// approach momentum (or, in resting contact, of the momentum gravity adds in two steps), or
+// after kMaxSweeps passes
+constexpr double kSweepTolerance = 1e-11;
+constexpr double kRestingTolerance = 1e-4;
+// approach speeds below the speed gravity adds in two steps, or below the speed that would
+// rebound less than this height (m), are resting contact: cancelled without rebound
+constexpr double kRestingRebound = 1e-6;
+constexpr int kMaxSweeps = 200;
+
+// |q|^2 times the rotation matrix of a quaternion given as coefficients (x, y, z, w) that need
+// not be unit: (w^2 - v.v) I + 2 v v' + 2 w [v]x. No division, so that the rates' dependency
+// chain stays short; the caller divides by |q|^2 off that chain.
+inline Mat3 scaledRotation(const Vec4& q) {
+  const double x = q(0), y = q(1), z = q(2), w = q(3);
+  const double xx = x * x, yy = y * y, zz = z * z, ww = w * w;
+  const double x2 = 2.0 * x, y2 = 2.0 * y, z2 = 2.0 * z;
+  const double xy = x2 * y, xz = x2 * z, yz = y2 * z, wx = x2 * w, wy = y2 * w, wz = z2 * w;
+  Mat3 R;
+  R(0, 0) = (ww + xx) - (yy + zz);
+  R(1, 1) = (ww - xx) + (yy - zz);
+  R(2, 2) = (ww - xx) - (yy - zz);
+  R(0, 1) = xy - wz;
+  R(1, 0) = xy + wz;
+  R(0, 2) = xz + wy;
+  R(2, 0) = xz - wy;
+  R(1, 2) = yz - wx;
+  R(2, 1) = yz + wx;
+  return R;
+}
+
+bool finite(const Vec3& v) { return v.allFinite(); }
+
+void requirePositive(double v, const char* field, const char* unit) {
+  if (!std::isfinite(v) || v <= 0)
+    throw ModelError(field, std::string("must be a finite number > 0 (") + unit + ")");
+}
+
+}  // namespace
+
+const char* shapeTypeName(ShapeSpec::Type type) {
+  switch (type) {
+    case ShapeSpec::Type::Box:
+      return "box";
+    case ShapeSpec::Type::Cylinder:
+      return "cylinder";
+    case ShapeSpec::Type::Sphere:
+      return "sphere";
+  }
+  return "sphere";
+}
+
+bool parseShapeType(const std::string& name, ShapeSpec::Type& out) {
+  for (ShapeSpec::Type t :
+       {ShapeSpec::Type::Box, ShapeSpec::Type::Cylinder, ShapeSpec::Type::Sphere})
+    if (name == shapeTypeName(t)) {
+      out = t;
+      return true;
+    }
+  return false;
+}
+
+double shapeVolume(const ShapeSpec& shape) {
+  switch (shape.type) {
+    case ShapeSpec::Type::Box:
+      return shape.size.x() * shape.size.y() * shape.size.z();
+    case ShapeSpec::Type::Cylinder:
+      return kPi * shape.radius * shape.radius * shape.length;
+    case ShapeSpec::Type::Sphere:
+      return 4.0 / 3.0 * kPi * shape.radius * shape.radius * shape.radius;
+  }
+  return 0.0;
+}
+
+Vec3 shapeUnitInertia(const ShapeSpec& shape) {
+  switch (shape.type) {
+    case ShapeSpec::Type::Box: {
+      const Vec3 s2 = shape.size.cwiseProduct(shape.size);
+      return Vec3(s2.y() + s2.z(), s2.x() + s2.z(), s2.x() + s2.y()) / 12.0;
+    }
+    case ShapeSpec::Type::Cylinder: {
+      const double r2 = shape.radius * shape.radius;
+      const double across = (3.0 * r2 + shape.length * shape.length) / 12.0;
+      return Vec3(across, across, r2 / 2.0);
+    }
+    case ShapeSpec::Type::Sphere:
+      return Vec3::Constant(0.4 * shape.radius * shape.radius);
+  }
+  return Vec3::Zero();
+}
+
+nlohmann::json shapeAppearance(const ShapeSpec& shape) {
+  using nlohmann::json;
+  switch (shape.type) {
+    case ShapeSpec::Type::Box: {
+      const Vec3 h = 0.5 * shape.size;
+      return json::array({"box", {{-h.x(), -h.y(), -h.z()}, {h.x(), h.y(), h.z()}}});
+    }
+    case ShapeSpec::Type::Cylinder: {
+      const double h = 0.5 * shape.length;
+      return json::array({"facets", 48, "cyl", {{0.0, 0.0, -h}, {0.0, 0.0, h}}, shape.radius});
+    }
+    case ShapeSpec::Type::Sphere:
+      return json::array({"sphere", {0.0, 0.0, 0.0}, shape.radius});
+  }
+  return json::array();
+}
+
+double RigidBodySpec::effectiveMass() const {
+  if (mass) return *mass;
+  if (density) return *density * shapeVolume(shape);
+  return 0.0;
+}
+
+RigidBody::RigidBody(const RigidBodySpec& spec) : m_shape(spec.shape) {
+  // shape and mass properties
+  switch (m_shape.type) {
+    case ShapeSpec::Type::Box:
+      for (int k = 0; k < 3; ++k) requirePositive(m_shape.size(k), "shape.size", "m");
+      break;
+    case ShapeSpec::Type::Cylinder:
+      requirePositive(m_shape.radius, "shape.radius", "m");
+      requirePositive(m_shape.length, "shape.length", "m");
+      break;
+    case ShapeSpec::Type::Sphere:
+      requirePositive(m_shape.radius, "shape.radius", "m");
+      break;
+  }
+  if (spec.mass && spec.density)
+    throw ModelError("mass", "give either 'mass' or 'density', not both");
+  if (!spec.mass && !spec.density) throw ModelError("", "needs 'mass' (kg) or 'density' (kg/m^3)");
+  if (spec.mass) requirePositive(*spec.mass, "mass", "kg");
+  if (spec.density) requirePositive(*spec.density, "density", "kg/m^3");
+  m_mass = spec.effectiveMass();
+  requirePositive(m_mass, spec.mass ? "mass" : "density", spec.mass ? "kg" : "kg/m^3");
+  m_invMass = 1.0 / m_mass;
+  m_inertia = m_mass * shapeUnitInertia(m_shape);
+  m_invInertia = m_inertia.cwiseInverse();
+  if (!m_inertia.allFinite() || !m_invInertia.allFinite() || (m_inertia.array() <= 0).any())
+    throw ModelError("shape", "gives a singular inertia");
+  if (!finite(spec.referencePoint)) throw ModelError("reference_point", "must be finite");
+  m_refBody = spec.referencePoint;
+  m_comBody = -m_refBody;
+  m_offset = !m_refBody.isZero(0);
+  // gravity and floor
+  m_gravity = spec.effectiveGravity();
+  if (!finite(m_gravity)) throw ModelError("gravity", "must be finite");
+  m_weight = m_mass * m_gravity;
+  if (spec.floor) {
+    const FloorSpec& f = *spec.floor;
+    if (!finite(f.origin)) throw ModelError("floor.origin", "must be finite");
+    if (!finite(f.normal) || f.normal.norm() == 0)
+      throw ModelError("floor.normal", "must be finite and nonzero");
+    if (!(f.restitution >= 0 && f.restitution <= 1))
+      throw ModelError("floor.restitution", "must be in [0, 1]");
+    if (!std::isfinite(f.friction) || f.friction < 0)
+      throw ModelError("floor.friction", "must be a finite number >= 0");
+    if (!std::isfinite(f.rollingResistance) || f.rollingResistance < 0)
+      throw ModelError("floor.rolling_resistance", "must be a finite number >= 0 (m)");
+    m_hasFloor = true;
+    m_origin = f.origin;
+    m_normal = f.normal.normalized();
+    m_planeOffset = m_normal.dot(m_origin);
+    m_restitution = f.restitution;
+    m_friction = f.friction;
+    m_rolling = f.rollingResistance;
+    m_gravityIntoFloor = std::max(0.0, -m_normal.dot(m_gravity));
+  }
+  // initial state
+  if (!finite(spec.position)) throw ModelError("initial.position", "must be finite");
+  if (!isProperRotation(spec.rotation))
+    throw ModelError("initial.rotation",
+                     "is not a proper rotation matrix (orthonormal, determinant +1)");
+  if (!finite(spec.velocity)) throw ModelError("initial.velocity", "must be finite");
+  if (!finite(spec.angularVelocity)) throw ModelError("initial.angular_velocity", "must be finite");
+  setMotion(0.0, spec.position, Eigen::Quaterniond(spec.rotation), spec.velocity,
+            spec.angularVelocity);
+}
+
+void RigidBody::setState(double t, const RigidBodyState& state) {
+  if (!std::isfinite(t) || !finite(state.position) || !state.orientation.coeffs().allFinite() ||
+      !finite(state.momentum) || !finite(state.angularMomentum))
+    throw std::invalid_argument("RigidBody::setState: the time and state must be finite");
+  if (state.orientation.norm() == 0)
+    throw std::invalid_argument("RigidBody::setState: the orientation quaternion is zero");
+  m_t = t;
+  m_s = state;
+  m_s.orientation.normalize();
+  m_lastPenetration = 0.0;
+  m_lastContacts = 0;
+  m_warmValid = false;
+}
+
+void RigidBody::setMotion(double t, const Vec3& comPosition, const Eigen::Quaterniond& orientation,
+                          const Vec3& comVelocity, const Vec3& angularVelocity) {
+  if (!orientation.coeffs().allFinite() || orientation.norm() == 0)
+    throw std::invalid_argument(
+        "RigidBody::setMotion: the orientation must be a finite nonzero quaternion");
+  RigidBodyState s;
+  s.orientation = orientation.normalized();
+  const Mat3 R = s.orientation.toRotationMatrix();
+  const Vec3 c = R * m_comBody;
+  s.position = comPosition - c;
+  s.momentum = m_mass * comVelocity;
+  s.angularMomentum =
+      R * m_inertia.cwiseProduct(R.transpose() * angularVelocity) + c.cross(s.momentum);
+  setState(t, s);
+}
+
+namespace {
+
+// the quaternion's rate 1/2 q (x) (0, w_b) = scale * (q_w wb + q_v x wb, -q_v . wb) for
+// wb = |q|^2 w_b; split so that the stage update q0 + (a scale) rate keeps the division by |q|^2
+// off the step's dependency chain
+inline Vec4 quaternionRate(const Vec4& q, const Vec3& wb) {
+  const double x = q(0), y = q(1), z = q(2), w = q(3);
+  return Vec4(w * wb(0) + (y * wb(2) - z * wb(1)), w * wb(1) + (z * wb(0) - x * wb(2)),
+              w * wb(2) + (x * wb(1) - y * wb(0)), -(x * wb(0) + y * wb(1) + z * wb(2)));
+}
+
+inline double squaredNorm(const Vec4& q) {
+  return (q(0) * q(0) + q(1) * q(1)) + (q(2) * q(2) + q(3) * q(3));
+}
+
+// q / |q|: 1/sqrt(n2) to second order about 1 while n2 is that close (RK4 keeps the norm to a few
+// ulps per step), exactly otherwise
+inline Vec4 normalised(const Vec4& q) {
+  const double n2 = squaredNorm(q), e = n2 - 1.0;
+  return (std::abs(e) < 1e-6 ? 1.0 - e * (0.5 - 0.375 * e) : 1.0 / std::sqrt(n2)) * q;
+}
+
+// The quaternion's rate for a body whose reference point is its centre of mass: scale * the
+// result. With Rs = |q|^2 R (stage quaternions are not quite unit), wb = |q|^2 w_b =
+// D Rs' L_b; DL holds D_k L_j in row k, with the factor 2 of Rs's off-diagonal entries folded
+// into the off-diagonal ones, so that only the quaternion's own products are on the critical
+// path. Scalar code: Eigen's packets would shuffle 3-vectors on that path.
+inline Vec4 attitudeRate(const Vec4& q, const Mat3& DL, double& scale) {
+  const double x = q(0), y = q(1), z = q(2), w = q(3);
+  const double xx = x * x, yy = y * y, zz = z * z, ww = w * w;
+  // Rs = [xx+ww-yy-zz, 2(xy-wz), 2(xz+wy); 2(xy+wz), ww+yy-xx-zz, 2(yz-wx);
+  //       2(xz-wy), 2(yz+wx), ww+zz-xx-yy]; wb_k = sum_j Rs(j, k) D_k L_j
+  const Vec3 wb(DL(0, 0) * ((ww + xx) - (yy + zz)) +
+                    (DL(0, 1) * (x * y + w * z) + DL(0, 2) * (x * z - w * y)),
+                DL(1, 1) * ((ww + yy) - (xx + zz)) +
+                    (DL(1, 0) * (x * y - w * z) + DL(1, 2) * (y * z + w * x)),
+                DL(2, 2) * ((ww + zz) - (xx + yy)) +
+                    (DL(2, 0) * (x * z + w * y) + DL(2, 1) * (y * z - w * x)));
+  scale = 0.5 / ((xx + yy) + (zz + ww));
+  return quaternionRate(q, wb);
+}
+
+}  // namespace
+
+void RigidBody::rates(const Vec4& q, const Vec3& p, const Vec3& L, Rates& out) const {
+  // body coordinates: w_b = D R' (L_b - c x p) = D (R' L_b - c_b x R' p), with c = R c_b;
+  // Rs = |q|^2 R and wb = |q|^2 w_b
+  const Mat3 Rs = scaledRotation(q);
+  const double invN2 = 1.0 / squaredNorm(q);
+  const Vec3 wb =
+      m_invInertia.cwiseProduct(Rs.transpose() * L - m_comBody.cross(Rs.transpose() * p));
+  // v_b = p/m + c x w = p/m + R (c_b x w_b); L_b' = c x m g - v_b x p
+  out.dr = p * m_invMass + (invN2 * invN2) * (Rs * m_comBody.cross(wb));
+  out.dL = (invN2 * (Rs * m_comBody)).cross(m_weight) - out.dr.cross(p);
+  out.dp = m_weight;
+  out.dq = quaternionRate(q, wb);
+  out.qScale = 0.5 * invN2;
+}
+
+void RigidBody::rk4Offset(double h) {
+  const Vec4 q0 = m_s.orientation.coeffs();
+  const Vec3 p0 = m_s.momentum, L0 = m_s.angularMomentum;
+  const double h2 = 0.5 * h;
+  Rates k1, k2, k3, k4;
+  rates(q0, p0, L0, k1);
+  rates(q0 + (h2 * k1.qScale) * k1.dq, p0 + h2 * k1.dp, L0 + h2 * k1.dL, k2);
+  rates(q0 + (h2 * k2.qScale) * k2.dq, p0 + h2 * k2.dp, L0 + h2 * k2.dL, k3);
+  rates(q0 + (h * k3.qScale) * k3.dq, p0 + h * k3.dp, L0 + h * k3.dL, k4);
+  const double h6 = h / 6.0, h3 = h / 3.0;
+  m_s.position += h6 * (k1.dr + 2.0 * (k2.dr + k3.dr) + k4.dr);
+  m_s.momentum += h6 * (k1.dp + 2.0 * (k2.dp + k3.dp) + k4.dp);
+  m_s.angularMomentum += h6 * (k1.dL + 2.0 * (k2.dL + k3.dL) + k4.dL);
+  m_s.orientation.coeffs() = normalised(q0 + (h6 * k1.qScale) * k1.dq + (h3 * k2.qScale) * k2.dq +
+                                        (h3 * k3.qScale) * k3.dq + (h6 * k4.qScale) * k4.dq);
+}
+
+void RigidBody::rk4Centred(double h) {
+  // b at the centre of mass: L_b' = 0 and p' = m g are constant, so RK4's position and momentum
+  // stages sum exactly to r + h p/m + h^2/2 g and p + h m g; only the attitude has stages
+  const Vec4 q0 = m_s.orientation.coeffs();
+  Mat3 DL = (2.0 * m_invInertia) * m_s.angularMomentum.transpose();
+  DL.diagonal() *= 0.5;
+  const double h2 = 0.5 * h, h3 = h / 3.0, h6 = h / 6.0;
+  double s1, s2, s3, s4;
+  const Vec4 k1 = attitudeRate(q0, DL, s1);
+  const Vec4 k2 = attitudeRate(q0 + (h2 * s1) * k1, DL, s2);
+  const Vec4 k3 = attitudeRate(q0 + (h2 * s2) * k2, DL, s3);
+  const Vec4 k4 = attitudeRate(q0 + (h * s3) * k3, DL, s4);
+  m_s.position += h * (m_invMass * m_s.momentum + h2 * m_gravity);
+  m_s.momentum += h * m_weight;
+  // the last stage's rate last, so that it ends the dependency chain
+  m_s.orientation.coeffs() =
+      normalised(q0 + (h6 * s1) * k1 + (h3 * s2) * k2 + (h3 * s3) * k3 + (h6 * s4) * k4);
+}
+
+void RigidBody::step(double h) {
+  if (m_offset)
+    rk4Offset(h);
+  else
+    rk4Centred(h);
+  m_t += h;
+  ++m_steps;
+  m_lastPenetration = 0.0;
+  m_lastContacts = 0;
+  if (m_hasFloor) resolveContact(h);
+  m_warmValid = m_warmStart;
+}
+
+void RigidBody::advanceTo(double t, double h) {
+  if (!(h > 0) || !std::isfinite(h))
+    throw std::invalid_argument("RigidBody::advanceTo: the step must be a finite number > 0");
+  const double span = t - m_t;
+  if (!(span > 0)) return;
+  // n steps, counted rather than summed so that rounding cannot add a sliver of a step
+  const long n = std::max(1L, static_cast<long>(std::ceil(span / h - 1e-6)));
+  for (long k = 1; k < n; ++k) step(h);
+  step(span - static_cast<double>(n - 1) * h);
+  m_t = t;
+}
+
+void RigidBody::resolveContact(double h) {
+  // the shape's candidate points near the plane and their heights above it: those below it, and
+  // those within the distance they move at the resting speed in a step (resting contact). The
+  // contact is solved in body coordinates, where the inertia is diagonal.
+  const double restingSpeed =
+      std::max(2.0 * m_gravityIntoFloor * h, std::sqrt(2.0 * m_gravityIntoFloor * kRestingRebound));
+  const double margin = restingSpeed * h;
+  const Mat3 R = scaledRotation(m_s.orientation.coeffs());  // unit quaternion: R
+  const Vec3 c = m_offset ? Vec3(R * m_comBody) : Vec3::Zero();
+  const Vec3 rc = m_s.position + c;
+  const double hc = m_normal.dot(rc) - m_planeOffset;
+  const Vec3 n = R.transpose() * m_normal;  // the plane's normal in body coordinates
+  Vec3 x[kMaxCandidates];                   // candidates from the centre of mass, body coordinates
+  double d[kMaxCandidates];
+  int id[kMaxCandidates];  // the candidate's number, which keys the warm start
+  int nc = 0;
+  double lowest = 0.0;
+  m_warmStart = false;
+  switch (m_shape.type) {
+    case ShapeSpec::Type::Sphere:
+      lowest = hc - m_shape.radius;
+      if (lowest > margin) return;
+      x[0] = -m_shape.radius * n;
+      d[0] = lowest;
+      id[0] = 0;
+      nc = 1;
+      break;
+    case ShapeSpec::Type::Box: {
+      const Vec3 half = 0.5 * m_shape.size;
+      lowest = hc - half.dot(n.cwiseAbs());
+      if (lowest > margin) return;
+      for (int k = 0; k < 8; ++k) {
+        const Vec3 s((k & 1) ? half.x() : -half.x(), (k & 2) ? half.y() : -half.y(),
+                     (k & 4) ? half.z() : -half.z());
+        d[nc] = hc + s.dot(n);
+        id[nc] = k;
+        if (d[nc] <= margin) x[nc++] = s;
+      }
+      break;
+    }
+    case ShapeSpec::Type::Cylinder: {
+      // the axis is body z
+      const double na = n.z(), s = std::sqrt(n.x() * n.x() + n.y() * n.y());
+      const double rad = m_shape.radius, halfLength = 0.5 * m_shape.length;
+      lowest = hc - halfLength * std::abs(na) - rad * s;
+      if (lowest > margin) return;
+      // the rim point nearest the plane (any rim point when the cap is parallel to it) and the
+      // points 90, 180, 270 degrees around the rim from it, on both caps
+      const Vec3 u = s > 1e-12 ? Vec3(-n.x() / s, -n.y() / s, 0) : Vec3::UnitX();
+      const Vec3 dirs[4] = {rad * u, Vec3(-rad * u.y(), rad * u.x(), 0), -rad * u,
+                            Vec3(rad * u.y(), -rad * u.x(), 0)};
+      for (int cap = 0; cap < 2; ++cap) {
+        const double z = cap ? halfLength : -halfLength;
+        for (int j = 0; j < 4; ++j) {
+          const Vec3 p = dirs[j] + Vec3(0, 0, z);
+          d[nc] = hc + n.dot(p);
+          id[nc] = 4 * cap + j;
+          if (d[nc] <= margin) x[nc++] = p;
+        }
+      }
+      break;
+    }
+  }
+  m_lastPenetration = std::max(0.0, -lowest);
+
+  // velocities of the centre of mass and of rotation (body coordinates); the contact points:
+  // those below the plane, and those just above it that approach slowly (they may close the
+  // gap, no more). Each has its impulse response K = 1/m + [r]x' D [r]x (the point's velocity
+  // change per unit impulse there; D the inverse principal moments).
+  const Vec3& D = m_invInertia;
+  Vec3 v = R.transpose() * (m_s.momentum * m_invMass);
+  Vec3 w = D.cwiseProduct(R.transpose() * (m_s.angularMomentum - c.cross(m_s.momentum)));
+  struct Point {
+    Vec3 r, J;  // from the centre of mass (m); accumulated impulse (N s); body coordinates
+    Mat3 K, Kinv;
+    double gap, vn;  // height above the plane (m) and normal velocity before the impulses (m/s)
+    double target;   // normal velocity to leave with (m/s)
+    int id;
+  };
+  Point pts[kMaxCandidates];
+  int np = 0;
+  double approach = 0.0;
+  for (int k = 0; k < nc; ++k) {
+    const Vec3& r = x[k];
+    const double vn = n.dot(v + w.cross(r));
+    if (d[k] > 0 && vn < -restingSpeed) continue;  // it touches in the next step: an impact then
+    Point& pt = pts[np++];
+    pt.r = r;
+    const double rx = r.x(), ry = r.y(), rz = r.z();
+    pt.K << m_invMass + D.y() * rz * rz + D.z() * ry * ry, -D.z() * rx * ry, -D.y() * rx * rz,
+        -D.z() * rx * ry, m_invMass + D.x() * rz * rz + D.z() * rx * rx, -D.x() * ry * rz,
+        -D.y() * rx * rz, -D.x() * ry * rz, m_invMass + D.x() * ry * ry + D.y() * rx * rx;
+    pt.Kinv = pt.K.inverse();
+    pt.id = id[k];
+    pt.gap = d[k];
+    pt.vn = vn;
+    const double target = d[k] > 0 ? -d[k] / h : vn < -restingSpeed ? -m_restitution * vn : 0.0;
+    approach = std::max(approach, target - vn);
+  }
+  m_lastContacts = np;
+
+  // projected block Gauss-Seidel on the points' accumulated impulses: each point's impulse is
+  // what leaves it at its target normal velocity without slip, unless that pulls or lies outside
+  // the friction cone; then it slides: the impulse on the cone's edge, against the point's slip
+  // velocity, that gives the target normal velocity (none if that pulls). Rolling resistance
+  // then takes out rotation within rho times the normal impulse.
+  auto pointImpulse = [&](const Point& pt, const Vec3& vp) {
+    Vec3 J = pt.J + pt.Kinv * (pt.target * n - vp);
+    const double lambda = n.dot(J);
+    const Vec3 f = J - lambda * n;
+    const double slip = f.norm();
+    if (lambda <= 0 || slip > m_friction * lambda) {
+      // Coulomb: the friction opposes the slip velocity
+      const Vec3 vt = vp - n.dot(vp) * n;
+      const double vs = vt.norm();
+      const Vec3 dir = vs > 0     ? Vec3(n - (m_friction / vs) * vt)
+                       : slip > 0 ? Vec3(n + (m_friction / slip) * f)
+                                  : n;
+      const double along = n.dot(pt.K * dir);
+      const double l = along > 0 ? (pt.target - n.dot(vp - pt.K * pt.J)) / along : 0.0;
+      J = std::max(0.0, l) * dir;
+    }
+    return J;
+  };
+  if (approach > 0 && np == 1 && m_rolling == 0) {
+    // one point: its impulse directly, without restitution if that would gain energy
+    Point& pt = pts[0];
+    pt.J.setZero();
+    const Vec3 vp = v + w.cross(pt.r);
+    Vec3 J = Vec3::Zero();
+    for (double e : {m_restitution, 0.0}) {
+      pt.target = pt.gap > 0 ? -pt.gap / h : pt.vn < -restingSpeed ? -e * pt.vn : 0.0;
+      J = pointImpulse(pt, vp);
+      // the kinetic energy changes by J . (vp + vp') / 2
+      if (e == 0 || J.dot(2.0 * vp + pt.K * J) <= 1e-9 * std::abs(J.dot(vp))) break;
+    }
+    const Vec3 Jw = R * J;
+    m_s.momentum += Jw;
+    m_s.angularMomentum += (R * pt.r + c).cross(Jw);
+  } else if (approach > 0) {
+    const double tolerance =
+        m_mass * std::max(kSweepTolerance * approach, kRestingTolerance * restingSpeed);
+    const Vec3& I = m_inertia;
+    const Vec3 v0 = v, w0 = w;
+    const double kinetic0 = m_mass * v0.squaredNorm() + w0.dot(I.cwiseProduct(w0));  // twice
+    Vec3 T = Vec3::Zero();  // accumulated rolling-resistance angular impulse (N m s)
+    // Newton's restitution at each point can make an oblique impact on a rotating body gain
+    // energy (the sticking impulse's coupling through the rotation); such an impact is
+    // resolved again without restitution, which never gains energy
+    for (int attempt = 0; attempt < 2; ++attempt) {
+      const double e = attempt == 0 ? m_restitution : 0.0;
+      v = v0;
+      w = w0;
+      T.setZero();
+      for (int k = 0; k < np; ++k) {
+        Point& pt = pts[k];
+        pt.target = pt.gap > 0 ? -pt.gap / h : pt.vn < -restingSpeed ? -e * pt.vn : 0.0;
+        pt.J.setZero();
+      }
+      // resting contact: start from the previous step's impulses at the same candidates
+      if (m_warmValid) {
+        for (int k = 0; k < np; ++k) {
+          Point& pt = pts[k];
+          pt.J = m_warm[pt.id];
+          v += m_invMass * pt.J;
+          w += D.cwiseProduct(pt.r.cross(pt.J));
+        }
+        T = m_warmTorque;
+        w += D.cwiseProduct(T);
+      }
+      for (int sweep = 0; sweep < kMaxSweeps; ++sweep) {
+        double change = 0.0, normal = 0.0;
+        for (int k = 0; k < np; ++k) {
+          Point& pt = pts[k];
+          const Vec3 J = pointImpulse(pt, v + w.cross(pt.r));
+          const Vec3 dJ = J - pt.J;
+          pt.J = J;
+          v += m_invMass * dJ;
+          w += D.cwiseProduct(pt.r.cross(dJ));
+          change = std::max(change, dJ.norm());
+          normal += n.dot(J);
+        }
+        if (m_rolling > 0) {
+          Vec3 Tn = T - I.cwiseProduct(w);
+          const double cap = m_rolling * normal, tn = Tn.norm();
+          if (tn > cap) Tn *= cap / tn;
+          w += D.cwiseProduct(Tn - T);
+          change = std::max(change, (Tn - T).norm() / m_rolling);
+          T = Tn;
+        }
+        if (change <= tolerance) break;
+      }
+      if (e == 0 || m_mass * v.squaredNorm() + w.dot(I.cwiseProduct(w)) <= kinetic0 * (1 + 1e-9))
+        break;
+    }
+    m_s.momentum = R * (m_mass * v);
+    m_s.angularMomentum = R * I.cwiseProduct(w) + c.cross(m_s.momentum);
+    for (Vec3& J : m_warm) J.setZero();
+    for (int k = 0; k < np; ++k) m_warm[pts[k].id] = pts[k].J;
+    m_warmTorque = T;
+    m_warmStart = true;
+  }
+
+  // move the deepest point onto the plane
+  if (lowest < 0) m_s.position -= lowest * m_normal;
+}
+
+Vec3 RigidBody::comPosition() const {
+  return m_offset ? Vec3(m_s.position + rotation() * m_comBody) : m_s.position;
+}
+
+Vec3 RigidBody::angularVelocity() const {
+  const Mat3 R = rotation();
+  return R * m_invInertia.cwiseProduct(R.transpose() * angularMomentumAboutCom());
+}
+
+Vec3 RigidBody::angularMomentumAboutCom() const {
+  if (!m_offset) return m_s.angularMomentum;
+  return m_s.angularMomentum - (rotation() * m_comBody).cross(m_s.momentum);
+}
+
+Vec3 RigidBody::angularMomentumAbout(const Vec3& point) const {
+  return angularMomentumAboutCom() + (comPosition() - point).cross(m_s.momentum);
+}
+
+RigidBodyEnergy RigidBody::energy() const {
+  RigidBodyEnergy e;
+  e.kinetic = 0.5 * m_s.momentum.squaredNorm() * m_invMass +
+              0.5 * angularVelocity().dot(angularMomentumAboutCom());
+  e.potential = -m_mass * m_gravity.dot(comPosition());
+  return e;
+}
+
+double RigidBody::floorClearance() const {
+  if (!m_hasFloor) return std::numeric_limits<double>::infinity();
+  const Mat3 R = rotation();
+  const double hc = m_normal.dot(comPosition()) - m_planeOffset;
+  switch (m_shape.type) {
+    case ShapeSpec::Type::Box:
+      return hc - (0.5 * m_shape.size).dot((R.transpose() * m_normal).cwiseAbs());
+    case ShapeSpec::Type::Cylinder: {
+      const double na = m_normal.dot(R.col(2));
+      return hc - 0.5 * m_shape.length * std::abs(na) -
+             m_shape.radius * std::sqrt(std::max(0.0, 1.0 - na * na));
+    }
+    case ShapeSpec::Type::Sphere:
+      return hc - m_shape.radius;
+  }
+  return hc;
+}
+
+}  // namespace art
