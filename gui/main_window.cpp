@@ -182,6 +182,7 @@ void MainWindow::showKeys() {
 }
 
 std::unique_ptr<System> MainWindow::makeSystem() const {
+  if (m_rigid) return std::make_unique<RigidBodySystem>(*m_rigid);
   auto model = std::make_shared<const Model>(compile(m_model->spec));
   return std::make_unique<TreeSystem>(model, simulationOptions(m_model->spec));
 }
@@ -220,12 +221,12 @@ void MainWindow::updateIntegratorMenu() {
   const QString current = m_model ? integratorName(m_model->spec.simulation.integrator) : "";
   for (QAction* a : m_integratorMenu->actions()) {
     a->setChecked(a->data().toString() == current);
-    a->setEnabled(m_model && !m_model->motion);
+    a->setEnabled(m_model && !m_model->motion && !m_rigid);
   }
 }
 
 void MainWindow::chooseIntegrator(const QString& name) {
-  if (!m_model || m_model->motion) return;
+  if (!m_model || m_model->motion || m_rigid) return;
   Integrator chosen = Integrator::RK4;
   if (!parseIntegrator(name.toStdString(), chosen)) return;
   if (m_model->spec.simulation.integrator != chosen) {
@@ -237,7 +238,7 @@ void MainWindow::chooseIntegrator(const QString& name) {
 }
 
 void MainWindow::chooseStep() {
-  if (!m_model || m_model->motion) return;
+  if (!m_model || m_model->motion || m_rigid) return;
   bool ok = false;
   const double dt = QInputDialog::getDouble(this, tr("Time Step"), tr("Step (s):"),
                                             m_model->spec.simulation.dt, 1e-7, 1.0, 7, &ok, {},
@@ -486,11 +487,21 @@ void MainWindow::createMenus() {
 bool MainWindow::openFile(const QString& path) {
   const QString file = QFileInfo(path).absoluteFilePath();
   LoadedModel loaded;
+  std::optional<RigidBodySpec> rigid;
   Eigen::VectorXd q;
   try {
-    loaded = loadModel(localPath(file));
-    q = poseAtTime(loaded, 0.0);
-    if (loaded.motion) Recording::fromMotion(*loaded.motion);  // checks the samples' sizes
+    LoadedDocument doc = loadDocument(localPath(file));
+    if (auto* body = std::get_if<RigidBodySpec>(&doc)) {
+      RigidBodySystem check(*body);  // the spec's own checks (ModelError naming the field)
+      rigid = *body;
+      loaded.spec = displayModel(*body);
+      loaded.format = kModelFormatName;
+      q = compile(loaded.spec).q0;
+    } else {
+      loaded = std::get<LoadedModel>(std::move(doc));
+      q = poseAtTime(loaded, 0.0);
+      if (loaded.motion) Recording::fromMotion(*loaded.motion);  // checks the samples' sizes
+    }
   } catch (const std::exception& e) {
     showError(tr("Could not open '%1'.").arg(QFileInfo(file).fileName()),
               QString::fromStdString(e.what()));
@@ -505,6 +516,7 @@ bool MainWindow::openFile(const QString& path) {
     return false;
   }
   m_model = std::move(loaded);
+  m_rigid = std::move(rigid);
   m_path = file;
   startTimeline();
   setModified(false);
@@ -562,7 +574,8 @@ bool MainWindow::saveTo(const QString& path) {
     if (answer != QMessageBox::Yes) return false;
   }
   try {
-    saveModel(localPath(file), m_model->spec);
+    if (m_rigid) saveRigidBody(localPath(file), *m_rigid);
+    else saveModel(localPath(file), m_model->spec);
   } catch (const std::exception& e) {
     showError(tr("Could not save '%1'.").arg(QFileInfo(file).fileName()),
               QString::fromStdString(e.what()));
@@ -580,6 +593,10 @@ void MainWindow::showTime(double t) { m_playback->setTime(t); }
 
 void MainWindow::saveCameraToModel() {
   if (!m_model) return;
+  if (m_rigid) {
+    statusBar()->showMessage(tr("Rigid-body models have no camera to save"));
+    return;
+  }
   m_model->spec.camera = m_viewport->currentCamera();
   setModified(true);
   statusBar()->showMessage(tr("Camera saved to the model; save the file to keep it"));

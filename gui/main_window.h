@@ -115,7 +115,8 @@ class MainWindow : public QMainWindow {
 
   Viewport* m_viewport = nullptr;
   Settings m_settings;
-  std::optional<LoadedModel> m_model;
+  std::optional<LoadedModel> m_model;  // a rigid body: its display model (m_rigid holds it)
+  std::optional<RigidBodySpec> m_rigid;
   QString m_path;  // the model's file, absolute
   QString m_lastError;
   std::unique_ptr<System> m_display;  // names and body poses of the open model's states

@@ -15,6 +15,7 @@
 #include <Eigen/Core>
 
 #include "articulate/dynamics.h"
+#include "articulate/rigid_body.h"
 #include "articulate/simulation.h"
 
 namespace art {
@@ -84,5 +85,45 @@ class TreeSystem : public System {
   Simulation m_sim;
   Data m_data;  // for bodyPoses
 };
+
+/// One free rigid body with floor impacts (RigidBody), integrated with RK4 at the step `h`
+/// and sampled every `period` seconds (one step() = period / h RK4 steps, rounded up).
+/// q = [centre of mass x y z (m), orientation quaternion w x y z]; v = [centre-of-mass velocity
+/// (m/s), angular velocity (rad/s)], world coordinates.
+class RigidBodySystem : public System {
+ public:
+  /// Throws ModelError for an invalid spec and std::invalid_argument for h or period <= 0.
+  explicit RigidBodySystem(const RigidBodySpec& spec, double h = 2.0 / 810000,
+                           double period = 1e-3);
+  int positionSize() const override { return 7; }
+  int velocitySize() const override { return 6; }
+  std::vector<int> quaternionBlocks() const override { return {3}; }
+  std::string positionName(int i) const override;
+  std::string velocityName(int i) const override;
+  double time() const override { return m_body.time(); }
+  const Eigen::VectorXd& positions() const override { return m_q; }
+  const Eigen::VectorXd& velocities() const override { return m_v; }
+  void setState(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v) override;
+  void reset() override;
+  bool step() override;
+  const std::optional<Divergence>& divergence() const override { return m_divergence; }
+  EnergySample energy() override;
+  int bodies() const override { return 1; }
+  void bodyPoses(const Eigen::VectorXd& q, std::vector<BodyPose>& poses) override;
+  const RigidBody& body() const { return m_body; }
+
+ private:
+  RigidBodySpec m_spec;
+  RigidBody m_body;
+  double m_h, m_period;
+  Eigen::VectorXd m_q, m_v;
+  std::optional<Divergence> m_divergence;
+  void readState();
+};
+
+/// A one-body tree that draws a rigid body (its appearance on body 0, its base appearance),
+/// for the viewport, with a camera tracking the body from 4 times the default distance; the
+/// body's pose comes from RigidBodySystem::bodyPoses.
+ModelSpec displayModel(const RigidBodySpec& spec);
 
 }  // namespace art
