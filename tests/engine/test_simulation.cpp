@@ -186,6 +186,39 @@ class TestSimulation : public QObject {
     }
     QVERIFY2(worst < 1e-6, qPrintable(QString("worst q error %1").arg(worst)));
   }
+
+  // the model's own integrator settings are the defaults; options override them
+  void cliSimulateUsesTheModelsSettings() {
+    ModelSpec spec = doublePendulum();
+    spec.simulation.integrator = Integrator::SemiImplicitEuler;
+    spec.simulation.dt = 0.002;
+    QTemporaryDir dir;
+    const std::string modelPath = dir.filePath("dp.json").toStdString();
+    saveModel(modelPath, spec);
+    QVERIFY(loadModel(modelPath).spec.simulation == spec.simulation);  // round trip
+    auto run = [&](const QStringList& extra, QString* out) {
+      QProcess p;
+      p.setProcessChannelMode(QProcess::MergedChannels);
+      p.start(ARTICULATE_CLI, QStringList{"simulate", QString::fromStdString(modelPath),
+                                          "--duration", "0.1", "-o", dir.filePath("o.json")} + extra);
+      if (!p.waitForFinished(60000)) return -1;
+      *out = QString::fromUtf8(p.readAll());
+      return p.exitCode();
+    };
+    QString out;
+    QCOMPARE(run({}, &out), 0);
+    QVERIFY2(out.contains("with euler (50 steps)"), qPrintable(out));
+    const json doc = readJsonFile(dir.filePath("o.json").toStdString());
+    QCOMPARE(doc["dt"].get<double>(), 0.002);
+    QCOMPARE(doc["t"].size(), std::size_t(51));
+    // the same run in-process, with the model's options
+    const Model m = compile(spec);
+    Simulation sim(m, simulationOptions(spec));
+    QVERIFY(sim.advanceTo(0.1));
+    QCOMPARE(doc["q"][50][0].get<double>(), sim.q()(0));
+    QCOMPARE(run({"--integrator", "rk4", "--dt", "0.001"}, &out), 0);
+    QVERIFY2(out.contains("with rk4 (100 steps)"), qPrintable(out));
+  }
 };
 
 QTEST_GUILESS_MAIN(TestSimulation)
