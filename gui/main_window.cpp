@@ -75,6 +75,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_settings(Settin
   m_viewport = new Viewport(this);
   setCentralWidget(m_viewport);
   connect(m_viewport, &Viewport::bodyPicked, this, &MainWindow::showPick);
+  m_document = new ModelDocument(this);
+  connect(m_document, &ModelDocument::changed, this, &MainWindow::documentChanged);
+  connect(m_document->undoStack(), &QUndoStack::cleanChanged, this,
+          [this](bool clean) { setModified(!clean); });
   m_playback = new Playback(this);
   connect(m_playback, &Playback::frameChanged, this, &MainWindow::showFrame);
   connect(m_playback, &Playback::problem, this, &MainWindow::simulationProblem);
@@ -229,12 +233,10 @@ void MainWindow::chooseIntegrator(const QString& name) {
   if (!m_model || m_model->motion || m_rigid) return;
   Integrator chosen = Integrator::RK4;
   if (!parseIntegrator(name.toStdString(), chosen)) return;
-  if (m_model->spec.simulation.integrator != chosen) {
-    m_model->spec.simulation.integrator = chosen;
-    setModified(true);
-  }
-  startTimeline();
-  statusBar()->showMessage(tr("Simulating with %1 from the initial state").arg(name));
+  if (m_model->spec.simulation.integrator == chosen) return;
+  const QString error = m_document->edit(tr("Set integrator to %1").arg(name),
+                                         [chosen](ModelSpec& s) { s.simulation.integrator = chosen; });
+  if (!error.isEmpty()) showError(tr("Could not change the integrator."), error);
 }
 
 void MainWindow::chooseStep() {
@@ -244,10 +246,9 @@ void MainWindow::chooseStep() {
                                             m_model->spec.simulation.dt, 1e-7, 1.0, 7, &ok, {},
                                             1e-4);
   if (!ok) return;
-  m_model->spec.simulation.dt = dt;
-  setModified(true);
-  startTimeline();
-  statusBar()->showMessage(tr("Simulating with a step of %1 s from the initial state").arg(dt));
+  const QString error = m_document->edit(tr("Set time step to %1 s").arg(dt),
+                                         [dt](ModelSpec& s) { s.simulation.dt = dt; });
+  if (!error.isEmpty()) showError(tr("Could not change the time step."), error);
 }
 
 bool MainWindow::saveRecordingTo(const QString& path) {
@@ -421,6 +422,16 @@ void MainWindow::createMenus() {
   quit->setMenuRole(QAction::QuitRole);
 
   // view: the viewport handles the key `i` itself; the menu shows it without a shortcut
+  QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+  QAction* undo = m_document->undoStack()->createUndoAction(this, tr("&Undo"));
+  undo->setShortcut(QKeySequence::Undo);
+  undo->setObjectName("undoAction");
+  QAction* redo = m_document->undoStack()->createRedoAction(this, tr("&Redo"));
+  redo->setShortcut(QKeySequence::Redo);
+  redo->setObjectName("redoAction");
+  edit->addAction(undo);
+  edit->addAction(redo);
+
   QMenu* view = menuBar()->addMenu(tr("&View"));
   view->addAction(tr("&Reset View") + "\tI", m_viewport, &Viewport::resetView);
   view->addSeparator();
@@ -518,6 +529,9 @@ bool MainWindow::openFile(const QString& path) {
   m_model = std::move(loaded);
   m_rigid = std::move(rigid);
   m_path = file;
+  m_resetting = true;
+  m_document->reset(m_model->spec);
+  m_resetting = false;
   startTimeline();
   setModified(false);
   rememberFile(file);
@@ -583,6 +597,7 @@ bool MainWindow::saveTo(const QString& path) {
   }
   m_model->format = kModelFormatName;
   m_path = file;
+  m_document->setClean();
   setModified(false);
   rememberFile(file);
   statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(file)));
@@ -597,8 +612,10 @@ void MainWindow::saveCameraToModel() {
     statusBar()->showMessage(tr("Rigid-body models have no camera to save"));
     return;
   }
-  m_model->spec.camera = m_viewport->currentCamera();
-  setModified(true);
+  const CameraSpec camera = m_viewport->currentCamera();
+  m_cameraEdit = true;  // the view already shows this camera: keep it
+  m_document->edit(tr("Save camera to model"), [camera](ModelSpec& s) { s.camera = camera; });
+  m_cameraEdit = false;
   statusBar()->showMessage(tr("Camera saved to the model; save the file to keep it"));
 }
 
@@ -716,6 +733,38 @@ void MainWindow::about() {
          "<p>Algorithms after Roy Featherstone's spatial_v2.</p>"
          "<p>Built with Qt %2.</p>")
           .arg(QCoreApplication::applicationVersion().toHtmlEscaped(), QString(qVersion())));
+}
+
+void MainWindow::documentChanged(ModelDocument::Change change) {
+  if (!m_model || m_resetting) return;
+  const bool cameraOnly = m_model->spec.bodies.size() == m_document->spec().bodies.size() &&
+                          specToJson(m_model->spec)["bodies"] == specToJson(m_document->spec())["bodies"] &&
+                          m_model->spec.simulation == m_document->spec().simulation &&
+                          change == ModelDocument::Change::Values;
+  m_model->spec = m_document->spec();
+  if (cameraOnly) {
+    if (!m_cameraEdit) m_viewport->setModel(m_model->spec, m_playback->q());
+    return;
+  }
+  // the model changed under the simulation: restart it, from the current state when the state
+  // sizes still match, else from the initial state
+  const Eigen::VectorXd q = m_playback->q(), qd = m_playback->qd();
+  const double t = m_playback->time();
+  const bool live = m_playback->live(), playing = m_playback->playing();
+  try {
+    m_viewport->setModel(m_model->spec, compile(m_model->spec).q0);
+    startTimeline();
+  } catch (const std::exception& e) {
+    showError(tr("Could not apply the change."), QString::fromStdString(e.what()));
+    return;
+  }
+  if (live && q.size() == m_display->positionSize() && qd.size() == m_display->velocitySize()) {
+    m_playback->restartFrom(t, q, qd);
+    if (playing) m_playback->play();
+    statusBar()->showMessage(tr("The model changed: simulating on from t = %1 s").arg(t));
+  } else if (live) {
+    statusBar()->showMessage(tr("The model changed size: simulating from the initial state"));
+  }
 }
 
 void MainWindow::setModified(bool modified) {

@@ -11,6 +11,7 @@
 
 #include "articulate/model_format.h"
 #include "articulate/system.h"
+#include "document.h"
 #include "settings.h"
 
 class QAction;
@@ -77,6 +78,7 @@ class MainWindow : public QMainWindow {
   QString statusText() const;
   Viewport* viewport() const { return m_viewport; }
   Playback* playback() const { return m_playback; }
+  ModelDocument* document() const { return m_document; }
   PlaybackBar* playbackBar() const { return m_playbackBar; }
   PlotsPanel* plots() const { return m_plots; }
 
@@ -102,6 +104,7 @@ class MainWindow : public QMainWindow {
   void showError(const QString& title, const QString& details);
   void createShortcuts();
   void startTimeline();
+  void documentChanged(ModelDocument::Change change);
   std::unique_ptr<System> makeSystem() const;
   void showFrame();
   void simulationProblem(const QString& message);
@@ -121,6 +124,8 @@ class MainWindow : public QMainWindow {
   QString m_lastError;
   std::unique_ptr<System> m_display;  // names and body poses of the open model's states
   std::vector<BodyPose> m_poses;
+  ModelDocument* m_document = nullptr;
+  bool m_resetting = false, m_cameraEdit = false;
   Playback* m_playback = nullptr;
   PlaybackBar* m_playbackBar = nullptr;
   PlotsPanel* m_plots = nullptr;

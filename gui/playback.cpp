@@ -191,6 +191,18 @@ void Playback::restart() {
   emit stateChanged();
 }
 
+void Playback::restartFrom(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd) {
+  if (!m_live) return;
+  m_recording.clear();
+  m_generation = m_simulator->setState(t, q, qd);
+  m_reportedProblem = false;
+  m_time = t;
+  m_follow = true;
+  m_q = q;
+  m_qd = qd;
+  emit stateChanged();
+}
+
 void Playback::takeSnapshots() {
   while (m_simulator->takeSnapshots(m_batch)) {
     if (m_batch.generation != m_generation || m_batch.nq != m_recording.positionSize() ||

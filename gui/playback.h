@@ -106,6 +106,9 @@ class Playback : public QObject {
   void resumeFromHere();
   /// Live: back to the model's initial state with an empty recording (paused).
   void restart();
+  /// Live: a new recording that starts from this state at time t (after the model changed
+  /// under the simulation); playing or paused as before.
+  void restartFrom(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd);
   /// One frame of work: takes the simulator's snapshots into the recording, advances the
   /// playhead by the wall time since the last tick times the speed, and emits frameChanged.
   /// A 16 ms timer calls it; tests may call it directly.

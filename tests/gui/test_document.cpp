@@ -1,0 +1,166 @@
+// The document and its undo stack: every kind of edit undoes and redoes exactly (the model's
+// canonical JSON before and after), drags merge into one command, an edit that would not
+// compile is refused and changes nothing, and in the main window saving the camera, changing
+// the integrator and the time step are undoable and mark the document modified.
+#include <QtTest>
+#include <QtWidgets>
+
+#include "articulate/generators.h"
+#include "articulate/model_edit.h"
+#include "articulate/model_format.h"
+#include "document.h"
+#include "main_window.h"
+#include "playback.h"
+#include "viewport/viewport.h"
+
+using namespace art;
+using namespace art::gui;
+
+namespace {
+
+std::string text(const ModelSpec& s) { return specToJson(s).dump(); }
+
+using Edit = std::function<void(ModelSpec&)>;
+
+}  // namespace
+
+class TestDocument : public QObject {
+  Q_OBJECT
+ private slots:
+  void initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    QSettings().clear();
+  }
+
+  void everyEditRoundTrips_data() {
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<int>("kind");
+    const char* names[] = {"Add body 'tip'",     "Remove body 'link2'",  "Move 'link3' under 'link1'",
+                           "Rename 'link1'",     "Set joint of 'link2'", "Set placement of 'link2'",
+                           "Set mass of 'link2'", "Set initial state",   "Set appearance",
+                           "Set gravity",        "Set camera",           "Add contact point",
+                           "Add constraint",     "Set controller",       "Set integrator"};
+    for (int k = 0; k < static_cast<int>(std::size(names)); ++k)
+      QTest::newRow(names[k]) << QString(names[k]) << k;
+  }
+
+  void everyEditRoundTrips() {
+    QFETCH(QString, name);
+    QFETCH(int, kind);
+    AutoTreeOptions o;
+    o.bodies = 4;
+    ModelSpec start = autoTree(o);
+    const Edit edits[] = {
+        [](ModelSpec& s) {
+          BodySpec b = s.bodies[3];
+          b.name = "tip";
+          b.parent = 3;
+          addBody(s, b);
+        },
+        [](ModelSpec& s) { removeSubtree(s, s.findBody("link2")); },
+        [](ModelSpec& s) { reparent(s, s.findBody("link3"), s.findBody("link1")); },
+        [](ModelSpec& s) { s.bodies[0].name = "shoulder"; },
+        [](ModelSpec& s) { s.bodies[1].joint.type = JointType::Px; },
+        [](ModelSpec& s) { s.bodies[1].translation = Vec3(0.2, 0.1, 0); },
+        [](ModelSpec& s) { s.bodies[1].inertia.mass = 3.5; },
+        [](ModelSpec& s) { s.bodies[2].q0 = 0.4, s.bodies[2].qd0 = -1; },
+        [](ModelSpec& s) { s.bodies[2].appearance = nlohmann::json::parse(R"(["sphere", [0, 0, 0], 0.1])"); },
+        [](ModelSpec& s) { s.gravity = Vec3(0, -9.81, 0); },
+        [](ModelSpec& s) { s.camera.body = 2, s.camera.zoom = 0.5; },
+        [](ModelSpec& s) { s.contacts.push_back({3, Vec3(1, 0, 0)}); },
+        [](ModelSpec& s) {
+          ConstraintSpec c;
+          c.joint = 2;
+          c.master = 1;
+          c.ratio = -1;
+          s.constraints.push_back(c);
+        },
+        [](ModelSpec& s) {
+          s.bodies[0].control.type = ControlSpec::Type::PD;
+          s.bodies[0].control.kp = 10;
+        },
+        [](ModelSpec& s) { s.simulation.integrator = Integrator::DormandPrince45; }};
+    ModelDocument doc;
+    doc.reset(start);
+    QVERIFY(!doc.isModified());
+    int changes = 0;
+    connect(&doc, &ModelDocument::changed, this, [&] { ++changes; });
+    const bool structural = kind <= 2;
+    QCOMPARE(doc.edit(name, edits[kind], structural ? ModelDocument::Change::Structure
+                                                     : ModelDocument::Change::Values),
+             QString());
+    const std::string after = text(doc.spec());
+    QVERIFY(after != text(start));
+    QVERIFY(doc.isModified());
+    QCOMPARE(doc.undoStack()->undoText(), name);
+    doc.undoStack()->undo();
+    QCOMPARE(text(doc.spec()), text(start));
+    QVERIFY(!doc.isModified());
+    doc.undoStack()->redo();
+    QCOMPARE(text(doc.spec()), after);
+    QCOMPARE(changes, 3);
+  }
+
+  void dragsMergeIntoOneCommand() {
+    ModelDocument doc;
+    doc.reset(doublePendulum());
+    for (int k = 1; k <= 10; ++k)
+      doc.edit("Set initial position of 'link1'", [k](ModelSpec& s) { s.bodies[0].q0 = 0.1 * k; },
+               ModelDocument::Change::Values, 42);
+    QCOMPARE(doc.undoStack()->count(), 1);
+    QCOMPARE(doc.spec().bodies[0].q0, 1.0);
+    doc.undoStack()->undo();
+    QCOMPARE(doc.spec().bodies[0].q0, doublePendulum().bodies[0].q0);
+  }
+
+  void invalidEditsAreRefused() {
+    ModelDocument doc;
+    doc.reset(doublePendulum());
+    const std::string before = text(doc.spec());
+    // negative mass: compile() refuses it with the field
+    const QString why = doc.edit("Set mass", [](ModelSpec& s) { s.bodies[0].inertia.mass = -1; });
+    QVERIFY2(why.contains("inertia"), qPrintable(why));
+    // a cycle: the edit function throws
+    QVERIFY(!doc.edit("Move", [](ModelSpec& s) { reparent(s, 0, 1); }).isEmpty());
+    QCOMPARE(text(doc.spec()), before);
+    QCOMPARE(doc.undoStack()->count(), 0);
+  }
+
+  void mainWindowEditsAreUndoable() {
+    MainWindow w;
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.openFile(ARTICULATE_MODELS_DIR "/double_pendulum.json"));
+    QVERIFY(!w.isWindowModified());
+    const CameraSpec before = w.model()->spec.camera;
+    w.viewport()->setStandardView(StandardView::Top);
+    w.saveCameraToModel();
+    QVERIFY(w.isWindowModified());
+    QVERIFY(w.model()->spec.camera.direction);
+    QCOMPARE(w.document()->undoStack()->undoText(), QString("Save camera to model"));
+    auto* undo = w.findChild<QAction*>("undoAction");
+    QVERIFY(undo && undo->isEnabled());
+    undo->trigger();
+    QVERIFY(!w.isWindowModified());
+    QCOMPARE(w.model()->spec.camera.direction.has_value(), before.direction.has_value());
+    // an edit while simulating restarts from the current state (sizes unchanged)
+    Playback* p = w.playback();
+    p->setUnpaced(true);
+    p->play();
+    QTRY_VERIFY_WITH_TIMEOUT(p->endTime() > 0.2, 10000);
+    p->pause();
+    QTRY_VERIFY_WITH_TIMEOUT(!p->simulating(), 2000);
+    const double t = p->time();
+    const Eigen::VectorXd q = p->q();
+    QVERIFY(w.document()->edit("Set time step to 0.0005 s",
+                               [](ModelSpec& s) { s.simulation.dt = 5e-4; }).isEmpty());
+    QCOMPARE(w.model()->spec.simulation.dt, 5e-4);
+    QTRY_VERIFY_WITH_TIMEOUT(p->hasTimeline(), 5000);
+    QCOMPARE(p->startTime(), t);
+    QVERIFY(p->q().isApprox(q));
+    QVERIFY(w.statusText().contains("simulating on from t ="));
+  }
+};
+
+QTEST_MAIN(TestDocument)
+#include "test_document.moc"
