@@ -38,6 +38,7 @@
 #include "articulate/recording.h"
 #include "articulate/simulation.h"
 #include "export.h"
+#include "model_tree.h"
 #include "playback.h"
 #include "plots.h"
 #include "viewport/viewport.h"
@@ -113,8 +114,15 @@ void MainWindow::createDocks() {
     dock->setWidget(label);
     addDockWidget(area, dock);
   };
-  addPlaceholderDock(tr("Model"), "modelDock", tr("The model tree editor comes in a later version"),
-                     Qt::LeftDockWidgetArea);
+  auto* tree = new QDockWidget(tr("Model"), this);
+  tree->setObjectName("modelDock");
+  m_tree = new ModelTreePanel(m_document, tree);
+  tree->setWidget(m_tree);
+  addDockWidget(Qt::LeftDockWidgetArea, tree);
+  connect(m_tree, &ModelTreePanel::bodySelected, this,
+          [this](int body) { m_viewport->setSelectedBody(body); });
+  connect(m_tree->model(), &ModelTreeModel::refused, this,
+          [this](const QString& why) { statusBar()->showMessage(why); });
   addPlaceholderDock(tr("Properties"), "propertiesDock",
                      tr("The property editor comes in a later version"), Qt::RightDockWidgetArea);
   auto* plots = new QDockWidget(tr("Plots"), this);
@@ -528,6 +536,7 @@ bool MainWindow::openFile(const QString& path) {
   }
   m_model = std::move(loaded);
   m_rigid = std::move(rigid);
+  m_tree->setEnabled(!m_rigid);  // a rigid body is edited in its file, not as a tree
   m_path = file;
   m_resetting = true;
   m_document->reset(m_model->spec);
@@ -712,6 +721,7 @@ void MainWindow::applyOverlays() {
 }
 
 void MainWindow::showPick(const Pick& pick) {
+  m_tree->selectBody(pick.body);
   const int nb = m_model ? static_cast<int>(m_model->spec.bodies.size()) : 0;
   if (pick.body < 0 || pick.body >= nb) {
     statusBar()->showMessage(tr("base"));

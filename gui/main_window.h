@@ -24,6 +24,7 @@ class Viewport;
 class Playback;
 class PlaybackBar;
 class PlotsPanel;
+class ModelTreePanel;
 struct Pick;
 struct ExportOptions;
 
@@ -79,6 +80,7 @@ class MainWindow : public QMainWindow {
   Viewport* viewport() const { return m_viewport; }
   Playback* playback() const { return m_playback; }
   ModelDocument* document() const { return m_document; }
+  ModelTreePanel* modelTree() const { return m_tree; }
   PlaybackBar* playbackBar() const { return m_playbackBar; }
   PlotsPanel* plots() const { return m_plots; }
 
@@ -125,6 +127,7 @@ class MainWindow : public QMainWindow {
   std::unique_ptr<System> m_display;  // names and body poses of the open model's states
   std::vector<BodyPose> m_poses;
   ModelDocument* m_document = nullptr;
+  ModelTreePanel* m_tree = nullptr;
   bool m_resetting = false, m_cameraEdit = false;
   Playback* m_playback = nullptr;
   PlaybackBar* m_playbackBar = nullptr;

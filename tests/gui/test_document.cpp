@@ -10,6 +10,7 @@
 #include "articulate/model_format.h"
 #include "document.h"
 #include "main_window.h"
+#include "model_tree.h"
 #include "playback.h"
 #include "viewport/viewport.h"
 
@@ -124,6 +125,51 @@ class TestDocument : public QObject {
     QVERIFY(!doc.edit("Move", [](ModelSpec& s) { reparent(s, 0, 1); }).isEmpty());
     QCOMPARE(text(doc.spec()), before);
     QCOMPARE(doc.undoStack()->count(), 0);
+  }
+
+  void modelTreeEdits() {
+    MainWindow w;
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.openFile(ARTICULATE_MODELS_DIR "/double_pendulum.json"));
+    ModelTreePanel* panel = w.modelTree();
+    ModelTreeModel* m = panel->model();
+    // base at the top, link1 under it, link2 under link1
+    QCOMPARE(m->rowCount(), 1);
+    const QModelIndex base = m->index(0, 0);
+    QCOMPARE(m->data(base, Qt::DisplayRole).toString(), QString("base"));
+    QCOMPARE(m->rowCount(base), 1);
+    const QModelIndex link1 = m->index(0, 0, base);
+    QCOMPARE(m->data(link1, Qt::DisplayRole).toString(), QString("link1"));
+    QCOMPARE(m->data(m->index(0, 1, base), Qt::DisplayRole).toString(), QString("r"));
+    QCOMPARE(ModelTreeModel::bodyOf(m->index(0, 0, link1)), 1);
+    // rename in place; a duplicate name is refused
+    QVERIFY(m->setData(link1, "upper", Qt::EditRole));
+    QCOMPARE(w.model()->spec.bodies[0].name, std::string("upper"));
+    QVERIFY(!m->setData(m->indexOfBody(1), "upper", Qt::EditRole));
+    QVERIFY(m->lastError().contains("already"));
+    // add a child under link2, duplicate link2's subtree, then delete the copy
+    const int child = panel->addChild(1);
+    QCOMPARE(child, 2);
+    QCOMPARE(w.model()->spec.bodies[2].parent, 1);
+    const int copy = panel->duplicate(1);
+    QCOMPARE(w.model()->spec.bodies.size(), std::size_t(5));
+    QCOMPARE(w.model()->spec.bodies[copy].name, std::string("link2_copy"));
+    QVERIFY(panel->remove(copy, false));
+    QCOMPARE(w.model()->spec.bodies.size(), std::size_t(3));
+    // drag link2 onto the base: it moves with its child; onto its own child: refused
+    auto* mime = m->mimeData({m->indexOfBody(1)});
+    QVERIFY(!m->canDropMimeData(mime, Qt::MoveAction, -1, -1, m->indexOfBody(2)));
+    m->dropMimeData(mime, Qt::MoveAction, -1, -1, m->indexOfBody(-1));
+    delete mime;
+    QCOMPARE(w.model()->spec.bodies[w.model()->spec.findBody("link2")].parent, -1);
+    QCOMPARE(w.document()->undoStack()->undoText(), QString("Move 'link2' under 'base'"));
+    // the simulation follows the edited model (three joints now)
+    QCOMPARE(w.playback()->q().size(), 3);
+    // everything undoes back to the file's model
+    while (w.document()->undoStack()->canUndo()) w.document()->undoStack()->undo();
+    QCOMPARE(text(w.model()->spec), text(loadModel(ARTICULATE_MODELS_DIR "/double_pendulum.json").spec));
+    QVERIFY(!w.isWindowModified());
   }
 
   void mainWindowEditsAreUndoable() {
