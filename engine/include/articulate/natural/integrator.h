@@ -8,7 +8,9 @@
 // with qm = (q0 + q1)/2 and vm = (q1 - q0)/h, then
 //   p1 = -p0 + 2/h M (q1 - q0) + 1/h (A(q0) - A(q1))' mu,   qd1 = M^-1 p1.
 // The Newton matrix [M - h^2/2 dF/dq1, A(q0)'; A(q1), 0] is factorised densely (LU with
-// partial pivoting) for small systems and with Eigen::SparseLU for large ones. The energy error
+// partial pivoting) for small systems and with Eigen::SparseLU for large ones, at the predictor
+// q1 = q0 + h qd0 and again only when an iteration shrinks the update less than fourfold
+// (simplified Newton: the matrix changes little within a step). The energy error
 // stays bounded over long runs and the constraints hold to the Newton tolerance at every step.
 //
 // RK4 (for comparison): classical Runge-Kutta on the index-1 equations
