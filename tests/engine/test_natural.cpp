@@ -202,6 +202,11 @@ class TestNatural : public QObject {
       }
     }
     QCOMPARE(samples.size(), std::size_t(11));
+    // the body's view is the system vector's memory
+    Eigen::VectorXd q = sim.q();
+    s.bodyView(q, 0)(2) = 7.0;
+    QCOMPARE(q(2), 7.0);
+    QCOMPARE(s.bodyView(sim.q(), 0).data(), sim.q().data());
     QVERIFY(sim.constraintError() < 1e-12);
   }
 

@@ -65,6 +65,7 @@ bool kindIsBar(BodyKind kind);
 
 /// The editable description of one body at its reference (initial) configuration. 2D kinds
 /// use the x and y components of vectors and the top-left 2x2 block of matrices only.
+/// Units: m, kg, kg m^2, m/s, rad/s; vectors in world coordinates unless marked local.
 struct BodySpec {
   std::string name;
   BodyKind kind = BodyKind::Rigid3D;
@@ -97,7 +98,9 @@ class Body {
   /// mass matrix is not positive definite.
   explicit Body(const BodySpec& spec);
 
+  /// The spec the body was built from.
   const BodySpec& spec() const { return m_spec; }
+  /// Space dimension d (2 or 3) and number of local axes k (a local point's components).
   int dimension() const { return m_d; }
   int axes() const { return m_k; }
   /// Number of coordinates of the body (its slice of the system vectors).

@@ -66,6 +66,8 @@ class StructureSimulation {
   /// divergence.
   bool advanceTo(double t);
 
+  /// Current time (s), natural coordinates q and their rates qd (nq; m, unit-vector
+  /// components, and per second).
   double time() const { return m_t; }
   const Eigen::VectorXd& q() const { return m_q; }
   const Eigen::VectorXd& qd() const { return m_qd; }

@@ -133,6 +133,7 @@ class Structure {
   /// axis), non-unit axes, or negative stiffness, damping or rest length.
   explicit Structure(const StructureSpec& spec);
 
+  /// The spec the structure was built from, and its space dimension (2 or 3).
   const StructureSpec& spec() const { return m_spec; }
   int dimension() const { return m_spec.dimension; }
   /// Size of q, qd and F.
@@ -143,15 +144,24 @@ class Structure {
   int extrinsicRowCount() const { return m_nExtrinsic; }
   /// Nominal degrees of freedom, nq - nc (more where rows are redundant).
   int dof() const { return m_nq - nc(); }
+  /// The compiled bodies, in spec order.
   const std::vector<Body>& bodies() const { return m_bodies; }
   /// First coordinate of body b in q.
   int bodyOffset(int b) const { return m_offset[static_cast<std::size_t>(b)]; }
+  /// Body b's slice of a system vector (q, qd or F, size nq): a view into the same memory.
+  Eigen::VectorBlock<const Eigen::VectorXd> bodyView(const Eigen::VectorXd& v, int b) const {
+    return v.segment(bodyOffset(b), m_bodies[static_cast<std::size_t>(b)].coordinates());
+  }
+  Eigen::VectorBlock<Eigen::VectorXd> bodyView(Eigen::VectorXd& v, int b) const {
+    return v.segment(bodyOffset(b), m_bodies[static_cast<std::size_t>(b)].coordinates());
+  }
   /// First intrinsic row of body b in phi (its intrinsicRows().size() rows follow).
   int bodyRow(int b) const { return m_bodyRow[static_cast<std::size_t>(b)]; }
   /// Row groups: one per body (its intrinsic rows), then one per joint, in spec order.
   const std::vector<RowGroup>& rowGroups() const { return m_groups; }
   /// First row of joint j in phi.
   int jointRow(int j) const { return m_groups[m_bodies.size() + static_cast<std::size_t>(j)].firstRow; }
+  /// The compiled apparatuses, in spec order.
   const std::vector<CompiledApparatus>& apparatuses() const { return m_apparatuses; }
   /// Reference coordinates and initial velocities, stacked (nq).
   const Eigen::VectorXd& q0() const { return m_q0; }
