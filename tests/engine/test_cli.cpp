@@ -1,5 +1,5 @@
 // articulate-cli end to end: conformance passes on the reference data, fails (exit 1) on a
-// perturbed copy and reports bad input (exit 2); info and generate work.
+// perturbed copy and reports bad input (exit 2); info and generate work; structures simulate.
 #include <QtTest>
 
 #include "articulate/model_io.h"
@@ -45,6 +45,31 @@ class TestCli : public QObject {
     QCOMPARE(run({"conformance", path}, &out), 2);
     QVERIFY2(out.contains("is not valid JSON"), qPrintable(out));
     QCOMPARE(run({"info", path}, &out), 2);
+  }
+
+  // structures: simulate with Zhong06 (the default) or rk4, the trees' columns with q the
+  // natural coordinates; a tree refuses zhong06; validate accepts the file
+  void simulateStructure() {
+    QTemporaryDir dir;
+    const QString csv = dir.filePath("nc.csv");
+    QString out;
+    QCOMPARE(run({"simulate", ARTICULATE_MODELS_DIR "/natural_pendulum.json", "--duration", "0.5",
+                  "--every", "10", "-o", csv}, &out), 0);
+    QVERIFY2(out.contains("with zhong06 (500 steps, 8 coordinates, 6 constraints"), qPrintable(out));
+    QFile f(csv);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QStringList lines = QString::fromUtf8(f.readAll()).trimmed().split('\n');
+    QCOMPARE(lines.size(), 52);
+    QCOMPARE(lines[0], QString("t,q0,q1,q2,q3,q4,q5,q6,q7,qd0,qd1,qd2,qd3,qd4,qd5,qd6,qd7,"
+                               "kinetic,potential,total"));
+    QCOMPARE(lines[1].split(',').size(), 20);
+    QCOMPARE(run({"simulate", ARTICULATE_MODELS_DIR "/natural_pendulum.json", "--integrator",
+                  "rk4", "-o", dir.filePath("rk4.json")}, &out), 0);
+    QVERIFY2(out.contains("with rk4"), qPrintable(out));
+    QCOMPARE(run({"simulate", ARTICULATE_MODELS_DIR "/double_pendulum.json", "--integrator",
+                  "zhong06", "-o", dir.filePath("tree.csv")}, &out), 2);
+    QCOMPARE(run({"validate", ARTICULATE_MODELS_DIR "/tensegrity_prism.json"}, &out), 0);
+    QVERIFY2(out.contains("valid structure, 3 bodies, 0 joints, 9 apparatuses"), qPrintable(out));
   }
 
   void generateThenInfo() {

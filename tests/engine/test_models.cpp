@@ -15,6 +15,7 @@
 #include "articulate/model_format.h"
 #include "articulate/model_io.h"
 #include "articulate/rigid_body.h"
+#include "articulate/natural/structure_format.h"
 #include "articulate/simulation.h"
 
 using namespace art;
@@ -82,8 +83,20 @@ const std::vector<Generated>& generated() {
   return list;
 }
 
+// the tree models; structures in natural coordinates ("kind": "structure") are checked by
+// test_natural, and listed in models/README.md as checked below
 QStringList modelFiles() {
-  return QDir(kModels).entryList({"*.json"}, QDir::Files, QDir::Name);
+  QStringList trees;
+  for (const QString& f : QDir(kModels).entryList({"*.json"}, QDir::Files, QDir::Name))
+    if (!natural::isStructureDocument(readJsonFile((kModels + "/" + f).toStdString()))) trees << f;
+  return trees;
+}
+
+QStringList structureFiles() {
+  QStringList out;
+  for (const QString& f : QDir(kModels).entryList({"*.json"}, QDir::Files, QDir::Name))
+    if (natural::isStructureDocument(readJsonFile((kModels + "/" + f).toStdString()))) out << f;
+  return out;
 }
 
 QString readText(const QString& path) {
@@ -341,6 +354,14 @@ class TestModels : public QObject {
         QCOMPARE(rest, "`articulate-cli " + g->command + " -o models/" + file + "` |");
         ++commands;
       }
+    }
+    // structures: the same row, hand-written
+    for (const QString& file : structureFiles()) {
+      const natural::StructureSpec spec =
+          natural::loadStructure((kModels + "/" + file).toStdString());
+      const QString row = "| `" + file + "` | " + QString::fromStdString(spec.description) +
+                          " | hand-written |";
+      QVERIFY2(readme.contains(row), qPrintable("no README row: " + row));
     }
     QCOMPARE(commands, static_cast<int>(generated().size()));
     QCOMPARE(readme.count("`articulate-cli generate "), commands);

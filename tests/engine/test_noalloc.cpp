@@ -11,6 +11,8 @@
 #include "articulate/dynamics.h"
 #include "articulate/generators.h"
 #include "articulate/model_format.h"
+#include "articulate/natural/integrator.h"
+#include "articulate/natural/structure_format.h"
 #include "articulate/simulation.h"
 #include "articulate/rigid_body.h"
 
@@ -102,6 +104,40 @@ class TestNoAlloc : public QObject {
     }
     QCOMPARE(g_allocations.load() - before, 0L);
     QVERIFY(contacts > 0);
+  }
+
+  // natural-coordinate structures: the update pipeline, residual, Jacobian, velocity term and
+  // energies substitute values into matrices built once; a dense Zhong06 or RK4 step too
+  void structureEvaluationDoesNotAllocate_data() {
+    QTest::addColumn<QString>("file");
+    for (const char* file : {"tensegrity_prism.json", "natural_spatial_chain.json",
+                             "natural_fourbar.json"})
+      QTest::newRow(file) << file;
+  }
+  void structureEvaluationDoesNotAllocate() {
+    QFETCH(QString, file);
+    namespace nc = art::natural;
+    const nc::Structure s(
+        nc::loadStructure(std::string(ARTICULATE_MODELS_DIR) + "/" + file.toStdString()));
+    nc::StructureData d(s);
+    const Eigen::VectorXd q = s.q0() + 0.01 * Eigen::VectorXd::Ones(s.nq());
+    const Eigen::VectorXd qd = Eigen::VectorXd::Ones(s.nq());
+    nc::StructureSimulation zhong(s, nc::SimulationOptions{});
+    nc::SimulationOptions rk;
+    rk.integrator = nc::Integrator::RK4;
+    nc::StructureSimulation rk4(s, rk);
+    QVERIFY(zhong.step() && rk4.step());
+    const long before = g_allocations.load();
+    nc::updateStructure(s, d, q, qd);
+    nc::constraintResidual(s, d, q);
+    nc::constraintJacobian(s, d, q);
+    nc::constraintVelocityTerm(s, d, qd);
+    nc::energy(s, d, q, qd);
+    nc::pointPosition(s, 0, Eigen::Vector3d(0.1, 0, 0), q);
+    for (int k = 0; k < 10; ++k) QVERIFY(zhong.step() && rk4.step());
+    zhong.energy();
+    zhong.constraintError();
+    QCOMPARE(g_allocations.load() - before, 0L);
   }
 };
 
