@@ -37,6 +37,10 @@
 #include "articulate/model.h"
 #include "articulate/recording.h"
 #include "articulate/simulation.h"
+#include "articulate/model_io.h"
+#include "articulate/natural/structure_format.h"
+#include "articulate/spatial_v2_json.h"
+#include "articulate/structure_system.h"
 #include "export.h"
 #include "model_tree.h"
 #include "playback.h"
@@ -195,6 +199,7 @@ void MainWindow::showKeys() {
 
 std::unique_ptr<System> MainWindow::makeSystem() const {
   if (m_rigid) return std::make_unique<RigidBodySystem>(*m_rigid);
+  if (m_structure) return std::make_unique<StructureSystem>(*m_structure);
   auto model = std::make_shared<const Model>(compile(m_model->spec));
   return std::make_unique<TreeSystem>(model, simulationOptions(m_model->spec));
 }
@@ -233,12 +238,12 @@ void MainWindow::updateIntegratorMenu() {
   const QString current = m_model ? integratorName(m_model->spec.simulation.integrator) : "";
   for (QAction* a : m_integratorMenu->actions()) {
     a->setChecked(a->data().toString() == current);
-    a->setEnabled(m_model && !m_model->motion && !m_rigid);
+    a->setEnabled(m_model && !m_model->motion && !m_rigid && !m_structure);
   }
 }
 
 void MainWindow::chooseIntegrator(const QString& name) {
-  if (!m_model || m_model->motion || m_rigid) return;
+  if (!m_model || m_model->motion || m_rigid || m_structure) return;
   Integrator chosen = Integrator::RK4;
   if (!parseIntegrator(name.toStdString(), chosen)) return;
   if (m_model->spec.simulation.integrator == chosen) return;
@@ -248,7 +253,7 @@ void MainWindow::chooseIntegrator(const QString& name) {
 }
 
 void MainWindow::chooseStep() {
-  if (!m_model || m_model->motion || m_rigid) return;
+  if (!m_model || m_model->motion || m_rigid || m_structure) return;
   bool ok = false;
   const double dt = QInputDialog::getDouble(this, tr("Time Step"), tr("Step (s):"),
                                             m_model->spec.simulation.dt, 1e-7, 1.0, 7, &ok, {},
@@ -507,10 +512,25 @@ bool MainWindow::openFile(const QString& path) {
   const QString file = QFileInfo(path).absoluteFilePath();
   LoadedModel loaded;
   std::optional<RigidBodySpec> rigid;
+  std::optional<natural::StructureSpec> structure;
   Eigen::VectorXd q;
   try {
-    LoadedDocument doc = loadDocument(localPath(file));
-    if (auto* body = std::get_if<RigidBodySpec>(&doc)) {
+    const nlohmann::json json = readJsonFile(localPath(file));
+    if (natural::isStructureDocument(json)) {
+      Diagnostics problems;
+      natural::StructureSpec st = natural::structureFromJson(json, problems);
+      if (!problems.empty()) {
+        std::string text;
+        for (const Diagnostic& d : problems) text += (text.empty() ? "" : "\n") + d.text();
+        throw FormatError(localPath(file), text);
+      }
+      StructureSystem check(st);  // builds the structure (its own checks)
+      loaded.spec = displayModel(st);
+      loaded.format = kModelFormatName;
+      structure = std::move(st);
+      q = compile(loaded.spec).q0;
+    } else if (LoadedDocument doc = loadDocument(localPath(file));
+               auto* body = std::get_if<RigidBodySpec>(&doc)) {
       RigidBodySystem check(*body);  // the spec's own checks (ModelError naming the field)
       rigid = *body;
       loaded.spec = displayModel(*body);
@@ -536,12 +556,19 @@ bool MainWindow::openFile(const QString& path) {
   }
   m_model = std::move(loaded);
   m_rigid = std::move(rigid);
-  m_tree->setEnabled(!m_rigid);  // a rigid body is edited in its file, not as a tree
+  m_structure = std::move(structure);
+  // rigid bodies and structures are edited in their files, not as trees
+  m_tree->setEnabled(!m_rigid && !m_structure);
   m_path = file;
   m_resetting = true;
   m_document->reset(m_model->spec);
   m_resetting = false;
   startTimeline();
+  // frame the view on the system's own poses (rigid bodies and structures are not placed by
+  // the display model's joints)
+  m_display->bodyPoses(m_display->positions(), m_poses);
+  m_viewport->setBodyPoses(m_poses);
+  m_viewport->resetView();
   setModified(false);
   rememberFile(file);
   statusBar()->showMessage(tr("Opened %1").arg(QDir::toNativeSeparators(file)));
@@ -598,6 +625,8 @@ bool MainWindow::saveTo(const QString& path) {
   }
   try {
     if (m_rigid) saveRigidBody(localPath(file), *m_rigid);
+    else if (m_structure)
+      writeFileAtomically(localPath(file), formatJson(natural::structureToJson(*m_structure)));
     else saveModel(localPath(file), m_model->spec);
   } catch (const std::exception& e) {
     showError(tr("Could not save '%1'.").arg(QFileInfo(file).fileName()),
@@ -617,8 +646,8 @@ void MainWindow::showTime(double t) { m_playback->setTime(t); }
 
 void MainWindow::saveCameraToModel() {
   if (!m_model) return;
-  if (m_rigid) {
-    statusBar()->showMessage(tr("Rigid-body models have no camera to save"));
+  if (m_rigid || m_structure) {
+    statusBar()->showMessage(tr("Rigid-body and structure models have no camera to save"));
     return;
   }
   const CameraSpec camera = m_viewport->currentCamera();

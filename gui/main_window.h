@@ -10,6 +10,7 @@
 #include <QStringList>
 
 #include "articulate/model_format.h"
+#include "articulate/natural/structure.h"
 #include "articulate/system.h"
 #include "document.h"
 #include "settings.h"
@@ -122,6 +123,7 @@ class MainWindow : public QMainWindow {
   Settings m_settings;
   std::optional<LoadedModel> m_model;  // a rigid body: its display model (m_rigid holds it)
   std::optional<RigidBodySpec> m_rigid;
+  std::optional<natural::StructureSpec> m_structure;  // a structure: m_model holds its display model
   QString m_path;  // the model's file, absolute
   QString m_lastError;
   std::unique_ptr<System> m_display;  // names and body poses of the open model's states
