@@ -35,20 +35,40 @@ void BM_frame(benchmark::State& state) {
 // Scrub latency: a 1-million-sample recording of a 20-body model; one iteration = the slider
 // moves to a random time -> the playback looks the state up and interpolates -> the viewport
 // moves the bodies and renders the frame (1280x720), as PlaybackBar -> Playback -> Viewport.
+// the recording the scrub benchmarks move through: 20 joints, one sample per ms
+art::Recording scrubRecording(std::size_t samples, int joints) {
+  art::Recording rec(joints);
+  Eigen::VectorXd q(joints), qd = Eigen::VectorXd::Zero(joints);
+  for (std::size_t k = 0; k < samples; ++k) {
+    const double t = 1e-3 * static_cast<double>(k);
+    for (int i = 0; i < joints; ++i) q(i) = 0.5 * std::sin(t + 0.2 * i);
+    rec.append(t, q, qd, 0.0, 0.0);
+  }
+  return rec;
+}
+
+// the scrub without the frame: the playback's lookup and interpolation alone
+void BM_scrub_lookup(benchmark::State& state) {
+  art::gui::Playback playback;
+  playback.setAnimation(scrubRecording(static_cast<std::size_t>(state.range(0)), 20));
+  std::uint64_t seed = 12345;
+  for (auto _ : state) {
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    const double u = static_cast<double>(seed >> 11) / 9007199254740992.0;
+    playback.setTime(playback.startTime() + u * (playback.endTime() - playback.startTime()));
+    benchmark::DoNotOptimize(playback.q().data());
+  }
+}
+BENCHMARK(BM_scrub_lookup)->Name("BM_scrub_lookup/autotree20/samples")->Arg(1000000);
+
 void BM_scrub(benchmark::State& state) {
   art::AutoTreeOptions o;
   o.bodies = 20;
   o.branching = 2;
   o.axes = {art::JointType::Rz, art::JointType::Ry};
   const art::ModelSpec spec = art::autoTree(o);
-  art::Recording rec(o.bodies);
-  Eigen::VectorXd q(o.bodies), qd = Eigen::VectorXd::Zero(o.bodies);
   const std::size_t samples = static_cast<std::size_t>(state.range(0));
-  for (std::size_t k = 0; k < samples; ++k) {
-    const double t = 1e-3 * static_cast<double>(k);
-    for (int i = 0; i < o.bodies; ++i) q(i) = 0.5 * std::sin(t + 0.2 * i);
-    rec.append(t, q, qd, 0.0, 0.0);
-  }
+  art::Recording rec = scrubRecording(samples, o.bodies);
   state.counters["MB"] = static_cast<double>(samples * art::Recording::bytesPerSample(o.bodies, o.bodies)) / 1e6;
   art::gui::Playback playback;
   playback.setAnimation(std::move(rec));
