@@ -11,6 +11,7 @@
 
 #include "articulate/conformance.h"
 #include "articulate/dynamics.h"
+#include "articulate/floating_base.h"
 #include "articulate/generators.h"
 #include "articulate/model_format.h"
 #include "articulate/model_io.h"
@@ -367,6 +368,9 @@ int main(int argc, char** argv) {
         spec = rollingDisc(discPoints);
       }
       if (genFloating) spec = floatBase(spec);
+      // Articulate has a free joint for spatial_v2's six-joint floating base (specToSpatialV2
+      // writes the six joints again)
+      spec = convertFloatingBases(spec);
       if (!genGravity.empty()) spec.gravity = parseGravity(genGravity, spec.arithmetic);
       if (!genName.empty()) spec.name = genName;
       compile(spec);  // a generator must produce a valid model

@@ -47,18 +47,18 @@ void specFromJson(const nlohmann::json& doc, ModelSpec& out, Diagnostics& proble
 /// Reads a model document of any format: an Articulate model, an Articulate recording (model
 /// plus samples; its motion holds them) or spatial_v2 (detected by its NB/parent/jtype/Xtree
 /// fields), with optional motion t/q beside a spatial_v2 model. Appends every problem found.
-/// With `convertFloats` six-joint floating bases (spatial_v2 floatbase) become free joints,
-/// with any motion mapped to them (convertFloatingBases, floating_base.h).
+/// With `convertFloats` (the default) six-joint floating bases (spatial_v2 floatbase) become
+/// free joints, with any motion mapped to them (convertFloatingBases, floating_base.h).
 std::optional<LoadedModel> readModelDocument(const nlohmann::json& doc, Diagnostics& problems,
-                                             bool convertFloats = false);
+                                             bool convertFloats = true);
 
 /// readModelDocument without the floating-base conversion: the model exactly as the file has it.
 std::optional<LoadedModel> readModelDocumentAsIs(const nlohmann::json& doc, Diagnostics& problems);
 
 /// Loads a model file of either format (converting six-joint floating bases to free joints
-/// with `convertFloats`). Throws FormatError listing every problem, one per line,
+/// unless `convertFloats` is false). Throws FormatError listing every problem, one per line,
 /// each with its JSON path ("bodies[3].inertia.mass: must be >= 0, got -1").
-LoadedModel loadModel(const std::string& path, bool convertFloats = false);
+LoadedModel loadModel(const std::string& path, bool convertFloats = true);
 
 /// The Articulate recording document for a model and its samples (docs/model-format.md).
 nlohmann::ordered_json recordingToJson(const ModelSpec& spec, const Motion& motion);
