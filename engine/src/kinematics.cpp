@@ -37,11 +37,14 @@ Eigen::Matrix<double, 6, Eigen::Dynamic> contactPositionsVelocities(const Model&
     throw std::invalid_argument("contactPositionsVelocities: only spatial models have contacts");
   auto& w = d.spatial;
   // body transforms and velocities, base to tip
-  for (int i = 0; i < m.nb; ++i) {
-    detail::updateXup<SpatialArith, true>(m, w, i, q, true);
-    const Vec6 vJ = detail::jointVelocity<SpatialArith, true>(m, i, qd);
-    w.v[i] = m.parent[i] < 0 ? vJ : Vec6(w.Xup[i].apply(w.v[m.parent[i]]) + vJ);
-  }
+  detail::dispatchTree(m, [&](auto, auto free) {
+    constexpr bool Free = decltype(free)::value;
+    for (int i = 0; i < m.nb; ++i) {
+      detail::updateXup<SpatialArith, Free>(m, w, i, q, true);
+      const Vec6 vJ = detail::jointVelocity<SpatialArith, Free>(m, i, qd);
+      w.v[i] = m.parent[i] < 0 ? vJ : Vec6(w.Xup[i].apply(w.v[m.parent[i]]) + vJ);
+    }
+  });
   Eigen::Matrix<double, 6, Eigen::Dynamic> out(6, m.contacts.size());
   for (std::size_t k = 0; k < m.contacts.size(); ++k) {
     const int b = m.contacts[k].body;
