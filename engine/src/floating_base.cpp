@@ -70,13 +70,14 @@ std::vector<std::array<int, 6>> findChains(const ModelSpec& s) {
 
 bool hasFloatingBases(const ModelSpec& spec) { return !findChains(spec).empty(); }
 
-void convertFloatingBaseState(const ModelSpec& spec, const Eigen::VectorXd& q,
-                              const Eigen::VectorXd& qd, Eigen::VectorXd& qOut,
-                              Eigen::VectorXd& qdOut) {
+void convertFloatingBaseMotion(const ModelSpec& spec, const Eigen::MatrixXd& q,
+                               const Eigen::MatrixXd& qd, Eigen::MatrixXd& qOut,
+                               Eigen::MatrixXd& qdOut) {
   const Model six = compile(spec);
-  if (q.size() != six.nq() || qd.size() != six.nv())
-    throw std::invalid_argument("convertFloatingBaseState: q needs " + std::to_string(six.nq()) +
-                                " entries and qd " + std::to_string(six.nv()));
+  if (q.cols() != six.nq() || qd.cols() != six.nv() || q.rows() != qd.rows())
+    throw std::invalid_argument("convertFloatingBaseMotion: q needs " +
+                                std::to_string(six.nq()) + " columns and qd " +
+                                std::to_string(six.nv()) + ", with as many rows");
   const auto chains = findChains(spec);
   std::vector<int> dropped(spec.bodies.size(), 0), freeBody(spec.bodies.size(), 0);
   for (const auto& c : chains) {
@@ -89,33 +90,53 @@ void convertFloatingBaseState(const ModelSpec& spec, const Eigen::VectorXd& q,
     nq += freeBody[i] ? 7 : jointNq(spec.bodies[i].joint.type);
     nv += freeBody[i] ? 6 : jointNv(spec.bodies[i].joint.type);
   }
-  qOut.resize(nq);
-  qdOut.resize(nv);
+  qOut.resize(q.rows(), nq);
+  qdOut.resize(q.rows(), nv);
   Data d(six);
-  if (!chains.empty()) {
-    forwardKinematics(six, d, q);
-    energyMomentum(six, d, q, qd);  // leaves the body velocities in d.spatial.v
-  }
-  int qi = 0, vi = 0;
-  for (int i = 0; i < six.nb; ++i) {
-    if (dropped[i]) continue;
-    if (freeBody[i]) {
-      // the free joint's pose: the body's X0 = (E, r), R = E^T; its velocity: the body's own
-      const SpatialTransform& X0 = d.spatial.X0[i];
-      const Eigen::Quaterniond quat(Mat3(X0.E.transpose()));
-      qOut.segment<3>(qi) = X0.r;
-      qOut.segment<4>(qi + 3) << quat.w(), quat.x(), quat.y(), quat.z();
-      qdOut.segment<6>(vi) = d.spatial.v[i];
-      qi += 7;
-      vi += 6;
-    } else {
-      const int n = six.jointNq(i), m = six.jointNv(i);
-      qOut.segment(qi, n) = q.segment(six.qIndex[i], n);
-      qdOut.segment(vi, m) = qd.segment(six.vIndex[i], m);
-      qi += n;
-      vi += m;
+  Eigen::VectorXd qk(six.nq()), qdk(six.nv());
+  for (Eigen::Index k = 0; k < q.rows(); ++k) {
+    qk = q.row(k).transpose();
+    qdk = qd.row(k).transpose();
+    if (!chains.empty()) {
+      forwardKinematics(six, d, qk);
+      energyMomentum(six, d, qk, qdk);  // leaves the body velocities in d.spatial.v
+    }
+    int qi = 0, vi = 0;
+    for (int i = 0; i < six.nb; ++i) {
+      if (dropped[i]) continue;
+      if (freeBody[i]) {
+        // the free joint's pose: the body's X0 = (E, r), R = E^T; its velocity: the body's own
+        const SpatialTransform& X0 = d.spatial.X0[i];
+        const Eigen::Quaterniond quat(Mat3(X0.E.transpose()));
+        qOut.row(k).segment<3>(qi) = X0.r.transpose();
+        qOut.row(k).segment<4>(qi + 3) << quat.w(), quat.x(), quat.y(), quat.z();
+        qdOut.row(k).segment<6>(vi) = d.spatial.v[i].transpose();
+        qi += 7;
+        vi += 6;
+      } else {
+        const int n = six.jointNq(i), m = six.jointNv(i);
+        qOut.row(k).segment(qi, n) = qk.segment(six.qIndex[i], n).transpose();
+        qdOut.row(k).segment(vi, m) = qdk.segment(six.vIndex[i], m).transpose();
+        qi += n;
+        vi += m;
+      }
     }
   }
+}
+
+void convertFloatingBaseState(const ModelSpec& spec, const Eigen::VectorXd& q,
+                              const Eigen::VectorXd& qd, Eigen::VectorXd& qOut,
+                              Eigen::VectorXd& qdOut) {
+  Eigen::MatrixXd qo, qdo;
+  try {
+    convertFloatingBaseMotion(spec, q.transpose(), qd.transpose(), qo, qdo);
+  } catch (const std::invalid_argument&) {
+    const Model six = compile(spec);
+    throw std::invalid_argument("convertFloatingBaseState: q needs " + std::to_string(six.nq()) +
+                                " entries and qd " + std::to_string(six.nv()));
+  }
+  qOut = qo.row(0).transpose();
+  qdOut = qdo.row(0).transpose();
 }
 
 ModelSpec convertFloatingBases(const ModelSpec& spec) {

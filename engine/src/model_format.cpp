@@ -958,23 +958,13 @@ void convertLoadedFloatingBases(LoadedModel& lm) {
   if (!hasFloatingBases(lm.spec)) return;
   if (lm.motion) {
     Motion& mo = *lm.motion;
-    const Model six = compile(lm.spec);
-    Eigen::MatrixXd q, qd;
-    Eigen::VectorXd qk, qdk, qOut, qdOut;
-    for (Eigen::Index k = 0; k < mo.q.rows(); ++k) {
-      qk = mo.q.row(k).transpose();
-      qdk = mo.qd.rows() ? Eigen::VectorXd(mo.qd.row(k).transpose())
-                         : Eigen::VectorXd(Eigen::VectorXd::Zero(six.nv()));
-      convertFloatingBaseState(lm.spec, qk, qdk, qOut, qdOut);
-      if (k == 0) {
-        q.resize(mo.q.rows(), qOut.size());
-        qd.resize(mo.q.rows(), qdOut.size());
-      }
-      q.row(k) = qOut.transpose();
-      qd.row(k) = qdOut.transpose();
-    }
-    mo.q = q;
-    if (mo.qd.rows()) mo.qd = qd;
+    const Eigen::MatrixXd qd = mo.qd.rows()
+                                   ? mo.qd
+                                   : Eigen::MatrixXd(Eigen::MatrixXd::Zero(mo.q.rows(), mo.q.cols()));
+    Eigen::MatrixXd qOut, qdOut;
+    convertFloatingBaseMotion(lm.spec, mo.q, qd, qOut, qdOut);
+    mo.q = qOut;
+    if (mo.qd.rows()) mo.qd = qdOut;
   }
   lm.spec = convertFloatingBases(lm.spec);
 }

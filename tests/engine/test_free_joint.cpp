@@ -425,6 +425,19 @@ class TestFreeJoint : public QObject {
     QVERIFY(asIs);
     QCOMPARE(asIs->spec.bodies.size(), six.bodies.size());
     QVERIFY(problems.empty());
+    // a spatial_v2 motion beside the model is mapped sample by sample
+    nlohmann::json withMotion = nlohmann::json::parse(specToSpatialV2(six).dump());
+    const Eigen::VectorXd qa = ms.q0, qb = ms.q0 + Eigen::VectorXd::Constant(ms.nq(), 0.25);
+    withMotion["t"] = {0.0, 1.0};
+    withMotion["q"] = nlohmann::json::array();
+    for (const Eigen::VectorXd* s6 : {&qa, &qb})
+      withMotion["q"].push_back(std::vector<double>(s6->data(), s6->data() + s6->size()));
+    const auto moved = readModelDocument(withMotion, problems);
+    QVERIFY(moved && moved->motion);
+    QCOMPARE(moved->motion->q.cols(), Eigen::Index(mf.nq()));
+    Eigen::VectorXd qExpected, qdExpected;
+    convertFloatingBaseState(six, qb, Eigen::VectorXd::Zero(ms.nv()), qExpected, qdExpected);
+    QVERIFY((moved->motion->q.row(1).transpose() - qExpected).norm() < 1e-12);
     // a chain with mass on an intermediate body is not spatial_v2's emulation
     ModelSpec heavy = six;
     heavy.bodies[2].inertia = InertiaSpec::fromMassComInertia(1, Vec3::Zero(), Mat3::Identity());

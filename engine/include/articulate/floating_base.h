@@ -31,6 +31,13 @@ void convertFloatingBaseState(const ModelSpec& spec, const Eigen::VectorXd& q,
                               const Eigen::VectorXd& qd, Eigen::VectorXd& qOut,
                               Eigen::VectorXd& qdOut);
 
+/// convertFloatingBaseState for a whole motion: row k of q (nq columns) and qd (nv columns) is
+/// one state of spec; the outputs get the converted states in the same rows. Compiles spec
+/// once. Throws as convertFloatingBaseState.
+void convertFloatingBaseMotion(const ModelSpec& spec, const Eigen::MatrixXd& q,
+                               const Eigen::MatrixXd& qd, Eigen::MatrixXd& qOut,
+                               Eigen::MatrixXd& qdOut);
+
 /// The inverse of convertFloatingBases, for formats without a free joint (spatial_v2): every
 /// free body becomes spatial_v2's six-joint floating base, five massless bodies "<name>_px",
 /// "<name>_py", "<name>_pz", "<name>_rx", "<name>_ry" (drawn as nothing) on joints Px, Py, Pz,
