@@ -12,6 +12,7 @@
 
 #include "articulate/conformance.h"
 #include "articulate/dynamics.h"
+#include "articulate/floating_base.h"
 #include "articulate/generators.h"
 #include "articulate/model_format.h"
 #include "articulate/model_io.h"
@@ -112,7 +113,11 @@ void printInfo(const ModelSpec& spec) {
     const Mat6 I = spec.bodies[i].inertia.spatial();
     std::cout << std::left << std::setw(4) << i << std::setw(16) << model.names[i] << std::setw(16)
               << (model.parent[i] < 0 ? "base" : model.names[model.parent[i]]) << std::setw(8)
-              << jointCode(model.joints[i].type) << std::setw(10) << I(5, 5) << model.q0(i) << "\n";
+              << jointCode(model.joints[i].type) << std::setw(10) << I(5, 5);
+    // a free joint's q0 is its position and quaternion
+    for (int k = 0; k < model.jointNq(i); ++k)
+      std::cout << (k ? " " : "") << model.q0(model.qIndex[i] + k);
+    std::cout << "\n";
   }
   const EnergyMomentum e = energyMomentum(model, data, model.q0, model.qd0);
   std::cout << "\ntotal mass " << e.mass << " kg, centre of mass " << vec(e.cm)
@@ -120,7 +125,7 @@ void printInfo(const ModelSpec& spec) {
             << e.potential + 0.0 << " J\n";
   if (model.nb > 0 && model.nb <= 12) {
     std::cout << "\njoint-space inertia H(q0):\n" << crba(model, data, model.q0).format(fmt) << "\n";
-    const Eigen::VectorXd tau = Eigen::VectorXd::Zero(model.nb);
+    const Eigen::VectorXd tau = Eigen::VectorXd::Zero(model.nv());
     std::cout << "\nunactuated accelerations qdd (ABA):\n"
               << vec(aba(model, data, model.q0, model.qd0, tau)) << "\n";
   }
@@ -154,12 +159,12 @@ void printRigidBodyInfo(const RigidBodySpec& spec) {
             << " J, floor clearance " << body.floorClearance() << " m\n";
 }
 
-// simulate --q0/--qd0: one number per joint
+// simulate --q0/--qd0: one number per joint variable (nq positions, nv velocities)
 Eigen::VectorXd parseList(const std::string& text, int n, const char* option) {
   const std::vector<double> v = parseNumbers(text, option);
   if (static_cast<int>(v.size()) != n)
     throw std::invalid_argument(std::string(option) + ": expected " + std::to_string(n) +
-                                " comma-separated numbers (one per joint)");
+                                " comma-separated numbers (one per joint variable)");
   return Eigen::Map<const Eigen::VectorXd>(v.data(), n);
 }
 
@@ -329,9 +334,9 @@ int runSimulate(const SimulateArgs& a) {
   if (a.rtol > 0) opt.relTol = a.rtol;
   if (a.atol > 0) opt.absTol = a.atol;
   Simulation sim(model, opt);
-  const int n = model.nb;
-  sim.setState(0.0, a.q0.empty() ? Eigen::VectorXd(model.q0) : parseList(a.q0, n, "--q0"),
-               a.qd0.empty() ? Eigen::VectorXd(model.qd0) : parseList(a.qd0, n, "--qd0"));
+  const int nq = model.nq(), nv = model.nv();
+  sim.setState(0.0, a.q0.empty() ? Eigen::VectorXd(model.q0) : parseList(a.q0, nq, "--q0"),
+               a.qd0.empty() ? Eigen::VectorXd(model.qd0) : parseList(a.qd0, nv, "--qd0"));
   const bool json = a.output.size() >= 5 && a.output.substr(a.output.size() - 5) == ".json";
   const bool csv = a.output.size() >= 4 && a.output.substr(a.output.size() - 4) == ".csv";
   if (!json && !csv) throw std::invalid_argument("--output: the file must end in .csv or .json");
@@ -345,13 +350,13 @@ int runSimulate(const SimulateArgs& a) {
     const EnergyMomentum e = sim.energy();
     if (csv) {
       out << sim.time();
-      for (int i = 0; i < n; ++i) out << "," << sim.q()(i);
-      for (int i = 0; i < n; ++i) out << "," << sim.qd()(i);
+      for (int i = 0; i < nq; ++i) out << "," << sim.q()(i);
+      for (int i = 0; i < nv; ++i) out << "," << sim.qd()(i);
       out << "," << e.kinetic << "," << e.potential << "," << e.kinetic + e.potential << "\n";
     } else {
       doc["t"].push_back(sim.time());
-      doc["q"].push_back(std::vector<double>(sim.q().data(), sim.q().data() + n));
-      doc["qd"].push_back(std::vector<double>(sim.qd().data(), sim.qd().data() + n));
+      doc["q"].push_back(std::vector<double>(sim.q().data(), sim.q().data() + nq));
+      doc["qd"].push_back(std::vector<double>(sim.qd().data(), sim.qd().data() + nv));
       doc["kinetic"].push_back(e.kinetic);
       doc["potential"].push_back(e.potential);
       doc["total"].push_back(e.kinetic + e.potential);
@@ -359,8 +364,8 @@ int runSimulate(const SimulateArgs& a) {
   };
   if (csv) {
     out << "t";
-    for (int i = 0; i < n; ++i) out << ",q" << i;
-    for (int i = 0; i < n; ++i) out << ",qd" << i;
+    for (int i = 0; i < nq; ++i) out << ",q" << i;
+    for (int i = 0; i < nv; ++i) out << ",qd" << i;
     out << ",kinetic,potential,total\n";
   } else {
     doc["model"] = lm.spec.name;
@@ -593,6 +598,9 @@ int main(int argc, char** argv) {
         spec = rollingDisc(discPoints);
       }
       if (genFloating) spec = floatBase(spec);
+      // Articulate has a free joint for spatial_v2's six-joint floating base (specToSpatialV2
+      // writes the six joints again)
+      spec = convertFloatingBases(spec);
       if (!genGravity.empty()) spec.gravity = parseGravity(genGravity, spec.arithmetic);
       if (!genName.empty()) spec.name = genName;
       compile(spec);  // a generator must produce a valid model

@@ -1,12 +1,16 @@
 // Articulated-body forward dynamics (Featherstone, RBDA Table 7.1; spatial_v2 FDab), for
-// single-DoF joints: U = IA S, d = S' U, u = tau - S' pA.
+// single-DoF joints: U = IA S, d = S' U, u = tau - S' pA. A free joint (S = identity, always on
+// the base) has U = D = IA and u = tau - pA, so its body's spatial acceleration is
+// a = IA \ (tau - pA) and qdd = a - Xup a0 (RBDA section 9.3).
+#include <Eigen/Cholesky>
+
 #include "detail.h"
 
 namespace art {
 
 namespace {
 
-template <class A>
+template <class A, bool Free>
 void abaPasses(const Model& m, Data& d, const VecRef& q, const VecRef& qd, const VecRef& tau,
                const ExternalForces* fext) {
   using Vec = typename A::Vec;
@@ -15,9 +19,9 @@ void abaPasses(const Model& m, Data& d, const VecRef& q, const VecRef& qd, const
   const auto& t = m.arrays<A>();
   // outward pass: velocities, velocity-product accelerations, rigid-body bias forces
   for (int i = 0; i < m.nb; ++i) {
-    detail::updateXup<A>(m, w, i, q(i), fext != nullptr);
+    detail::updateXup<A, Free>(m, w, i, q, fext != nullptr);
     const int p = m.parent[i];
-    const Vec vJ = t.S[i] * qd(i);
+    const Vec vJ = detail::jointVelocity<A, Free>(m, i, qd);
     if (p < 0) {
       w.v[i] = vJ;
       w.c[i].setZero();
@@ -31,15 +35,17 @@ void abaPasses(const Model& m, Data& d, const VecRef& q, const VecRef& qd, const
   }
   // inward pass: articulated-body inertias and bias forces
   for (int i = m.nb - 1; i >= 0; --i) {
+    if (detail::isFree<A, Free>(m, i)) continue;  // on the base: solved in the last pass
     const int k = t.axis[i];
+    const double taui = tau(detail::vIdx<Free>(m, i));
     if (k >= 0) {  // S = e_k: columns and entries instead of products
       w.U[i] = w.IA[i].col(k);
       w.d[i] = w.U[i](k);
-      w.u[i] = tau(i) - w.pA[i](k);
+      w.u[i] = taui - w.pA[i](k);
     } else {
       w.U[i] = w.IA[i] * t.S[i];
       w.d[i] = t.S[i].dot(w.U[i]);
-      w.u[i] = tau(i) - t.S[i].dot(w.pA[i]);
+      w.u[i] = taui - t.S[i].dot(w.pA[i]);
     }
     const int p = m.parent[i];
     if (p >= 0) {
@@ -58,8 +64,15 @@ void abaPasses(const Model& m, Data& d, const VecRef& q, const VecRef& qd, const
   for (int i = 0; i < m.nb; ++i) {
     const int p = m.parent[i];
     const Vec a = w.Xup[i].apply(p < 0 ? t.aGrav : w.a[p]) + w.c[i];
-    d.qdd(i) = (w.u[i] - w.U[i].dot(a)) / w.d[i];
-    w.a[i] = a + t.S[i] * d.qdd(i);
+    if (detail::isFree<A, Free>(m, i)) {
+      const int vi = m.vIndex[i];
+      w.a[i] = Eigen::LLT<Mat>(w.IA[i]).solve(Vec(tau.template segment<A::dim>(vi) - w.pA[i]));
+      d.qdd.template segment<A::dim>(vi) = w.a[i] - a;
+      continue;
+    }
+    const int vi = detail::vIdx<Free>(m, i);
+    d.qdd(vi) = (w.u[i] - w.U[i].dot(a)) / w.d[i];
+    w.a[i] = a + t.S[i] * d.qdd(vi);
   }
 }
 
@@ -67,11 +80,13 @@ void abaPasses(const Model& m, Data& d, const VecRef& q, const VecRef& qd, const
 
 const Eigen::VectorXd& aba(const Model& m, Data& d, const VecRef& q, const VecRef& qd,
                            const VecRef& tau, const ExternalForces* fext) {
-  detail::checkSize("aba", "q", q.size(), m.nb);
-  detail::checkSize("aba", "qd", qd.size(), m.nb);
-  detail::checkSize("aba", "tau", tau.size(), m.nb);
+  detail::checkSize("aba", "q", q.size(), m.nq());
+  detail::checkSize("aba", "qd", qd.size(), m.nv());
+  detail::checkSize("aba", "tau", tau.size(), m.nv());
   detail::checkFext("aba", m, fext);
-  detail::dispatch(m, [&](auto arith) { abaPasses<decltype(arith)>(m, d, q, qd, tau, fext); });
+  detail::dispatchTree(m, [&](auto arith, auto free) {
+    abaPasses<decltype(arith), decltype(free)::value>(m, d, q, qd, tau, fext);
+  });
   return d.qdd;
 }
 

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "articulate/configuration.h"
 #include "detail.h"
 
 namespace art {
@@ -42,15 +43,15 @@ void poseOf(const PlanarTransform& X0, Mat3& R, Vec3& o) {
 
 // outward pass: X0, and per body in base coordinates the velocity, the velocity-product
 // acceleration (qdd = 0, no gravity) and the joint axis
-template <class A>
+template <class A, bool Free>
 void treeMotion(const Model& m, Data& d, ConstraintData& cd, const VecRef& q, const VecRef& qd) {
   using Vec = typename A::Vec;
   auto& w = d.ws<A>();
   const auto& t = m.arrays<A>();
   for (int i = 0; i < m.nb; ++i) {
-    detail::updateXup<A>(m, w, i, q(i), true);
+    detail::updateXup<A, Free>(m, w, i, q, true);
     const int p = m.parent[i];
-    const Vec vJ = t.S[i] * qd(i);
+    const Vec vJ = detail::jointVelocity<A, Free>(m, i, qd);
     if (p < 0) {
       w.v[i] = vJ;
       w.a[i].setZero();
@@ -60,7 +61,12 @@ void treeMotion(const Model& m, Data& d, ConstraintData& cd, const VecRef& q, co
     }
     cd.v0[i] = toBase(w.X0[i], w.v[i]);
     cd.a0[i] = toBase(w.X0[i], w.a[i]);
-    cd.s0[i] = toBase(w.X0[i], t.S[i]);
+    if (detail::isFree<A, Free>(m, i)) {
+      for (int k = 0; k < A::dim; ++k)
+        cd.s0[m.vIndex[i] + k] = toBase(w.X0[i], Vec(Vec::Unit(k)));
+    } else {
+      cd.s0[detail::vIdx<Free>(m, i)] = toBase(w.X0[i], t.S[i]);
+    }
   }
 }
 
@@ -107,13 +113,17 @@ void loopRows(const Model& m, const Data& d, ConstraintData& cd, const Constrain
       cd.g(r0 + k) = -bias(k);
     }
   }
-  for (int j = sA.body; j >= 0; j = m.parent[j]) {
-    const Vec3 col = cd.s0[j].tail<3>() + cd.s0[j].head<3>().cross(pA);
-    for (int k = 0; k < np; ++k) cd.G(r0 + k, j) += col(k);
+  for (int jb = sA.body; jb >= 0; jb = m.parent[jb]) {
+    for (int j = m.vIndex[jb], end = j + m.jointNv(jb); j < end; ++j) {
+      const Vec3 col = cd.s0[j].tail<3>() + cd.s0[j].head<3>().cross(pA);
+      for (int k = 0; k < np; ++k) cd.G(r0 + k, j) += col(k);
+    }
   }
-  for (int j = sB.body; j >= 0; j = m.parent[j]) {
-    const Vec3 col = cd.s0[j].tail<3>() + cd.s0[j].head<3>().cross(pB);
-    for (int k = 0; k < np; ++k) cd.G(r0 + k, j) -= col(k);
+  for (int jb = sB.body; jb >= 0; jb = m.parent[jb]) {
+    for (int j = m.vIndex[jb], end = j + m.jointNv(jb); j < end; ++j) {
+      const Vec3 col = cd.s0[j].tail<3>() + cd.s0[j].head<3>().cross(pB);
+      for (int k = 0; k < np; ++k) cd.G(r0 + k, j) -= col(k);
+    }
   }
   if (!c.align) return;
   // alignment: phi = a x b for unit axes a (body A) and b (body B) in base coordinates;
@@ -134,13 +144,17 @@ void loopRows(const Model& m, const Data& d, ConstraintData& cd, const Constrain
       cd.g(ra + k) = -xb(k0 + k);
     }
   }
-  for (int j = sA.body; j >= 0; j = m.parent[j]) {
-    const Vec3 col = cd.s0[j].head<3>().cross(a).cross(b);
-    for (int k = 0; k < nk; ++k) cd.G(ra + k, j) += col(k0 + k);
+  for (int jb = sA.body; jb >= 0; jb = m.parent[jb]) {
+    for (int j = m.vIndex[jb], end = j + m.jointNv(jb); j < end; ++j) {
+      const Vec3 col = cd.s0[j].head<3>().cross(a).cross(b);
+      for (int k = 0; k < nk; ++k) cd.G(ra + k, j) += col(k0 + k);
+    }
   }
-  for (int j = sB.body; j >= 0; j = m.parent[j]) {
-    const Vec3 col = a.cross(cd.s0[j].head<3>().cross(b));
-    for (int k = 0; k < nk; ++k) cd.G(ra + k, j) += col(k0 + k);
+  for (int jb = sB.body; jb >= 0; jb = m.parent[jb]) {
+    for (int j = m.vIndex[jb], end = j + m.jointNv(jb); j < end; ++j) {
+      const Vec3 col = a.cross(cd.s0[j].head<3>().cross(b));
+      for (int k = 0; k < nk; ++k) cd.G(ra + k, j) += col(k0 + k);
+    }
   }
 }
 
@@ -150,16 +164,21 @@ void evaluate(const Model& m, Data& d, ConstraintData& cd, const VecRef& q, cons
   bool loops = false;
   for (const ConstraintSpec& c : m.constraints) loops |= c.type == ConstraintSpec::Type::Loop;
   if (loops)
-    detail::dispatch(m, [&](auto arith) { treeMotion<decltype(arith)>(m, d, cd, q, qd); });
+    detail::dispatchTree(m, [&](auto arith, auto free) {
+      treeMotion<decltype(arith), decltype(free)::value>(m, d, cd, q, qd);
+    });
   for (std::size_t k = 0; k < m.constraints.size(); ++k) {
     const ConstraintSpec& c = m.constraints[k];
     const int r = cd.row[k];
     if (c.type == ConstraintSpec::Type::Coupling) {
-      cd.phi(r) = q(c.joint) - c.ratio * q(c.master) - c.offset;
-      cd.G(r, c.joint) = 1.0;
-      cd.G(r, c.master) = -c.ratio;
+      // couplings join single-variable joints only (compile() refuses free ones)
+      const int qj = m.qIndex[c.joint], qm = m.qIndex[c.master];
+      const int vj = m.vIndex[c.joint], vm = m.vIndex[c.master];
+      cd.phi(r) = q(qj) - c.ratio * q(qm) - c.offset;
+      cd.G(r, vj) = 1.0;
+      cd.G(r, vm) = -c.ratio;
       if (withVelocity) {
-        cd.phidot(r) = qd(c.joint) - c.ratio * qd(c.master);
+        cd.phidot(r) = qd(vj) - c.ratio * qd(vm);
         cd.g(r) = 0.0;
       }
     } else {
@@ -215,7 +234,7 @@ void solvePivoted(const Eigen::MatrixXd& A, const Eigen::VectorXi& perm, int n, 
 // Y = H^-1 G' and A = G Y (with H factorised in data.L)
 void schur(const Model& m, const Data& d, ConstraintData& cd) {
   for (int k = 0; k < cd.nc; ++k) {
-    for (int j = 0; j < m.nb; ++j) cd.Y(j, k) = cd.G(k, j);
+    for (int j = 0; j < m.nv(); ++j) cd.Y(j, k) = cd.G(k, j);
     solveMassMatrix(m, d, cd.Y.col(k));
   }
   for (int i = 0; i < cd.nc; ++i)
@@ -234,19 +253,20 @@ ConstraintData::ConstraintData(const Model& model) : nc(constraintRowCount(model
   row.push_back(0);
   for (const ConstraintSpec& c : model.constraints) row.push_back(row.back() + rowsOf(model, c));
   for (auto* v : {&phi, &phidot, &g, &lambda, &rhs, &work}) v->setZero(nc);
-  G.setZero(nc, model.nb);
-  Y.setZero(model.nb, nc);
+  G.setZero(nc, model.nv());
+  Y.setZero(model.nv(), nc);
+  dq.setZero(model.nv());
   A.setZero(nc, nc);
   perm.setZero(nc);
   v0.assign(model.nb, Vec6::Zero());
   a0.assign(model.nb, Vec6::Zero());
-  s0.assign(model.nb, Vec6::Zero());
+  s0.assign(model.nv(), Vec6::Zero());
 }
 
 void constraintKinematics(const Model& m, Data& d, ConstraintData& cd, const VecRef& q,
                           const VecRef& qd) {
-  detail::checkSize("constraintKinematics", "q", q.size(), m.nb);
-  detail::checkSize("constraintKinematics", "qd", qd.size(), m.nb);
+  detail::checkSize("constraintKinematics", "q", q.size(), m.nq());
+  detail::checkSize("constraintKinematics", "qd", qd.size(), m.nv());
   evaluate(m, d, cd, q, qd, true);
 }
 
@@ -254,9 +274,9 @@ const Eigen::VectorXd& constrainedForwardDynamics(const Model& m, Data& d, Const
                                                   const VecRef& q, const VecRef& qd,
                                                   const VecRef& tau, const ExternalForces* fext,
                                                   const BaumgarteGains& gains) {
-  detail::checkSize("constrainedForwardDynamics", "q", q.size(), m.nb);
-  detail::checkSize("constrainedForwardDynamics", "qd", qd.size(), m.nb);
-  detail::checkSize("constrainedForwardDynamics", "tau", tau.size(), m.nb);
+  detail::checkSize("constrainedForwardDynamics", "q", q.size(), m.nq());
+  detail::checkSize("constrainedForwardDynamics", "qd", qd.size(), m.nv());
+  detail::checkSize("constrainedForwardDynamics", "tau", tau.size(), m.nv());
   detail::checkFext("constrainedForwardDynamics", m, fext);
   // unconstrained accelerations qdd0 = H \ (tau - C), leaving H's factor in data.L
   forwardDynamicsCrb(m, d, q, qd, tau, fext);
@@ -277,8 +297,8 @@ const Eigen::VectorXd& constrainedForwardDynamics(const Model& m, Data& d, Const
 double closeConstraintsAfterStep(const Model& m, Data& d, ConstraintData& cd,
                                  Eigen::Ref<Eigen::VectorXd> q1, Eigen::Ref<Eigen::VectorXd> qd1,
                                  double h, double tolerance, int maxIterations) {
-  detail::checkSize("closeConstraintsAfterStep", "q1", q1.size(), m.nb);
-  detail::checkSize("closeConstraintsAfterStep", "qd1", qd1.size(), m.nb);
+  detail::checkSize("closeConstraintsAfterStep", "q1", q1.size(), m.nq());
+  detail::checkSize("closeConstraintsAfterStep", "qd1", qd1.size(), m.nv());
   if (!(h > 0)) throw std::invalid_argument("closeConstraintsAfterStep: h must be > 0");
   if (cd.nc == 0) return 0.0;
   // phi(q1 + h^2 Y dl) = 0 with the Jacobian G(q1) Y approximated by the factorised G(q) Y
@@ -288,9 +308,17 @@ double closeConstraintsAfterStep(const Model& m, Data& d, ConstraintData& cd,
     err = cd.phi.cwiseAbs().maxCoeff();
     if (err <= tolerance || it >= maxIterations || !std::isfinite(err)) break;
     solvePivoted(cd.A, cd.perm, cd.nc, cd.rank, cd.phi, cd.rhs, cd.work);
-    for (int k = 0; k < cd.nc; ++k) {
-      q1 -= cd.rhs(k) * cd.Y.col(k);
-      qd1 -= (cd.rhs(k) / h) * cd.Y.col(k);
+    if (!m.hasFreeJoints) {
+      for (int k = 0; k < cd.nc; ++k) {
+        q1 -= cd.rhs(k) * cd.Y.col(k);
+        qd1 -= (cd.rhs(k) / h) * cd.Y.col(k);
+      }
+    } else {
+      // the correction is a velocity-space vector: move q1 along it on the configuration space
+      cd.dq.setZero();
+      for (int k = 0; k < cd.nc; ++k) cd.dq -= cd.rhs(k) * cd.Y.col(k);
+      integrateConfiguration(m, q1, cd.dq, 1.0, q1);
+      qd1 += cd.dq / h;
     }
   }
   return err;
@@ -299,8 +327,8 @@ double closeConstraintsAfterStep(const Model& m, Data& d, ConstraintData& cd,
 double projectConstraints(const Model& m, Data& d, ConstraintData& cd,
                           Eigen::Ref<Eigen::VectorXd> q, Eigen::Ref<Eigen::VectorXd> qd,
                           double tolerance, int maxIterations) {
-  detail::checkSize("projectConstraints", "q", q.size(), m.nb);
-  detail::checkSize("projectConstraints", "qd", qd.size(), m.nb);
+  detail::checkSize("projectConstraints", "q", q.size(), m.nq());
+  detail::checkSize("projectConstraints", "qd", qd.size(), m.nv());
   if (cd.nc == 0) return 0.0;
   // positions: Gauss-Newton on phi(q) = 0 with the least-norm step
   double err = 0.0;
@@ -312,7 +340,13 @@ double projectConstraints(const Model& m, Data& d, ConstraintData& cd,
       for (int k = 0; k <= i; ++k) cd.A(i, k) = cd.A(k, i) = cd.G.row(i).dot(cd.G.row(k));
     const int rank = factorPivoted(cd.A, cd.perm, cd.nc);
     solvePivoted(cd.A, cd.perm, cd.nc, rank, cd.phi, cd.rhs, cd.work);
-    for (int k = 0; k < cd.nc; ++k) q -= cd.rhs(k) * cd.G.row(k).transpose();
+    if (!m.hasFreeJoints) {
+      for (int k = 0; k < cd.nc; ++k) q -= cd.rhs(k) * cd.G.row(k).transpose();
+    } else {
+      cd.dq.setZero();
+      for (int k = 0; k < cd.nc; ++k) cd.dq -= cd.rhs(k) * cd.G.row(k).transpose();
+      integrateConfiguration(m, q, cd.dq, 1.0, q);
+    }
   }
   // velocities: the least change in the kinetic-energy metric that gives G qd = 0
   crba(m, d, q);

@@ -12,14 +12,13 @@ namespace art {
 namespace {
 
 // contact-point positions and velocities in base coordinates (planar: z = 0)
-template <class A>
+template <class A, bool Free>
 void pointMotion(const Model& m, Data& d, ContactData& cd, const VecRef& q, const VecRef& qd) {
   using Vec = typename A::Vec;
   auto& w = d.ws<A>();
-  const auto& t = m.arrays<A>();
   for (int i = 0; i < m.nb; ++i) {
-    detail::updateXup<A>(m, w, i, q(i), true);
-    const Vec vJ = t.S[i] * qd(i);
+    detail::updateXup<A, Free>(m, w, i, q, true);
+    const Vec vJ = detail::jointVelocity<A, Free>(m, i, qd);
     w.v[i] = m.parent[i] < 0 ? vJ : Vec(w.Xup[i].apply(w.v[m.parent[i]]) + vJ);
   }
   for (std::size_t k = 0; k < m.contacts.size(); ++k) {
@@ -58,11 +57,13 @@ ContactData::ContactData(const Model& model) {
 
 void groundContact(const Model& m, Data& d, ContactData& cd, const VecRef& q, const VecRef& qd,
                    const VecRef& u) {
-  detail::checkSize("groundContact", "q", q.size(), m.nb);
-  detail::checkSize("groundContact", "qd", qd.size(), m.nb);
+  detail::checkSize("groundContact", "q", q.size(), m.nq());
+  detail::checkSize("groundContact", "qd", qd.size(), m.nv());
   detail::checkSize("groundContact", "u", u.size(), contactStateSize(m));
   const bool spatial = m.arithmetic == Arithmetic::Spatial;
-  detail::dispatch(m, [&](auto arith) { pointMotion<decltype(arith)>(m, d, cd, q, qd); });
+  detail::dispatchTree(m, [&](auto arith, auto free) {
+    pointMotion<decltype(arith), decltype(free)::value>(m, d, cd, q, qd);
+  });
   const double K = m.ground.stiffness, D = m.ground.damping, mu = m.ground.friction;
   const int nt = spatial ? 2 : 1;  // tangential directions: x, y (spatial) or x (planar)
   const int up = spatial ? 2 : 1;  // normal direction: z (spatial) or y (planar)

@@ -31,11 +31,17 @@ double controlForce(const ControlSpec& c, double t, double q, double qd) {
 
 void addControlForces(const Model& model, double t, const VecRef& q, const VecRef& qd,
                       Eigen::VectorXd& tau) {
-  if (q.size() != model.nb || qd.size() != model.nb || tau.size() != model.nb)
-    throw std::invalid_argument("addControlForces: q, qd and tau need " +
-                                std::to_string(model.nb) + " entries");
+  if (q.size() != model.nq() || qd.size() != model.nv() || tau.size() != model.nv())
+    throw std::invalid_argument("addControlForces: q needs " + std::to_string(model.nq()) +
+                                " entries, qd and tau " + std::to_string(model.nv()));
   if (!model.controlled) return;
-  for (int i = 0; i < model.nb; ++i) tau(i) += controlForce(model.controls[i], t, q(i), qd(i));
+  // free joints take no controller (compile() refuses one), so every controlled joint has one
+  // position and one velocity variable
+  for (int i = 0; i < model.nb; ++i) {
+    if (model.controls[i].type == ControlSpec::Type::None) continue;
+    const int vi = model.vIndex[i];
+    tau(vi) += controlForce(model.controls[i], t, q(model.qIndex[i]), qd(vi));
+  }
 }
 
 void externalForces(const Model& model, Data& data, const VecRef& q, ExternalForces& fext) {

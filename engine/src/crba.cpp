@@ -1,6 +1,8 @@
 // Composite-rigid-body algorithm for the joint-space inertia matrix (RBDA Table 6.2), its
 // tree-sparse L^T L factorisation and solve (RBDA Tables 6.3 and 6.4), and forward dynamics
-// by qdd = H \ (tau - C) (spatial_v2 FDcrb).
+// by qdd = H \ (tau - C) (spatial_v2 FDcrb). H is nv x nv: a free joint (on the base) owns a
+// 6x6 block, its body's composite inertia, and its 6 variables form a chain in the expanded
+// tree that the sparse factorisation walks (lambda = Model::dofParent).
 #include <cmath>
 
 #include "detail.h"
@@ -9,12 +11,12 @@ namespace art {
 
 namespace {
 
-template <class A>
+template <class A, bool Free>
 void crbaPasses(const Model& m, Data& d, const VecRef& q) {
   auto& w = d.ws<A>();
   const auto& t = m.arrays<A>();
   for (int i = 0; i < m.nb; ++i) {
-    detail::updateXup<A>(m, w, i, q(i), true);
+    detail::updateXup<A, Free>(m, w, i, q, true);
     w.IA[i] = t.I[i];
   }
   // inward pass: composite inertias
@@ -23,49 +25,74 @@ void crbaPasses(const Model& m, Data& d, const VecRef& q) {
   // in base coordinates H(i, j) = S0_j . (X0_i^T IC_i S_i) for every ancestor j of i, so each
   // pair costs a dot product rather than a transform (U holds S0, f holds F0)
   for (int i = 0; i < m.nb; ++i) {
+    if (detail::isFree<A, Free>(m, i)) continue;
     w.U[i] = w.X0[i].applyInverse(t.S[i]);
     w.f[i] = w.X0[i].applyTransposeForce(typename A::Vec(w.IA[i] * t.S[i]));
   }
   for (int i = 0; i < m.nb; ++i) {
-    d.H(i, i) = w.U[i].dot(w.f[i]);
-    for (int j = m.parent[i]; j >= 0; j = m.parent[j]) d.H(i, j) = d.H(j, i) = w.U[j].dot(w.f[i]);
+    if (detail::isFree<A, Free>(m, i)) {
+      // S = identity in body coordinates: the diagonal block is the composite inertia itself
+      const int vi = m.vIndex[i];
+      d.H.template block<A::dim, A::dim>(vi, vi) = w.IA[i];
+      continue;
+    }
+    const int vi = detail::vIdx<Free>(m, i);
+    d.H(vi, vi) = w.U[i].dot(w.f[i]);
+    for (int j = m.parent[i]; j >= 0; j = m.parent[j]) {
+      if (detail::isFree<A, Free>(m, j)) {
+        // the columns of a free ancestor j: S0_j = X0_j^-1 e_k, so S0_j . F0_i is row k of
+        // F0_i in body j's coordinates
+        const typename A::Vec Fj = w.X0[j].applyForce(w.f[i]);
+        const int vj = m.vIndex[j];
+        for (int k = 0; k < A::dim; ++k) d.H(vi, vj + k) = d.H(vj + k, vi) = Fj(k);
+      } else {
+        const int vj = detail::vIdx<Free>(m, j);
+        d.H(vi, vj) = d.H(vj, vi) = w.U[j].dot(w.f[i]);
+      }
+    }
   }
 }
 
 }  // namespace
 
 const Eigen::MatrixXd& crba(const Model& m, Data& d, const VecRef& q) {
-  detail::checkSize("crba", "q", q.size(), m.nb);
+  detail::checkSize("crba", "q", q.size(), m.nq());
   d.H.setZero();
-  detail::dispatch(m, [&](auto arith) { crbaPasses<decltype(arith)>(m, d, q); });
+  detail::dispatchTree(m, [&](auto arith, auto free) {
+    crbaPasses<decltype(arith), decltype(free)::value>(m, d, q);
+  });
   return d.H;
 }
 
 void factorizeMassMatrix(const Model& m, Data& d) {
+  // the expanded tree of the velocity variables: lambda = dofParent (equal to parent without
+  // free joints, whose 6 variables form a chain)
+  const std::vector<int>& lambda = m.dofParent;
   auto& L = d.L;
   L = d.H;
-  for (int k = m.nb - 1; k >= 0; --k) {
+  for (int k = m.nv() - 1; k >= 0; --k) {
     if (!(L(k, k) > 0.0))
       throw std::runtime_error("factorizeMassMatrix: the joint-space inertia matrix is not "
-                               "positive definite at joint '" + m.names[k] + "'");
+                               "positive definite at joint '" + m.names[m.dofBody[k]] + "'");
     L(k, k) = std::sqrt(L(k, k));
-    for (int i = m.parent[k]; i >= 0; i = m.parent[i]) L(k, i) /= L(k, k);
-    for (int i = m.parent[k]; i >= 0; i = m.parent[i])
-      for (int j = i; j >= 0; j = m.parent[j]) L(i, j) -= L(k, i) * L(k, j);
+    for (int i = lambda[k]; i >= 0; i = lambda[i]) L(k, i) /= L(k, k);
+    for (int i = lambda[k]; i >= 0; i = lambda[i])
+      for (int j = i; j >= 0; j = lambda[j]) L(i, j) -= L(k, i) * L(k, j);
   }
 }
 
 void solveMassMatrix(const Model& m, const Data& d, Eigen::Ref<Eigen::VectorXd> b) {
-  detail::checkSize("solveMassMatrix", "b", b.size(), m.nb);
+  detail::checkSize("solveMassMatrix", "b", b.size(), m.nv());
+  const std::vector<int>& lambda = m.dofParent;
   const auto& L = d.L;
   // L^T y = b, leaves first
-  for (int i = m.nb - 1; i >= 0; --i) {
+  for (int i = m.nv() - 1; i >= 0; --i) {
     b(i) /= L(i, i);
-    for (int j = m.parent[i]; j >= 0; j = m.parent[j]) b(j) -= L(i, j) * b(i);
+    for (int j = lambda[i]; j >= 0; j = lambda[j]) b(j) -= L(i, j) * b(i);
   }
   // L x = y, root first
-  for (int i = 0; i < m.nb; ++i) {
-    for (int j = m.parent[i]; j >= 0; j = m.parent[j]) b(i) -= L(i, j) * b(j);
+  for (int i = 0; i < m.nv(); ++i) {
+    for (int j = lambda[i]; j >= 0; j = lambda[j]) b(i) -= L(i, j) * b(j);
     b(i) /= L(i, i);
   }
 }
@@ -73,7 +100,7 @@ void solveMassMatrix(const Model& m, const Data& d, Eigen::Ref<Eigen::VectorXd> 
 const Eigen::VectorXd& forwardDynamicsCrb(const Model& m, Data& d, const VecRef& q,
                                           const VecRef& qd, const VecRef& tau,
                                           const ExternalForces* fext) {
-  detail::checkSize("forwardDynamicsCrb", "tau", tau.size(), m.nb);
+  detail::checkSize("forwardDynamicsCrb", "tau", tau.size(), m.nv());
   biasForces(m, d, q, qd, fext);
   crba(m, d, q);
   factorizeMassMatrix(m, d);

@@ -7,12 +7,13 @@ Data::Data(const Model& model) : nb(model.nb) {
     spatial.resize(nb);
   else
     planar.resize(nb);
-  tau = Eigen::VectorXd::Zero(nb);
-  qdd = Eigen::VectorXd::Zero(nb);
-  C = Eigen::VectorXd::Zero(nb);
-  tmp = Eigen::VectorXd::Zero(nb);
-  H = Eigen::MatrixXd::Zero(nb, nb);
-  L = Eigen::MatrixXd::Zero(nb, nb);
+  const int nv = model.nv();
+  tau = Eigen::VectorXd::Zero(nv);
+  qdd = Eigen::VectorXd::Zero(nv);
+  C = Eigen::VectorXd::Zero(nv);
+  tmp = Eigen::VectorXd::Zero(nv);
+  H = Eigen::MatrixXd::Zero(nv, nv);
+  L = Eigen::MatrixXd::Zero(nv, nv);
 }
 
 }  // namespace art

@@ -34,12 +34,65 @@ decltype(auto) dispatch(const Model& m, F&& f) {
   return f(PlanarArith{});
 }
 
+/// Calls f(arith, std::bool_constant<Free>{}) for the model's arithmetic and whether it has
+/// free joints: the instantiation for Free = false indexes q, qd by body as before free joints
+/// existed, so models without them pay nothing for them.
+template <class F>
+decltype(auto) dispatchTree(const Model& m, F&& f) {
+  if (m.arithmetic == Arithmetic::Planar) return f(PlanarArith{}, std::false_type{});
+  if (m.hasFreeJoints) return f(SpatialArith{}, std::true_type{});
+  return f(SpatialArith{}, std::false_type{});
+}
+
+/// Whether joint i is free (only ever in the Free instantiation of a spatial model).
+template <class A, bool Free>
+inline bool isFree(const Model& m, int i) {
+  if constexpr (Free && A::dim == 6)
+    return m.joints[i].type == JointType::Free;
+  else
+    return false;
+}
+
+/// Index of joint i's first position variable.
+template <bool Free>
+inline int qIdx(const Model& m, int i) {
+  if constexpr (Free)
+    return m.qIndex[i];
+  else
+    return i;
+}
+
+/// Index of joint i's first velocity variable.
+template <bool Free>
+inline int vIdx(const Model& m, int i) {
+  if constexpr (Free)
+    return m.vIndex[i];
+  else
+    return i;
+}
+
 /// Xup[i] = XJ(q_i) * Xtree[i]; also X0 when `withX0`.
-template <class A>
-inline void updateXup(const Model& m, Workspace<A>& w, int i, double q, bool withX0) {
+template <class A, bool Free = false>
+inline void updateXup(const Model& m, Workspace<A>& w, int i, const VecRef& q, bool withX0) {
   const auto& t = m.arrays<A>();
-  w.Xup[i] = A::jointTimesTree(m.joints[i], q, t.Xtree[i]);
+  if constexpr (Free && A::dim == 6) {
+    if (m.joints[i].type == JointType::Free)
+      w.Xup[i] = Joint::freeTransform(q.data() + m.qIndex[i]) * t.Xtree[i];
+    else
+      w.Xup[i] = A::jointTimesTree(m.joints[i], q(m.qIndex[i]), t.Xtree[i]);
+  } else {
+    w.Xup[i] = A::jointTimesTree(m.joints[i], q(i), t.Xtree[i]);
+  }
   if (withX0) w.X0[i] = m.parent[i] < 0 ? w.Xup[i] : w.Xup[i] * w.X0[m.parent[i]];
+}
+
+/// The joint velocity vJ = S qd_i of joint i (the body's velocity itself for a free joint).
+template <class A, bool Free = false>
+inline typename A::Vec jointVelocity(const Model& m, int i, const VecRef& qd) {
+  if constexpr (Free && A::dim == 6) {
+    if (m.joints[i].type == JointType::Free) return qd.template segment<6>(m.vIndex[i]);
+  }
+  return m.arrays<A>().S[i] * qd(vIdx<Free>(m, i));
 }
 
 /// The external force on body i in body coordinates (requires X0[i]).

@@ -7,16 +7,16 @@ namespace art {
 
 namespace {
 
-template <class A>
+template <class A, bool Free>
 void energyPasses(const Model& m, Data& d, const VecRef& q, const VecRef& qd, EnergyMomentum& e) {
   using Vec = typename A::Vec;
   using Mat = typename A::Mat;
   auto& w = d.ws<A>();
   const auto& t = m.arrays<A>();
   for (int i = 0; i < m.nb; ++i) {
-    detail::updateXup<A>(m, w, i, q(i), false);
+    detail::updateXup<A, Free>(m, w, i, q, false);
     const int p = m.parent[i];
-    const Vec vJ = t.S[i] * qd(i);
+    const Vec vJ = detail::jointVelocity<A, Free>(m, i, qd);
     w.v[i] = p < 0 ? vJ : Vec(w.Xup[i].apply(w.v[p]) + vJ);
     w.IA[i] = t.I[i];
     w.f[i] = t.I[i] * w.v[i];  // momentum of body i
@@ -58,10 +58,12 @@ void energyPasses(const Model& m, Data& d, const VecRef& q, const VecRef& qd, En
 }  // namespace
 
 EnergyMomentum energyMomentum(const Model& m, Data& d, const VecRef& q, const VecRef& qd) {
-  detail::checkSize("energyMomentum", "q", q.size(), m.nb);
-  detail::checkSize("energyMomentum", "qd", qd.size(), m.nb);
+  detail::checkSize("energyMomentum", "q", q.size(), m.nq());
+  detail::checkSize("energyMomentum", "qd", qd.size(), m.nv());
   EnergyMomentum e;
-  detail::dispatch(m, [&](auto arith) { energyPasses<decltype(arith)>(m, d, q, qd, e); });
+  detail::dispatchTree(m, [&](auto arith, auto free) {
+    energyPasses<decltype(arith), decltype(free)::value>(m, d, q, qd, e);
+  });
   return e;
 }
 

@@ -396,7 +396,7 @@ ModelSpec vee() {
   spec = floatBase(spec);
   spec.description =
       "Vee: two free-floating 1 m, 1 kg tubes joined at one end by a revolute joint at 45 "
-      "degrees to both, opened to 60 degrees, zero gravity (six-joint floating base)";
+      "degrees to both, opened to 60 degrees, zero gravity (floating base)";
   return spec;
 }
 
@@ -421,7 +421,7 @@ ModelSpec singleBody() {
   spec = floatBase(spec);
   spec.description =
       "spatial_v2 singlebody: a free-floating unit-mass 3 x 2 x 1 m box in zero gravity "
-      "(six-joint floating base); the base's x, y, z axes drawn red, green, blue";
+      "(floating base); the base's x, y, z axes drawn red, green, blue";
   return spec;
 }
 
@@ -448,7 +448,7 @@ ModelSpec scissor() {
   spec = floatBase(spec);
   spec.description =
       "spatial_v2 scissor: two unit-mass 0.2 x 0.1 x 1 m plates joined at the middle by a "
-      "revolute joint, opened 0.6 rad, floating in zero gravity (six-joint floating base)";
+      "revolute joint, opened 0.6 rad, floating in zero gravity (floating base)";
   return spec;
 }
 

@@ -4,10 +4,12 @@
 #include <cmath>
 #include <utility>
 
+#include <Eigen/Geometry>
+
 namespace art {
 
 namespace {
-constexpr std::array<std::pair<std::string_view, JointType>, 12> kCodes{{
+constexpr std::array<std::pair<std::string_view, JointType>, 13> kCodes{{
     {"Rx", JointType::Rx},
     {"Ry", JointType::Ry},
     {"Rz", JointType::Rz},
@@ -18,6 +20,7 @@ constexpr std::array<std::pair<std::string_view, JointType>, 12> kCodes{{
     {"r", JointType::PlanarR},
     {"px", JointType::PlanarPx},
     {"py", JointType::PlanarPy},
+    {"free", JointType::Free},
     {"R", JointType::Rz},
     {"P", JointType::Pz},
 }};
@@ -119,6 +122,12 @@ int Joint::unitAxis() const {
     case JointType::PlanarPy: return 2;
     default: return -1;
   }
+}
+
+SpatialTransform Joint::freeTransform(const double* q7) {
+  // XJ = rot(R^T) * xlt(p): E = R^T maps joint-frame to body coordinates, r = p
+  const Eigen::Quaterniond quat(q7[3], q7[4], q7[5], q7[6]);
+  return {quat.normalized().toRotationMatrix().transpose(), Vec3(q7[0], q7[1], q7[2])};
 }
 
 PlanarTransform Joint::planarTransform(double q) const {

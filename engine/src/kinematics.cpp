@@ -4,11 +4,11 @@
 namespace art {
 
 void forwardKinematics(const Model& m, Data& d, const VecRef& q) {
-  detail::checkSize("forwardKinematics", "q", q.size(), m.nb);
-  detail::dispatch(m, [&](auto arith) {
+  detail::checkSize("forwardKinematics", "q", q.size(), m.nq());
+  detail::dispatchTree(m, [&](auto arith, auto free) {
     using A = decltype(arith);
     auto& w = d.ws<A>();
-    for (int i = 0; i < m.nb; ++i) detail::updateXup<A>(m, w, i, q(i), true);
+    for (int i = 0; i < m.nb; ++i) detail::updateXup<A, decltype(free)::value>(m, w, i, q, true);
   });
 }
 
@@ -31,17 +31,20 @@ BodyPose bodyPose(const Model& m, const Data& d, int body) {
 Eigen::Matrix<double, 6, Eigen::Dynamic> contactPositionsVelocities(const Model& m, Data& d,
                                                                     const VecRef& q,
                                                                     const VecRef& qd) {
-  detail::checkSize("contactPositionsVelocities", "q", q.size(), m.nb);
-  detail::checkSize("contactPositionsVelocities", "qd", qd.size(), m.nb);
+  detail::checkSize("contactPositionsVelocities", "q", q.size(), m.nq());
+  detail::checkSize("contactPositionsVelocities", "qd", qd.size(), m.nv());
   if (m.arithmetic != Arithmetic::Spatial)
     throw std::invalid_argument("contactPositionsVelocities: only spatial models have contacts");
   auto& w = d.spatial;
   // body transforms and velocities, base to tip
-  for (int i = 0; i < m.nb; ++i) {
-    detail::updateXup<SpatialArith>(m, w, i, q(i), true);
-    const Vec6 vJ = m.spatial.S[i] * qd(i);
-    w.v[i] = m.parent[i] < 0 ? vJ : Vec6(w.Xup[i].apply(w.v[m.parent[i]]) + vJ);
-  }
+  detail::dispatchTree(m, [&](auto, auto free) {
+    constexpr bool Free = decltype(free)::value;
+    for (int i = 0; i < m.nb; ++i) {
+      detail::updateXup<SpatialArith, Free>(m, w, i, q, true);
+      const Vec6 vJ = detail::jointVelocity<SpatialArith, Free>(m, i, qd);
+      w.v[i] = m.parent[i] < 0 ? vJ : Vec6(w.Xup[i].apply(w.v[m.parent[i]]) + vJ);
+    }
+  });
   Eigen::Matrix<double, 6, Eigen::Dynamic> out(6, m.contacts.size());
   for (std::size_t k = 0; k < m.contacts.size(); ++k) {
     const int b = m.contacts[k].body;

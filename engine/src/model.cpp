@@ -110,8 +110,15 @@ Model compile(const ModelSpec& spec) {
   if (!m.gravity.allFinite()) throw ModelError("gravity", "is not finite");
   if (planar && m.gravity.z() != 0.0)
     throw ModelError("gravity", "planar models take gravity in the x-y plane (z must be 0)");
-  m.q0.resize(nb);
-  m.qd0.resize(nb);
+  int nq = 0, nv = 0;
+  for (const BodySpec& b : spec.bodies) {
+    nq += jointNq(b.joint.type);
+    nv += jointNv(b.joint.type);
+  }
+  m.nqTotal = nq;
+  m.nvTotal = nv;
+  m.q0.resize(nq);
+  m.qd0.resize(nv);
 
   std::set<std::string> seen;
   for (int i = 0; i < nb; ++i) {
@@ -143,15 +150,42 @@ Model compile(const ModelSpec& spec) {
       throw ModelError(i, b.name, "placement",
                        "planar models place joints by a rotation about z and an x-y offset");
     checkInertia(b, i);
-    if (!std::isfinite(b.q0) || !std::isfinite(b.qd0))
+    if (!std::isfinite(b.q0) || !std::isfinite(b.qd0) || !b.freePosition.allFinite() ||
+        !b.freeOrientation.allFinite() || !b.freeVelocity.allFinite())
       throw ModelError(i, b.name, "initial state", "is not finite");
     checkControl(b, i);
+    const bool free = b.joint.type == JointType::Free;
+    if (free && b.parent != -1)
+      throw ModelError(i, b.name, "joint.type",
+                       "a free joint must connect the body to the fixed base (parent -1)");
+    if (free && b.control.type != ControlSpec::Type::None)
+      throw ModelError(i, b.name, "control", "a free joint takes no controller");
+    if (free && !(b.freeOrientation.norm() > 0))
+      throw ModelError(i, b.name, "initial.orientation", "the quaternion must not be zero");
 
+    const int qi = m.qIndex.empty() ? 0 : m.qIndex.back() + jointNq(m.joints.back().type);
+    const int vi = m.vIndex.empty() ? 0 : m.vIndex.back() + jointNv(m.joints.back().type);
     m.parent.push_back(b.parent);
     m.joints.push_back(b.joint);
     m.names.push_back(b.name);
-    m.q0(i) = b.q0;
-    m.qd0(i) = b.qd0;
+    m.qIndex.push_back(qi);
+    m.vIndex.push_back(vi);
+    if (free) {
+      m.hasFreeJoints = true;
+      m.q0.segment<3>(qi) = b.freePosition;
+      m.q0.segment<4>(qi + 3) = b.freeOrientation.normalized();
+      m.qd0.segment<6>(vi) = b.freeVelocity;
+      for (int k = 0; k < 6; ++k) {
+        m.dofParent.push_back(k == 0 ? -1 : vi + k - 1);
+        m.dofBody.push_back(i);
+      }
+    } else {
+      m.q0(qi) = b.q0;
+      m.qd0(vi) = b.qd0;
+      const int p = b.parent;
+      m.dofParent.push_back(p < 0 ? -1 : m.vIndex[p] + jointNv(m.joints[p].type) - 1);
+      m.dofBody.push_back(i);
+    }
     const Mat6 I = b.inertia.spatial();
     if (planar) {
       // planar quantities are the (wz, vx, vy) rows and columns of the spatial ones
@@ -187,6 +221,10 @@ Model compile(const ModelSpec& spec) {
       if (!isBody(c.joint, false)) throw ModelError(field + ".joint", "is not a joint");
       if (!isBody(c.master, false)) throw ModelError(field + ".master", "is not a joint");
       if (c.joint == c.master) throw ModelError(field + ".master", "must differ from joint");
+      if (spec.bodies[c.joint].joint.type == JointType::Free)
+        throw ModelError(field + ".joint", "a coupling cannot use a free joint");
+      if (spec.bodies[c.master].joint.type == JointType::Free)
+        throw ModelError(field + ".master", "a coupling cannot use a free joint");
       if (!std::isfinite(c.ratio) || !std::isfinite(c.offset))
         throw ModelError(field, "ratio and offset must be finite");
     } else {

@@ -7,6 +7,7 @@
 #include <set>
 #include <sstream>
 
+#include "articulate/floating_base.h"
 #include "articulate/appearance.h"
 #include "articulate/model.h"
 #include "articulate/model_io.h"
@@ -499,7 +500,16 @@ ojson specToJson(const ModelSpec& s) {
         ji["about_com"] = matJson(in.aboutCom);
       jb["inertia"] = ji;
     }
-    if (b.q0 != 0 || b.qd0 != 0) jb["initial"] = {{"q", b.q0}, {"qd", b.qd0}};
+    if (b.joint.type == JointType::Free) {
+      ojson init = ojson::object();
+      if (!b.freePosition.isZero(0)) init["position"] = vecJson(b.freePosition);
+      if (b.freeOrientation != Eigen::Vector4d(1, 0, 0, 0))
+        init["orientation"] = vecJson(b.freeOrientation);
+      if (!b.freeVelocity.isZero(0)) init["velocity"] = vecJson(b.freeVelocity);
+      if (!init.empty()) jb["initial"] = init;
+    } else if (b.q0 != 0 || b.qd0 != 0) {
+      jb["initial"] = {{"q", b.q0}, {"qd", b.qd0}};
+    }
     jb["appearance"] = b.appearance;
     if (b.control.type != ControlSpec::Type::None) jb["control"] = controlJson(b.control);
     bodies.push_back(jb);
@@ -665,7 +675,7 @@ void specFromJson(const json& doc, ModelSpec& out, Diagnostics& problems) {
         if (!code.empty()) {
           if (!parseJointCode(code, b.joint.type))
             rd.fail(jj.is_object() ? dot(jp, "type") : jp,
-                    "unknown joint type '" + code + "' (Rx Ry Rz R Px Py Pz P H r px py)");
+                    "unknown joint type '" + code + "' (Rx Ry Rz R Px Py Pz P H free r px py)");
           else if (isPlanar(b.joint.type) != planar)
             rd.fail(jj.is_object() ? dot(jp, "type") : jp,
                     "'" + code + "' is a " + (planar ? "spatial" : "planar") + " joint in a " +
@@ -694,7 +704,24 @@ void specFromJson(const json& doc, ModelSpec& out, Diagnostics& problems) {
       // inertia
       if (!jb.contains("inertia")) rd.fail(p, "missing field 'inertia'");
       else readInertia(rd, jb["inertia"], planar, dot(p, "inertia"), b.inertia);
-      if (jb.contains("initial") && rd.object(jb["initial"], dot(p, "initial"), {"q", "qd"})) {
+      if (jb.contains("initial") && b.joint.type == JointType::Free) {
+        // a free joint: position (m), orientation quaternion [w x y z], body velocity [w; v]
+        const json& ji = jb["initial"];
+        if (rd.object(ji, dot(p, "initial"), {"position", "orientation", "velocity"})) {
+          Eigen::VectorXd v;
+          if (ji.contains("position")) rd.vec3(ji["position"], dot(p, "initial.position"), b.freePosition);
+          if (ji.contains("orientation") &&
+              rd.vector(ji["orientation"], 4, dot(p, "initial.orientation"), v)) {
+            if (v.norm() > 0)
+              b.freeOrientation = v;
+            else
+              rd.fail(dot(p, "initial.orientation"), "the quaternion [w x y z] must not be zero");
+          }
+          if (ji.contains("velocity") && rd.vector(ji["velocity"], 6, dot(p, "initial.velocity"), v))
+            b.freeVelocity = v;
+        }
+      } else if (jb.contains("initial") &&
+                 rd.object(jb["initial"], dot(p, "initial"), {"q", "qd"})) {
         const json& ji = jb["initial"];
         if (ji.contains("q")) rd.number(ji["q"], dot(p, "initial.q"), b.q0);
         if (ji.contains("qd")) rd.number(ji["qd"], dot(p, "initial.qd"), b.qd0);
@@ -868,8 +895,9 @@ void specFromJson(const json& doc, ModelSpec& out, Diagnostics& problems) {
 
 namespace {
 
-// an Articulate recording's samples: t (nt), q and qd (nt x nb), kinetic and potential (nt)
-void readRecording(const json& doc, int nb, Reader& rd, Motion& mo) {
+// an Articulate recording's samples: t (nt), q (nt x nq), qd (nt x nv), kinetic and potential
+// (nt)
+void readRecording(const json& doc, int nq, int nv, Reader& rd, Motion& mo) {
   const json& jt = doc["t"];
   if (!jt.is_array() || jt.empty()) {
     rd.fail("t", "expected at least 1 sample time");
@@ -883,11 +911,12 @@ void readRecording(const json& doc, int nb, Reader& rd, Motion& mo) {
       return;
     }
   auto rows = [&](const char* field, Eigen::MatrixXd& out) {
+    const int nb = std::string(field) == "q" ? nq : nv;
     const json& j = doc[field];
     if (!j.is_array() || j.size() != static_cast<std::size_t>(nt) ||
         (nt > 0 && (!j[0].is_array() || j[0].size() != static_cast<std::size_t>(nb)))) {
       rd.fail(field, "expected " + std::to_string(nt) + " rows (one per time) of " +
-                         std::to_string(nb) + " numbers (one per joint)");
+                         std::to_string(nb) + " numbers (one per joint variable)");
       return;
     }
     rd.matrix(j, nt, nb, field, out);
@@ -938,7 +967,34 @@ void saveRecording(const std::string& path, const ModelSpec& spec, const Motion&
   writeFileAtomically(path, formatJson(recordingToJson(spec, motion)));
 }
 
-std::optional<LoadedModel> readModelDocument(const json& doc, Diagnostics& problems) {
+namespace {
+
+// replaces the six-joint floating bases of a loaded model by free joints, with its motion
+void convertLoadedFloatingBases(LoadedModel& lm) {
+  if (!hasFloatingBases(lm.spec)) return;
+  if (lm.motion) {
+    Motion& mo = *lm.motion;
+    const Eigen::MatrixXd qd = mo.qd.rows()
+                                   ? mo.qd
+                                   : Eigen::MatrixXd(Eigen::MatrixXd::Zero(mo.q.rows(), mo.q.cols()));
+    Eigen::MatrixXd qOut, qdOut;
+    convertFloatingBaseMotion(lm.spec, mo.q, qd, qOut, qdOut);
+    mo.q = qOut;
+    if (mo.qd.rows()) mo.qd = qdOut;
+  }
+  lm.spec = convertFloatingBases(lm.spec);
+}
+
+}  // namespace
+
+std::optional<LoadedModel> readModelDocument(const json& doc, Diagnostics& problems,
+                                             bool convertFloats) {
+  std::optional<LoadedModel> lm = readModelDocumentAsIs(doc, problems);
+  if (lm && convertFloats) convertLoadedFloatingBases(*lm);
+  return lm;
+}
+
+std::optional<LoadedModel> readModelDocumentAsIs(const json& doc, Diagnostics& problems) {
   const std::size_t before = problems.size();
   LoadedModel lm;
   if (doc.is_object() && doc.contains("format") && doc["format"] == kRecordingFormatName) {
@@ -962,7 +1018,12 @@ std::optional<LoadedModel> readModelDocument(const json& doc, Diagnostics& probl
       return std::nullopt;
     }
     Motion mo;
-    readRecording(doc, static_cast<int>(lm.spec.bodies.size()), rd, mo);
+    int nq = 0, nv = 0;
+    for (const BodySpec& b : lm.spec.bodies) {
+      nq += jointNq(b.joint.type);
+      nv += jointNv(b.joint.type);
+    }
+    readRecording(doc, nq, nv, rd, mo);
     if (problems.size() != before) return std::nullopt;
     lm.motion = std::move(mo);
     return lm;
@@ -1047,10 +1108,10 @@ std::optional<LoadedModel> readModelDocument(const json& doc, Diagnostics& probl
   return lm;
 }
 
-LoadedModel loadModel(const std::string& path) {
+LoadedModel loadModel(const std::string& path, bool convertFloats) {
   const json doc = readJsonFile(path);
   Diagnostics problems;
-  std::optional<LoadedModel> lm = readModelDocument(doc, problems);
+  std::optional<LoadedModel> lm = readModelDocument(doc, problems, convertFloats);
   if (!lm) throw FormatError(path, problemList(problems));
   return *lm;
 }

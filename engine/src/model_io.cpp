@@ -12,6 +12,8 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include "articulate/floating_base.h"
+
 namespace art {
 
 using nlohmann::json;
@@ -150,7 +152,9 @@ std::string formatJson(const ojson& value) {
   return out + "\n";
 }
 
-ojson specToSpatialV2(const ModelSpec& spec) {
+ojson specToSpatialV2(const ModelSpec& original) {
+  // spatial_v2 has no free joint: free bodies become its six-joint floatbase emulation
+  const ModelSpec spec = expandFreeJoints(original);
   const bool planar = spec.arithmetic == Arithmetic::Planar;
   auto matrixJson = [](const Eigen::MatrixXd& M) {
     ojson rows = ojson::array();

@@ -3,11 +3,18 @@
 // qdd from ABA, or from constrained forward dynamics for a model with constraints (the state
 // is projected onto the constraints after each step), with the ground-contact forces as
 // external forces and u the ground's tangential deformation for a model with contact points.
+// Free joints (nq != nv): the stages integrate dq/dt = configurationDerivative(q, qd), i.e. the
+// quaternion's own derivative 1/2 quat * (0, w) and the position's R v, as an ordinary ODE in
+// R^nq (so RK4 and dopri5 keep their orders), and every accepted step renormalises the
+// quaternions; semi-implicit Euler moves q by the exponential map (integrateConfiguration).
 #include "articulate/simulation.h"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
+
+#include "articulate/configuration.h"
 
 namespace art {
 
@@ -64,30 +71,32 @@ Simulation::Simulation(const Model& model, const SimulationOptions& options)
     throw std::invalid_argument("Simulation: dt must be > 0");
   if (!(options.relTol > 0) || !(options.absTol > 0) || !(options.minDt > 0))
     throw std::invalid_argument("Simulation: tolerances and minDt must be > 0");
-  const int n = model.nb;
+  const int nq = model.nq(), nv = model.nv();
   if (!model.constraints.empty()) m_cons.emplace(model);
   if (!model.contacts.empty()) m_contact.emplace(model);
   const int nu = contactStateSize(model);
-  m_tau = Eigen::VectorXd::Zero(n);
+  m_tau = Eigen::VectorXd::Zero(nv);
   m_tauTotal = m_tau;
-  m_fext.setZero(model.arithmetic == Arithmetic::Planar ? 3 : 6, n);
-  for (auto* v : {&m_q1, &m_qd1, &m_errq, &m_errv}) v->setZero(n);
+  m_fext.setZero(model.arithmetic == Arithmetic::Planar ? 3 : 6, model.nb);
+  for (auto* v : {&m_q1, &m_errq}) v->setZero(nq);
+  for (auto* v : {&m_qd1, &m_errv}) v->setZero(nv);
   for (auto* v : {&m_u, &m_u1, &m_erru}) v->setZero(nu);
   for (int k = 0; k < 7; ++k) {
-    m_kq[k].setZero(n);
-    m_kv[k].setZero(n);
+    m_kq[k].setZero(nq);
+    m_kv[k].setZero(nv);
     m_ku[k].setZero(nu);
   }
   setState(0.0, model.q0, model.qd0);
 }
 
 void Simulation::setState(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd) {
-  if (q.size() != m_model.nb || qd.size() != m_model.nb)
-    throw std::invalid_argument("Simulation::setState: q and qd need " +
-                                std::to_string(m_model.nb) + " entries");
+  if (q.size() != m_model.nq() || qd.size() != m_model.nv())
+    throw std::invalid_argument("Simulation::setState: q needs " + std::to_string(m_model.nq()) +
+                                " entries and qd " + std::to_string(m_model.nv()));
   m_t = t;
   m_q = q;
   m_qd = qd;
+  normalizeConfiguration(m_model, m_q);
   m_u.setZero();
   if (m_cons) projectConstraints(m_model, m_data, *m_cons, m_q, m_qd);
   m_h = m_opt.dt;
@@ -97,9 +106,9 @@ void Simulation::setState(double t, const Eigen::VectorXd& q, const Eigen::Vecto
 }
 
 void Simulation::setJointForces(const Eigen::VectorXd& tau) {
-  if (tau.size() != m_model.nb)
+  if (tau.size() != m_model.nv())
     throw std::invalid_argument("Simulation::setJointForces: tau needs " +
-                                std::to_string(m_model.nb) + " entries");
+                                std::to_string(m_model.nv()) + " entries");
   m_tau = tau;
 }
 
@@ -152,7 +161,10 @@ const Eigen::VectorXd& Simulation::accel(double t, const Eigen::VectorXd& q,
 void Simulation::stage(int k, double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
                        const Eigen::VectorXd& u) {
   m_kv[k] = accel(t, q, qd, u);
-  m_kq[k] = qd;
+  if (m_model.hasFreeJoints)
+    configurationDerivative(m_model, q, qd, m_kq[k]);
+  else
+    m_kq[k] = qd;
   if (m_contact) m_ku[k] = m_contact->udot;
 }
 
@@ -163,9 +175,11 @@ bool Simulation::check(double constraintError) {
     m_divergence = Divergence{m_t, quantity, s.str()};
     return false;
   };
-  for (int i = 0; i < m_model.nb; ++i) {
-    if (!std::isfinite(m_q1(i))) return diverge("q[" + std::to_string(i) + "]", m_q1(i));
-    if (!std::isfinite(m_qd1(i))) return diverge("qd[" + std::to_string(i) + "]", m_qd1(i));
+  for (int i = 0; i < std::max(m_model.nq(), m_model.nv()); ++i) {
+    if (i < m_model.nq() && !std::isfinite(m_q1(i)))
+      return diverge("q[" + std::to_string(i) + "]", m_q1(i));
+    if (i < m_model.nv() && !std::isfinite(m_qd1(i)))
+      return diverge("qd[" + std::to_string(i) + "]", m_qd1(i));
   }
   for (Eigen::Index i = 0; i < m_u1.size(); ++i)
     if (!std::isfinite(m_u1(i))) return diverge("u[" + std::to_string(i) + "]", m_u1(i));
@@ -183,7 +197,10 @@ bool Simulation::check(double constraintError) {
 bool Simulation::fixedStep(double h) {
   if (m_opt.integrator == Integrator::SemiImplicitEuler) {
     m_qd1 = m_qd + h * accel(m_t, m_q, m_qd, m_u);
-    m_q1 = m_q + h * m_qd1;
+    if (m_model.hasFreeJoints)
+      integrateConfiguration(m_model, m_q, m_qd1, h, m_q1);
+    else
+      m_q1 = m_q + h * m_qd1;
     if (m_contact) m_u1 = m_u + h * m_contact->udot;
     // close the loops with the step's own constraint impulse (SHAKE): projecting normal to
     // the constraints instead would shift the energy by O(h^2) every step
@@ -210,6 +227,7 @@ bool Simulation::commit(double h) {
   const double t0 = m_t;
   m_t += h;
   double constraintError = 0.0;
+  if (m_model.hasFreeJoints) normalizeConfiguration(m_model, m_q1);
   if (m_cons && m_q1.allFinite() && m_qd1.allFinite())
     constraintError = projectConstraints(m_model, m_data, *m_cons, m_q1, m_qd1);
   if (!check(constraintError)) {
@@ -225,7 +243,7 @@ bool Simulation::commit(double h) {
 }
 
 bool Simulation::adaptiveStep(double hMax) {
-  const int n = m_model.nb;
+  const int nq = m_model.nq(), nv = m_model.nv();
   for (;;) {
     const double h = std::min(m_h, hMax);
     stage(0, m_t, m_q, m_qd, m_u);
@@ -252,17 +270,27 @@ bool Simulation::adaptiveStep(double hMax) {
       if (m_contact) m_erru += (h * kE[s]) * m_ku[s];
     }
     double sum = 0.0;
-    for (int i = 0; i < n; ++i) {
-      const double sq = m_opt.absTol + m_opt.relTol * std::max(std::abs(m_q(i)), std::abs(m_q1(i)));
-      const double sv = m_opt.absTol + m_opt.relTol * std::max(std::abs(m_qd(i)), std::abs(m_qd1(i)));
-      sum += (m_errq(i) / sq) * (m_errq(i) / sq) + (m_errv(i) / sv) * (m_errv(i) / sv);
+    for (int i = 0; i < std::max(nq, nv); ++i) {
+      double term = 0.0;
+      if (i < nq) {
+        const double sq =
+            m_opt.absTol + m_opt.relTol * std::max(std::abs(m_q(i)), std::abs(m_q1(i)));
+        term += (m_errq(i) / sq) * (m_errq(i) / sq);
+      }
+      if (i < nv) {
+        const double sv =
+            m_opt.absTol + m_opt.relTol * std::max(std::abs(m_qd(i)), std::abs(m_qd1(i)));
+        term += (m_errv(i) / sv) * (m_errv(i) / sv);
+      }
+      sum += term;
     }
     const auto nu = m_u.size();
     for (Eigen::Index i = 0; i < nu; ++i) {
       const double su = m_opt.absTol + m_opt.relTol * std::max(std::abs(m_u(i)), std::abs(m_u1(i)));
       sum += (m_erru(i) / su) * (m_erru(i) / su);
     }
-    const double err = n + nu ? std::sqrt(sum / static_cast<double>(2 * n + nu)) : 0.0;
+    const double err =
+        nq + nv + nu ? std::sqrt(sum / static_cast<double>(nq + nv + nu)) : 0.0;
     const double factor = std::min(5.0, std::max(0.2, 0.9 * std::pow(std::max(err, 1e-16), -0.2)));
     if (err <= 1.0 && std::isfinite(err)) {
       if (!commit(h)) return false;

@@ -60,7 +60,8 @@ Joint joint(const json& j, const std::string& path) {
   } else {
     throw FormatError(path, "expected a joint code string or an object with 'code'");
   }
-  if (!parseJointCode(code, jt.type))
+  // spatial_v2 has no free joint (Articulate's "free" is not one of its codes)
+  if (!parseJointCode(code, jt.type) || jt.type == JointType::Free)
     throw FormatError(path, "unknown joint code '" + code +
                                 "' (known: Rx Ry Rz R Px Py Pz P H r px py)");
   return jt;

@@ -14,12 +14,36 @@ std::string System::velocityName(int i) const { return "v[" + std::to_string(i) 
 TreeSystem::TreeSystem(std::shared_ptr<const Model> model, const SimulationOptions& options)
     : m_model(std::move(model)), m_sim(*m_model, options), m_data(*m_model) {}
 
+namespace {
+// the joint owning position (or velocity) variable i, and the variable's place in it
+std::string variableOwner(const Model& m, int i, bool velocity) {
+  for (int j = 0; j < m.nb; ++j) {
+    const int start = velocity ? m.vIndex[j] : m.qIndex[j];
+    const int size = velocity ? m.jointNv(j) : m.jointNq(j);
+    if (i >= start && i < start + size) {
+      if (size == 1) return " " + m.names[j];
+      static const char* const q7[] = {"x", "y", "z", "qw", "qx", "qy", "qz"};
+      static const char* const v6[] = {"wx", "wy", "wz", "vx", "vy", "vz"};
+      return " " + m.names[j] + "." + (velocity ? v6[i - start] : q7[i - start]);
+    }
+  }
+  return "";
+}
+}  // namespace
+
 std::string TreeSystem::positionName(int i) const {
-  return System::positionName(i) + (i < m_model->nb ? " " + m_model->names[i] : "");
+  return System::positionName(i) + variableOwner(*m_model, i, false);
 }
 
 std::string TreeSystem::velocityName(int i) const {
-  return "qd[" + std::to_string(i) + "]" + (i < m_model->nb ? " " + m_model->names[i] : "");
+  return "qd[" + std::to_string(i) + "]" + variableOwner(*m_model, i, true);
+}
+
+std::vector<int> TreeSystem::quaternionBlocks() const {
+  std::vector<int> blocks;
+  for (int j = 0; j < m_model->nb; ++j)
+    if (m_model->joints[j].type == JointType::Free) blocks.push_back(m_model->qIndex[j] + 3);
+  return blocks;
 }
 
 void TreeSystem::setState(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v) {

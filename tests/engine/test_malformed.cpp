@@ -93,7 +93,7 @@ const Row kRows[] = {
     // joints
     {"missing_joint.json", "bodies[0]: missing field 'joint'", nullptr},
     {"unknown_joint_type.json",
-     "bodies[0].joint: unknown joint type 'Rw' (Rx Ry Rz R Px Py Pz P H r px py)", nullptr},
+     "bodies[0].joint: unknown joint type 'Rw' (Rx Ry Rz R Px Py Pz P H free r px py)", nullptr},
     {"planar_joint_in_spatial_model.json",
      "bodies[0].joint: 'r' is a planar joint in a spatial model", nullptr},
     {"spatial_joint_in_planar_model.json",

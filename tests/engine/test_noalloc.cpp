@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <new>
 
+#include "articulate/configuration.h"
 #include "articulate/dynamics.h"
 #include "articulate/generators.h"
 #include "articulate/model_format.h"
@@ -35,17 +36,24 @@ class TestNoAlloc : public QObject {
  private slots:
   void algorithmsDoNotAllocate_data() {
     QTest::addColumn<bool>("planar");
-    QTest::newRow("spatial") << false;
-    QTest::newRow("planar") << true;
+    QTest::addColumn<bool>("free");
+    QTest::newRow("spatial") << false << false;
+    QTest::newRow("planar") << true << false;
+    QTest::newRow("free joint") << false << true;
   }
   void algorithmsDoNotAllocate() {
     QFETCH(bool, planar);
-    const ModelSpec spec =
+    QFETCH(bool, free);
+    ModelSpec spec =
         planar ? randomTree(12, 1, {JointType::PlanarR, JointType::PlanarPx})
                : randomTree(12, 1, {JointType::Rx, JointType::Pz, JointType::H, JointType::Ry});
+    if (free) spec.bodies[0].joint = Joint{JointType::Free, 0.0};
     const Model m = compile(spec);
     Data d(m);
-    const Eigen::VectorXd q = Eigen::VectorXd::LinSpaced(12, -1, 1), qd = q.reverse(), tau = 2 * q;
+    const Eigen::VectorXd q = Eigen::VectorXd::LinSpaced(m.nq(), -1, 1);
+    const Eigen::VectorXd qd = Eigen::VectorXd::LinSpaced(m.nv(), 1, -1);
+    const Eigen::VectorXd tau = 2 * Eigen::VectorXd::LinSpaced(m.nv(), -1, 1);
+    Eigen::VectorXd q1 = q;
     const Eigen::MatrixXd fext = Eigen::MatrixXd::Ones(planar ? 3 : 6, 12);
     const long before = g_allocations.load();
     for (const ExternalForces* f : {static_cast<const ExternalForces*>(nullptr), &fext}) {
@@ -56,6 +64,9 @@ class TestNoAlloc : public QObject {
       biasForces(m, d, q, qd, f);
       forwardDynamicsCrb(m, d, q, qd, tau, f);
       energyMomentum(m, d, q, qd);
+      configurationDerivative(m, q, qd, q1);
+      integrateConfiguration(m, q, qd, 0.01, q1);
+      normalizeConfiguration(m, q1);
     }
     const long count = g_allocations.load() - before;
     QCOMPARE(count, 0L);

@@ -44,7 +44,7 @@ struct ConstraintData {
   Eigen::VectorXd phi;     // residual (nc): m, rad or sine of an angle
   Eigen::VectorXd phidot;  // G qd (nc)
   Eigen::VectorXd g;       // bias -Gdot qd, so that phi'' = G qdd - g (nc)
-  Eigen::MatrixXd G;       // Jacobian d phi / d q (nc x nb)
+  Eigen::MatrixXd G;       // Jacobian d phi / d q, per velocity variable (nc x nv)
   // constraint forces of the last constrainedForwardDynamics (nc): the generalised force they
   // exert is G' lambda. Loop rows: the force (N, base coordinates) applied to body A at its
   // point, and its opposite to body B at its point; alignment rows: the couple (N m, base
@@ -53,14 +53,16 @@ struct ConstraintData {
   Eigen::VectorXd lambda;
 
   // workspaces; after constrainedForwardDynamics Y, A, perm and rank describe its state
-  Eigen::MatrixXd Y;     // H^-1 G' (nb x nc)
+  Eigen::MatrixXd Y;     // H^-1 G' (nv x nc)
   Eigen::MatrixXd A;     // G H^-1 G' or G G' and its pivoted factor (nc x nc)
   int rank = 0;          // independent rows found by that factorisation
   Eigen::VectorXd rhs;   // (nc)
   Eigen::VectorXd work;  // (nc)
   Eigen::VectorXi perm;  // pivot order (nc)
-  std::vector<Vec6> v0, a0, s0;  // per body in base coordinates: velocity, velocity-product
-                                 // acceleration, joint axis (planar vectors embedded in 6D)
+  Eigen::VectorXd dq;    // a velocity-space correction (nv)
+  std::vector<Vec6> v0, a0;  // per body in base coordinates: velocity, velocity-product
+                             // acceleration (planar vectors embedded in 6D) (nb)
+  std::vector<Vec6> s0;      // per velocity variable in base coordinates: its joint axis (nv)
 };
 
 /// Evaluates phi, phidot, G and g at (q, qd) into `cdata`. Overwrites the tree workspace of
@@ -94,7 +96,8 @@ double closeConstraintsAfterStep(const Model& model, Data& data, ConstraintData&
                                  double h, double tolerance = 1e-12, int maxIterations = 10);
 
 /// Projects a state onto the constraint manifold: Gauss-Newton steps q -= G' (G G')^+ phi
-/// (least change of q) until max |phi| <= tolerance or `maxIterations` steps, then
+/// (least change of q; applied through integrateConfiguration for free joints, whose G
+/// columns are per velocity variable) until max |phi| <= tolerance or `maxIterations` steps, then
 /// qd -= H^-1 G' (G H^-1 G')^+ G qd (least change of kinetic energy), so that G qd = 0.
 /// Returns max |phi| at the projected q. Throws std::invalid_argument on a size mismatch.
 double projectConstraints(const Model& model, Data& data, ConstraintData& cdata,

@@ -36,12 +36,12 @@ struct Data {
   int nb = 0;
   Workspace<SpatialArith> spatial;
   Workspace<PlanarArith> planar;
-  Eigen::VectorXd tau;   // rnea result (nb)
-  Eigen::VectorXd qdd;   // aba / forwardDynamicsCrb result (nb)
-  Eigen::VectorXd C;     // bias forces (nb)
-  Eigen::MatrixXd H;     // joint-space inertia matrix (nb x nb)
-  Eigen::MatrixXd L;     // its tree-sparse factor, H = L^T L (nb x nb, lower triangle)
-  Eigen::VectorXd tmp;   // scratch (nb)
+  Eigen::VectorXd tau;   // rnea result (nv)
+  Eigen::VectorXd qdd;   // aba / forwardDynamicsCrb result (nv)
+  Eigen::VectorXd C;     // bias forces (nv)
+  Eigen::MatrixXd H;     // joint-space inertia matrix (nv x nv)
+  Eigen::MatrixXd L;     // its tree-sparse factor, H = L^T L (nv x nv, lower triangle)
+  Eigen::VectorXd tmp;   // scratch (nv)
 
   template <class A>
   Workspace<A>& ws() {

@@ -1,6 +1,9 @@
 #pragma once
 // Featherstone's algorithms on kinematic trees, with spatial_v2's semantics. Every function:
-//  - takes q (rad or m), qd, qdd, tau as vectors of size model.nb,
+//  - takes q (rad or m) as a vector of size model.nq() and qd, qdd, tau of size model.nv()
+//    (equal to model.nb without free joints; a free joint has 7 position variables, position
+//    and quaternion, and 6 velocity variables, its body's spatial velocity in body coordinates,
+//    so its qdd is the body's spatial acceleration and its tau the body force, see joint.h),
 //  - takes optional external forces `fext`: a (6 x nb) matrix for spatial models or (3 x nb) for
 //    planar ones whose column i is the force acting on body i, in base coordinates (N m, N),
 //  - throws std::invalid_argument naming the function and argument on a size mismatch,
@@ -46,7 +49,7 @@ const Eigen::VectorXd& aba(const Model& model, Data& data, const VecRef& q, cons
                            const VecRef& tau, const ExternalForces* fext = nullptr);
 
 /// Joint-space inertia matrix H(q) by the composite-rigid-body algorithm (full symmetric
-/// matrix in data.H, kg m^2 / kg).
+/// nv x nv matrix in data.H, kg m^2 / kg; a free joint owns a 6x6 block).
 const Eigen::MatrixXd& crba(const Model& model, Data& data, const VecRef& q);
 
 /// Bias forces C(q, qd, fext) = ID(q, qd, 0, fext), so that tau = H qdd + C. Result in data.C.

@@ -38,7 +38,9 @@ struct TreeArrays {
 };
 
 /// A compiled kinematic tree. Bodies are numbered 0..nb-1; parent[i] < i, -1 is the base.
-/// Joint i connects parent[i] to body i and owns q[i]; nq == nv == nb.
+/// Joint i connects parent[i] to body i and owns the position variables q[qIndex[i] ..
+/// qIndex[i] + jointNq - 1] and the velocity variables qd[vIndex[i] .. vIndex[i] + jointNv - 1]
+/// (joint.h). Without free joints qIndex[i] == vIndex[i] == i and nq == nv == nb.
 struct Model {
   Arithmetic arithmetic = Arithmetic::Spatial;
   int nb = 0;
@@ -46,7 +48,12 @@ struct Model {
   std::vector<Joint> joints;       // (nb)
   std::vector<std::string> names;  // (nb)
   Vec3 gravity = Vec3::Zero();     // base coordinates, m/s^2 (planar: x, y used)
-  Eigen::VectorXd q0, qd0;         // initial state (nb)
+  Eigen::VectorXd q0, qd0;         // initial state (nq, nv)
+  std::vector<int> qIndex, vIndex; // first position / velocity variable of joint i (nb)
+  std::vector<int> dofParent;      // parent of each velocity variable in the expanded tree (nv)
+  std::vector<int> dofBody;        // body whose joint owns each velocity variable (nv)
+  int nqTotal = 0, nvTotal = 0;    // sizes of q and of qd, qdd, tau
+  bool hasFreeJoints = false;      // some joint is free (nq != nv)
   std::vector<ContactPointSpec> contacts;
   GroundSpec ground;                        // compliant ground of the contact points
   std::vector<ConstraintSpec> constraints;  // enforced by constraints.h
@@ -64,9 +71,13 @@ struct Model {
       return planar;
   }
   /// Number of position variables (size of q).
-  int nq() const { return nb; }
+  int nq() const { return nqTotal; }
   /// Number of velocity variables (size of qd, qdd, tau).
-  int nv() const { return nb; }
+  int nv() const { return nvTotal; }
+  /// Number of position variables of joint i (7 free, else 1).
+  int jointNq(int i) const { return art::jointNq(joints[i].type); }
+  /// Number of velocity variables of joint i (6 free, else 1).
+  int jointNv(int i) const { return art::jointNv(joints[i].type); }
 };
 
 /// Checks a ModelSpec and compiles it. Throws ModelError naming the body and field for: an
@@ -76,7 +87,9 @@ struct Model {
 /// that is not symmetric, not positive semi-definite, has negative mass or violates the
 /// triangle inequality, a contact point, constraint or external force on an unknown body, a
 /// controller with negative gains or a table whose times do not increase, a ground stiffness or
-/// damping that is not > 0 or a friction coefficient that is negative.
+/// damping that is not > 0 or a friction coefficient that is negative; and for a free joint
+/// (field "joint.type") a parent other than the fixed base, (field "control") a controller,
+/// (field "initial.orientation") a zero quaternion, or a coupling constraint on it.
 Model compile(const ModelSpec& spec);
 
 }  // namespace art

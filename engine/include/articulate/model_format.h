@@ -24,8 +24,8 @@ inline constexpr int kRecordingFormatVersion = 1;
 /// Articulate recording (which also has qd and energies, and may have a title and so on).
 struct Motion {
   Eigen::VectorXd t;  // sample times (s), non-decreasing (nt)
-  Eigen::MatrixXd q;  // joint positions, one row per sample (nt x nb)
-  Eigen::MatrixXd qd;  // joint velocities (nt x nb), or empty
+  Eigen::MatrixXd q;  // joint positions, one row per sample (nt x nq)
+  Eigen::MatrixXd qd;  // joint velocities (nt x nv), or empty
   Eigen::VectorXd kinetic, potential;  // energies (J) (nt), or empty
   std::string title, author, description, date;  // showmotion's animation fields, optional
 };
@@ -55,13 +55,20 @@ void specFromJson(const nlohmann::json& doc, ModelSpec& out, Diagnostics& proble
 /// Reads a kinematic-tree document of any format: an Articulate model, an Articulate recording
 /// (model plus samples; its motion holds them) or spatial_v2 (detected by its NB/parent/jtype/
 /// Xtree fields), with optional motion t/q beside a spatial_v2 model. Appends every problem
-/// found; a "rigid_body" document is reported at "kind" (use readDocument).
-std::optional<LoadedModel> readModelDocument(const nlohmann::json& doc, Diagnostics& problems);
+/// found; a "rigid_body" document is reported at "kind" (use readDocument). With
+/// `convertFloats` (the default) six-joint floating bases (spatial_v2 floatbase) become free
+/// joints, with any motion mapped to them (convertFloatingBases, floating_base.h).
+std::optional<LoadedModel> readModelDocument(const nlohmann::json& doc, Diagnostics& problems,
+                                             bool convertFloats = true);
 
-/// Loads a kinematic-tree file of either format. Throws FormatError listing every problem, one
-/// per line, each with its JSON path ("bodies[3].inertia.mass: must be >= 0, got -1"); a
+/// readModelDocument without the floating-base conversion: the model exactly as the file has it.
+std::optional<LoadedModel> readModelDocumentAsIs(const nlohmann::json& doc, Diagnostics& problems);
+
+/// Loads a kinematic-tree file of either format (converting six-joint floating bases to free
+/// joints unless `convertFloats` is false). Throws FormatError listing every problem, one per
+/// line, each with its JSON path ("bodies[3].inertia.mass: must be >= 0, got -1"); a
 /// "rigid_body" document is refused (use loadDocument).
-LoadedModel loadModel(const std::string& path);
+LoadedModel loadModel(const std::string& path, bool convertFloats = true);
 
 /// The Articulate recording document for a model and its samples (docs/model-format.md).
 nlohmann::ordered_json recordingToJson(const ModelSpec& spec, const Motion& motion);

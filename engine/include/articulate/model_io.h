@@ -18,7 +18,9 @@ nlohmann::json readJsonFile(const std::string& path);
 nlohmann::json parseJsonText(const std::string& text, const std::string& name);
 
 /// A spatial_v2 model struct as JSON (NB, parent, jtype, Xtree, I, gravity, gc, appearance,
-/// camera), which MATLAB/Octave's jsondecode turns back into a model for spatial_v2.
+/// camera), which MATLAB/Octave's jsondecode turns back into a model for spatial_v2. Free
+/// joints, which spatial_v2 lacks, are written as its six-joint floatbase emulation
+/// (expandFreeJoints, floating_base.h); loading the result converts them back.
 nlohmann::ordered_json specToSpatialV2(const ModelSpec& spec);
 
 /// Formats JSON for people: objects one field per line (in insertion order for ordered_json),

@@ -91,8 +91,14 @@ struct BodySpec {
   Mat3 rotation = Mat3::Identity();
   Vec3 translation = Vec3::Zero();
   InertiaSpec inertia;
-  double q0 = 0.0;   // initial joint position (rad or m)
-  double qd0 = 0.0;  // initial joint velocity (rad/s or m/s)
+  double q0 = 0.0;   // initial joint position (rad or m); unused by a free joint
+  double qd0 = 0.0;  // initial joint velocity (rad/s or m/s); unused by a free joint
+  // initial state of a free joint: origin of the body in the joint frame (m), orientation of
+  // the body in the joint frame as a quaternion [w x y z] (need not be normalised; compile()
+  // normalises it), and body-coordinate spatial velocity [wx wy wz vx vy vz] (rad/s, m/s)
+  Vec3 freePosition = Vec3::Zero();
+  Eigen::Vector4d freeOrientation = Eigen::Vector4d(1, 0, 0, 0);
+  Vec6 freeVelocity = Vec6::Zero();
   nlohmann::json appearance = nlohmann::json::array();  // drawing instructions, body coords
   ControlSpec control;  // the joint's controller (none: passive)
 };

@@ -5,7 +5,9 @@
 // A model with constraints is integrated with constrainedForwardDynamics (constraints.h) and
 // projected back onto its constraints after every step; a model with contact points feels
 // the compliant ground (contact.h) as further external forces, and the ground's tangential
-// deformation u is integrated with (q, qd). Models with neither take the plain ABA path.
+// deformation u is integrated with (q, qd). Models with neither take the plain ABA path. With
+// free joints q (nq) and qd (nv) differ in size and dq/dt = configurationDerivative(q, qd)
+// (configuration.h); the quaternions are renormalised after every step.
 
 #include <optional>
 #include <string>
@@ -55,7 +57,8 @@ class Simulation {
   /// std::invalid_argument for a non-positive dt or tolerance.
   Simulation(const Model& model, const SimulationOptions& options);
 
-  /// Sets the state; throws std::invalid_argument on a size mismatch. The ground's tangential
+  /// Sets the state (q of size nq, qd of size nv; free joints' quaternions are normalised);
+  /// throws std::invalid_argument on a size mismatch. The ground's tangential
   /// deformation is reset to zero; a state that violates the model's constraints is projected
   /// onto them (q() and qd() then return the projected state).
   void setState(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd);

@@ -66,6 +66,8 @@ class TreeSystem : public System {
   TreeSystem(std::shared_ptr<const Model> model, const SimulationOptions& options);
   int positionSize() const override { return m_model->nq(); }
   int velocitySize() const override { return m_model->nv(); }
+  /// Free joints' quaternions: [x y z qw qx qy qz] starting at the joint's qIndex.
+  std::vector<int> quaternionBlocks() const override;
   std::string positionName(int i) const override;
   std::string velocityName(int i) const override;
   double time() const override { return m_sim.time(); }
