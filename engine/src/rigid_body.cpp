@@ -205,6 +205,7 @@ void RigidBody::setState(double t, const RigidBodyState& state) {
   m_t = t;
   m_s = state;
   m_s.orientation.normalize();
+  m_q = m_s.orientation.coeffs();
   m_lastPenetration = 0.0;
   m_lastContacts = 0;
   m_warmValid = false;
@@ -286,7 +287,7 @@ void RigidBody::rates(const Vec4& q, const Vec3& p, const Vec3& L, Rates& out) c
 }
 
 void RigidBody::rk4Offset(double h) {
-  const Vec4 q0 = m_s.orientation.coeffs();
+  const Vec4 q0 = m_q;
   const Vec3 p0 = m_s.momentum, L0 = m_s.angularMomentum;
   const double h2 = 0.5 * h;
   Rates k1, k2, k3, k4;
@@ -298,14 +299,15 @@ void RigidBody::rk4Offset(double h) {
   m_s.position += h6 * (k1.dr + 2.0 * (k2.dr + k3.dr) + k4.dr);
   m_s.momentum += h6 * (k1.dp + 2.0 * (k2.dp + k3.dp) + k4.dp);
   m_s.angularMomentum += h6 * (k1.dL + 2.0 * (k2.dL + k3.dL) + k4.dL);
-  m_s.orientation.coeffs() = normalised(q0 + (h6 * k1.qScale) * k1.dq + (h3 * k2.qScale) * k2.dq +
-                                        (h3 * k3.qScale) * k3.dq + (h6 * k4.qScale) * k4.dq);
+  m_q = q0 + (h6 * k1.qScale) * k1.dq + (h3 * k2.qScale) * k2.dq + (h3 * k3.qScale) * k3.dq +
+        (h6 * k4.qScale) * k4.dq;
+  m_s.orientation.coeffs() = normalised(m_q);
 }
 
 void RigidBody::rk4Centred(double h) {
   // b at the centre of mass: L_b' = 0 and p' = m g are constant, so RK4's position and momentum
   // stages sum exactly to r + h p/m + h^2/2 g and p + h m g; only the attitude has stages
-  const Vec4 q0 = m_s.orientation.coeffs();
+  const Vec4 q0 = m_q;
   Mat3 DL = (2.0 * m_invInertia) * m_s.angularMomentum.transpose();
   DL.diagonal() *= 0.5;
   const double h2 = 0.5 * h, h3 = h / 3.0, h6 = h / 6.0;
@@ -317,8 +319,8 @@ void RigidBody::rk4Centred(double h) {
   m_s.position += h * (m_invMass * m_s.momentum + h2 * m_gravity);
   m_s.momentum += h * m_weight;
   // the last stage's rate last, so that it ends the dependency chain
-  m_s.orientation.coeffs() =
-      normalised(q0 + (h6 * s1) * k1 + (h3 * s2) * k2 + (h3 * s3) * k3 + (h6 * s4) * k4);
+  m_q = q0 + (h6 * s1) * k1 + (h3 * s2) * k2 + (h3 * s3) * k3 + (h6 * s4) * k4;
+  m_s.orientation.coeffs() = normalised(m_q);
 }
 
 void RigidBody::step(double h) {
