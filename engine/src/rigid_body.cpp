@@ -355,7 +355,9 @@ void RigidBody::resolveContact(double h) {
   const double restingSpeed =
       std::max(2.0 * m_gravityIntoFloor * h, std::sqrt(2.0 * m_gravityIntoFloor * kRestingRebound));
   const double margin = restingSpeed * h;
-  const Mat3 R = scaledRotation(m_s.orientation.coeffs());  // unit quaternion: R
+  // R from the quaternion the integration continues from (m_s.orientation is it normalised):
+  // |q|^-2 times its scaled rotation, which does not wait for the normalisation
+  const Mat3 R = (1.0 / squaredNorm(m_q)) * scaledRotation(m_q);
   const Vec3 c = m_offset ? Vec3(R * m_comBody) : Vec3::Zero();
   const Vec3 rc = m_s.position + c;
   const double hc = m_normal.dot(rc) - m_planeOffset;
@@ -390,13 +392,15 @@ void RigidBody::resolveContact(double h) {
     }
     case ShapeSpec::Type::Cylinder: {
       // the axis is body z
-      const double na = n.z(), s = std::sqrt(n.x() * n.x() + n.y() * n.y());
+      const double na = n.z(), s2 = n.x() * n.x() + n.y() * n.y(), s = std::sqrt(s2);
       const double rad = m_shape.radius, halfLength = 0.5 * m_shape.length;
       lowest = hc - halfLength * std::abs(na) - rad * s;
       if (lowest > margin) return;
       // the rim point nearest the plane (any rim point when the cap is parallel to it) and the
       // points 90, 180, 270 degrees around the rim from it, on both caps
-      const Vec3 u = s > 1e-12 ? Vec3(-n.x() / s, -n.y() / s, 0) : Vec3::UnitX();
+      // 1/s as s / s^2, so that the division runs alongside the square root
+      const double invS = s * (1.0 / s2);
+      const Vec3 u = s > 1e-12 ? Vec3(-n.x() * invS, -n.y() * invS, 0) : Vec3::UnitX();
       const Vec3 dirs[4] = {rad * u, Vec3(-rad * u.y(), rad * u.x(), 0), -rad * u,
                             Vec3(rad * u.y(), -rad * u.x(), 0)};
       for (int cap = 0; cap < 2; ++cap) {
@@ -440,7 +444,6 @@ void RigidBody::resolveContact(double h) {
     pt.K << m_invMass + D.y() * rz * rz + D.z() * ry * ry, -D.z() * rx * ry, -D.y() * rx * rz,
         -D.z() * rx * ry, m_invMass + D.x() * rz * rz + D.z() * rx * rx, -D.x() * ry * rz,
         -D.y() * rx * rz, -D.x() * ry * rz, m_invMass + D.x() * ry * ry + D.y() * rx * rx;
-    pt.Kinv = pt.K.inverse();
     pt.id = id[k];
     pt.gap = d[k];
     pt.vn = vn;
@@ -454,33 +457,61 @@ void RigidBody::resolveContact(double h) {
   // the friction cone; then it slides: the impulse on the cone's edge, against the point's slip
   // velocity, that gives the target normal velocity (none if that pulls). Rolling resistance
   // then takes out rotation within rho times the normal impulse.
-  auto pointImpulse = [&](const Point& pt, const Vec3& vp) {
-    Vec3 J = pt.J + pt.Kinv * (pt.target * n - vp);
+  const double mu2 = m_friction * m_friction;
+  // the sliding (or pulling) impulse at a point whose sticking impulse has the tangential part f
+  // (only its direction matters): Coulomb friction against the slip velocity vt,
+  // J = l dir with dir = n - mu vt/|vt|, l = (target - n . (vp - K J0)) / (n . K dir) when that
+  // denominator is positive, else 0. With |vt| > 0 this is computed as t (|vt| n - mu vt), t =
+  // l / |vt| = (target - ...) / (|vt| n.K n - mu n.K vt): one division, not waiting for another
+  // (K is symmetric)
+  auto slideImpulse = [&](const Point& pt, const Vec3& vp, const Vec3& f) -> Vec3 {
+    const Vec3 vt = vp - n.dot(vp) * n;
+    const double vs = vt.norm();
+    const Vec3 Kn = pt.K * n;
+    const double num = pt.target - n.dot(vp) + Kn.dot(pt.J);
+    if (vs > 0) {
+      const double denom = vs * Kn.dot(n) - m_friction * Kn.dot(vt);
+      const double t = denom > 0 ? num / denom : 0.0;
+      return std::max(0.0, t) * (vs * n - m_friction * vt);
+    }
+    const double slip = f.norm();
+    const Vec3 dir = slip > 0 ? Vec3(n + (m_friction / slip) * f) : n;
+    const double along = Kn.dot(dir);
+    return std::max(0.0, along > 0 ? num / along : 0.0) * dir;
+  };
+  auto pointImpulse = [&](const Point& pt, const Vec3& vp) -> Vec3 {
+    const Vec3 J = pt.J + pt.Kinv * (pt.target * n - vp);
     const double lambda = n.dot(J);
     const Vec3 f = J - lambda * n;
-    const double slip = f.norm();
-    if (lambda <= 0 || slip > m_friction * lambda) {
-      // Coulomb: the friction opposes the slip velocity
-      const Vec3 vt = vp - n.dot(vp) * n;
-      const double vs = vt.norm();
-      const Vec3 dir = vs > 0     ? Vec3(n - (m_friction / vs) * vt)
-                       : slip > 0 ? Vec3(n + (m_friction / slip) * f)
-                                  : n;
-      const double along = n.dot(pt.K * dir);
-      const double l = along > 0 ? (pt.target - n.dot(vp - pt.K * pt.J)) / along : 0.0;
-      J = std::max(0.0, l) * dir;
-    }
+    if (lambda <= 0 || f.squaredNorm() > mu2 * lambda * lambda) return slideImpulse(pt, vp, f);
     return J;
   };
   if (approach > 0 && np == 1 && m_rolling == 0) {
     // one point: its impulse directly, without restitution if that would gain energy
+    // (as pointImpulse, with the sticking impulse det(K) J = adj(K) (target n - vp) tested for
+    // the friction cone without dividing by det(K) > 0: K is symmetric positive definite)
     Point& pt = pts[0];
     pt.J.setZero();
     const Vec3 vp = v + w.cross(pt.r);
+    const Mat3& K = pt.K;
+    Mat3 adj;
+    adj(0, 0) = K(1, 1) * K(2, 2) - K(1, 2) * K(1, 2);
+    adj(0, 1) = adj(1, 0) = K(0, 2) * K(1, 2) - K(0, 1) * K(2, 2);
+    adj(0, 2) = adj(2, 0) = K(0, 1) * K(1, 2) - K(0, 2) * K(1, 1);
+    adj(1, 1) = K(0, 0) * K(2, 2) - K(0, 2) * K(0, 2);
+    adj(1, 2) = adj(2, 1) = K(0, 1) * K(0, 2) - K(0, 0) * K(1, 2);
+    adj(2, 2) = K(0, 0) * K(1, 1) - K(0, 1) * K(0, 1);
+    const double det = K(0, 0) * adj(0, 0) + K(0, 1) * adj(1, 0) + K(0, 2) * adj(2, 0);
     Vec3 J = Vec3::Zero();
     for (double e : {m_restitution, 0.0}) {
       pt.target = pt.gap > 0 ? -pt.gap / h : pt.vn < -restingSpeed ? -e * pt.vn : 0.0;
-      J = pointImpulse(pt, vp);
+      const Vec3 Jd = adj * (pt.target * n - vp);
+      const double ld = n.dot(Jd);
+      const Vec3 fd = Jd - ld * n;
+      if (ld <= 0 || fd.squaredNorm() > mu2 * ld * ld)
+        J = slideImpulse(pt, vp, fd);
+      else
+        J = (1.0 / det) * Jd;
       // the kinetic energy changes by J . (vp + vp') / 2
       if (e == 0 || J.dot(2.0 * vp + pt.K * J) <= 1e-9 * std::abs(J.dot(vp))) break;
     }
@@ -488,6 +519,7 @@ void RigidBody::resolveContact(double h) {
     m_s.momentum += Jw;
     m_s.angularMomentum += (R * pt.r + c).cross(Jw);
   } else if (approach > 0) {
+    for (int k = 0; k < np; ++k) pts[k].Kinv = pts[k].K.inverse();
     const double tolerance =
         m_mass * std::max(kSweepTolerance * approach, kRestingTolerance * restingSpeed);
     const Vec3& I = m_inertia;
