@@ -348,6 +348,77 @@ void RigidBody::advanceTo(double t, double h) {
   m_t = t;
 }
 
+namespace {
+
+// A contact point's impulse response K = 1/m + [r]x' D [r]x: the velocity change of the point r
+// (from the centre of mass, body coordinates) per unit impulse there; D the inverse principal
+// moments. Symmetric positive definite.
+inline Mat3 responseMatrix(const Vec3& r, const Vec3& D, double invMass) {
+  const double rx = r.x(), ry = r.y(), rz = r.z();
+  Mat3 K;
+  K << invMass + D.y() * rz * rz + D.z() * ry * ry, -D.z() * rx * ry, -D.y() * rx * rz,
+      -D.z() * rx * ry, invMass + D.x() * rz * rz + D.z() * rx * rx, -D.x() * ry * rz,
+      -D.y() * rx * rz, -D.x() * ry * rz, invMass + D.x() * ry * ry + D.y() * rx * rx;
+  return K;
+}
+
+// The sliding (or pulling) impulse at a point with response K, accumulated impulse J0, target
+// normal velocity and velocity vp, whose sticking impulse has the tangential part f (only its
+// direction matters): Coulomb friction against the slip velocity vt, J = l dir with dir = n - mu
+// vt/|vt|, l = (target - n . (vp - K J0)) / (n . K dir) when that denominator is positive, else
+// 0. With |vt| > 0 this is computed as t (|vt| n - mu vt), t = l / |vt| = (target - ...) /
+// (|vt| n.K n - mu n.K vt): one division, not waiting for another (K is symmetric).
+inline Vec3 slideImpulse(const Mat3& K, const Vec3& J0, double target, const Vec3& n,
+                         const Vec3& vp, const Vec3& f, double mu) {
+  const Vec3 vt = vp - n.dot(vp) * n;
+  const double vs = vt.norm();
+  const Vec3 Kn = K * n;
+  const double num = target - n.dot(vp) + Kn.dot(J0);
+  if (vs > 0) {
+    const double denom = vs * Kn.dot(n) - mu * Kn.dot(vt);
+    const double t = denom > 0 ? num / denom : 0.0;
+    return std::max(0.0, t) * (vs * n - mu * vt);
+  }
+  const double slip = f.norm();
+  const Vec3 dir = slip > 0 ? Vec3(n + (mu / slip) * f) : n;
+  const double along = Kn.dot(dir);
+  return std::max(0.0, along > 0 ? num / along : 0.0) * dir;
+}
+
+// The impulse of a single contact point (response K, velocity vp, height gap above the plane,
+// normal velocity vn): what leaves it at its target normal velocity without slip, unless that
+// pulls or lies outside the friction cone (then slideImpulse), without restitution if
+// restitution would gain energy. The sticking impulse det(K) J = adj(K) (target n - vp) is
+// tested for the friction cone without dividing by det(K) > 0.
+inline Vec3 singleImpulse(const Mat3& K, const Vec3& n, const Vec3& vp, double gap, double vn,
+                          double h, double restingSpeed, double restitution, double mu) {
+  Mat3 adj;
+  adj(0, 0) = K(1, 1) * K(2, 2) - K(1, 2) * K(1, 2);
+  adj(0, 1) = adj(1, 0) = K(0, 2) * K(1, 2) - K(0, 1) * K(2, 2);
+  adj(0, 2) = adj(2, 0) = K(0, 1) * K(1, 2) - K(0, 2) * K(1, 1);
+  adj(1, 1) = K(0, 0) * K(2, 2) - K(0, 2) * K(0, 2);
+  adj(1, 2) = adj(2, 1) = K(0, 1) * K(0, 2) - K(0, 0) * K(1, 2);
+  adj(2, 2) = K(0, 0) * K(1, 1) - K(0, 1) * K(0, 1);
+  const double det = K(0, 0) * adj(0, 0) + K(0, 1) * adj(1, 0) + K(0, 2) * adj(2, 0);
+  const double mu2 = mu * mu;
+  Vec3 J = Vec3::Zero();
+  for (double e : {restitution, 0.0}) {
+    const double target = gap > 0 ? -gap / h : vn < -restingSpeed ? -e * vn : 0.0;
+    const Vec3 Jd = adj * (target * n - vp);
+    const double ld = n.dot(Jd);
+    const Vec3 fd = Jd - ld * n;
+    if (ld <= 0 || fd.squaredNorm() > mu2 * ld * ld)
+      J = slideImpulse(K, Vec3::Zero(), target, n, vp, fd, mu);
+    else
+      J = (1.0 / det) * Jd;
+    // the kinetic energy changes by J . (vp + vp') / 2
+    if (e == 0 || J.dot(2.0 * vp + K * J) <= 1e-9 * std::abs(J.dot(vp))) break;
+  }
+  return J;
+}
+
+}  // namespace
+
 void RigidBody::resolveContact(double h) {
   // the shape's candidate points near the plane and their heights above it: those below it, and
   // those within the distance they move at the resting speed in a step (resting contact). The
@@ -401,6 +472,34 @@ void RigidBody::resolveContact(double h) {
       // 1/s as s / s^2, so that the division runs alongside the square root
       const double invS = s * (1.0 / s2);
       const Vec3 u = s > 1e-12 ? Vec3(-n.x() * invS, -n.y() * invS, 0) : Vec3::UnitX();
+      // the common case of one point taking part, the nearest rim point of the lower cap (the
+      // cylinder rolling or wobbling on its rim), without rolling resistance: as below, without
+      // the candidate lists
+      const double zLow = na > 0 ? -halfLength : halfLength;
+      if (m_rolling == 0 && hc + zLow * na > margin && hc - zLow * na - rad * s > margin) {
+        const Vec3 r(rad * u.x(), rad * u.y(), zLow);
+        const double gap = hc + n.dot(r);
+        m_lastPenetration = std::max(0.0, -lowest);
+        const Vec3 v = R.transpose() * (m_s.momentum * m_invMass);
+        const Vec3 w = m_invInertia.cwiseProduct(
+            R.transpose() * (m_s.angularMomentum - c.cross(m_s.momentum)));
+        const Vec3 vp = v + w.cross(r);
+        const double vn = n.dot(vp);
+        if (!(gap > 0 && vn < -restingSpeed)) {
+          m_lastContacts = 1;
+          const double target =
+              gap > 0 ? -gap / h : vn < -restingSpeed ? -m_restitution * vn : 0.0;
+          if (target - vn > 0) {
+            const Vec3 J = singleImpulse(responseMatrix(r, m_invInertia, m_invMass), n, vp, gap,
+                                         vn, h, restingSpeed, m_restitution, m_friction);
+            const Vec3 Jw = R * J;
+            m_s.momentum += Jw;
+            m_s.angularMomentum += (R * r + c).cross(Jw);
+          }
+        }
+        if (lowest < 0) m_s.position -= lowest * m_normal;
+        return;
+      }
       const Vec3 dirs[4] = {rad * u, Vec3(-rad * u.y(), rad * u.x(), 0), -rad * u,
                             Vec3(rad * u.y(), -rad * u.x(), 0)};
       for (int cap = 0; cap < 2; ++cap) {
@@ -440,10 +539,7 @@ void RigidBody::resolveContact(double h) {
     if (d[k] > 0 && vn < -restingSpeed) continue;  // it touches in the next step: an impact then
     Point& pt = pts[np++];
     pt.r = r;
-    const double rx = r.x(), ry = r.y(), rz = r.z();
-    pt.K << m_invMass + D.y() * rz * rz + D.z() * ry * ry, -D.z() * rx * ry, -D.y() * rx * rz,
-        -D.z() * rx * ry, m_invMass + D.x() * rz * rz + D.z() * rx * rx, -D.x() * ry * rz,
-        -D.y() * rx * rz, -D.x() * ry * rz, m_invMass + D.x() * ry * ry + D.y() * rx * rx;
+    pt.K = responseMatrix(r, D, m_invMass);
     pt.id = id[k];
     pt.gap = d[k];
     pt.vn = vn;
@@ -458,63 +554,20 @@ void RigidBody::resolveContact(double h) {
   // velocity, that gives the target normal velocity (none if that pulls). Rolling resistance
   // then takes out rotation within rho times the normal impulse.
   const double mu2 = m_friction * m_friction;
-  // the sliding (or pulling) impulse at a point whose sticking impulse has the tangential part f
-  // (only its direction matters): Coulomb friction against the slip velocity vt,
-  // J = l dir with dir = n - mu vt/|vt|, l = (target - n . (vp - K J0)) / (n . K dir) when that
-  // denominator is positive, else 0. With |vt| > 0 this is computed as t (|vt| n - mu vt), t =
-  // l / |vt| = (target - ...) / (|vt| n.K n - mu n.K vt): one division, not waiting for another
-  // (K is symmetric)
-  auto slideImpulse = [&](const Point& pt, const Vec3& vp, const Vec3& f) -> Vec3 {
-    const Vec3 vt = vp - n.dot(vp) * n;
-    const double vs = vt.norm();
-    const Vec3 Kn = pt.K * n;
-    const double num = pt.target - n.dot(vp) + Kn.dot(pt.J);
-    if (vs > 0) {
-      const double denom = vs * Kn.dot(n) - m_friction * Kn.dot(vt);
-      const double t = denom > 0 ? num / denom : 0.0;
-      return std::max(0.0, t) * (vs * n - m_friction * vt);
-    }
-    const double slip = f.norm();
-    const Vec3 dir = slip > 0 ? Vec3(n + (m_friction / slip) * f) : n;
-    const double along = Kn.dot(dir);
-    return std::max(0.0, along > 0 ? num / along : 0.0) * dir;
-  };
   auto pointImpulse = [&](const Point& pt, const Vec3& vp) -> Vec3 {
     const Vec3 J = pt.J + pt.Kinv * (pt.target * n - vp);
     const double lambda = n.dot(J);
     const Vec3 f = J - lambda * n;
-    if (lambda <= 0 || f.squaredNorm() > mu2 * lambda * lambda) return slideImpulse(pt, vp, f);
+    if (lambda <= 0 || f.squaredNorm() > mu2 * lambda * lambda) {
+      return slideImpulse(pt.K, pt.J, pt.target, n, vp, f, m_friction);
+    }
     return J;
   };
   if (approach > 0 && np == 1 && m_rolling == 0) {
     // one point: its impulse directly, without restitution if that would gain energy
-    // (as pointImpulse, with the sticking impulse det(K) J = adj(K) (target n - vp) tested for
-    // the friction cone without dividing by det(K) > 0: K is symmetric positive definite)
-    Point& pt = pts[0];
-    pt.J.setZero();
-    const Vec3 vp = v + w.cross(pt.r);
-    const Mat3& K = pt.K;
-    Mat3 adj;
-    adj(0, 0) = K(1, 1) * K(2, 2) - K(1, 2) * K(1, 2);
-    adj(0, 1) = adj(1, 0) = K(0, 2) * K(1, 2) - K(0, 1) * K(2, 2);
-    adj(0, 2) = adj(2, 0) = K(0, 1) * K(1, 2) - K(0, 2) * K(1, 1);
-    adj(1, 1) = K(0, 0) * K(2, 2) - K(0, 2) * K(0, 2);
-    adj(1, 2) = adj(2, 1) = K(0, 1) * K(0, 2) - K(0, 0) * K(1, 2);
-    adj(2, 2) = K(0, 0) * K(1, 1) - K(0, 1) * K(0, 1);
-    const double det = K(0, 0) * adj(0, 0) + K(0, 1) * adj(1, 0) + K(0, 2) * adj(2, 0);
-    Vec3 J = Vec3::Zero();
-    for (double e : {m_restitution, 0.0}) {
-      pt.target = pt.gap > 0 ? -pt.gap / h : pt.vn < -restingSpeed ? -e * pt.vn : 0.0;
-      const Vec3 Jd = adj * (pt.target * n - vp);
-      const double ld = n.dot(Jd);
-      const Vec3 fd = Jd - ld * n;
-      if (ld <= 0 || fd.squaredNorm() > mu2 * ld * ld)
-        J = slideImpulse(pt, vp, fd);
-      else
-        J = (1.0 / det) * Jd;
-      // the kinetic energy changes by J . (vp + vp') / 2
-      if (e == 0 || J.dot(2.0 * vp + pt.K * J) <= 1e-9 * std::abs(J.dot(vp))) break;
-    }
+    const Point& pt = pts[0];
+    const Vec3 J = singleImpulse(pt.K, n, v + w.cross(pt.r), pt.gap, pt.vn, h, restingSpeed,
+                                 m_restitution, m_friction);
     const Vec3 Jw = R * J;
     m_s.momentum += Jw;
     m_s.angularMomentum += (R * pt.r + c).cross(Jw);
