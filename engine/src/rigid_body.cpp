@@ -249,26 +249,6 @@ inline Vec4 normalised(const Vec4& q) {
   return (std::abs(e) < 1e-6 ? 1.0 - e * (0.5 - 0.375 * e) : 1.0 / std::sqrt(n2)) * q;
 }
 
-// The quaternion's rate for a body whose reference point is its centre of mass: scale * the
-// result. With Rs = |q|^2 R (stage quaternions are not quite unit), wb = |q|^2 w_b =
-// D Rs' L_b; DL holds D_k L_j in row k, with the factor 2 of Rs's off-diagonal entries folded
-// into the off-diagonal ones, so that only the quaternion's own products are on the critical
-// path. Scalar code: Eigen's packets would shuffle 3-vectors on that path.
-inline Vec4 attitudeRate(const Vec4& q, const Mat3& DL, double& scale) {
-  const double x = q(0), y = q(1), z = q(2), w = q(3);
-  const double xx = x * x, yy = y * y, zz = z * z, ww = w * w;
-  // Rs = [xx+ww-yy-zz, 2(xy-wz), 2(xz+wy); 2(xy+wz), ww+yy-xx-zz, 2(yz-wx);
-  //       2(xz-wy), 2(yz+wx), ww+zz-xx-yy]; wb_k = sum_j Rs(j, k) D_k L_j
-  const Vec3 wb(DL(0, 0) * ((ww + xx) - (yy + zz)) +
-                    (DL(0, 1) * (x * y + w * z) + DL(0, 2) * (x * z - w * y)),
-                DL(1, 1) * ((ww + yy) - (xx + zz)) +
-                    (DL(1, 0) * (x * y - w * z) + DL(1, 2) * (y * z + w * x)),
-                DL(2, 2) * ((ww + zz) - (xx + yy)) +
-                    (DL(2, 0) * (x * z + w * y) + DL(2, 1) * (y * z - w * x)));
-  scale = 0.5 / ((xx + yy) + (zz + ww));
-  return quaternionRate(q, wb);
-}
-
 }  // namespace
 
 void RigidBody::rates(const Vec4& q, const Vec3& p, const Vec3& L, Rates& out) const {
@@ -304,22 +284,62 @@ void RigidBody::rk4Offset(double h) {
   m_s.orientation.coeffs() = normalised(m_q);
 }
 
+namespace {
+
+// a quaternion's coefficients (x, y, z, w) as four scalars, so that the attitude stages stay in
+// scalar registers: Eigen's packets would insert and extract lanes on the step's dependency chain
+struct Quat {
+  double x, y, z, w;
+};
+
+// The quaternion's rate for a body whose reference point is its centre of mass: scale * the
+// result. With Rs = |q|^2 R (stage quaternions are not quite unit), wb = |q|^2 w_b =
+// D Rs' L_b; DL holds D_k L_j in row k, with the factor 2 of Rs's off-diagonal entries folded
+// into the off-diagonal ones, so that only the quaternion's own products are on the critical
+// path; then the rate as quaternionRate.
+inline Quat attitudeRate(const Quat& q, const Mat3& DL, double& scale) {
+  const double x = q.x, y = q.y, z = q.z, w = q.w;
+  const double xx = x * x, yy = y * y, zz = z * z, ww = w * w;
+  // Rs = [xx+ww-yy-zz, 2(xy-wz), 2(xz+wy); 2(xy+wz), ww+yy-xx-zz, 2(yz-wx);
+  //       2(xz-wy), 2(yz+wx), ww+zz-xx-yy]; wb_k = sum_j Rs(j, k) D_k L_j
+  const double w0 = DL(0, 0) * ((ww + xx) - (yy + zz)) +
+                    (DL(0, 1) * (x * y + w * z) + DL(0, 2) * (x * z - w * y));
+  const double w1 = DL(1, 1) * ((ww + yy) - (xx + zz)) +
+                    (DL(1, 0) * (x * y - w * z) + DL(1, 2) * (y * z + w * x));
+  const double w2 = DL(2, 2) * ((ww + zz) - (xx + yy)) +
+                    (DL(2, 0) * (x * z + w * y) + DL(2, 1) * (y * z - w * x));
+  scale = 0.5 / ((xx + yy) + (zz + ww));
+  return {w * w0 + (y * w2 - z * w1), w * w1 + (z * w0 - x * w2), w * w2 + (x * w1 - y * w0),
+          -(x * w0 + y * w1 + z * w2)};
+}
+
+// q + a k
+inline Quat stage(const Quat& q, double a, const Quat& k) {
+  return {q.x + a * k.x, q.y + a * k.y, q.z + a * k.z, q.w + a * k.w};
+}
+
+}  // namespace
+
 void RigidBody::rk4Centred(double h) {
   // b at the centre of mass: L_b' = 0 and p' = m g are constant, so RK4's position and momentum
   // stages sum exactly to r + h p/m + h^2/2 g and p + h m g; only the attitude has stages
-  const Vec4 q0 = m_q;
+  const Quat q0{m_q(0), m_q(1), m_q(2), m_q(3)};
   Mat3 DL = (2.0 * m_invInertia) * m_s.angularMomentum.transpose();
   DL.diagonal() *= 0.5;
   const double h2 = 0.5 * h, h3 = h / 3.0, h6 = h / 6.0;
   double s1, s2, s3, s4;
-  const Vec4 k1 = attitudeRate(q0, DL, s1);
-  const Vec4 k2 = attitudeRate(q0 + (h2 * s1) * k1, DL, s2);
-  const Vec4 k3 = attitudeRate(q0 + (h2 * s2) * k2, DL, s3);
-  const Vec4 k4 = attitudeRate(q0 + (h * s3) * k3, DL, s4);
+  const Quat k1 = attitudeRate(q0, DL, s1);
+  const Quat k2 = attitudeRate(stage(q0, h2 * s1, k1), DL, s2);
+  const Quat k3 = attitudeRate(stage(q0, h2 * s2, k2), DL, s3);
+  const Quat k4 = attitudeRate(stage(q0, h * s3, k3), DL, s4);
   m_s.position += h * (m_invMass * m_s.momentum + h2 * m_gravity);
   m_s.momentum += h * m_weight;
   // the last stage's rate last, so that it ends the dependency chain
-  m_q = q0 + (h6 * s1) * k1 + (h3 * s2) * k2 + (h3 * s3) * k3 + (h6 * s4) * k4;
+  const double a1 = h6 * s1, a2 = h3 * s2, a3 = h3 * s3, a4 = h6 * s4;
+  m_q = Vec4(q0.x + a1 * k1.x + a2 * k2.x + a3 * k3.x + a4 * k4.x,
+             q0.y + a1 * k1.y + a2 * k2.y + a3 * k3.y + a4 * k4.y,
+             q0.z + a1 * k1.z + a2 * k2.z + a3 * k3.z + a4 * k4.z,
+             q0.w + a1 * k1.w + a2 * k2.w + a3 * k3.w + a4 * k4.w);
   m_s.orientation.coeffs() = normalised(m_q);
 }
 
