@@ -184,6 +184,7 @@ RigidBody::RigidBody(const RigidBodySpec& spec) : m_shape(spec.shape) {
     m_friction = f.friction;
     m_rolling = f.rollingResistance;
     m_gravityIntoFloor = std::max(0.0, -m_normal.dot(m_gravity));
+    m_reboundSpeed = std::sqrt(2.0 * m_gravityIntoFloor * kRestingRebound);
   }
   // initial state
   if (!finite(spec.position)) throw ModelError("initial.position", "must be finite");
@@ -431,8 +432,11 @@ inline Vec3 singleImpulse(const Mat3& K, const Vec3& n, const Vec3& vp, double g
       J = slideImpulse(K, Vec3::Zero(), target, n, vp, fd, mu);
     else
       J = (1.0 / det) * Jd;
-    // the kinetic energy changes by J . (vp + vp') / 2
-    if (e == 0 || J.dot(2.0 * vp + K * J) <= 1e-9 * std::abs(J.dot(vp))) break;
+    // the kinetic energy changes by J . (vp + vp') / 2; resting contact (or a point above the
+    // plane) has a target independent of e: the same impulse again, so no need to test it
+    if (e == 0 || !(gap <= 0 && vn < -restingSpeed) ||
+        J.dot(2.0 * vp + K * J) <= 1e-9 * std::abs(J.dot(vp)))
+      break;
   }
   return J;
 }
@@ -443,8 +447,7 @@ void RigidBody::resolveContact(double h) {
   // the shape's candidate points near the plane and their heights above it: those below it, and
   // those within the distance they move at the resting speed in a step (resting contact). The
   // contact is solved in body coordinates, where the inertia is diagonal.
-  const double restingSpeed =
-      std::max(2.0 * m_gravityIntoFloor * h, std::sqrt(2.0 * m_gravityIntoFloor * kRestingRebound));
+  const double restingSpeed = std::max(2.0 * m_gravityIntoFloor * h, m_reboundSpeed);
   const double margin = restingSpeed * h;
   // R from the quaternion the integration continues from (m_s.orientation is it normalised):
   // |q|^-2 times its scaled rotation, which does not wait for the normalisation
@@ -501,17 +504,16 @@ void RigidBody::resolveContact(double h) {
         const double gap = hc + n.dot(r);
         m_lastPenetration = std::max(0.0, -lowest);
         const Vec3 v = R.transpose() * (m_s.momentum * m_invMass);
-        const Vec3 w = m_invInertia.cwiseProduct(
-            R.transpose() * (m_s.angularMomentum - c.cross(m_s.momentum)));
+        const Vec3 w = m_invInertia.cwiseProduct(R.transpose() *
+                                                 (m_s.angularMomentum - c.cross(m_s.momentum)));
         const Vec3 vp = v + w.cross(r);
         const double vn = n.dot(vp);
         if (!(gap > 0 && vn < -restingSpeed)) {
           m_lastContacts = 1;
-          const double target =
-              gap > 0 ? -gap / h : vn < -restingSpeed ? -m_restitution * vn : 0.0;
+          const double target = gap > 0 ? -gap / h : vn < -restingSpeed ? -m_restitution * vn : 0.0;
           if (target - vn > 0) {
-            const Vec3 J = singleImpulse(responseMatrix(r, m_invInertia, m_invMass), n, vp, gap,
-                                         vn, h, restingSpeed, m_restitution, m_friction);
+            const Vec3 J = singleImpulse(responseMatrix(r, m_invInertia, m_invMass), n, vp, gap, vn,
+                                         h, restingSpeed, m_restitution, m_friction);
             const Vec3 Jw = R * J;
             m_s.momentum += Jw;
             m_s.angularMomentum += (R * r + c).cross(Jw);

@@ -35,13 +35,12 @@
 //
 // No allocation after construction; steps take fixed-size Eigen values only.
 
-#include <array>
-#include <optional>
-#include <string>
-
 #include <Eigen/Core>
 #include <Eigen/Geometry>
+#include <array>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
 
 #include "articulate/spatial.h"
 
@@ -233,6 +232,7 @@ class RigidBody {
   double m_planeOffset = 0.0;  // n . origin
   double m_restitution = 0.0, m_friction = 0.0, m_rolling = 0.0;
   double m_gravityIntoFloor = 0.0;  // max(0, -n . g), m/s^2
+  double m_reboundSpeed = 0.0;      // the approach speed that rebounds 1 micrometre at e = 1 (m/s)
   // state
   double m_t = 0.0;
   long m_steps = 0;
