@@ -237,10 +237,10 @@ class RigidBody {
   double m_t = 0.0;
   long m_steps = 0;
   RigidBodyState m_s;
-  // the quaternion the integration continues from: the last step's RK4 result before its
-  // normalisation (m_s.orientation is it normalised). RK4 on these rates commutes with scaling
-  // the quaternion, so continuing from it gives the same motion, while the normalisation stays
-  // off the step-to-step dependency chain.
+  // the quaternion the integration continues from: the last step's RK4 result divided by the
+  // norm of the quaternion it started from, not normalised (m_s.orientation is it normalised).
+  // RK4 on these rates commutes with scaling the quaternion, so continuing from it gives the same
+  // motion, while the normalisation stays off the step-to-step dependency chain.
   Eigen::Vector4d m_q = Eigen::Vector4d(0, 0, 0, 1);
   double m_lastPenetration = 0.0;
   int m_lastContacts = 0;
