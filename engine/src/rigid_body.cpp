@@ -184,6 +184,7 @@ RigidBody::RigidBody(const RigidBodySpec& spec) : m_shape(spec.shape) {
     m_friction = f.friction;
     m_rolling = f.rollingResistance;
     m_gravityIntoFloor = std::max(0.0, -m_normal.dot(m_gravity));
+    m_reboundSpeed = std::sqrt(2.0 * m_gravityIntoFloor * kRestingRebound);
   }
   // initial state
   if (!finite(spec.position)) throw ModelError("initial.position", "must be finite");
@@ -205,6 +206,7 @@ void RigidBody::setState(double t, const RigidBodyState& state) {
   m_t = t;
   m_s = state;
   m_s.orientation.normalize();
+  m_q = m_s.orientation.coeffs();
   m_lastPenetration = 0.0;
   m_lastContacts = 0;
   m_warmValid = false;
@@ -243,30 +245,11 @@ inline double squaredNorm(const Vec4& q) {
 
 // q / |q|: 1/sqrt(n2) to second order about 1 while n2 is that close (RK4 keeps the norm to a few
 // ulps per step), exactly otherwise
-inline Vec4 normalised(const Vec4& q) {
+inline double inverseNorm(const Vec4& q) {
   const double n2 = squaredNorm(q), e = n2 - 1.0;
-  return (std::abs(e) < 1e-6 ? 1.0 - e * (0.5 - 0.375 * e) : 1.0 / std::sqrt(n2)) * q;
+  return std::abs(e) < 1e-6 ? 1.0 - e * (0.5 - 0.375 * e) : 1.0 / std::sqrt(n2);
 }
-
-// The quaternion's rate for a body whose reference point is its centre of mass: scale * the
-// result. With Rs = |q|^2 R (stage quaternions are not quite unit), wb = |q|^2 w_b =
-// D Rs' L_b; DL holds D_k L_j in row k, with the factor 2 of Rs's off-diagonal entries folded
-// into the off-diagonal ones, so that only the quaternion's own products are on the critical
-// path. Scalar code: Eigen's packets would shuffle 3-vectors on that path.
-inline Vec4 attitudeRate(const Vec4& q, const Mat3& DL, double& scale) {
-  const double x = q(0), y = q(1), z = q(2), w = q(3);
-  const double xx = x * x, yy = y * y, zz = z * z, ww = w * w;
-  // Rs = [xx+ww-yy-zz, 2(xy-wz), 2(xz+wy); 2(xy+wz), ww+yy-xx-zz, 2(yz-wx);
-  //       2(xz-wy), 2(yz+wx), ww+zz-xx-yy]; wb_k = sum_j Rs(j, k) D_k L_j
-  const Vec3 wb(DL(0, 0) * ((ww + xx) - (yy + zz)) +
-                    (DL(0, 1) * (x * y + w * z) + DL(0, 2) * (x * z - w * y)),
-                DL(1, 1) * ((ww + yy) - (xx + zz)) +
-                    (DL(1, 0) * (x * y - w * z) + DL(1, 2) * (y * z + w * x)),
-                DL(2, 2) * ((ww + zz) - (xx + yy)) +
-                    (DL(2, 0) * (x * z + w * y) + DL(2, 1) * (y * z - w * x)));
-  scale = 0.5 / ((xx + yy) + (zz + ww));
-  return quaternionRate(q, wb);
-}
+inline Vec4 normalised(const Vec4& q) { return inverseNorm(q) * q; }
 
 }  // namespace
 
@@ -286,7 +269,7 @@ void RigidBody::rates(const Vec4& q, const Vec3& p, const Vec3& L, Rates& out) c
 }
 
 void RigidBody::rk4Offset(double h) {
-  const Vec4 q0 = m_s.orientation.coeffs();
+  const Vec4 q0 = m_q;
   const Vec3 p0 = m_s.momentum, L0 = m_s.angularMomentum;
   const double h2 = 0.5 * h;
   Rates k1, k2, k3, k4;
@@ -298,27 +281,76 @@ void RigidBody::rk4Offset(double h) {
   m_s.position += h6 * (k1.dr + 2.0 * (k2.dr + k3.dr) + k4.dr);
   m_s.momentum += h6 * (k1.dp + 2.0 * (k2.dp + k3.dp) + k4.dp);
   m_s.angularMomentum += h6 * (k1.dL + 2.0 * (k2.dL + k3.dL) + k4.dL);
-  m_s.orientation.coeffs() = normalised(q0 + (h6 * k1.qScale) * k1.dq + (h3 * k2.qScale) * k2.dq +
-                                        (h3 * k3.qScale) * k3.dq + (h6 * k4.qScale) * k4.dq);
+  // the RK4 result divided by |q0| (see rk4Centred)
+  const double sigma = inverseNorm(q0);
+  m_q = sigma * q0 + (sigma * h6 * k1.qScale) * k1.dq + (sigma * h3 * k2.qScale) * k2.dq +
+        (sigma * h3 * k3.qScale) * k3.dq + (sigma * h6 * k4.qScale) * k4.dq;
+  m_s.orientation.coeffs() = normalised(m_q);
 }
+
+namespace {
+
+// a quaternion's coefficients (x, y, z, w) as four scalars, so that the attitude stages stay in
+// scalar registers: Eigen's packets would insert and extract lanes on the step's dependency chain
+struct Quat {
+  double x, y, z, w;
+};
+
+// The quaternion's rate for a body whose reference point is its centre of mass: scale * the
+// result. With Rs = |q|^2 R (stage quaternions are not quite unit), wb = |q|^2 w_b =
+// D Rs' L_b; DL holds D_k L_j in row k, with the factor 2 of Rs's off-diagonal entries folded
+// into the off-diagonal ones, so that only the quaternion's own products are on the critical
+// path; then the rate as quaternionRate.
+inline Quat attitudeRate(const Quat& q, const Mat3& DL, double& scale) {
+  const double x = q.x, y = q.y, z = q.z, w = q.w;
+  const double xx = x * x, yy = y * y, zz = z * z, ww = w * w;
+  // Rs = [xx+ww-yy-zz, 2(xy-wz), 2(xz+wy); 2(xy+wz), ww+yy-xx-zz, 2(yz-wx);
+  //       2(xz-wy), 2(yz+wx), ww+zz-xx-yy]; wb_k = sum_j Rs(j, k) D_k L_j
+  const double w0 = DL(0, 0) * ((ww + xx) - (yy + zz)) +
+                    (DL(0, 1) * (x * y + w * z) + DL(0, 2) * (x * z - w * y));
+  const double w1 = DL(1, 1) * ((ww + yy) - (xx + zz)) +
+                    (DL(1, 0) * (x * y - w * z) + DL(1, 2) * (y * z + w * x));
+  const double w2 = DL(2, 2) * ((ww + zz) - (xx + yy)) +
+                    (DL(2, 0) * (x * z + w * y) + DL(2, 1) * (y * z - w * x));
+  scale = 0.5 / ((xx + yy) + (zz + ww));
+  return {w * w0 + (y * w2 - z * w1), w * w1 + (z * w0 - x * w2), w * w2 + (x * w1 - y * w0),
+          -(x * w0 + y * w1 + z * w2)};
+}
+
+// q + a k
+inline Quat stage(const Quat& q, double a, const Quat& k) {
+  return {q.x + a * k.x, q.y + a * k.y, q.z + a * k.z, q.w + a * k.w};
+}
+
+}  // namespace
 
 void RigidBody::rk4Centred(double h) {
   // b at the centre of mass: L_b' = 0 and p' = m g are constant, so RK4's position and momentum
   // stages sum exactly to r + h p/m + h^2/2 g and p + h m g; only the attitude has stages
-  const Vec4 q0 = m_s.orientation.coeffs();
+  const Quat q0{m_q(0), m_q(1), m_q(2), m_q(3)};
   Mat3 DL = (2.0 * m_invInertia) * m_s.angularMomentum.transpose();
   DL.diagonal() *= 0.5;
   const double h2 = 0.5 * h, h3 = h / 3.0, h6 = h / 6.0;
   double s1, s2, s3, s4;
-  const Vec4 k1 = attitudeRate(q0, DL, s1);
-  const Vec4 k2 = attitudeRate(q0 + (h2 * s1) * k1, DL, s2);
-  const Vec4 k3 = attitudeRate(q0 + (h2 * s2) * k2, DL, s3);
-  const Vec4 k4 = attitudeRate(q0 + (h * s3) * k3, DL, s4);
+  const Quat k1 = attitudeRate(q0, DL, s1);
+  const Quat k2 = attitudeRate(stage(q0, h2 * s1, k1), DL, s2);
+  const Quat k3 = attitudeRate(stage(q0, h2 * s2, k2), DL, s3);
+  const Quat k4 = attitudeRate(stage(q0, h * s3, k3), DL, s4);
   m_s.position += h * (m_invMass * m_s.momentum + h2 * m_gravity);
   m_s.momentum += h * m_weight;
   // the last stage's rate last, so that it ends the dependency chain
-  m_s.orientation.coeffs() =
-      normalised(q0 + (h6 * s1) * k1 + (h3 * s2) * k2 + (h3 * s3) * k3 + (h6 * s4) * k4);
+  // The RK4 result divided by |q0|, a factor computed alongside the stages and folded into the
+  // coefficients, so that the integration's own quaternion keeps a norm within one step's RK4
+  // norm error of 1 (RK4 shrinks it by about (h |w| / 2)^6 / 144 a step, which would otherwise
+  // accumulate) without a normalisation on the dependency chain.
+  const double sigma = inverseNorm(m_q);
+  const double a0 = sigma, a1 = sigma * h6 * s1, a2 = sigma * h3 * s2, a3 = sigma * h3 * s3,
+               a4 = (sigma * h6) * s4;
+  m_q = Vec4(a0 * q0.x + a1 * k1.x + a2 * k2.x + a3 * k3.x + a4 * k4.x,
+             a0 * q0.y + a1 * k1.y + a2 * k2.y + a3 * k3.y + a4 * k4.y,
+             a0 * q0.z + a1 * k1.z + a2 * k2.z + a3 * k3.z + a4 * k4.z,
+             a0 * q0.w + a1 * k1.w + a2 * k2.w + a3 * k3.w + a4 * k4.w);
+  m_s.orientation.coeffs() = normalised(m_q);
 }
 
 void RigidBody::step(double h) {
@@ -346,14 +378,89 @@ void RigidBody::advanceTo(double t, double h) {
   m_t = t;
 }
 
+namespace {
+
+// A contact point's impulse response K = 1/m + [r]x' D [r]x: the velocity change of the point r
+// (from the centre of mass, body coordinates) per unit impulse there; D the inverse principal
+// moments. Symmetric positive definite.
+inline Mat3 responseMatrix(const Vec3& r, const Vec3& D, double invMass) {
+  const double rx = r.x(), ry = r.y(), rz = r.z();
+  Mat3 K;
+  K << invMass + D.y() * rz * rz + D.z() * ry * ry, -D.z() * rx * ry, -D.y() * rx * rz,
+      -D.z() * rx * ry, invMass + D.x() * rz * rz + D.z() * rx * rx, -D.x() * ry * rz,
+      -D.y() * rx * rz, -D.x() * ry * rz, invMass + D.x() * ry * ry + D.y() * rx * rx;
+  return K;
+}
+
+// The sliding (or pulling) impulse at a point with response K, accumulated impulse J0, target
+// normal velocity and velocity vp, whose sticking impulse has the tangential part f (only its
+// direction matters): Coulomb friction against the slip velocity vt, J = l dir with dir = n - mu
+// vt/|vt|, l = (target - n . (vp - K J0)) / (n . K dir) when that denominator is positive, else
+// 0. With |vt| > 0 this is computed as t (|vt| n - mu vt), t = l / |vt| = (target - ...) /
+// (|vt| n.K n - mu n.K vt): one division, not waiting for another (K is symmetric).
+inline Vec3 slideImpulse(const Mat3& K, const Vec3& J0, double target, const Vec3& n,
+                         const Vec3& vp, const Vec3& f, double mu) {
+  const Vec3 vt = vp - n.dot(vp) * n;
+  const double vs = vt.norm();
+  const Vec3 Kn = K * n;
+  const double num = target - n.dot(vp) + Kn.dot(J0);
+  if (vs > 0) {
+    const double denom = vs * Kn.dot(n) - mu * Kn.dot(vt);
+    const double t = denom > 0 ? num / denom : 0.0;
+    return std::max(0.0, t) * (vs * n - mu * vt);
+  }
+  const double slip = f.norm();
+  const Vec3 dir = slip > 0 ? Vec3(n + (mu / slip) * f) : n;
+  const double along = Kn.dot(dir);
+  return std::max(0.0, along > 0 ? num / along : 0.0) * dir;
+}
+
+// The impulse of a single contact point (response K, velocity vp, height gap above the plane,
+// normal velocity vn): what leaves it at its target normal velocity without slip, unless that
+// pulls or lies outside the friction cone (then slideImpulse), without restitution if
+// restitution would gain energy. The sticking impulse det(K) J = adj(K) (target n - vp) is
+// tested for the friction cone without dividing by det(K) > 0.
+inline Vec3 singleImpulse(const Mat3& K, const Vec3& n, const Vec3& vp, double gap, double vn,
+                          double h, double restingSpeed, double restitution, double mu) {
+  Mat3 adj;
+  adj(0, 0) = K(1, 1) * K(2, 2) - K(1, 2) * K(1, 2);
+  adj(0, 1) = adj(1, 0) = K(0, 2) * K(1, 2) - K(0, 1) * K(2, 2);
+  adj(0, 2) = adj(2, 0) = K(0, 1) * K(1, 2) - K(0, 2) * K(1, 1);
+  adj(1, 1) = K(0, 0) * K(2, 2) - K(0, 2) * K(0, 2);
+  adj(1, 2) = adj(2, 1) = K(0, 1) * K(0, 2) - K(0, 0) * K(1, 2);
+  adj(2, 2) = K(0, 0) * K(1, 1) - K(0, 1) * K(0, 1);
+  const double det = K(0, 0) * adj(0, 0) + K(0, 1) * adj(1, 0) + K(0, 2) * adj(2, 0);
+  const double mu2 = mu * mu;
+  Vec3 J = Vec3::Zero();
+  for (double e : {restitution, 0.0}) {
+    const double target = gap > 0 ? -gap / h : vn < -restingSpeed ? -e * vn : 0.0;
+    const Vec3 Jd = adj * (target * n - vp);
+    const double ld = n.dot(Jd);
+    const Vec3 fd = Jd - ld * n;
+    if (ld <= 0 || fd.squaredNorm() > mu2 * ld * ld)
+      J = slideImpulse(K, Vec3::Zero(), target, n, vp, fd, mu);
+    else
+      J = (1.0 / det) * Jd;
+    // the kinetic energy changes by J . (vp + vp') / 2; resting contact (or a point above the
+    // plane) has a target independent of e: the same impulse again, so no need to test it
+    if (e == 0 || !(gap <= 0 && vn < -restingSpeed) ||
+        J.dot(2.0 * vp + K * J) <= 1e-9 * std::abs(J.dot(vp)))
+      break;
+  }
+  return J;
+}
+
+}  // namespace
+
 void RigidBody::resolveContact(double h) {
   // the shape's candidate points near the plane and their heights above it: those below it, and
   // those within the distance they move at the resting speed in a step (resting contact). The
   // contact is solved in body coordinates, where the inertia is diagonal.
-  const double restingSpeed =
-      std::max(2.0 * m_gravityIntoFloor * h, std::sqrt(2.0 * m_gravityIntoFloor * kRestingRebound));
+  const double restingSpeed = std::max(2.0 * m_gravityIntoFloor * h, m_reboundSpeed);
   const double margin = restingSpeed * h;
-  const Mat3 R = scaledRotation(m_s.orientation.coeffs());  // unit quaternion: R
+  // R from the quaternion the integration continues from (m_s.orientation is it normalised):
+  // |q|^-2 times its scaled rotation, which does not wait for the normalisation
+  const Mat3 R = (1.0 / squaredNorm(m_q)) * scaledRotation(m_q);
   const Vec3 c = m_offset ? Vec3(R * m_comBody) : Vec3::Zero();
   const Vec3 rc = m_s.position + c;
   const double hc = m_normal.dot(rc) - m_planeOffset;
@@ -388,13 +495,42 @@ void RigidBody::resolveContact(double h) {
     }
     case ShapeSpec::Type::Cylinder: {
       // the axis is body z
-      const double na = n.z(), s = std::sqrt(n.x() * n.x() + n.y() * n.y());
+      const double na = n.z(), s2 = n.x() * n.x() + n.y() * n.y(), s = std::sqrt(s2);
       const double rad = m_shape.radius, halfLength = 0.5 * m_shape.length;
       lowest = hc - halfLength * std::abs(na) - rad * s;
       if (lowest > margin) return;
       // the rim point nearest the plane (any rim point when the cap is parallel to it) and the
       // points 90, 180, 270 degrees around the rim from it, on both caps
-      const Vec3 u = s > 1e-12 ? Vec3(-n.x() / s, -n.y() / s, 0) : Vec3::UnitX();
+      // 1/s as s / s^2, so that the division runs alongside the square root
+      const double invS = s * (1.0 / s2);
+      const Vec3 u = s > 1e-12 ? Vec3(-n.x() * invS, -n.y() * invS, 0) : Vec3::UnitX();
+      // the common case of one point taking part, the nearest rim point of the lower cap (the
+      // cylinder rolling or wobbling on its rim), without rolling resistance: as below, without
+      // the candidate lists
+      const double zLow = na > 0 ? -halfLength : halfLength;
+      if (m_rolling == 0 && hc + zLow * na > margin && hc - zLow * na - rad * s > margin) {
+        const Vec3 r(rad * u.x(), rad * u.y(), zLow);
+        const double gap = hc + n.dot(r);
+        m_lastPenetration = std::max(0.0, -lowest);
+        const Vec3 v = R.transpose() * (m_s.momentum * m_invMass);
+        const Vec3 w = m_invInertia.cwiseProduct(R.transpose() *
+                                                 (m_s.angularMomentum - c.cross(m_s.momentum)));
+        const Vec3 vp = v + w.cross(r);
+        const double vn = n.dot(vp);
+        if (!(gap > 0 && vn < -restingSpeed)) {
+          m_lastContacts = 1;
+          const double target = gap > 0 ? -gap / h : vn < -restingSpeed ? -m_restitution * vn : 0.0;
+          if (target - vn > 0) {
+            const Vec3 J = singleImpulse(responseMatrix(r, m_invInertia, m_invMass), n, vp, gap, vn,
+                                         h, restingSpeed, m_restitution, m_friction);
+            const Vec3 Jw = R * J;
+            m_s.momentum += Jw;
+            m_s.angularMomentum += (R * r + c).cross(Jw);
+          }
+        }
+        if (lowest < 0) m_s.position -= lowest * m_normal;
+        return;
+      }
       const Vec3 dirs[4] = {rad * u, Vec3(-rad * u.y(), rad * u.x(), 0), -rad * u,
                             Vec3(rad * u.y(), -rad * u.x(), 0)};
       for (int cap = 0; cap < 2; ++cap) {
@@ -434,11 +570,7 @@ void RigidBody::resolveContact(double h) {
     if (d[k] > 0 && vn < -restingSpeed) continue;  // it touches in the next step: an impact then
     Point& pt = pts[np++];
     pt.r = r;
-    const double rx = r.x(), ry = r.y(), rz = r.z();
-    pt.K << m_invMass + D.y() * rz * rz + D.z() * ry * ry, -D.z() * rx * ry, -D.y() * rx * rz,
-        -D.z() * rx * ry, m_invMass + D.x() * rz * rz + D.z() * rx * rx, -D.x() * ry * rz,
-        -D.y() * rx * rz, -D.x() * ry * rz, m_invMass + D.x() * ry * ry + D.y() * rx * rx;
-    pt.Kinv = pt.K.inverse();
+    pt.K = responseMatrix(r, D, m_invMass);
     pt.id = id[k];
     pt.gap = d[k];
     pt.vn = vn;
@@ -452,40 +584,26 @@ void RigidBody::resolveContact(double h) {
   // the friction cone; then it slides: the impulse on the cone's edge, against the point's slip
   // velocity, that gives the target normal velocity (none if that pulls). Rolling resistance
   // then takes out rotation within rho times the normal impulse.
-  auto pointImpulse = [&](const Point& pt, const Vec3& vp) {
-    Vec3 J = pt.J + pt.Kinv * (pt.target * n - vp);
+  const double mu2 = m_friction * m_friction;
+  auto pointImpulse = [&](const Point& pt, const Vec3& vp) -> Vec3 {
+    const Vec3 J = pt.J + pt.Kinv * (pt.target * n - vp);
     const double lambda = n.dot(J);
     const Vec3 f = J - lambda * n;
-    const double slip = f.norm();
-    if (lambda <= 0 || slip > m_friction * lambda) {
-      // Coulomb: the friction opposes the slip velocity
-      const Vec3 vt = vp - n.dot(vp) * n;
-      const double vs = vt.norm();
-      const Vec3 dir = vs > 0     ? Vec3(n - (m_friction / vs) * vt)
-                       : slip > 0 ? Vec3(n + (m_friction / slip) * f)
-                                  : n;
-      const double along = n.dot(pt.K * dir);
-      const double l = along > 0 ? (pt.target - n.dot(vp - pt.K * pt.J)) / along : 0.0;
-      J = std::max(0.0, l) * dir;
+    if (lambda <= 0 || f.squaredNorm() > mu2 * lambda * lambda) {
+      return slideImpulse(pt.K, pt.J, pt.target, n, vp, f, m_friction);
     }
     return J;
   };
   if (approach > 0 && np == 1 && m_rolling == 0) {
     // one point: its impulse directly, without restitution if that would gain energy
-    Point& pt = pts[0];
-    pt.J.setZero();
-    const Vec3 vp = v + w.cross(pt.r);
-    Vec3 J = Vec3::Zero();
-    for (double e : {m_restitution, 0.0}) {
-      pt.target = pt.gap > 0 ? -pt.gap / h : pt.vn < -restingSpeed ? -e * pt.vn : 0.0;
-      J = pointImpulse(pt, vp);
-      // the kinetic energy changes by J . (vp + vp') / 2
-      if (e == 0 || J.dot(2.0 * vp + pt.K * J) <= 1e-9 * std::abs(J.dot(vp))) break;
-    }
+    const Point& pt = pts[0];
+    const Vec3 J = singleImpulse(pt.K, n, v + w.cross(pt.r), pt.gap, pt.vn, h, restingSpeed,
+                                 m_restitution, m_friction);
     const Vec3 Jw = R * J;
     m_s.momentum += Jw;
     m_s.angularMomentum += (R * pt.r + c).cross(Jw);
   } else if (approach > 0) {
+    for (int k = 0; k < np; ++k) pts[k].Kinv = pts[k].K.inverse();
     const double tolerance =
         m_mass * std::max(kSweepTolerance * approach, kRestingTolerance * restingSpeed);
     const Vec3& I = m_inertia;

@@ -35,13 +35,12 @@
 //
 // No allocation after construction; steps take fixed-size Eigen values only.
 
-#include <array>
-#include <optional>
-#include <string>
-
 #include <Eigen/Core>
 #include <Eigen/Geometry>
+#include <array>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
 
 #include "articulate/spatial.h"
 
@@ -233,10 +232,16 @@ class RigidBody {
   double m_planeOffset = 0.0;  // n . origin
   double m_restitution = 0.0, m_friction = 0.0, m_rolling = 0.0;
   double m_gravityIntoFloor = 0.0;  // max(0, -n . g), m/s^2
+  double m_reboundSpeed = 0.0;      // the approach speed that rebounds 1 micrometre at e = 1 (m/s)
   // state
   double m_t = 0.0;
   long m_steps = 0;
   RigidBodyState m_s;
+  // the quaternion the integration continues from: the last step's RK4 result divided by the
+  // norm of the quaternion it started from, not normalised (m_s.orientation is it normalised).
+  // RK4 on these rates commutes with scaling the quaternion, so continuing from it gives the same
+  // motion, while the normalisation stays off the step-to-step dependency chain.
+  Eigen::Vector4d m_q = Eigen::Vector4d(0, 0, 0, 1);
   double m_lastPenetration = 0.0;
   int m_lastContacts = 0;
   // the last step's contact impulses by candidate number, to start resting contact from
