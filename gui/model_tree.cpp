@@ -212,6 +212,7 @@ ModelTreePanel::ModelTreePanel(ModelDocument* document, QWidget* parent)
   m_view->setModel(m_model);
   m_view->setHeaderHidden(false);
   m_view->header()->setStretchLastSection(true);
+  m_view->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
   m_view->setDragDropMode(QAbstractItemView::InternalMove);
   m_view->setDefaultDropAction(Qt::MoveAction);
   m_view->setSelectionMode(QAbstractItemView::SingleSelection);

@@ -32,6 +32,7 @@ PlotsPanel::PlotsPanel(QWidget* parent) : QWidget(parent) {
   m_x = new QValueAxis(m_chart);
   m_x->setTitleText(tr("t (s)"));
   m_y = new QValueAxis(m_chart);
+  m_y->setLabelFormat("%.4g");
   m_chart->addAxis(m_x, Qt::AlignBottom);
   m_chart->addAxis(m_y, Qt::AlignLeft);
   m_cursor = new QLineSeries(m_chart);
@@ -183,7 +184,8 @@ void PlotsPanel::redraw() {
     series->replace(points);
   }
   if (!(lo <= hi)) lo = 0, hi = 1;
-  const double pad = std::max(1e-9, 0.05 * (hi - lo));
+  // a flat series gets a range around it in proportion to its size
+  const double pad = std::max({1e-9, 0.05 * (hi - lo), 1e-3 * std::max(std::abs(lo), std::abs(hi))});
   m_y->setRange(lo - pad, hi + pad);
   const double t0 = haveData ? m_recording->startTime() : 0.0;
   const double t1 = haveData ? m_recording->endTime() : 1.0;
