@@ -43,6 +43,7 @@
 #include "articulate/structure_system.h"
 #include "export.h"
 #include "model_tree.h"
+#include "properties.h"
 #include "playback.h"
 #include "plots.h"
 #include "viewport/viewport.h"
@@ -105,30 +106,23 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_settings(Settin
 MainWindow::~MainWindow() = default;
 
 void MainWindow::createDocks() {
-  const auto addPlaceholderDock = [this](const QString& title, const QString& name,
-                                         const QString& text, Qt::DockWidgetArea area) {
-    auto* dock = new QDockWidget(title, this);
-    dock->setObjectName(name);
-    auto* label = new QLabel(text, dock);
-    label->setObjectName(name + "Placeholder");
-    label->setAlignment(Qt::AlignCenter);
-    label->setWordWrap(true);
-    label->setMargin(12);
-    label->setEnabled(false);
-    dock->setWidget(label);
-    addDockWidget(area, dock);
-  };
   auto* tree = new QDockWidget(tr("Model"), this);
   tree->setObjectName("modelDock");
   m_tree = new ModelTreePanel(m_document, tree);
   tree->setWidget(m_tree);
   addDockWidget(Qt::LeftDockWidgetArea, tree);
   connect(m_tree, &ModelTreePanel::bodySelected, this,
-          [this](int body) { m_viewport->setSelectedBody(body); });
+          [this](int body) {
+            m_viewport->setSelectedBody(body);
+            m_properties->setBody(body);
+          });
   connect(m_tree->model(), &ModelTreeModel::refused, this,
           [this](const QString& why) { statusBar()->showMessage(why); });
-  addPlaceholderDock(tr("Properties"), "propertiesDock",
-                     tr("The property editor comes in a later version"), Qt::RightDockWidgetArea);
+  auto* properties = new QDockWidget(tr("Properties"), this);
+  properties->setObjectName("propertiesDock");
+  m_properties = new PropertiesPanel(m_document, properties);
+  properties->setWidget(m_properties);
+  addDockWidget(Qt::RightDockWidgetArea, properties);
   auto* plots = new QDockWidget(tr("Plots"), this);
   plots->setObjectName("plotsDock");
   m_plots = new PlotsPanel(plots);
@@ -751,6 +745,7 @@ void MainWindow::applyOverlays() {
 
 void MainWindow::showPick(const Pick& pick) {
   m_tree->selectBody(pick.body);
+  m_properties->setBody(m_rigid || m_structure ? -1 : pick.body);
   const int nb = m_model ? static_cast<int>(m_model->spec.bodies.size()) : 0;
   if (pick.body < 0 || pick.body >= nb) {
     statusBar()->showMessage(tr("base"));

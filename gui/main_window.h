@@ -26,6 +26,7 @@ class Playback;
 class PlaybackBar;
 class PlotsPanel;
 class ModelTreePanel;
+class PropertiesPanel;
 struct Pick;
 struct ExportOptions;
 
@@ -82,6 +83,7 @@ class MainWindow : public QMainWindow {
   Playback* playback() const { return m_playback; }
   ModelDocument* document() const { return m_document; }
   ModelTreePanel* modelTree() const { return m_tree; }
+  PropertiesPanel* properties() const { return m_properties; }
   PlaybackBar* playbackBar() const { return m_playbackBar; }
   PlotsPanel* plots() const { return m_plots; }
 
@@ -130,6 +132,7 @@ class MainWindow : public QMainWindow {
   std::vector<BodyPose> m_poses;
   ModelDocument* m_document = nullptr;
   ModelTreePanel* m_tree = nullptr;
+  PropertiesPanel* m_properties = nullptr;
   bool m_resetting = false, m_cameraEdit = false;
   Playback* m_playback = nullptr;
   PlaybackBar* m_playbackBar = nullptr;

@@ -11,6 +11,7 @@
 #include "document.h"
 #include "main_window.h"
 #include "model_tree.h"
+#include "properties.h"
 #include "playback.h"
 #include "viewport/viewport.h"
 
@@ -170,6 +171,51 @@ class TestDocument : public QObject {
     while (w.document()->undoStack()->canUndo()) w.document()->undoStack()->undo();
     QCOMPARE(text(w.model()->spec), text(loadModel(ARTICULATE_MODELS_DIR "/double_pendulum.json").spec));
     QVERIFY(!w.isWindowModified());
+  }
+
+  void propertiesEditTheSelectedBody() {
+    MainWindow w;
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.openFile(ARTICULATE_MODELS_DIR "/arm6.json"));
+    PropertiesPanel* panel = w.properties();
+    w.modelTree()->view()->setCurrentIndex(w.modelTree()->model()->indexOfBody(2));
+    QCOMPARE(panel->body(), 2);
+    const std::string name = w.model()->spec.bodies[2].name;
+    auto* mass = panel->findChild<QDoubleSpinBox*>("massSpin");
+    QVERIFY(mass && mass->isVisible());
+    QCOMPARE(mass->value(), w.model()->spec.bodies[2].inertia.mass);
+    const double before = mass->value();
+    mass->setValue(before + 1.25);
+    QCOMPARE(w.model()->spec.bodies[2].inertia.mass, before + 1.25);
+    QCOMPARE(w.document()->undoStack()->undoText(),
+             QString("Set mass of '%1'").arg(QString::fromStdString(name)));
+    mass->setValue(before + 2.5);  // a second change of the same field merges
+    QCOMPARE(w.document()->undoStack()->count(), 1);
+    w.document()->undoStack()->undo();
+    QCOMPARE(w.model()->spec.bodies[2].inertia.mass, before);
+    QCOMPARE(mass->value(), before);  // the panel follows the document
+    // a refused value: a first principal moment larger than the other two together breaks the
+    // triangle inequality; it is not stored and the field goes back
+    const Mat3 inertia = w.model()->spec.bodies[2].inertia.aboutCom;
+    QDoubleSpinBox* moment = nullptr;
+    for (QDoubleSpinBox* s : panel->findChildren<QDoubleSpinBox*>())
+      if (!moment && s->suffix().isEmpty() && s->decimals() == 6) moment = s;
+    QVERIFY(moment);
+    moment->setValue(1000.0);
+    QVERIFY2(panel->lastError().contains("triangle"), qPrintable(panel->lastError()));
+    QCOMPARE(w.model()->spec.bodies[2].inertia.aboutCom, inertia);
+    QCOMPARE(moment->value(), inertia(0, 0));
+    // renaming from the panel; an existing name is refused with the reason
+    auto* nameEdit0 = panel->findChild<QLineEdit*>("nameEdit");
+    nameEdit0->setText(QString::fromStdString(w.model()->spec.bodies[0].name));
+    emit nameEdit0->editingFinished();
+    QCOMPARE(w.model()->spec.bodies[2].name, name);
+    QVERIFY(panel->lastError().contains("unique"));
+    auto* nameEdit = panel->findChild<QLineEdit*>("nameEdit");
+    nameEdit->setText("renamed_link");
+    emit nameEdit->editingFinished();
+    QCOMPARE(w.model()->spec.bodies[2].name, std::string("renamed_link"));
   }
 
   void mainWindowEditsAreUndoable() {

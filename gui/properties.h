@@ -1,0 +1,44 @@
+#pragma once
+// The Properties dock for the selected body: name, joint type (and helical pitch), joint
+// placement (position, rotation as roll-pitch-yaw in degrees), mass, centre of mass and the
+// principal moments about it, and the initial joint position and velocity. Every field edits
+// the document through an undoable command ("Set mass of 'link2'"); a value the model refuses
+// is not stored: the field goes back and the reason shows under the form.
+
+#include <QWidget>
+
+class QComboBox;
+class QDoubleSpinBox;
+class QFormLayout;
+class QLabel;
+class QLineEdit;
+
+namespace art::gui {
+
+class ModelDocument;
+
+class PropertiesPanel : public QWidget {
+  Q_OBJECT
+ public:
+  explicit PropertiesPanel(ModelDocument* document, QWidget* parent = nullptr);
+  /// Shows a body's properties (-1 or less: none).
+  void setBody(int body);
+  int body() const { return m_body; }
+  /// The reason the last edit was refused, or empty.
+  QString lastError() const;
+
+ private:
+  void refresh();
+  void commit(const QString& what);
+  ModelDocument* m_doc;
+  int m_body = -1;
+  bool m_updating = false;
+  QLineEdit* m_name;
+  QComboBox* m_joint;
+  QDoubleSpinBox *m_pitch, *m_mass, *m_q0, *m_qd0;
+  QDoubleSpinBox *m_pos[3], *m_rpy[3], *m_com[3], *m_moments[3];
+  QLabel *m_error, *m_none;
+  QWidget* m_form;
+};
+
+}  // namespace art::gui
