@@ -11,6 +11,7 @@
 #include <Eigen/Geometry>
 
 #include "articulate/dynamics.h"
+#include "articulate/model_edit.h"
 
 namespace art {
 
@@ -180,18 +181,7 @@ ModelSpec convertFloatingBases(const ModelSpec& spec) {
       "floating base (spatial_v2 floatbase: Px Py Pz Rx Ry Rz joints, 5 massless bodies)";
   const std::size_t at = out.description.find(emulation);
   if (at != std::string::npos) out.description.replace(at, emulation.size(), "floating base (free joint)");
-  auto remap = [&](int& body) {
-    if (body >= 0) body = newIndex[body];
-  };
-  remap(out.camera.body);
-  for (ContactPointSpec& c : out.contacts) remap(c.body);
-  for (ExternalForceSpec& f : out.forces) remap(f.body);
-  for (ConstraintSpec& c : out.constraints) {
-    remap(c.joint);
-    remap(c.master);
-    remap(c.bodyA);
-    remap(c.bodyB);
-  }
+  renumberBodyReferences(out, newIndex);
   return out;
 }
 
@@ -253,18 +243,7 @@ ModelSpec expandFreeJoints(const ModelSpec& spec) {
     newIndex[i] = static_cast<int>(out.bodies.size());
     out.bodies.push_back(std::move(b));
   }
-  auto remap = [&](int& body) {
-    if (body >= 0) body = newIndex[body];
-  };
-  remap(out.camera.body);
-  for (ContactPointSpec& c : out.contacts) remap(c.body);
-  for (ExternalForceSpec& f : out.forces) remap(f.body);
-  for (ConstraintSpec& c : out.constraints) {
-    remap(c.joint);
-    remap(c.master);
-    remap(c.bodyA);
-    remap(c.bodyB);
-  }
+  renumberBodyReferences(out, newIndex);
   return out;
 }
 

@@ -17,8 +17,14 @@ void checkBody(const ModelSpec& spec, int body, bool baseAllowed, const char* wh
 // Renumbers bodies: newIndex[old] is the new index, or -2 for a removed body. The bodies
 // vector must already be in the new order; this fixes every reference to a body.
 void remap(ModelSpec& spec, const std::vector<int>& newIndex) {
+  for (BodySpec& b : spec.bodies) b.parent = b.parent < 0 ? b.parent : newIndex[b.parent];
+  renumberBodyReferences(spec, newIndex);
+}
+
+}  // namespace
+
+void renumberBodyReferences(ModelSpec& spec, const std::vector<int>& newIndex) {
   auto map = [&](int b) { return b < 0 ? b : newIndex[b]; };
-  for (BodySpec& b : spec.bodies) b.parent = map(b.parent);
   if (spec.camera.body >= 0) {
     spec.camera.body = map(spec.camera.body);
     if (spec.camera.body == -2) {
@@ -49,8 +55,6 @@ void remap(ModelSpec& spec, const std::vector<int>& newIndex) {
   }
   spec.constraints = constraints;
 }
-
-}  // namespace
 
 int addBody(ModelSpec& spec, BodySpec body) {
   checkBody(spec, body.parent, true, "parent");

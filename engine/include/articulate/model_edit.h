@@ -17,6 +17,12 @@ class EditError : public std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
+/// Renumbers every reference to a body outside the bodies' own parents (the camera's tracked
+/// body, contact points, external forces, constraints): body b becomes newIndex[b] and the base
+/// (-1) stays. A reference to a body whose newIndex is -2 (removed) goes away with its item, and
+/// a camera tracking one becomes fixed. newIndex has one entry per body before the renumbering.
+void renumberBodyReferences(ModelSpec& spec, const std::vector<int>& newIndex);
+
 /// Appends `body` (its parent must be -1 or an existing body) and returns its index. Throws
 /// EditError for an unknown parent or a name that is empty or already used.
 int addBody(ModelSpec& spec, BodySpec body);
