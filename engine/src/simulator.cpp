@@ -167,7 +167,7 @@ void Simulator::record() {
   s[2 + nq + nv] = e.potential;
 }
 
-void Simulator::publish(bool /*force*/) {
+void Simulator::publish() {
   if (m_local.data.empty()) return;
   bool swapped = false;
   {
@@ -275,7 +275,7 @@ void Simulator::run() {
     }
     wasRunning = m_running;
     if (!m_running || !m_sim) {
-      publish(true);
+      publish();
       setStatus();
       continue;
     }
@@ -308,7 +308,7 @@ void Simulator::run() {
       rateWall = now;
       rateSim = m_sim->time();
     }
-    publish(false);
+    publish();
     setStatus();
     if (m_running && !m_unpaced && m_sim->time() >= target) {
       // ahead of the wall clock: sleep until the next step is due (or a command arrives)

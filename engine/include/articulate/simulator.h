@@ -96,7 +96,7 @@ class Simulator {
   struct Command;
   void run();
   void apply(Command& c);
-  void publish(bool force);
+  void publish();  // hands the local batch to the consumer when it took the last one
   void record();
   void setStatus();
 
