@@ -2,7 +2,10 @@
 #include "articulate/model_edit.h"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
+
+#include <Eigen/Eigenvalues>
 
 namespace art {
 
@@ -124,6 +127,168 @@ int reparent(ModelSpec& spec, int body, int parent) {
   spec.bodies = sorted;
   remap(spec, newIndex);
   return newIndex[body];
+}
+
+namespace {
+
+void checkPositive(double v, const char* what) {
+  if (!std::isfinite(v) || v <= 0)
+    throw EditError(std::string(what) + " must be a finite number > 0, not " + std::to_string(v));
+}
+
+void checkShape(const Shape& s) {
+  if (!s.a.allFinite() || !s.b.allFinite()) throw EditError("shape points must be finite");
+  switch (s.kind) {
+    case Shape::Kind::Box:
+      for (int k = 0; k < 3; ++k) checkPositive(s.size(k), "box edge length");
+      break;
+    case Shape::Kind::Cylinder:
+      checkPositive(s.radius, "cylinder radius");
+      checkPositive((s.b - s.a).norm(), "cylinder length");
+      break;
+    case Shape::Kind::Sphere: checkPositive(s.radius, "sphere radius"); break;
+  }
+}
+
+nlohmann::json point(const Vec3& v) { return nlohmann::json::array({v.x(), v.y(), v.z()}); }
+
+}  // namespace
+
+InertiaSpec shapeInertia(const Shape& s, double density) {
+  checkShape(s);
+  checkPositive(density, "density");
+  switch (s.kind) {
+    case Shape::Kind::Box: {
+      const Vec3& d = s.size;
+      const double m = density * d.prod();
+      const Vec3 sq = d.cwiseAbs2();
+      return InertiaSpec::fromMassComInertia(
+          m, s.a, (m / 12.0 * Vec3(sq.y() + sq.z(), sq.x() + sq.z(), sq.x() + sq.y())).asDiagonal());
+    }
+    case Shape::Kind::Cylinder: {
+      const Vec3 axis = s.b - s.a;
+      const double L = axis.norm(), r = s.radius;
+      const double m = density * M_PI * r * r * L;
+      const Vec3 u = axis / L;
+      const double along = 0.5 * m * r * r, across = m * (3 * r * r + L * L) / 12.0;
+      // about the axis `along`, about any perpendicular `across`: I = across 1 + (along - across) u u^T
+      const Mat3 I = across * Mat3::Identity() + (along - across) * u * u.transpose();
+      return InertiaSpec::fromMassComInertia(m, 0.5 * (s.a + s.b), I);
+    }
+    case Shape::Kind::Sphere: {
+      const double r = s.radius, m = density * 4.0 / 3.0 * M_PI * r * r * r;
+      return InertiaSpec::fromMassComInertia(m, s.a, (0.4 * m * r * r) * Mat3::Identity());
+    }
+  }
+  throw EditError("unknown shape");
+}
+
+nlohmann::json shapeAppearance(const Shape& s) {
+  checkShape(s);
+  switch (s.kind) {
+    case Shape::Kind::Box:
+      return {"box", {point(s.a - 0.5 * s.size), point(s.a + 0.5 * s.size)}};
+    case Shape::Kind::Cylinder: return {"cyl", {point(s.a), point(s.b)}, s.radius};
+    case Shape::Kind::Sphere: return {"sphere", point(s.a), s.radius};
+  }
+  throw EditError("unknown shape");
+}
+
+void validateInertia(const InertiaSpec& in) {
+  double mass = in.mass;
+  Mat3 I = in.aboutCom;
+  if (in.raw) {
+    const Mat6& M = in.matrix;
+    if (!M.allFinite()) throw EditError("the spatial inertia has a non-finite entry");
+    if (!M.isApprox(M.transpose(), 1e-12)) throw EditError("the spatial inertia is not symmetric");
+    mass = M(5, 5);
+    checkPositive(mass, "mass");
+    const Mat3 cx = M.block<3, 3>(0, 3) / mass;  // skew(c)
+    I = M.block<3, 3>(0, 0) + mass * cx * cx;     // about the centre of mass
+  } else {
+    checkPositive(mass, "mass");
+    if (!in.com.allFinite()) throw EditError("the centre of mass must be finite");
+    if (!I.allFinite()) throw EditError("the inertia has a non-finite entry");
+  }
+  const double scale = std::max(I.cwiseAbs().maxCoeff(), 1e-300);
+  if ((I - I.transpose()).cwiseAbs().maxCoeff() > 1e-12 * scale)
+    throw EditError("the inertia tensor is not symmetric");
+  const Vec3 p = Eigen::SelfAdjointEigenSolver<Mat3>(I).eigenvalues();  // ascending
+  if (p(0) <= 0)
+    throw EditError("the inertia tensor is not positive definite (smallest principal moment " +
+                    std::to_string(p(0)) + " kg m^2)");
+  if (p(2) > (p(0) + p(1)) * (1 + 1e-12))
+    throw EditError("the principal moments " + std::to_string(p(0)) + ", " + std::to_string(p(1)) +
+                    ", " + std::to_string(p(2)) +
+                    " kg m^2 break the triangle inequality (the largest exceeds the sum of the "
+                    "other two): no real body has them");
+}
+
+std::string freeBodyName(const ModelSpec& spec, const std::string& stem) {
+  for (int k = 1;; ++k) {
+    std::string name = stem + std::to_string(k);
+    if (spec.findBody(name) < 0) return name;
+  }
+}
+
+BodySpec makeLink(const ModelSpec& spec, int parent, const Vec3& point, const Vec3& axis,
+                  const LinkOptions& o) {
+  checkBody(spec, parent, true, "parent");
+  if (!point.allFinite()) throw EditError("the attachment point must be finite");
+  checkPositive(o.length, "link length");
+  checkPositive(o.radius, "link radius");
+  BodySpec b;
+  b.name = freeBodyName(spec, "link");
+  b.parent = parent;
+  b.translation = point;
+  const bool planar = spec.arithmetic == Arithmetic::Planar;
+  if (planar) {
+    b.translation.z() = 0;
+    b.joint.type = o.joint == JointType::Px || o.joint == JointType::PlanarPx ? JointType::PlanarPx
+                   : o.joint == JointType::Py || o.joint == JointType::PlanarPy ? JointType::PlanarPy
+                                                                                : JointType::PlanarR;
+  } else {
+    if (!axis.allFinite() || axis.norm() < 1e-12) throw EditError("the joint axis must not be zero");
+    if (o.joint == JointType::Free || isPlanar(o.joint))
+      throw EditError("the Add body tool attaches by a one-axis joint (Rx..Pz or H)");
+    b.joint.type = o.joint;
+    // the frame's joint axis (x, y or z by the joint type) along `axis`; the link (frame x, or
+    // y for x-axis joints) perpendicular to it, as close to the parent's x as possible
+    const int k = (o.joint == JointType::Rx || o.joint == JointType::Px) ? 0
+                  : (o.joint == JointType::Ry || o.joint == JointType::Py) ? 1 : 2;
+    const Vec3 n = axis.normalized();
+    Vec3 x = Vec3::UnitX() - n.x() * n;
+    if (x.norm() < 1e-6) x = Vec3::UnitY() - n.y() * n;
+    x.normalize();
+    Mat3 R;  // columns: the joint frame's axes in parent coordinates, right-handed
+    if (k == 2) R << x, n.cross(x), n;
+    else if (k == 1) R << x, n, x.cross(n);
+    else R << n, x, n.cross(x);
+    b.rotation = R.transpose();  // the spec stores parent -> joint coordinates
+  }
+  const Vec3 along = (!planar && (o.joint == JointType::Rx || o.joint == JointType::Px)) ? Vec3::UnitY()
+                                                                                       : Vec3::UnitX();
+  Shape s;
+  s.kind = o.shape;
+  s.radius = o.radius;
+  if (o.shape == Shape::Kind::Cylinder) {
+    s.a = Vec3::Zero();
+    s.b = o.length * along;
+  } else if (o.shape == Shape::Kind::Box) {
+    s.a = 0.5 * o.length * along;
+    s.size = (2 * o.radius) * (Vec3::Ones() - along) + o.length * along;
+  } else {
+    s.a = o.length * along;  // a ball at the end of a massless rod
+  }
+  b.inertia = shapeInertia(s, o.density);
+  nlohmann::json look = nlohmann::json::array();
+  if (o.shape == Shape::Kind::Sphere)  // the rod the ball hangs on
+    for (const nlohmann::json& item : shapeAppearance({Shape::Kind::Cylinder, Vec3::Zero(),
+                                                       o.length * along, Vec3::Ones(), 0.2 * o.radius}))
+      look.push_back(item);
+  for (const nlohmann::json& item : shapeAppearance(s)) look.push_back(item);
+  b.appearance = look;
+  return b;
 }
 
 }  // namespace art
