@@ -33,6 +33,8 @@
 #include <QActionGroup>
 #include <QDateTime>
 #include <QToolBar>
+#include <QToolButton>
+#include <QWidgetAction>
 
 #include "articulate/model.h"
 #include "articulate/recording.h"
@@ -42,6 +44,7 @@
 #include "articulate/spatial_v2_json.h"
 #include "articulate/structure_system.h"
 #include "export.h"
+#include "link_options.h"
 #include "model_tree.h"
 #include "properties.h"
 #include "playback.h"
@@ -91,6 +94,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_settings(Settin
 
   createDocks();
   createPlaybackBar();
+  createBuildBar();
   createMenus();
   createShortcuts();
   statusBar()->showMessage(tr("Open a model with File > Open, or drop a .json model file here"));
@@ -139,6 +143,67 @@ void MainWindow::createPlaybackBar() {
   m_playbackBar = new PlaybackBar(m_playback, bar);
   bar->addWidget(m_playbackBar);
   addToolBar(Qt::BottomToolBarArea, bar);
+}
+
+void MainWindow::createBuildBar() {
+  auto* bar = new QToolBar(tr("Build"), this);
+  bar->setObjectName("buildBar");
+  m_addBodyAction = new QAction(tr("Add Body"), this);
+  m_addBodyAction->setObjectName("addBodyAction");
+  m_addBodyAction->setCheckable(true);
+  m_addBodyAction->setShortcut(QKeySequence(tr("B")));
+  m_addBodyAction->setToolTip(
+      tr("Add Body (B): click a body or the floor to attach a new link there; the arrow sets "
+         "its joint, axis, shape and size"));
+  connect(m_addBodyAction, &QAction::toggled, this, [this](bool on) {
+    m_viewport->setCursor(on ? Qt::CrossCursor : Qt::ArrowCursor);
+    if (on) statusBar()->showMessage(tr("Add Body: click a body or the floor (Esc or B to stop)"));
+  });
+  // the options as a small popup under the tool's arrow
+  auto* menu = new QMenu(this);
+  auto* holder = new QWidgetAction(menu);
+  m_linkOptions = new LinkOptionsForm(true, menu);
+  m_linkOptions->setObjectName("linkOptions");
+  holder->setDefaultWidget(m_linkOptions);
+  menu->addAction(holder);
+  auto* button = new QToolButton(bar);
+  button->setDefaultAction(m_addBodyAction);
+  button->setMenu(menu);
+  button->setPopupMode(QToolButton::MenuButtonPopup);
+  bar->addWidget(button);
+  auto* stop = new QAction(this);
+  stop->setShortcut(Qt::Key_Escape);
+  connect(stop, &QAction::triggered, this, [this] { m_addBodyAction->setChecked(false); });
+  addAction(stop);
+  addToolBar(Qt::TopToolBarArea, bar);
+}
+
+int MainWindow::addBodyAt(const Pick& pick) {
+  if (!m_model || m_rigid || m_structure) {
+    statusBar()->showMessage(tr("Add Body builds kinematic trees: open or start one (File > New)"));
+    return -1;
+  }
+  if (!pick.hit) {
+    statusBar()->showMessage(tr("Add Body: click on a body or the floor to attach the link"));
+    return -1;
+  }
+  const LinkOptions options = m_linkOptions->options();
+  const Vec3 axis = m_linkOptions->axisFor(m_document->spec(), pick.body, pick.normal);
+  const QString name = QString::fromStdString(freeBodyName(m_document->spec(), "link"));
+  int added = -1;
+  const QString error = m_document->edit(
+      tr("Add body '%1'").arg(name),
+      [&](ModelSpec& s) { added = addBody(s, makeLink(s, pick.body, pick.point, axis, options)); },
+      ModelDocument::Change::Structure);
+  if (!error.isEmpty()) {
+    statusBar()->showMessage(tr("Could not add a body: %1").arg(error));
+    return -1;
+  }
+  m_viewport->setSelectedBody(added);
+  m_tree->selectBody(added);
+  m_properties->setBody(added);
+  statusBar()->showMessage(tr("Added '%1'").arg(name));
+  return added;
 }
 
 void MainWindow::createShortcuts() {
@@ -408,6 +473,10 @@ void MainWindow::exportAnimationDialog(bool video) {
 void MainWindow::createMenus() {
   // file
   QMenu* file = menuBar()->addMenu(tr("&File"));
+  QAction* newAction = file->addAction(tr("&New"), this, [this] {
+    if (maybeSave()) newModel();
+  });
+  newAction->setShortcut(QKeySequence::New);
   QAction* open = file->addAction(tr("&Open..."), this, &MainWindow::openDialog);
   open->setShortcut(QKeySequence::Open);
   m_recentMenu = file->addMenu(tr("Open &Recent"));
@@ -540,11 +609,34 @@ bool MainWindow::openFile(const QString& path) {
               QString::fromStdString(e.what()));
     return false;
   }
+  if (!showModel(std::move(loaded), std::move(rigid), std::move(structure), q, file)) return false;
+  rememberFile(file);
+  statusBar()->showMessage(tr("Opened %1").arg(QDir::toNativeSeparators(file)));
+  return true;
+}
+
+void MainWindow::newModel() {
+  LoadedModel loaded;
+  loaded.format = kModelFormatName;
+  loaded.spec.name = "untitled";
+  // a floor, and a grey post 1 m high to hang the first link from (a click on its side
+  // attaches a link turning about the side's normal: a pendulum under gravity)
+  loaded.spec.baseAppearance = nlohmann::json::parse(
+      R"(["tiles", [[-1, 1], [-1, 1], [0, 0]], 0.25, "colour", [0.55, 0.55, 0.6],
+          "box", [[-0.05, -0.05, 0], [0.05, 0.05, 1]]])");
+  const Eigen::VectorXd q = compile(loaded.spec).q0;
+  if (!showModel(std::move(loaded), std::nullopt, std::nullopt, q, QString())) return;
+  statusBar()->showMessage(tr("New model: choose Add Body and click the floor to attach a link"));
+}
+
+bool MainWindow::showModel(LoadedModel loaded, std::optional<RigidBodySpec> rigid,
+                           std::optional<natural::StructureSpec> structure,
+                           const Eigen::VectorXd& q, const QString& file) {
   try {
     m_viewport->setModel(loaded.spec, q);
   } catch (const std::exception& e) {
     if (m_model) m_viewport->setModel(m_model->spec, poseAtTime(*m_model, 0.0));
-    showError(tr("Could not show '%1'.").arg(QFileInfo(file).fileName()),
+    showError(tr("Could not show '%1'.").arg(file.isEmpty() ? tr("the model") : QFileInfo(file).fileName()),
               QString::fromStdString(e.what()));
     return false;
   }
@@ -564,8 +656,7 @@ bool MainWindow::openFile(const QString& path) {
   m_viewport->setBodyPoses(m_poses);
   m_viewport->resetView();
   setModified(false);
-  rememberFile(file);
-  statusBar()->showMessage(tr("Opened %1").arg(QDir::toNativeSeparators(file)));
+  if (m_addBodyAction) m_addBodyAction->setEnabled(!m_rigid && !m_structure);
   return true;
 }
 
@@ -744,6 +835,10 @@ void MainWindow::applyOverlays() {
 }
 
 void MainWindow::showPick(const Pick& pick) {
+  if (m_addBodyAction && m_addBodyAction->isChecked()) {
+    addBodyAt(pick);
+    return;
+  }
   m_tree->selectBody(pick.body);
   m_properties->setBody(m_rigid || m_structure ? -1 : pick.body);
   const int nb = m_model ? static_cast<int>(m_model->spec.bodies.size()) : 0;

@@ -27,6 +27,7 @@ class PlaybackBar;
 class PlotsPanel;
 class ModelTreePanel;
 class PropertiesPanel;
+class LinkOptionsForm;
 struct Pick;
 struct ExportOptions;
 
@@ -48,6 +49,17 @@ class MainWindow : public QMainWindow {
   /// loader's message (every problem) in a dialog, keeps the current model and returns false.
   /// Does not ask about unsaved changes (the menu, recent files and drops do).
   bool openFile(const QString& path);
+  /// Starts an empty model (a floor, gravity -z, no bodies, no file) to build with the Add
+  /// Body tool. Does not ask about unsaved changes (the menu does).
+  void newModel();
+  /// What the Add Body tool does on a click: attaches a link made with linkOptions() to the
+  /// picked body (or the base) at the picked point, through an undoable "Add body" command,
+  /// and selects it. Returns the new body's index, or -1 (nothing hit, a model that is not a
+  /// tree, or a refused edit; the status bar says why).
+  int addBodyAt(const Pick& pick);
+  /// The Add Body tool's toggle and its options.
+  QAction* addBodyAction() const { return m_addBodyAction; }
+  LinkOptionsForm* linkOptions() const { return m_linkOptions; }
   /// Saves the model to its file in the Articulate format. A model without a file, or read from
   /// a spatial_v2 file, asks for a new name instead. Returns whether it was saved.
   bool save();
@@ -96,6 +108,10 @@ class MainWindow : public QMainWindow {
   void createMenus();
   void createDocks();
   void createPlaybackBar();
+  void createBuildBar();
+  bool showModel(LoadedModel loaded, std::optional<RigidBodySpec> rigid,
+                 std::optional<natural::StructureSpec> structure, const Eigen::VectorXd& q,
+                 const QString& file);
   void openDialog();
   void openFromUser(const QString& path);
   void updateRecentMenu();
@@ -145,6 +161,8 @@ class MainWindow : public QMainWindow {
   QAction* m_bodyFramesAction = nullptr;
   QAction* m_jointAxesAction = nullptr;
   QAction* m_comAction = nullptr;
+  QAction* m_addBodyAction = nullptr;
+  LinkOptionsForm* m_linkOptions = nullptr;
 };
 
 }  // namespace art::gui

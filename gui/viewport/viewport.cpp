@@ -293,14 +293,32 @@ std::optional<Pick> Viewport::pickAt(const QPoint& position) {
   if (body < -1) return std::nullopt;
   Pick p;
   p.body = body;
+  p.hit = true;
   const Vec3 world = v3(d->picker->GetPickPosition());
+  Vec3 normal = v3(d->picker->GetPickNormal());
+  // towards the camera: a flat face's normal may point either way
+  const Vec3 eye = v3(d->view.renderer->GetActiveCamera()->GetPosition());
+  if (normal.dot(eye - world) < 0) normal = -normal;
+  normal = normal.norm() > 0 ? Vec3(normal.normalized()) : Vec3::UnitZ();
   if (body >= 0) {
     const BodyPose& pose = d->view.scene->pose(body);
     p.point = pose.rotation.transpose() * (world - pose.position);
+    p.normal = pose.rotation.transpose() * normal;
   } else {
     p.point = world;
+    p.normal = normal;
   }
   return p;
+}
+
+QPoint Viewport::widgetPoint(const Vec3& world) {
+  vtkRenderer* r = d->view.renderer;
+  r->SetWorldPoint(world.x(), world.y(), world.z(), 1.0);
+  r->WorldToDisplay();
+  const double* display = r->GetDisplayPoint();
+  // display y runs up from the bottom (the inverse of pickAt's mapping)
+  return QPoint(static_cast<int>(std::lround(display[0])),
+                static_cast<int>(std::lround(height() - 1 - display[1])));
 }
 
 void Viewport::mousePressEvent(QMouseEvent* e) {

@@ -25,10 +25,13 @@ struct Overlays {
   bool centresOfMass = false; // a small sphere at each body's COM
 };
 
-/// A picked point: the body (-1 = base) and the point in that body's coordinates (m).
+/// A picked point: the body (-1 = base) and the point in that body's coordinates (m), with the
+/// outward surface normal there (unit, body coordinates). `hit` is false for a click on nothing.
 struct Pick {
   int body = -1;
   Vec3 point = Vec3::Zero();
+  Vec3 normal = Vec3::UnitZ();
+  bool hit = false;
 };
 
 /// The viewport's camera and lights, so that an export renders what the user sees.
@@ -116,6 +119,9 @@ class Viewport : public QWidget {
   ViewState viewState() const;
   /// Picks the body under a widget position, if any.
   std::optional<Pick> pickAt(const QPoint& position);
+  /// Where a point (base coordinates, m) appears in the widget (pixels from the top left), for
+  /// placing clicks in tests and overlays.
+  QPoint widgetPoint(const Vec3& world);
 
   /// Renders one frame of `spec` at `q` into a PNG without showing a window. Throws
   /// std::runtime_error naming the file on failure.
