@@ -840,7 +840,7 @@ void MainWindow::showPick(const Pick& pick) {
     return;
   }
   m_tree->selectBody(pick.body);
-  m_properties->setBody(m_rigid || m_structure ? -1 : pick.body);
+  m_properties->setBody(m_rigid || m_structure ? -2 : pick.body);
   const int nb = m_model ? static_cast<int>(m_model->spec.bodies.size()) : 0;
   if (pick.body < 0 || pick.body >= nb) {
     statusBar()->showMessage(tr("base"));

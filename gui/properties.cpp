@@ -4,6 +4,8 @@
 #include <cmath>
 
 #include <QComboBox>
+#include <QGroupBox>
+#include <QPushButton>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -14,7 +16,9 @@
 #include <Eigen/Geometry>
 
 #include "articulate/joint.h"
+#include "articulate/model_edit.h"
 #include "document.h"
+#include "link_options.h"
 
 namespace art::gui {
 
@@ -61,6 +65,18 @@ Mat3 specRotationOf(const Vec3& rpy) {
   return R.transpose();
 }
 
+// the inertia tensor's entries in the fields' order: xx yy zz, then xy xz yz
+constexpr int kInertiaRow[6] = {0, 1, 2, 0, 0, 1}, kInertiaCol[6] = {0, 1, 2, 1, 2, 2};
+
+bool physical(const InertiaSpec& in) {
+  try {
+    validateInertia(in);
+    return true;
+  } catch (const EditError&) {
+    return false;
+  }
+}
+
 }  // namespace
 
 PropertiesPanel::PropertiesPanel(ModelDocument* document, QWidget* parent)
@@ -77,7 +93,10 @@ PropertiesPanel::PropertiesPanel(ModelDocument* document, QWidget* parent)
     m_pos[i] = spin(m_form, -1e3, 1e3, 4, " m");
     m_rpy[i] = spin(m_form, -180, 180, 2, QString::fromUtf8("\u00b0"));
     m_com[i] = spin(m_form, -1e3, 1e3, 4, " m");
-    m_moments[i] = spin(m_form, 0, 1e6, 6, "");
+  }
+  for (int i = 0; i < 6; ++i) {
+    m_inertia[i] = spin(m_form, i < 3 ? 0 : -1e6, 1e6, 6, "");
+    m_inertia[i]->setObjectName(QString("inertia%1").arg(i));
   }
   m_mass = spin(m_form, 0, 1e6, 4, " kg");
   m_mass->setObjectName("massSpin");
@@ -90,9 +109,30 @@ PropertiesPanel::PropertiesPanel(ModelDocument* document, QWidget* parent)
   form->addRow(tr("Rotation (r p y)"), row(m_form, m_rpy));
   form->addRow(tr("Mass"), m_mass);
   form->addRow(tr("Centre of mass"), row(m_form, m_com));
-  form->addRow(tr("Moments (kg m\u00b2)"), row(m_form, m_moments));
+  QDoubleSpinBox* const diagonal[3] = {m_inertia[0], m_inertia[1], m_inertia[2]};
+  QDoubleSpinBox* const products[3] = {m_inertia[3], m_inertia[4], m_inertia[5]};
+  form->addRow(tr("Inertia xx yy zz"), row(m_form, diagonal));
+  form->addRow(tr("Inertia xy xz yz"), row(m_form, products));
   form->addRow(tr("Initial q"), m_q0);
   form->addRow(tr("Initial qd"), m_qd0);
+  auto* shapeBox = new QGroupBox(tr("Inertia and appearance from a shape"), m_form);
+  auto* shapeLayout = new QVBoxLayout(shapeBox);
+  m_shape = new LinkOptionsForm(false, shapeBox);
+  m_applyShape = new QPushButton(tr("Apply Shape"), shapeBox);
+  m_applyShape->setObjectName("applyShape");
+  m_applyShape->setToolTip(tr("Replace the body's mass properties and appearance with those of "
+                              "this shape (along the body's x axis from its origin)"));
+  shapeLayout->addWidget(m_shape);
+  shapeLayout->addWidget(m_applyShape);
+  form->addRow(shapeBox);
+  // the model's settings, shown with the base selected
+  m_modelForm = new QWidget(this);
+  auto* modelLayout = new QFormLayout(m_modelForm);
+  for (int i = 0; i < 3; ++i) {
+    m_gravity[i] = spin(m_modelForm, -1e3, 1e3, 4, QString::fromUtf8(" m/s\u00b2"));
+    m_gravity[i]->setObjectName(QString("gravity%1").arg(i));
+  }
+  modelLayout->addRow(tr("Gravity"), row(m_modelForm, m_gravity));
   m_error = new QLabel(this);
   m_error->setObjectName("propertyError");
   m_error->setWordWrap(true);
@@ -103,19 +143,31 @@ PropertiesPanel::PropertiesPanel(ModelDocument* document, QWidget* parent)
   auto* layout = new QVBoxLayout(this);
   layout->addWidget(m_none);
   layout->addWidget(m_form);
+  layout->addWidget(m_modelForm);
   layout->addWidget(m_error);
   layout->addStretch(1);
 
   connect(m_name, &QLineEdit::editingFinished, this, [this] { commit("name"); });
   connect(m_joint, &QComboBox::currentIndexChanged, this, [this] { commit("joint"); });
+  connect(m_applyShape, &QPushButton::clicked, this, [this] { commit("shape"); });
+  const auto key = [this](QDoubleSpinBox* s) -> QString {
+    if (s == m_mass) return "mass";
+    if (s == m_pitch) return "pitch";
+    if (s == m_q0) return "q0";
+    if (s == m_qd0) return "qd0";
+    for (int k = 0; k < 3; ++k) {
+      if (s == m_pos[k]) return "position";
+      if (s == m_rpy[k]) return "rotation";
+      if (s == m_com[k]) return QString("com%1").arg(k);
+      if (s == m_gravity[k]) return "gravity";
+    }
+    for (int k = 0; k < 6; ++k)
+      if (s == m_inertia[k]) return QString("inertia%1").arg(k);
+    return {};  // the shape form's own fields
+  };
   for (QDoubleSpinBox* s : findChildren<QDoubleSpinBox*>())
-    connect(s, &QDoubleSpinBox::valueChanged, this, [this, s] {
-      commit(s == m_mass ? "mass" : s == m_pitch ? "pitch" : s == m_q0 ? "q0" : s == m_qd0 ? "qd0"
-             : (s == m_pos[0] || s == m_pos[1] || s == m_pos[2]) ? "position"
-             : (s == m_rpy[0] || s == m_rpy[1] || s == m_rpy[2]) ? "rotation"
-             : s == m_com[0] ? "com0" : s == m_com[1] ? "com1" : s == m_com[2] ? "com2"
-             : s == m_moments[0] ? "moment0" : s == m_moments[1] ? "moment1" : "moment2");
-    });
+    if (const QString what = key(s); !what.isEmpty())
+      connect(s, &QDoubleSpinBox::valueChanged, this, [this, what] { commit(what); });
   connect(document, &ModelDocument::changed, this, &PropertiesPanel::refresh);
   refresh();
 }
@@ -132,7 +184,15 @@ void PropertiesPanel::refresh() {
   const ModelSpec& s = m_doc->spec();
   const bool valid = m_body >= 0 && m_body < static_cast<int>(s.bodies.size());
   m_form->setVisible(valid);
-  m_none->setVisible(!valid);
+  m_modelForm->setVisible(m_body == -1);
+  m_none->setVisible(!valid && m_body != -1);
+  m_updating = true;
+  const Vec3 g = s.effectiveGravity();
+  for (int i = 0; i < 3; ++i) {
+    m_gravity[i]->setValue(g(i));
+    m_gravity[i]->setEnabled(i < 2 || s.arithmetic == Arithmetic::Spatial);
+  }
+  m_updating = false;
   if (!valid) return;
   m_updating = true;
   const BodySpec& b = s.bodies[m_body];
@@ -156,9 +216,11 @@ void PropertiesPanel::refresh() {
   m_mass->setValue(massForm ? b.inertia.mass : b.inertia.matrix(5, 5));
   for (int i = 0; i < 3; ++i) {
     m_com[i]->setValue(massForm ? b.inertia.com(i) : 0.0);
-    m_moments[i]->setValue(massForm ? b.inertia.aboutCom(i, i) : 0.0);
     m_com[i]->setEnabled(massForm);
-    m_moments[i]->setEnabled(massForm);
+  }
+  for (int i = 0; i < 6; ++i) {
+    m_inertia[i]->setValue(massForm ? b.inertia.aboutCom(kInertiaRow[i], kInertiaCol[i]) : 0.0);
+    m_inertia[i]->setEnabled(massForm);
   }
   m_mass->setEnabled(massForm);
   m_q0->setValue(b.q0);
@@ -169,10 +231,21 @@ void PropertiesPanel::refresh() {
 }
 
 void PropertiesPanel::commit(const QString& what) {
-  if (m_updating || m_body < 0 || m_body >= static_cast<int>(m_doc->spec().bodies.size())) return;
+  if (m_updating) return;
+  QString error;
+  if (what == "gravity") {
+    Vec3 g;
+    for (int k = 0; k < 3; ++k) g(k) = m_gravity[k]->value();
+    if (m_doc->spec().arithmetic == Arithmetic::Planar) g.z() = 0;
+    error = m_doc->edit(tr("Set gravity"), [g](ModelSpec& s) { s.gravity = g; },
+                        ModelDocument::Change::Values, 4000);
+    m_error->setText(error);
+    if (!error.isEmpty()) refresh();
+    return;
+  }
+  if (m_body < 0 || m_body >= static_cast<int>(m_doc->spec().bodies.size())) return;
   const int i = m_body;
   const QString body = QString::fromStdString(m_doc->spec().bodies[i].name);
-  QString error;
   if (what == "name") {
     const std::string name = m_name->text().trimmed().toStdString();
     if (name == m_doc->spec().bodies[i].name) return;
@@ -201,22 +274,32 @@ void PropertiesPanel::commit(const QString& what) {
       if (position) s.bodies[i].translation = p;
       else s.bodies[i].rotation = specRotationOf(rpy);
     }, ModelDocument::Change::Values, 1000 + i);
-  } else if (what == "mass" || what.startsWith("com") || what.startsWith("moment")) {
+  } else if (what == "mass" || what.startsWith("com") || what.startsWith("inertia")) {
     // only the edited number changes: the others keep their exact stored values (the fields
-    // round them), and off-diagonal products of inertia stay
+    // round them). A body whose mass properties are physical must stay so; one loaded without
+    // (a massless body of a spatial_v2 model) may be edited towards it.
     const int k = what == "mass" ? -1 : what.right(1).toInt();
     const double value = what == "mass" ? m_mass->value()
-                         : what.startsWith("com") ? m_com[k]->value() : m_moments[k]->value();
+                         : what.startsWith("com") ? m_com[k]->value() : m_inertia[k]->value();
     const bool com = what.startsWith("com");
     error = m_doc->edit(what == "mass" ? tr("Set mass of '%1'").arg(body)
                                        : tr("Set inertia of '%1'").arg(body),
                         [i, k, value, com](ModelSpec& s) {
                           InertiaSpec& in = s.bodies[i].inertia;
+                          const bool wasPhysical = physical(in);
                           if (k < 0) in.mass = value;
                           else if (com) in.com(k) = value;
-                          else in.aboutCom(k, k) = value;
+                          else in.aboutCom(kInertiaRow[k], kInertiaCol[k]) =
+                                   in.aboutCom(kInertiaCol[k], kInertiaRow[k]) = value;
+                          if (wasPhysical) validateInertia(in);
                         },
                         ModelDocument::Change::Values, 2000 + i);
+  } else if (what == "shape") {
+    const LinkOptions o = m_shape->options();
+    error = m_doc->edit(tr("Set shape of '%1'").arg(body), [i, o](ModelSpec& s) {
+      s.bodies[i].inertia = shapeInertia(linkShape(o), o.density);
+      s.bodies[i].appearance = linkAppearance(o);
+    });
   } else if (what == "q0" || what == "qd0") {
     const bool position = what == "q0";
     const double value = position ? m_q0->value() : m_qd0->value();

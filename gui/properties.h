@@ -1,9 +1,11 @@
 #pragma once
 // The Properties dock for the selected body: name, joint type (and helical pitch), joint
 // placement (position, rotation as roll-pitch-yaw in degrees), mass, centre of mass and the
-// principal moments about it, and the initial joint position and velocity. Every field edits
-// the document through an undoable command ("Set mass of 'link2'"); a value the model refuses
-// is not stored: the field goes back and the reason shows under the form.
+// inertia tensor about it (validated: positive definite, triangle inequality), inertia and
+// appearance from a shape and density, and the initial joint position and velocity. With the
+// base selected: the model's gravity. Every field edits the document through an undoable
+// command ("Set mass of 'link2'"); a value the model refuses is not stored: the field goes back
+// and the reason shows under the form.
 
 #include <QWidget>
 
@@ -12,16 +14,18 @@ class QDoubleSpinBox;
 class QFormLayout;
 class QLabel;
 class QLineEdit;
+class QPushButton;
 
 namespace art::gui {
 
 class ModelDocument;
+class LinkOptionsForm;
 
 class PropertiesPanel : public QWidget {
   Q_OBJECT
  public:
   explicit PropertiesPanel(ModelDocument* document, QWidget* parent = nullptr);
-  /// Shows a body's properties (-1 or less: none).
+  /// Shows a body's properties (-1: the base, that is the model's settings; less: none).
   void setBody(int body);
   int body() const { return m_body; }
   /// The reason the last edit was refused, or empty.
@@ -36,9 +40,11 @@ class PropertiesPanel : public QWidget {
   QLineEdit* m_name;
   QComboBox* m_joint;
   QDoubleSpinBox *m_pitch, *m_mass, *m_q0, *m_qd0;
-  QDoubleSpinBox *m_pos[3], *m_rpy[3], *m_com[3], *m_moments[3];
+  QDoubleSpinBox *m_pos[3], *m_rpy[3], *m_com[3], *m_inertia[6], *m_gravity[3];
   QLabel *m_error, *m_none;
-  QWidget* m_form;
+  QWidget *m_form, *m_modelForm;
+  LinkOptionsForm* m_shape;
+  QPushButton* m_applyShape;
 };
 
 }  // namespace art::gui

@@ -268,6 +268,12 @@ BodySpec makeLink(const ModelSpec& spec, int parent, const Vec3& point, const Ve
   }
   const Vec3 along = (!planar && (o.joint == JointType::Rx || o.joint == JointType::Px)) ? Vec3::UnitY()
                                                                                        : Vec3::UnitX();
+  b.inertia = shapeInertia(linkShape(o, along), o.density);
+  b.appearance = linkAppearance(o, along);
+  return b;
+}
+
+Shape linkShape(const LinkOptions& o, const Vec3& along) {
   Shape s;
   s.kind = o.shape;
   s.radius = o.radius;
@@ -276,19 +282,21 @@ BodySpec makeLink(const ModelSpec& spec, int parent, const Vec3& point, const Ve
     s.b = o.length * along;
   } else if (o.shape == Shape::Kind::Box) {
     s.a = 0.5 * o.length * along;
-    s.size = (2 * o.radius) * (Vec3::Ones() - along) + o.length * along;
+    s.size = (2 * o.radius) * (Vec3::Ones() - along.cwiseAbs()) + o.length * along.cwiseAbs();
   } else {
     s.a = o.length * along;  // a ball at the end of a massless rod
   }
-  b.inertia = shapeInertia(s, o.density);
+  return s;
+}
+
+nlohmann::json linkAppearance(const LinkOptions& o, const Vec3& along) {
   nlohmann::json look = nlohmann::json::array();
   if (o.shape == Shape::Kind::Sphere)  // the rod the ball hangs on
     for (const nlohmann::json& item : shapeAppearance({Shape::Kind::Cylinder, Vec3::Zero(),
                                                        o.length * along, Vec3::Ones(), 0.2 * o.radius}))
       look.push_back(item);
-  for (const nlohmann::json& item : shapeAppearance(s)) look.push_back(item);
-  b.appearance = look;
-  return b;
+  for (const nlohmann::json& item : shapeAppearance(linkShape(o, along))) look.push_back(item);
+  return look;
 }
 
 }  // namespace art

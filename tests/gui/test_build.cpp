@@ -7,6 +7,7 @@
 
 #include "articulate/dynamics.h"
 #include "articulate/model.h"
+#include "articulate/model_edit.h"
 #include "articulate/model_format.h"
 #include "document.h"
 #include "link_options.h"
@@ -157,6 +158,56 @@ class TestBuild : public QObject {
     p->pause();
     QVERIFY(p->q().allFinite());
     QVERIFY2(std::abs(p->q()(0)) > 0.05, qPrintable(QString("q1 = %1").arg(p->q()(0))));
+  }
+
+  void propertiesValidateInertiaApplyShapesAndSetGravity() {
+    MainWindow w;
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.newModel();
+    ModelDocument* doc = w.document();
+    LinkOptions o;
+    QVERIFY(doc->edit("Add body 'link1'", [&](ModelSpec& s) { addBody(s, makeLink(s, -1, Vec3(0, 0, 1), Vec3::UnitY(), o)); },
+                      ModelDocument::Change::Structure).isEmpty());
+    PropertiesPanel* panel = w.properties();
+    panel->setBody(0);
+    const InertiaSpec before = doc->spec().bodies[0].inertia;
+    // Ixx larger than Iyy + Izz: no real body; refused at the field with the reason
+    auto* ixx = panel->findChild<QDoubleSpinBox*>("inertia0");
+    ixx->setValue(1.0);
+    QVERIFY(panel->lastError().contains("triangle inequality"));
+    QCOMPARE(doc->spec().bodies[0].inertia.aboutCom, before.aboutCom);
+    QCOMPARE(ixx->value(), std::round(before.aboutCom(0, 0) * 1e6) / 1e6);  // the field went back
+    QCOMPARE(doc->undoStack()->count(), 1);
+    // a product of inertia edits both symmetric entries
+    auto* ixy = panel->findChild<QDoubleSpinBox*>("inertia3");
+    ixy->setValue(0.0001);
+    QVERIFY2(panel->lastError().isEmpty(), qPrintable(panel->lastError()));
+    QCOMPARE(doc->spec().bodies[0].inertia.aboutCom(0, 1), 0.0001);
+    QCOMPARE(doc->spec().bodies[0].inertia.aboutCom(1, 0), 0.0001);
+    // a steel box 0.5 m long from the shape form: inertia and appearance follow, one command
+    LinkOptionsForm* shape = panel->findChild<LinkOptionsForm*>();
+    QVERIFY(shape);
+    shape->setShape(Shape::Kind::Box, 0.5, 0.03, 7800);
+    panel->findChild<QPushButton*>("applyShape")->click();
+    QCOMPARE(doc->undoStack()->undoText(), QString("Set shape of 'link1'"));
+    const BodySpec& b = doc->spec().bodies[0];
+    QVERIFY(std::abs(b.inertia.mass - 7800 * 0.5 * 0.06 * 0.06) < 1e-9);
+    QVERIFY((b.inertia.com - Vec3(0.25, 0, 0)).norm() < 1e-12);
+    QCOMPARE(b.appearance[0].get<std::string>(), std::string("box"));
+    doc->undoStack()->undo();
+    QCOMPARE(doc->spec().bodies[0].inertia.aboutCom(0, 1), 0.0001);
+    // the base selected: the model's gravity, undoable
+    panel->setBody(-1);
+    auto* gz = panel->findChild<QDoubleSpinBox*>("gravity2");
+    QVERIFY(gz->isVisibleTo(panel));
+    QCOMPARE(gz->value(), -9.81);
+    gz->setValue(-1.62);
+    QCOMPARE(doc->spec().effectiveGravity(), Vec3(0, 0, -1.62));
+    QCOMPARE(doc->undoStack()->undoText(), QString("Set gravity"));
+    doc->undoStack()->undo();
+    QCOMPARE(doc->spec().effectiveGravity(), Vec3(0, 0, -9.81));
+    QCOMPARE(gz->value(), -9.81);
   }
 
   void clickOnNothingAddsNothing() {

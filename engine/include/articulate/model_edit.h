@@ -80,6 +80,15 @@ struct LinkOptions {
   double density = 1000.0;  ///< kg/m^3
 };
 
+/// The solid of a link made with `o`, in body coordinates: a cylinder from the origin to
+/// `length` along `along` (a unit vector), a box of that length centred halfway and 2 radius
+/// thick, or a ball of the radius at the far end.
+Shape linkShape(const LinkOptions& o, const Vec3& along = Vec3::UnitX());
+
+/// The drawing instructions of linkShape(o, along) (a ball also gets the thin rod it hangs on).
+/// Throws EditError for invalid dimensions.
+nlohmann::json linkAppearance(const LinkOptions& o, const Vec3& along = Vec3::UnitX());
+
 /// A new body attached to `parent` (-1: the base) at `point` (parent coordinates, m) whose
 /// joint axis is `axis` (parent coordinates, any length > 0): the joint frame's z axis is
 /// `axis` for Rz, Pz and H joints (x for Rx/Px, y for Ry/Py; planar models keep their plane and
