@@ -32,6 +32,7 @@
 #include <QTimer>
 #include <QActionGroup>
 #include <QDateTime>
+#include <QScrollArea>
 #include <QToolBar>
 #include <QToolButton>
 #include <QWidgetAction>
@@ -125,7 +126,13 @@ void MainWindow::createDocks() {
   auto* properties = new QDockWidget(tr("Properties"), this);
   properties->setObjectName("propertiesDock");
   m_properties = new PropertiesPanel(m_document, properties);
-  properties->setWidget(m_properties);
+  // scrolled: the panel's long form must not widen or lengthen the dock
+  auto* scroll = new QScrollArea(properties);
+  scroll->setWidget(m_properties);
+  scroll->setWidgetResizable(true);
+  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  scroll->setFrameShape(QFrame::NoFrame);
+  properties->setWidget(scroll);
   addDockWidget(Qt::RightDockWidgetArea, properties);
   auto* plots = new QDockWidget(tr("Plots"), this);
   plots->setObjectName("plotsDock");
@@ -134,6 +141,9 @@ void MainWindow::createDocks() {
   addDockWidget(Qt::BottomDockWidgetArea, plots);
   connect(m_playback, &Playback::stateChanged, m_plots,
           [this] { m_plots->setRecording(&m_playback->recording()); });
+  // first-run sizes (a remembered layout replaces them): the view gets the most room
+  resizeDocks({tree, properties}, {230, 360}, Qt::Horizontal);
+  resizeDocks({plots}, {230}, Qt::Vertical);
 }
 
 void MainWindow::createPlaybackBar() {
@@ -285,6 +295,7 @@ void MainWindow::showFrame() {
   m_display->bodyPoses(m_playback->q(), m_poses);
   m_viewport->setBodyPoses(m_poses);
   m_plots->setCursor(m_playback->time());
+  if (m_playback->simulating()) m_plots->setRecording(&m_playback->recording());  // it grew (redraws at most 5 times a second)
 }
 
 void MainWindow::simulationProblem(const QString& message) {

@@ -6,15 +6,19 @@
 #include <QComboBox>
 #include <QGroupBox>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QVBoxLayout>
 
 #include <Eigen/Geometry>
 
+#include "articulate/appearance.h"
+#include "articulate/diagnostics.h"
 #include "articulate/joint.h"
 #include "articulate/model_edit.h"
 #include "document.h"
@@ -41,7 +45,12 @@ QWidget* row(QWidget* parent, QDoubleSpinBox* const (&boxes)[3]) {
   auto* w = new QWidget(parent);
   auto* l = new QHBoxLayout(w);
   l->setContentsMargins(0, 0, 0, 0);
-  for (QDoubleSpinBox* b : boxes) l->addWidget(b);
+  for (QDoubleSpinBox* b : boxes) {
+    // share the row's width whatever the range's widest number: the dock stays narrow
+    b->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+    b->setMinimumWidth(56);
+    l->addWidget(b);
+  }
   return w;
 }
 
@@ -77,7 +86,76 @@ bool physical(const InertiaSpec& in) {
   }
 }
 
+// one row per drawing instruction: its name and arguments as JSON ("cyl", [[0, 0, 0], ...], 0.02);
+// a nested sub-list is a row of its own
+QStringList instructionRows(const nlohmann::json& list) {
+  QStringList rows;
+  if (!list.is_array()) return rows;
+  for (std::size_t k = 0; k < list.size();) {
+    std::size_t n = 1;
+    if (list[k].is_string()) n += static_cast<std::size_t>(std::max(0, instructionArity(list[k].get<std::string>())));
+    QStringList parts;
+    for (std::size_t j = k; j < std::min(list.size(), k + n); ++j) parts << QString::fromStdString(list[j].dump());
+    rows << parts.join(", ");
+    k += n;
+  }
+  return rows;
+}
+
+QString pointRow(const Vec3& p) {
+  return QString("%1, %2, %3").arg(p.x(), 0, 'g', 10).arg(p.y(), 0, 'g', 10).arg(p.z(), 0, 'g', 10);
+}
+
+QStringList rowsOf(const QListWidget* list) {
+  QStringList rows;
+  for (int k = 0; k < list->count(); ++k) rows << list->item(k)->text();
+  return rows;
+}
+
 }  // namespace
+
+QWidget* PropertiesPanel::listEditor(QListWidget* list, const QString& what, const QString& newItem) {
+  auto* box = new QWidget(m_form);
+  auto* layout = new QVBoxLayout(box);
+  layout->setContentsMargins(0, 0, 0, 0);
+  list->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);
+  list->setMaximumHeight(110);
+  layout->addWidget(list);
+  auto* buttons = new QHBoxLayout;
+  const auto button = [&](const QString& text, auto action) {
+    auto* b = new QPushButton(text, box);
+    b->setObjectName(list->objectName() + text.simplified().remove(' ').remove('&'));
+    connect(b, &QPushButton::clicked, this, action);
+    buttons->addWidget(b);
+  };
+  const auto finish = [this, what] { commit(what); };
+  button(tr("Add"), [list, newItem, finish] {
+    auto* item = new QListWidgetItem(newItem);
+    item->setFlags(item->flags() | Qt::ItemIsEditable);
+    list->insertItem(list->currentRow() + 1, item);
+    finish();
+  });
+  button(tr("Remove"), [list, finish] {
+    if (list->currentRow() < 0) return;
+    delete list->takeItem(list->currentRow());
+    finish();
+  });
+  button(tr("Up"), [list, finish] {
+    const int r = list->currentRow();
+    if (r <= 0) return;
+    list->insertItem(r - 1, list->takeItem(r));
+    finish();
+  });
+  button(tr("Down"), [list, finish] {
+    const int r = list->currentRow();
+    if (r < 0 || r + 1 >= list->count()) return;
+    list->insertItem(r + 1, list->takeItem(r));
+    finish();
+  });
+  layout->addLayout(buttons);
+  connect(list, &QListWidget::itemChanged, this, [this, what] { commit(what); });
+  return box;
+}
 
 PropertiesPanel::PropertiesPanel(ModelDocument* document, QWidget* parent)
     : QWidget(parent), m_doc(document) {
@@ -90,9 +168,9 @@ PropertiesPanel::PropertiesPanel(ModelDocument* document, QWidget* parent)
   m_joint->setObjectName("jointCombo");
   m_pitch = spin(m_form, -10, 10, 4, " m/rad");
   for (int i = 0; i < 3; ++i) {
-    m_pos[i] = spin(m_form, -1e3, 1e3, 4, " m");
+    m_pos[i] = spin(m_form, -1e3, 1e3, 4, "");
     m_rpy[i] = spin(m_form, -180, 180, 2, QString::fromUtf8("\u00b0"));
-    m_com[i] = spin(m_form, -1e3, 1e3, 4, " m");
+    m_com[i] = spin(m_form, -1e3, 1e3, 4, "");
   }
   for (int i = 0; i < 6; ++i) {
     m_inertia[i] = spin(m_form, i < 3 ? 0 : -1e6, 1e6, 6, "");
@@ -105,13 +183,29 @@ PropertiesPanel::PropertiesPanel(ModelDocument* document, QWidget* parent)
   form->addRow(tr("Name"), m_name);
   form->addRow(tr("Joint"), m_joint);
   form->addRow(tr("Pitch"), m_pitch);
-  form->addRow(tr("Position"), row(m_form, m_pos));
+  form->addRow(tr("Position (m)"), row(m_form, m_pos));
   form->addRow(tr("Rotation (r p y)"), row(m_form, m_rpy));
+  for (int i = 0; i < 4; ++i) {
+    m_axisAngle[i] = spin(m_form, i < 3 ? -1 : -180, i < 3 ? 1 : 180, i < 3 ? 4 : 2,
+                          i < 3 ? QString() : QString::fromUtf8("\u00b0"));
+    m_axisAngle[i]->setObjectName(QString("axisAngle%1").arg(i));
+  }
+  {
+    auto* w = new QWidget(m_form);
+    auto* l = new QHBoxLayout(w);
+    l->setContentsMargins(0, 0, 0, 0);
+    for (QDoubleSpinBox* b : m_axisAngle) {
+      b->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+      b->setMinimumWidth(50);
+      l->addWidget(b);
+    }
+    form->addRow(tr("Axis, angle"), w);
+  }
   form->addRow(tr("Mass"), m_mass);
-  form->addRow(tr("Centre of mass"), row(m_form, m_com));
+  form->addRow(tr("Centre of mass (m)"), row(m_form, m_com));
   QDoubleSpinBox* const diagonal[3] = {m_inertia[0], m_inertia[1], m_inertia[2]};
   QDoubleSpinBox* const products[3] = {m_inertia[3], m_inertia[4], m_inertia[5]};
-  form->addRow(tr("Inertia xx yy zz"), row(m_form, diagonal));
+  form->addRow(tr("Inertia xx yy zz\n(kg m\u00b2, about the COM)"), row(m_form, diagonal));
   form->addRow(tr("Inertia xy xz yz"), row(m_form, products));
   form->addRow(tr("Initial q"), m_q0);
   form->addRow(tr("Initial qd"), m_qd0);
@@ -125,14 +219,23 @@ PropertiesPanel::PropertiesPanel(ModelDocument* document, QWidget* parent)
   shapeLayout->addWidget(m_shape);
   shapeLayout->addWidget(m_applyShape);
   form->addRow(shapeBox);
+  m_appearance = new QListWidget(m_form);
+  m_appearance->setObjectName("appearanceList");
+  m_appearance->setToolTip(tr("Drawing instructions in body coordinates, one per row, as in "
+                              "spatial_v2 (double-click a row to edit it)"));
+  form->addRow(tr("Appearance"), listEditor(m_appearance, "appearance", "\"sphere\", [0, 0, 0], 0.05"));
+  m_contacts = new QListWidget(m_form);
+  m_contacts->setObjectName("contactList");
+  m_contacts->setToolTip(tr("Ground-contact points in body coordinates (m): x, y, z"));
+  form->addRow(tr("Contact points"), listEditor(m_contacts, "contacts", "0, 0, 0"));
   // the model's settings, shown with the base selected
   m_modelForm = new QWidget(this);
   auto* modelLayout = new QFormLayout(m_modelForm);
   for (int i = 0; i < 3; ++i) {
-    m_gravity[i] = spin(m_modelForm, -1e3, 1e3, 4, QString::fromUtf8(" m/s\u00b2"));
+    m_gravity[i] = spin(m_modelForm, -1e3, 1e3, 4, "");
     m_gravity[i]->setObjectName(QString("gravity%1").arg(i));
   }
-  modelLayout->addRow(tr("Gravity"), row(m_modelForm, m_gravity));
+  modelLayout->addRow(tr("Gravity (m/s\u00b2)"), row(m_modelForm, m_gravity));
   m_error = new QLabel(this);
   m_error->setObjectName("propertyError");
   m_error->setWordWrap(true);
@@ -158,9 +261,11 @@ PropertiesPanel::PropertiesPanel(ModelDocument* document, QWidget* parent)
     for (int k = 0; k < 3; ++k) {
       if (s == m_pos[k]) return "position";
       if (s == m_rpy[k]) return "rotation";
+      if (s == m_axisAngle[k]) return "axisangle";
       if (s == m_com[k]) return QString("com%1").arg(k);
       if (s == m_gravity[k]) return "gravity";
     }
+    if (s == m_axisAngle[3]) return "axisangle";
     for (int k = 0; k < 6; ++k)
       if (s == m_inertia[k]) return QString("inertia%1").arg(k);
     return {};  // the shape form's own fields
@@ -208,6 +313,10 @@ void PropertiesPanel::refresh() {
   m_pitch->setValue(b.joint.pitch);
   m_pitch->setEnabled(b.joint.type == JointType::H);
   const Vec3 rpy = rpyOf(b.rotation);
+  const Eigen::AngleAxisd aa(Mat3(b.rotation.transpose()));
+  const Vec3 axis = aa.angle() == 0 ? Vec3::UnitZ() : Vec3(aa.axis());
+  for (int i = 0; i < 3; ++i) m_axisAngle[i]->setValue(axis(i));
+  m_axisAngle[3]->setValue(aa.angle() * 180.0 / M_PI);
   for (int i = 0; i < 3; ++i) {
     m_pos[i]->setValue(b.translation(i));
     m_rpy[i]->setValue(rpy(i) * 180.0 / M_PI);
@@ -223,6 +332,18 @@ void PropertiesPanel::refresh() {
     m_inertia[i]->setEnabled(massForm);
   }
   m_mass->setEnabled(massForm);
+  const auto fill = [](QListWidget* list, const QStringList& rows) {
+    list->clear();
+    for (const QString& r : rows) {
+      auto* item = new QListWidgetItem(r, list);
+      item->setFlags(item->flags() | Qt::ItemIsEditable);
+    }
+  };
+  fill(m_appearance, instructionRows(b.appearance));
+  QStringList points;
+  for (const ContactPointSpec& c : s.contacts)
+    if (c.body == m_body) points << pointRow(c.point);
+  fill(m_contacts, points);
   m_q0->setValue(b.q0);
   m_qd0->setValue(b.qd0);
   m_q0->setEnabled(b.joint.type != JointType::Free);
@@ -262,6 +383,15 @@ void PropertiesPanel::commit(const QString& what) {
       s.bodies[i].joint.type = type;
       s.bodies[i].joint.pitch = type == JointType::H ? pitch : 0.0;
     });
+  } else if (what == "axisangle") {
+    const Vec3 axis(m_axisAngle[0]->value(), m_axisAngle[1]->value(), m_axisAngle[2]->value());
+    const double angle = m_axisAngle[3]->value() * M_PI / 180.0;
+    if (axis.norm() < 1e-9)
+      error = tr("The rotation axis must not be zero.");
+    else
+      error = m_doc->edit(tr("Set placement of '%1'").arg(body), [i, axis, angle](ModelSpec& s) {
+        s.bodies[i].rotation = Eigen::AngleAxisd(angle, axis.normalized()).toRotationMatrix().transpose();
+      }, ModelDocument::Change::Values, 1000 + i);
   } else if (what == "position" || what == "rotation") {
     // only the edited part: the other keeps its exact stored value (the fields round it)
     Vec3 p, rpy;
@@ -294,6 +424,55 @@ void PropertiesPanel::commit(const QString& what) {
                           if (wasPhysical) validateInertia(in);
                         },
                         ModelDocument::Change::Values, 2000 + i);
+  } else if (what == "appearance") {
+    nlohmann::json list = nlohmann::json::array();
+    for (const QString& row : rowsOf(m_appearance)) {
+      nlohmann::json parsed;
+      try {
+        parsed = nlohmann::json::parse("[" + row.toStdString() + "]");
+      } catch (const std::exception&) {
+        error = tr("'%1' is not JSON: write an instruction as in spatial_v2, e.g. \"cyl\", [[0, 0, 0], [0.3, 0, 0]], 0.02").arg(row);
+        break;
+      }
+      for (const auto& item : parsed) list.push_back(item);
+    }
+    if (error.isEmpty()) {
+      Diagnostics problems;
+      interpretAppearance(list, Vec3::Ones(), false, "appearance", &problems);
+      if (!problems.empty()) error = QString::fromStdString(problems.front().text());
+    }
+    if (error.isEmpty())
+      error = m_doc->edit(tr("Set appearance of '%1'").arg(body),
+                          [i, list](ModelSpec& s) { s.bodies[i].appearance = list; });
+  } else if (what == "contacts") {
+    std::vector<Vec3> points;
+    for (const QString& row : rowsOf(m_contacts)) {
+      const QStringList parts = row.split(QRegularExpression("[,\\s]+"), Qt::SkipEmptyParts);
+      bool ok = parts.size() == 3;
+      Vec3 p;
+      for (int k = 0; ok && k < 3; ++k) p(k) = parts[k].toDouble(&ok);
+      if (!ok || !p.allFinite()) {
+        error = tr("'%1' is not a point: write x, y, z in metres").arg(row);
+        break;
+      }
+      points.push_back(p);
+    }
+    if (error.isEmpty())
+      error = m_doc->edit(tr("Set contact points of '%1'").arg(body), [i, points](ModelSpec& s) {
+        // this body's points replace its old ones where the first of them was
+        std::vector<ContactPointSpec> out;
+        bool placed = false;
+        const auto place = [&] {
+          for (const Vec3& p : points) out.push_back({i, p});
+          placed = true;
+        };
+        for (const ContactPointSpec& c : s.contacts) {
+          if (c.body != i) out.push_back(c);
+          else if (!placed) place();
+        }
+        if (!placed) place();
+        s.contacts = out;
+      });
   } else if (what == "shape") {
     const LinkOptions o = m_shape->options();
     error = m_doc->edit(tr("Set shape of '%1'").arg(body), [i, o](ModelSpec& s) {

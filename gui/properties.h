@@ -1,8 +1,9 @@
 #pragma once
 // The Properties dock for the selected body: name, joint type (and helical pitch), joint
-// placement (position, rotation as roll-pitch-yaw in degrees), mass, centre of mass and the
+// placement (position, rotation as roll-pitch-yaw or axis-angle in degrees), mass, centre of mass and the
 // inertia tensor about it (validated: positive definite, triangle inequality), inertia and
-// appearance from a shape and density, and the initial joint position and velocity. With the
+// appearance from a shape and density, the initial joint position and velocity, the drawing
+// instructions as an editable list (one instruction per row) and the ground-contact points. With the
 // base selected: the model's gravity. Every field edits the document through an undoable
 // command ("Set mass of 'link2'"); a value the model refuses is not stored: the field goes back
 // and the reason shows under the form.
@@ -14,6 +15,7 @@ class QDoubleSpinBox;
 class QFormLayout;
 class QLabel;
 class QLineEdit;
+class QListWidget;
 class QPushButton;
 
 namespace art::gui {
@@ -34,16 +36,18 @@ class PropertiesPanel : public QWidget {
  private:
   void refresh();
   void commit(const QString& what);
+  QWidget* listEditor(QListWidget* list, const QString& what, const QString& newItem);
   ModelDocument* m_doc;
   int m_body = -1;
   bool m_updating = false;
   QLineEdit* m_name;
   QComboBox* m_joint;
   QDoubleSpinBox *m_pitch, *m_mass, *m_q0, *m_qd0;
-  QDoubleSpinBox *m_pos[3], *m_rpy[3], *m_com[3], *m_inertia[6], *m_gravity[3];
+  QDoubleSpinBox *m_pos[3], *m_rpy[3], *m_com[3], *m_inertia[6], *m_gravity[3], *m_axisAngle[4];
   QLabel *m_error, *m_none;
   QWidget *m_form, *m_modelForm;
   LinkOptionsForm* m_shape;
+  QListWidget *m_appearance, *m_contacts;
   QPushButton* m_applyShape;
 };
 

@@ -269,4 +269,9 @@ std::vector<Primitive> interpretAppearance(const json& list, const Vec3& default
   return std::move(in.result);
 }
 
+int instructionArity(const std::string& name) {
+  const auto it = kArity.find(name);
+  return it == kArity.end() ? -1 : it->second;
+}
+
 }  // namespace art

@@ -197,6 +197,35 @@ class TestBuild : public QObject {
     QCOMPARE(b.appearance[0].get<std::string>(), std::string("box"));
     doc->undoStack()->undo();
     QCOMPARE(doc->spec().bodies[0].inertia.aboutCom(0, 1), 0.0001);
+    // the appearance as a list: one row per instruction; a bad row is refused with the reason
+    auto* look = panel->findChild<QListWidget*>("appearanceList");
+    QCOMPARE(look->count(), 1);
+    QVERIFY(look->item(0)->text().startsWith("\"cyl\""));
+    const nlohmann::json lookBefore = doc->spec().bodies[0].appearance;
+    look->item(0)->setText("\"cyl\", [[0, 0, 0], [0.3, 0, 0]], -1");
+    QVERIFY(panel->lastError().contains("radius"));
+    QCOMPARE(doc->spec().bodies[0].appearance, lookBefore);
+    QVERIFY(look->item(0)->text().startsWith("\"cyl\""));
+    look->setCurrentRow(0);
+    panel->findChild<QPushButton*>("appearanceListAdd")->click();  // a sphere after the cylinder
+    QCOMPARE(doc->spec().bodies[0].appearance.size(), lookBefore.size() + 3);
+    QCOMPARE(doc->spec().bodies[0].appearance[3].get<std::string>(), std::string("sphere"));
+    look->setCurrentRow(1);
+    panel->findChild<QPushButton*>("appearanceListUp")->click();
+    QCOMPARE(doc->spec().bodies[0].appearance[0].get<std::string>(), std::string("sphere"));
+    doc->undoStack()->undo();
+    doc->undoStack()->undo();
+    QCOMPARE(doc->spec().bodies[0].appearance, lookBefore);
+    // contact points: add one, edit it, a non-point is refused
+    auto* contacts = panel->findChild<QListWidget*>("contactList");
+    panel->findChild<QPushButton*>("contactListAdd")->click();
+    QCOMPARE(doc->spec().contacts.size(), std::size_t(1));
+    contacts->item(0)->setText("0.3, 0, -0.02");
+    QCOMPARE(doc->spec().contacts[0].point, Vec3(0.3, 0, -0.02));
+    QCOMPARE(doc->spec().contacts[0].body, 0);
+    contacts->item(0)->setText("0.3, zero");
+    QVERIFY(panel->lastError().contains("not a point"));
+    QCOMPARE(doc->spec().contacts[0].point, Vec3(0.3, 0, -0.02));
     // the base selected: the model's gravity, undoable
     panel->setBody(-1);
     auto* gz = panel->findChild<QDoubleSpinBox*>("gravity2");

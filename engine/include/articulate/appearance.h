@@ -44,6 +44,9 @@ struct AppearanceLimits {
   int maxDepth = 64;                   // sub-list nesting
 };
 
+/// The number of arguments of a drawing instruction ("cyl": 2), or -1 for an unknown name.
+int instructionArity(const std::string& name);
+
 /// Interprets one body's drawing instruction list. `path` is the list's JSON path (used in
 /// messages such as "bodies[1].appearance[2]: 'cyl' needs 2 arguments"); `isBase` allows
 /// `tiles`. Every problem is appended to `problems` (when given) and the faulty instruction
