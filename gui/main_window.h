@@ -27,6 +27,9 @@ class PlaybackBar;
 class PlotsPanel;
 class ModelTreePanel;
 class PropertiesPanel;
+class JointSlidersPanel;
+class Autosaver;
+struct RecoveryEntry;
 struct Pick;
 struct ExportOptions;
 
@@ -68,6 +71,16 @@ class MainWindow : public QMainWindow {
   bool exportAnimation(const ExportOptions& options);
   /// Stores the viewport's current camera in the model (marks the document modified).
   void saveCameraToModel();
+  /// Offers the documents that processes which ended without a clean exit left in the
+  /// recovery folder (recovery.h), newest first, one dialog each: Recover opens it as an unsaved,
+  /// modified document titled after its original file (and offers no more), Discard deletes it,
+  /// Later keeps it for the next start. Returns whether one was recovered. The application
+  /// calls it once at startup.
+  bool offerRecovery();
+  /// Opens a recovery document as the unsaved changes of its original file (see offerRecovery)
+  /// and moves it to this process's recovery file. Returns false, after an error dialog, when
+  /// it does not open.
+  bool recover(const RecoveryEntry& entry);
 
   /// The open model, or null.
   const LoadedModel* model() const { return m_model ? &*m_model : nullptr; }
@@ -86,6 +99,8 @@ class MainWindow : public QMainWindow {
   PropertiesPanel* properties() const { return m_properties; }
   PlaybackBar* playbackBar() const { return m_playbackBar; }
   PlotsPanel* plots() const { return m_plots; }
+  JointSlidersPanel* jointSliders() const { return m_joints; }
+  Autosaver* autosaver() const { return m_autosaver; }
 
  protected:
   void closeEvent(QCloseEvent* event) override;
@@ -95,6 +110,9 @@ class MainWindow : public QMainWindow {
  private:
   void createMenus();
   void createDocks();
+  bool openDocument(const QString& file);
+  void writeDocument(const std::string& path) const;
+  void poseJoints(const Eigen::VectorXd& q);
   void createPlaybackBar();
   void openDialog();
   void openFromUser(const QString& path);
@@ -137,6 +155,8 @@ class MainWindow : public QMainWindow {
   Playback* m_playback = nullptr;
   PlaybackBar* m_playbackBar = nullptr;
   PlotsPanel* m_plots = nullptr;
+  JointSlidersPanel* m_joints = nullptr;
+  Autosaver* m_autosaver = nullptr;
   QMenu* m_integratorMenu = nullptr;
   QMenu* m_recentMenu = nullptr;
   QAction* m_saveAction = nullptr;
