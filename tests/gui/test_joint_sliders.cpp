@@ -212,6 +212,18 @@ class TestJointSliders : public QObject {
     }
   }
 
+  void rigidBodiesAndStructuresHaveNoSliders() {
+    MainWindow w;
+    QVERIFY(open(w, "bouncing_cylinder.json"));
+    auto* button = w.jointSliders()->findChild<QPushButton*>("setInitialStateButton");
+    QVERIFY(!button->isVisible());
+    // a tree model afterwards has them again
+    QVERIFY(w.openFile(kModels + "/double_pendulum.json"));
+    QVERIFY(button->isVisible());
+    QCOMPARE(w.jointSliders()->rowCount(), 2);
+    QTRY_VERIFY(w.jointSliders()->slider(0)->isVisible());  // a new child shows once events run
+  }
+
   void couplingFollowsMaster() {
     ModelDocument doc;
     AutoTreeOptions o;
