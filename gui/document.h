@@ -27,6 +27,9 @@ class ModelDocument : public QObject {
   /// Whether the model differs from the last setClean() (a save or a load).
   bool isModified() const { return !m_undo.isClean(); }
   void setClean() { m_undo.setClean(); }
+  /// Marks the model modified without an edit (a recovered document differs from its file);
+  /// undoing can no longer make it clean.
+  void markModified() { m_undo.resetClean(); }
 
   /// Starts a new document (no undo history, clean).
   void reset(const ModelSpec& spec);

@@ -1,5 +1,6 @@
 // The application `articulate`: `articulate [MODEL]` opens the main window on a model (a bundled
-// example without one); `--screenshot OUT.png` renders one frame and exits without a window.
+// example without one), after offering any unsaved changes a crash left (MainWindow::offerRecovery);
+// `--screenshot OUT.png` renders one frame and exits without a window.
 #include <cmath>
 #include <cstdio>
 #include <optional>
@@ -201,21 +202,22 @@ int main(int argc, char** argv) {
   art::gui::MainWindow window;
   window.show();
   const QString model = options.model.isEmpty() ? bundledModel() : options.model;
-  if (!model.isEmpty())
-    QTimer::singleShot(0, &window, [&window, model, options] {
-      if (!window.openFile(model)) return;
-      if (options.timeSet) window.showTime(options.time);
-      // the bundled example starts moving, so that the first thing a user sees is alive
-      if (options.model.isEmpty() && options.grab.isEmpty()) window.playback()->play();
-      if (options.grab.isEmpty()) return;
-      window.playback()->play();
-      QTimer::singleShot(static_cast<int>(options.playFor * 1000), &window, [&window, options] {
-        QScreen* screen = window.screen();
-        const QPixmap shot = screen->grabWindow(0, window.x(), window.y(),
-                                                window.frameGeometry().width(),
-                                                window.frameGeometry().height());
-        QCoreApplication::exit(shot.save(options.grab) ? 0 : (fail("cannot write " + options.grab), 1));
-      });
+  QTimer::singleShot(0, &window, [&window, model, options] {
+    // unsaved changes a crash left behind come first (not when grabbing for documentation)
+    if (options.grab.isEmpty() && window.offerRecovery()) return;
+    if (model.isEmpty() || !window.openFile(model)) return;
+    if (options.timeSet) window.showTime(options.time);
+    // the bundled example starts moving, so that the first thing a user sees is alive
+    if (options.model.isEmpty() && options.grab.isEmpty()) window.playback()->play();
+    if (options.grab.isEmpty()) return;
+    window.playback()->play();
+    QTimer::singleShot(static_cast<int>(options.playFor * 1000), &window, [&window, options] {
+      QScreen* screen = window.screen();
+      const QPixmap shot = screen->grabWindow(0, window.x(), window.y(),
+                                              window.frameGeometry().width(),
+                                              window.frameGeometry().height());
+      QCoreApplication::exit(shot.save(options.grab) ? 0 : (fail("cannot write " + options.grab), 1));
     });
+  });
   return QApplication::exec();
 }

@@ -21,6 +21,7 @@
 #include <QInputDialog>
 #include <QProgressDialog>
 #include <QLabel>
+#include <QLocale>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -46,6 +47,8 @@
 #include "articulate/structure_system.h"
 #include "export.h"
 #include "link_options.h"
+#include "joint_sliders.h"
+#include "recovery.h"
 #include "model_tree.h"
 #include "properties.h"
 #include "playback.h"
@@ -91,6 +94,15 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_settings(Settin
           [this](bool clean) { setModified(!clean); });
   m_playback = new Playback(this);
   connect(m_playback, &Playback::frameChanged, this, &MainWindow::showFrame);
+  m_autosaver = new Autosaver(
+      [this] {
+        if (!m_model) return Autosaver::Source{};
+        return Autosaver::Source{m_path, QString::fromStdString(m_model->format),
+                                 [this](const std::string& path) { writeDocument(path); }};
+      },
+      this);
+  connect(m_document, &ModelDocument::changed, m_autosaver, &Autosaver::noteChange);
+  connect(m_autosaver, &Autosaver::failed, this, [this](const QString& why) { statusBar()->showMessage(why); });
   connect(m_playback, &Playback::problem, this, &MainWindow::simulationProblem);
 
   createDocks();
@@ -108,7 +120,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_settings(Settin
   updateTitle();
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow() { m_autosaver->discard(); }
 
 void MainWindow::createDocks() {
   auto* tree = new QDockWidget(tr("Model"), this);
@@ -141,9 +153,27 @@ void MainWindow::createDocks() {
   addDockWidget(Qt::BottomDockWidgetArea, plots);
   connect(m_playback, &Playback::stateChanged, m_plots,
           [this] { m_plots->setRecording(&m_playback->recording()); });
+  // joint sliders: pose while paused, follow the shown state while playing (joint_sliders.h)
+  auto* joints = new QDockWidget(tr("Joints"), this);
+  joints->setObjectName("jointsDock");
+  m_joints = new JointSlidersPanel(m_document, joints);
+  joints->setWidget(m_joints);
+  addDockWidget(Qt::RightDockWidgetArea, joints);
+  connect(m_joints, &JointSlidersPanel::poseEdited, this, &MainWindow::poseJoints);
+  connect(m_playback, &Playback::stateChanged, m_joints,
+          [this] { m_joints->setReadOnly(m_playback->playing()); });
   // first-run sizes (a remembered layout replaces them): the view gets the most room
   resizeDocks({tree, properties}, {230, 360}, Qt::Horizontal);
   resizeDocks({plots}, {230}, Qt::Vertical);
+}
+
+void MainWindow::poseJoints(const Eigen::VectorXd& q) {
+  if (!m_model || m_rigid || m_structure || !m_display || q.size() != m_display->positionSize())
+    return;
+  // a paused live simulation continues from the pose; an animation shows it until it moves
+  if (m_playback->live()) m_playback->setStateHere(q, m_playback->qd());
+  m_display->bodyPoses(q, m_poses);
+  m_viewport->setBodyPoses(m_poses);
 }
 
 void MainWindow::createPlaybackBar() {
@@ -296,6 +326,7 @@ void MainWindow::showFrame() {
   m_viewport->setBodyPoses(m_poses);
   m_plots->setCursor(m_playback->time());
   if (m_playback->simulating()) m_plots->setRecording(&m_playback->recording());  // it grew (redraws at most 5 times a second)
+  if (!m_rigid && !m_structure) m_joints->setPose(m_playback->q());
 }
 
 void MainWindow::simulationProblem(const QString& message) {
@@ -584,6 +615,13 @@ void MainWindow::createMenus() {
 
 bool MainWindow::openFile(const QString& path) {
   const QString file = QFileInfo(path).absoluteFilePath();
+  if (!openDocument(file)) return false;
+  rememberFile(file);
+  statusBar()->showMessage(tr("Opened %1").arg(QDir::toNativeSeparators(file)));
+  return true;
+}
+
+bool MainWindow::openDocument(const QString& file) {
   LoadedModel loaded;
   std::optional<RigidBodySpec> rigid;
   std::optional<natural::StructureSpec> structure;
@@ -620,10 +658,7 @@ bool MainWindow::openFile(const QString& path) {
               QString::fromStdString(e.what()));
     return false;
   }
-  if (!showModel(std::move(loaded), std::move(rigid), std::move(structure), q, file)) return false;
-  rememberFile(file);
-  statusBar()->showMessage(tr("Opened %1").arg(QDir::toNativeSeparators(file)));
-  return true;
+  return showModel(std::move(loaded), std::move(rigid), std::move(structure), q, file);
 }
 
 void MainWindow::newModel() {
@@ -656,6 +691,9 @@ bool MainWindow::showModel(LoadedModel loaded, std::optional<RigidBodySpec> rigi
   m_structure = std::move(structure);
   // rigid bodies and structures are edited in their files, not as trees
   m_tree->setEnabled(!m_rigid && !m_structure);
+  m_joints->setUnavailable(m_rigid || m_structure
+                               ? tr("Rigid-body and structure models have no joints to pose.")
+                               : QString());
   m_path = file;
   m_resetting = true;
   m_document->reset(m_model->spec);
@@ -720,10 +758,7 @@ bool MainWindow::saveTo(const QString& path) {
     if (answer != QMessageBox::Yes) return false;
   }
   try {
-    if (m_rigid) saveRigidBody(localPath(file), *m_rigid);
-    else if (m_structure)
-      writeFileAtomically(localPath(file), formatJson(natural::structureToJson(*m_structure)));
-    else saveModel(localPath(file), m_model->spec);
+    writeDocument(localPath(file));
   } catch (const std::exception& e) {
     showError(tr("Could not save '%1'.").arg(QFileInfo(file).fileName()),
               QString::fromStdString(e.what()));
@@ -735,6 +770,50 @@ bool MainWindow::saveTo(const QString& path) {
   setModified(false);
   rememberFile(file);
   statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(file)));
+  return true;
+}
+
+void MainWindow::writeDocument(const std::string& path) const {
+  if (m_rigid) saveRigidBody(path, *m_rigid);
+  else if (m_structure) writeFileAtomically(path, formatJson(natural::structureToJson(*m_structure)));
+  else saveModel(path, m_model->spec);
+}
+
+bool MainWindow::offerRecovery() {
+  const RecoveryStore& store = m_autosaver->store();
+  for (const RecoveryEntry& entry : store.orphans()) {
+    const QString name = entry.original.isEmpty() ? tr("a new model") : QFileInfo(entry.original).fileName();
+    QMessageBox box(QMessageBox::Question, tr("Recover Unsaved Changes"),
+                    tr("Articulate ended without saving the changes to %1.").arg(name),
+                    QMessageBox::NoButton, this);
+    box.setInformativeText(
+        tr("They were saved automatically at %1. Recover them, discard them for good, or decide "
+           "at the next start?")
+            .arg(QLocale().toString(entry.written.toLocalTime(), QLocale::ShortFormat)));
+    if (!entry.original.isEmpty()) box.setDetailedText(QDir::toNativeSeparators(entry.original));
+    QPushButton* recoverButton = box.addButton(tr("&Recover"), QMessageBox::AcceptRole);
+    QPushButton* discardButton = box.addButton(tr("&Discard"), QMessageBox::DestructiveRole);
+    QPushButton* laterButton = box.addButton(tr("&Later"), QMessageBox::RejectRole);
+    box.setDefaultButton(recoverButton);
+    box.setEscapeButton(laterButton);
+    box.exec();
+    if (box.clickedButton() == discardButton) store.remove(entry.pid);
+    else if (box.clickedButton() == recoverButton && recover(entry)) return true;
+  }
+  return false;
+}
+
+bool MainWindow::recover(const RecoveryEntry& entry) {
+  if (!openDocument(entry.documentPath)) return false;
+  m_path = entry.original;
+  if (!entry.format.isEmpty()) m_model->format = entry.format.toStdString();
+  m_document->markModified();
+  updateTitle();
+  // this process owns the changes now: its own recovery file first, then the old one goes
+  if (m_autosaver->saveNow()) m_autosaver->store().remove(entry.pid);
+  statusBar()->showMessage(
+      tr("Recovered the unsaved changes to %1; save them to keep them")
+          .arg(entry.original.isEmpty() ? tr("a new model") : QDir::toNativeSeparators(entry.original)));
   return true;
 }
 
@@ -764,6 +843,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
   m_settings.geometry = saveGeometry();
   m_settings.state = saveState();
   m_settings.save();
+  m_autosaver->discard();  // a clean exit: saved, or the changes were discarded
   event->accept();
 }
 
@@ -909,6 +989,7 @@ void MainWindow::documentChanged(ModelDocument::Change change) {
 
 void MainWindow::setModified(bool modified) {
   setWindowModified(modified);
+  m_autosaver->setModified(modified);
   updateTitle();
 }
 

@@ -28,6 +28,9 @@ class PlotsPanel;
 class ModelTreePanel;
 class PropertiesPanel;
 class LinkOptionsForm;
+class JointSlidersPanel;
+class Autosaver;
+struct RecoveryEntry;
 struct Pick;
 struct ExportOptions;
 
@@ -80,6 +83,16 @@ class MainWindow : public QMainWindow {
   bool exportAnimation(const ExportOptions& options);
   /// Stores the viewport's current camera in the model (marks the document modified).
   void saveCameraToModel();
+  /// Offers the documents that processes which ended without a clean exit left in the
+  /// recovery folder (recovery.h), newest first, one dialog each: Recover opens it as an unsaved,
+  /// modified document titled after its original file (and offers no more), Discard deletes it,
+  /// Later keeps it for the next start. Returns whether one was recovered. The application
+  /// calls it once at startup.
+  bool offerRecovery();
+  /// Opens a recovery document as the unsaved changes of its original file (see offerRecovery)
+  /// and moves it to this process's recovery file. Returns false, after an error dialog, when
+  /// it does not open.
+  bool recover(const RecoveryEntry& entry);
 
   /// The open model, or null.
   const LoadedModel* model() const { return m_model ? &*m_model : nullptr; }
@@ -98,6 +111,8 @@ class MainWindow : public QMainWindow {
   PropertiesPanel* properties() const { return m_properties; }
   PlaybackBar* playbackBar() const { return m_playbackBar; }
   PlotsPanel* plots() const { return m_plots; }
+  JointSlidersPanel* jointSliders() const { return m_joints; }
+  Autosaver* autosaver() const { return m_autosaver; }
 
  protected:
   void closeEvent(QCloseEvent* event) override;
@@ -107,6 +122,9 @@ class MainWindow : public QMainWindow {
  private:
   void createMenus();
   void createDocks();
+  bool openDocument(const QString& file);
+  void writeDocument(const std::string& path) const;
+  void poseJoints(const Eigen::VectorXd& q);
   void createPlaybackBar();
   void createBuildBar();
   bool showModel(LoadedModel loaded, std::optional<RigidBodySpec> rigid,
@@ -153,6 +171,8 @@ class MainWindow : public QMainWindow {
   Playback* m_playback = nullptr;
   PlaybackBar* m_playbackBar = nullptr;
   PlotsPanel* m_plots = nullptr;
+  JointSlidersPanel* m_joints = nullptr;
+  Autosaver* m_autosaver = nullptr;
   QMenu* m_integratorMenu = nullptr;
   QMenu* m_recentMenu = nullptr;
   QAction* m_saveAction = nullptr;

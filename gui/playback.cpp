@@ -194,13 +194,31 @@ void Playback::restart() {
 void Playback::restartFrom(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd) {
   if (!m_live) return;
   m_recording.clear();
+  sendState(t, q, qd);
+  m_follow = true;
+  emit stateChanged();
+}
+
+void Playback::setStateHere(const Eigen::VectorXd& q, const Eigen::VectorXd& qd) {
+  if (!m_live || !m_simulator) return;
+  if (m_playing) pause();
+  m_recording.truncateAfter(std::nextafter(m_time, -1e300));  // the simulator sends the sample at t
+  sendState(m_time, q, qd);
+  // the playhead stays at t until that sample arrives (showFrame then shows it); following the
+  // shorter recording meanwhile would show the old state for a frame
+  m_follow = false;
+  m_shownTime = m_time;
+  m_shownSize = m_recording.size();
+  emit frameChanged(m_time);
+  emit stateChanged();
+}
+
+void Playback::sendState(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd) {
   m_generation = m_simulator->setState(t, q, qd);
   m_reportedProblem = false;
   m_time = t;
-  m_follow = true;
   m_q = q;
   m_qd = qd;
-  emit stateChanged();
 }
 
 void Playback::takeSnapshots() {

@@ -109,6 +109,10 @@ class Playback : public QObject {
   /// Live: a new recording that starts from this state at time t (after the model changed
   /// under the simulation); playing or paused as before.
   void restartFrom(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd);
+  /// Live: pauses and makes (q, qd) the simulation's state at the playhead (posing with the
+  /// joint sliders), discarding the samples from the playhead on; Play continues from it.
+  /// Shows the state at once (frameChanged). Does nothing on an animation.
+  void setStateHere(const Eigen::VectorXd& q, const Eigen::VectorXd& qd);
   /// One frame of work: takes the simulator's snapshots into the recording, advances the
   /// playhead by the wall time since the last tick times the speed, and emits frameChanged.
   /// A 16 ms timer calls it; tests may call it directly.
@@ -126,6 +130,8 @@ class Playback : public QObject {
   void showFrame(bool force);
   void takeSnapshots();
   void checkStatus();
+  /// Live: the simulator's new state at time t, shown as the current one.
+  void sendState(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd);
 
   Simulator* simulator();
   std::unique_ptr<Simulator> m_simulator;  // created on the first live timeline

@@ -239,6 +239,11 @@ void Viewport::setBodyPoses(const std::vector<BodyPose>& poses) {
   d->render();
 }
 
+BodyPose Viewport::bodyPose(int body) const {
+  if (!d->view.scene || body < 0 || body >= static_cast<int>(d->spec.bodies.size())) return {};
+  return d->view.scene->pose(body);
+}
+
 void Viewport::resetView() {
   d->view.frame(double(width()) / std::max(1, height()));
   d->render();

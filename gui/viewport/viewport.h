@@ -105,6 +105,9 @@ class Viewport : public QWidget {
   /// Moves the bodies to these poses (one per body, base coordinates) and renders. Throws
   /// std::invalid_argument for a wrong count.
   void setBodyPoses(const std::vector<BodyPose>& poses);
+  /// The pose a body is shown at (base coordinates); identity without a model or for an index
+  /// out of range.
+  BodyPose bodyPose(int body) const;
   /// Resets the view to the model's camera and the default framing (key `i`).
   void resetView();
   void setStandardView(StandardView view);

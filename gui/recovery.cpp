@@ -1,0 +1,169 @@
+// Autosave and the recovery folder (see recovery.h).
+#include "recovery.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <signal.h>
+#include <sys/types.h>
+#include <stdexcept>
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QStandardPaths>
+#include <QTimer>
+
+#include "articulate/model_io.h"
+
+namespace art::gui {
+
+namespace {
+
+const char* const kOwnerSuffix = ".owner.json";
+const char* const kOwnerFormat = "articulate-recovery-owner";
+
+std::string localPath(const QString& path) { return QFile::encodeName(path).toStdString(); }
+
+}  // namespace
+
+RecoveryStore::RecoveryStore(QString directory) : m_dir(std::move(directory)) {}
+
+QString RecoveryStore::defaultDirectory() {
+  return QDir(QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation))
+      .filePath("recovery");
+}
+
+QString RecoveryStore::currentBootId() {
+  QFile f("/proc/sys/kernel/random/boot_id");
+  if (!f.open(QIODevice::ReadOnly)) return {};
+  return QString::fromLatin1(f.readAll()).trimmed();
+}
+
+bool RecoveryStore::isAlive(qint64 pid, const QString& bootId) {
+  if (pid <= 0) return false;
+  if (!bootId.isEmpty() && bootId != currentBootId()) return false;
+  return ::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM;
+}
+
+void RecoveryStore::write(qint64 pid, const QString& original, const QString& format,
+                          const Writer& write) const {
+  if (!QDir().mkpath(m_dir))
+    throw std::runtime_error("cannot create the recovery folder " + localPath(m_dir));
+  const QDir dir(m_dir);
+  QJsonObject owner;
+  owner["format"] = kOwnerFormat;
+  owner["pid"] = pid;
+  owner["boot_id"] = currentBootId();
+  owner["original"] = original;
+  owner["original_format"] = format;
+  owner["written"] = QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs);
+  writeFileAtomically(localPath(dir.filePath(QString("%1%2").arg(pid).arg(kOwnerSuffix))),
+                      QJsonDocument(owner).toJson().toStdString());
+  write(localPath(dir.filePath(QString("%1.json").arg(pid))));
+}
+
+std::optional<RecoveryEntry> RecoveryStore::readOwner(const QString& ownerPath) const {
+  QFile f(ownerPath);
+  if (!f.open(QIODevice::ReadOnly)) return std::nullopt;
+  const QJsonObject o = QJsonDocument::fromJson(f.readAll()).object();
+  if (o.value("format").toString() != kOwnerFormat || !o.value("pid").isDouble())
+    return std::nullopt;
+  RecoveryEntry e;
+  e.pid = static_cast<qint64>(o.value("pid").toDouble());
+  e.bootId = o.value("boot_id").toString();
+  e.original = o.value("original").toString();
+  e.format = o.value("original_format").toString();
+  e.written = QDateTime::fromString(o.value("written").toString(), Qt::ISODateWithMs);
+  e.ownerPath = ownerPath;
+  e.documentPath = QDir(m_dir).filePath(QString("%1.json").arg(e.pid));
+  // the owner file names its own process: a renamed or copied file is not trusted
+  if (QFileInfo(ownerPath).fileName() != QString("%1%2").arg(e.pid).arg(kOwnerSuffix))
+    return std::nullopt;
+  if (!QFileInfo(e.documentPath).isFile()) return std::nullopt;
+  return e;
+}
+
+std::optional<RecoveryEntry> RecoveryStore::entry(qint64 pid) const {
+  return readOwner(QDir(m_dir).filePath(QString("%1%2").arg(pid).arg(kOwnerSuffix)));
+}
+
+QList<RecoveryEntry> RecoveryStore::orphans() const {
+  QList<RecoveryEntry> found;
+  const qint64 self = QCoreApplication::applicationPid();
+  const QStringList owners =
+      QDir(m_dir).entryList({QString("*") + kOwnerSuffix}, QDir::Files, QDir::Name);
+  for (const QString& name : owners) {
+    const std::optional<RecoveryEntry> e = readOwner(QDir(m_dir).filePath(name));
+    if (e && e->pid != self && !isAlive(e->pid, e->bootId)) found.append(*e);
+  }
+  std::sort(found.begin(), found.end(),
+            [](const RecoveryEntry& a, const RecoveryEntry& b) { return a.written > b.written; });
+  return found;
+}
+
+void RecoveryStore::remove(qint64 pid) const {
+  const QDir dir(m_dir);
+  QFile::remove(dir.filePath(QString("%1%2").arg(pid).arg(kOwnerSuffix)));
+  QFile::remove(dir.filePath(QString("%1.json").arg(pid)));
+}
+
+Autosaver::Autosaver(std::function<Source()> source, QObject* parent)
+    : QObject(parent), m_source(std::move(source)), m_timer(new QTimer(this)) {
+  m_timer->setInterval(defaultIntervalMs());
+  connect(m_timer, &QTimer::timeout, this, [this] {
+    if (m_modified && m_pending) saveNow();
+  });
+}
+
+Autosaver::~Autosaver() = default;
+
+int Autosaver::defaultIntervalMs() {
+  bool ok = false;
+  const double seconds = qEnvironmentVariable("ARTICULATE_AUTOSAVE_SECONDS").toDouble(&ok);
+  if (!ok || !(seconds > 0) || seconds > 24 * 3600) return kDefaultIntervalMs;
+  return std::max(10, static_cast<int>(seconds * 1000));
+}
+
+void Autosaver::setInterval(int ms) { m_timer->setInterval(std::max(1, ms)); }
+
+int Autosaver::interval() const { return m_timer->interval(); }
+
+void Autosaver::setModified(bool modified) {
+  if (modified == m_modified) return;
+  m_modified = modified;
+  if (modified) {
+    m_pending = true;
+    m_timer->start();
+  } else {
+    discard();
+  }
+}
+
+bool Autosaver::saveNow() {
+  const Source source = m_source();
+  if (!source.write) return false;
+  try {
+    m_store.write(QCoreApplication::applicationPid(), source.original, source.format, source.write);
+  } catch (const std::exception& e) {
+    emit failed(tr("Autosave failed: %1").arg(QString::fromStdString(e.what())));
+    return false;
+  }
+  m_pending = false;
+  emit saved(documentPath());
+  return true;
+}
+
+void Autosaver::discard() {
+  m_timer->stop();
+  m_pending = false;
+  m_store.remove(QCoreApplication::applicationPid());
+}
+
+QString Autosaver::documentPath() const {
+  return QDir(m_store.directory()).filePath(QString("%1.json").arg(QCoreApplication::applicationPid()));
+}
+
+}  // namespace art::gui

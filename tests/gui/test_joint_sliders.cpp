@@ -1,0 +1,258 @@
+// The Joints dock, driven with QTest: a slider or a typed number poses the mechanism (the body
+// poses shown match forward kinematics worked by hand), a paused live simulation continues
+// from the pose, the sliders follow and are read-only while playing, prismatic and free joints
+// move in metres, a coupled joint follows its master, and "Set as initial state" is one
+// undoable command that round-trips exactly with undo and redo.
+#include <QtTest>
+#include <QtWidgets>
+
+#include <cmath>
+
+#include "articulate/generators.h"
+#include "articulate/model.h"
+#include "articulate/model_format.h"
+#include "document.h"
+#include "joint_sliders.h"
+#include "main_window.h"
+#include "playback.h"
+#include "viewport/viewport.h"
+
+using namespace art;
+using namespace art::gui;
+
+namespace {
+
+const QString kModels = QStringLiteral(ARTICULATE_MODELS_DIR);
+
+template <class F>
+bool waitFor(F done, double seconds) {
+  QElapsedTimer clock;
+  clock.start();
+  while (!done() && clock.elapsed() < seconds * 1000) QTest::qWait(10);
+  return done();
+}
+
+std::string text(const ModelSpec& s) { return specToJson(s).dump(); }
+
+/// Opens a model in a shown window and waits for its live timeline's first sample.
+bool open(MainWindow& w, const QString& file) {
+  w.show();
+  if (!QTest::qWaitForWindowExposed(&w) || !w.openFile(kModels + "/" + file)) return false;
+  return waitFor([&] { return w.playback()->hasTimeline(); }, 5);
+}
+
+/// Types a number into a spin box as a user would (select all, type, Enter).
+void type(QDoubleSpinBox* box, const QString& value) {
+  box->setFocus();
+  box->selectAll();
+  QTest::keyClicks(box, value);
+  QTest::keyClick(box, Qt::Key_Return);
+}
+
+}  // namespace
+
+class TestJointSliders : public QObject {
+  Q_OBJECT
+ private slots:
+  void initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    QSettings().clear();
+  }
+
+  void rowsAndUnits() {
+    MainWindow w;
+    QVERIFY(open(w, "double_pendulum.json"));
+    JointSlidersPanel* p = w.jointSliders();
+    QCOMPARE(p->rowCount(), 2);
+    QCOMPARE(p->rowLabel(0), QString("link1 (r)"));
+    // revolute joints in degrees: q0 = pi/3 shows as 60 degrees, the slider in 0.1 degree steps
+    QCOMPARE(p->spinBox(0)->value(), 60.0);
+    QCOMPARE(p->spinBox(1)->value(), -30.0);
+    QCOMPARE(p->slider(0)->value(), 600);
+    QCOMPARE(p->spinBox(0)->maximum(), 180.0);
+  }
+
+  void sliderPosesTheView() {
+    MainWindow w;
+    QVERIFY(open(w, "double_pendulum.json"));
+    JointSlidersPanel* p = w.jointSliders();
+    Playback* pb = w.playback();
+    QVERIFY(!pb->playing());
+    // link2's joint is 1 m along link1: at q1 = 60 degrees it is at (cos 60, sin 60)
+    QVERIFY(std::abs(w.viewport()->bodyPose(1).position.x() - 0.5) < 1e-12);
+    // two page steps of 15 degrees: q1 = 90 degrees puts link2's joint at (0, 1)
+    QSlider* s = p->slider(0);
+    s->setFocus();
+    QTest::keyClick(s, Qt::Key_PageUp);
+    QTest::keyClick(s, Qt::Key_PageUp);
+    QCOMPARE(p->spinBox(0)->value(), 90.0);
+    QVERIFY(std::abs(p->pose()(0) - M_PI / 2) < 1e-12);
+    QVERIFY(std::abs(p->pose()(1) + M_PI / 6) < 1e-12);  // the other joint stays
+    const Vec3 joint2 = w.viewport()->bodyPose(1).position;
+    QVERIFY2((joint2 - Vec3(0, 1, 0)).norm() < 1e-12, qPrintable(QString::number(joint2.x())));
+    // typed into the number: q2 = 45 degrees; link2's joint stays, the tip is at
+    // (0, 1) + (cos 135, sin 135) in link2's frame rotated by q1 + q2
+    type(p->spinBox(1), "45");
+    QCOMPARE(p->slider(1)->value(), 450);
+    QVERIFY(std::abs(p->pose()(1) - M_PI / 4) < 1e-12);
+    const BodyPose link2 = w.viewport()->bodyPose(1);
+    const Vec3 tip = link2.position + link2.rotation * Vec3(1, 0, 0);
+    const Vec3 tipT = link2.position + link2.rotation.transpose() * Vec3(1, 0, 0);
+    const Vec3 expected(std::cos(3 * M_PI / 4), 1 + std::sin(3 * M_PI / 4), 0);
+    // whichever way BodyPose's rotation is stored, one of the two is the tip
+    QVERIFY((tip - expected).norm() < 1e-12 || (tipT - expected).norm() < 1e-12);
+
+    // the paused simulation takes the pose: its sample at the playhead is the pose, and the
+    // view does not go back to the old state while the sample comes
+    QVERIFY(waitFor([&] { return pb->recording().size() == 1; }, 5));
+    QVERIFY(pb->recording().q(0).isApprox(p->pose(), 1e-15));
+    QVERIFY(pb->q().isApprox(p->pose(), 1e-15));
+    QVERIFY((w.viewport()->bodyPose(1).position - Vec3(0, 1, 0)).norm() < 1e-12);
+    // the model did not change: posing is not an edit
+    QVERIFY(!w.document()->isModified());
+    QCOMPARE(w.document()->spec().bodies[0].q0, M_PI / 3);
+  }
+
+  void playingFollowsReadOnly() {
+    MainWindow w;
+    QVERIFY(open(w, "double_pendulum.json"));
+    JointSlidersPanel* p = w.jointSliders();
+    Playback* pb = w.playback();
+    // pose, then play: the simulation starts from the pose (released from rest there)
+    type(p->spinBox(0), "0");
+    QVERIFY(waitFor([&] { return pb->recording().size() == 1; }, 5));
+    pb->play();
+    QVERIFY(p->readOnly());
+    QVERIFY(!p->slider(0)->isEnabled());
+    QVERIFY(waitFor([&] { return pb->endTime() > 0.3; }, 10));
+    QCOMPARE(pb->recording().q(0)(0), 0.0);
+    QCOMPARE(pb->recording().q(0)(1), w.document()->spec().bodies[1].q0);
+    pb->pause();
+    QVERIFY(!p->readOnly());
+    QVERIFY(p->slider(0)->isEnabled());
+    QVERIFY(waitFor([&] { return !pb->simulating(); }, 2));
+    QTest::qWait(100);
+    // the sliders show the state under the playhead
+    QVERIFY(p->pose().isApprox(pb->q(), 1e-15));
+    QVERIFY(std::abs(p->spinBox(0)->value() - pb->q()(0) * 180 / M_PI) < 0.005);
+    QVERIFY(pb->q()(0) != 0.0);  // it fell
+  }
+
+  void setAsInitialStateUndoRedo() {
+    MainWindow w;
+    QVERIFY(open(w, "double_pendulum.json"));
+    JointSlidersPanel* p = w.jointSliders();
+    QUndoStack* undo = w.document()->undoStack();
+    const std::string before = text(w.document()->spec());
+    // pressing the button with the initial pose shown pushes nothing
+    QTest::mouseClick(w.findChild<QPushButton*>("setInitialStateButton"), Qt::LeftButton);
+    QCOMPARE(undo->count(), 0);
+    // a drag over many slider values, then the button: one command
+    QSlider* s = p->slider(1);
+    for (int v = -300; v <= 250; v += 50) s->setValue(v);
+    QTest::mouseClick(w.findChild<QPushButton*>("setInitialStateButton"), Qt::LeftButton);
+    QCOMPARE(undo->count(), 1);
+    QCOMPARE(undo->undoText(), QString("Set initial pose"));
+    QVERIFY(w.isWindowModified());
+    const ModelSpec& spec = w.document()->spec();
+    QVERIFY(std::abs(spec.bodies[1].q0 - 25 * M_PI / 180) < 1e-12);
+    QCOMPARE(spec.bodies[0].q0, M_PI / 3);  // unchanged, exactly
+    const std::string after = text(spec);
+    QCOMPARE(compile(spec).q0(1), spec.bodies[1].q0);
+    undo->undo();
+    QCOMPARE(text(w.document()->spec()), before);
+    QVERIFY(!w.isWindowModified());
+    undo->redo();
+    QCOMPARE(text(w.document()->spec()), after);
+    // the simulation's state stays the pose (the model changed under it: it goes on from there)
+    QVERIFY(waitFor([&] { return w.playback()->hasTimeline(); }, 5));
+    QVERIFY(std::abs(w.playback()->q()(1) - 25 * M_PI / 180) < 1e-12);
+    QVERIFY(std::abs(p->spinBox(1)->value() - 25.0) < 1e-9);
+  }
+
+  void prismaticAndFreeJointsInMetres() {
+    {
+      MainWindow w;
+      QVERIFY(open(w, "cart_pole.json"));
+      JointSlidersPanel* p = w.jointSliders();
+      const ModelSpec& spec = w.document()->spec();
+      QVERIFY(spec.bodies[0].joint.type == JointType::Px || spec.bodies[0].joint.type == JointType::PlanarPx);
+      QCOMPARE(p->spinBox(0)->suffix(), QString(" m"));
+      const Vec3 before = w.viewport()->bodyPose(0).position;
+      QSlider* s = p->slider(0);
+      s->setFocus();
+      QTest::keyClick(s, Qt::Key_PageUp);  // one page: 0.1 m
+      const Vec3 moved = w.viewport()->bodyPose(0).position - before;
+      QVERIFY2(std::abs(moved.norm() - 0.1) < 1e-12, qPrintable(QString::number(moved.norm(), 'g', 17)));
+    }
+    {
+      MainWindow w;
+      QVERIFY(open(w, "floatbase_tree.json"));
+      JointSlidersPanel* p = w.jointSliders();
+      const ModelSpec& spec = w.document()->spec();
+      QVERIFY(spec.bodies[0].joint.type == JointType::Free);
+      QCOMPARE(p->rowLabel(0), QString::fromStdString(spec.bodies[0].name) + " x");
+      QCOMPARE(p->rowLabel(2), QString::fromStdString(spec.bodies[0].name) + " z");
+      QCOMPARE(p->rowCount(), static_cast<int>(spec.bodies.size()) + 2);
+      const Vec3 before = w.viewport()->bodyPose(0).position;
+      const double z0 = spec.bodies[0].freePosition.z();
+      const Eigen::Vector4d orientation = spec.bodies[0].freeOrientation;
+      type(p->spinBox(2), QString::number(z0 + 0.25, 'f', 4));
+      const double z = p->spinBox(2)->value();
+      QVERIFY(std::abs(z - (z0 + 0.25)) < 1e-4);
+      const Vec3 moved = w.viewport()->bodyPose(0).position - before;
+      QVERIFY(std::abs(moved.norm() - std::abs(z - z0)) < 1e-12);
+      // the initial state takes the position; the orientation keeps its stored value exactly
+      const std::string original = text(w.document()->spec());
+      QVERIFY(p->setAsInitialState().isEmpty());
+      QCOMPARE(w.document()->spec().bodies[0].freePosition.z(), z);
+      QVERIFY(w.document()->spec().bodies[0].freeOrientation == orientation);
+      w.document()->undoStack()->undo();
+      QCOMPARE(text(w.document()->spec()), original);
+    }
+  }
+
+  void rigidBodiesAndStructuresHaveNoSliders() {
+    MainWindow w;
+    QVERIFY(open(w, "bouncing_cylinder.json"));
+    auto* button = w.jointSliders()->findChild<QPushButton*>("setInitialStateButton");
+    QVERIFY(!button->isVisible());
+    // a tree model afterwards has them again
+    QVERIFY(w.openFile(kModels + "/double_pendulum.json"));
+    QVERIFY(button->isVisible());
+    QCOMPARE(w.jointSliders()->rowCount(), 2);
+    QTRY_VERIFY(w.jointSliders()->slider(0)->isVisible());  // a new child shows once events run
+  }
+
+  void couplingFollowsMaster() {
+    ModelDocument doc;
+    AutoTreeOptions o;
+    o.bodies = 3;
+    ModelSpec s = autoTree(o);
+    ConstraintSpec c;
+    c.type = ConstraintSpec::Type::Coupling;
+    c.joint = 2;
+    c.master = 0;
+    c.ratio = -2.0;
+    c.offset = 0.1;
+    s.constraints.push_back(c);
+    doc.reset(s);
+    JointSlidersPanel p(&doc);
+    QCOMPARE(p.rowCount(), 3);
+    QVERIFY(!p.slider(2)->isEnabled());
+    int edits = 0;
+    Eigen::VectorXd q;
+    connect(&p, &JointSlidersPanel::poseEdited, this, [&](const Eigen::VectorXd& pose) {
+      ++edits;
+      q = pose;
+    });
+    p.spinBox(0)->setValue(30.0);
+    QCOMPARE(edits, 1);
+    QVERIFY(std::abs(q(0) - M_PI / 6) < 1e-12);
+    QVERIFY(std::abs(q(2) - (-2.0 * M_PI / 6 + 0.1)) < 1e-12);
+    QVERIFY(std::abs(p.spinBox(2)->value() - (-2.0 * 30 + 0.1 * 180 / M_PI)) < 0.005);
+  }
+};
+
+QTEST_MAIN(TestJointSliders)
+#include "test_joint_sliders.moc"
