@@ -41,6 +41,7 @@
 #include "articulate/natural/structure_format.h"
 #include "articulate/spatial_v2_json.h"
 #include "articulate/structure_system.h"
+#include "articulate/urdf.h"
 #include "export.h"
 #include "model_tree.h"
 #include "properties.h"
@@ -58,11 +59,12 @@ std::string localPath(const QString& path) { return QFile::encodeName(path).toSt
 
 bool isArticulate(const LoadedModel& model) { return model.format == kModelFormatName; }
 
-/// The first local .json file among dropped URLs, or empty.
+/// The first local .json or .urdf file among dropped URLs, or empty.
 QString droppedModel(const QMimeData* mime) {
   if (!mime || !mime->hasUrls()) return {};
   for (const QUrl& url : mime->urls())
-    if (url.isLocalFile() && url.toLocalFile().endsWith(".json", Qt::CaseInsensitive))
+    if (url.isLocalFile() && (url.toLocalFile().endsWith(".json", Qt::CaseInsensitive) ||
+                              isUrdfPath(localPath(url.toLocalFile()))))
       return url.toLocalFile();
   return {};
 }
@@ -405,6 +407,40 @@ void MainWindow::exportAnimationDialog(bool video) {
   exportAnimation(o);
 }
 
+bool MainWindow::exportModel(const QString& path) {
+  if (!m_model || m_rigid || m_structure) {
+    showError(tr("Could not export '%1'.").arg(QFileInfo(path).fileName()),
+              tr("Only kinematic trees have a spatial_v2 or URDF form."));
+    return false;
+  }
+  std::vector<std::string> notes;
+  try {
+    if (isUrdfPath(localPath(path)))
+      notes = saveUrdf(localPath(path), m_model->spec);
+    else
+      saveSpatialV2(localPath(path), m_model->spec);
+  } catch (const std::exception& e) {
+    showError(tr("Could not export '%1'.").arg(QFileInfo(path).fileName()),
+              QString::fromStdString(e.what()));
+    return false;
+  }
+  QString message = tr("Exported %1").arg(QDir::toNativeSeparators(path));
+  for (const std::string& note : notes) message += "; " + QString::fromStdString(note);
+  statusBar()->showMessage(message);
+  return true;
+}
+
+void MainWindow::exportModelDialog(bool urdf) {
+  if (!m_model) return;
+  const QString name = m_path.isEmpty() ? QString::fromStdString(m_model->spec.name)
+                                        : QFileInfo(m_path).dir().filePath(QFileInfo(m_path).completeBaseName());
+  const QString path = QFileDialog::getSaveFileName(
+      this, urdf ? tr("Export URDF") : tr("Export spatial_v2 JSON"),
+      name + (urdf ? ".urdf" : "-spatial_v2.json"),
+      urdf ? tr("URDF files (*.urdf)") : tr("spatial_v2 models (*.json)"));
+  if (!path.isEmpty()) exportModel(path);
+}
+
 void MainWindow::createMenus() {
   // file
   QMenu* file = menuBar()->addMenu(tr("&File"));
@@ -423,6 +459,9 @@ void MainWindow::createMenus() {
   exportMenu->addAction(tr("&Image..."), this, &MainWindow::exportImageDialog);
   exportMenu->addAction(tr("Image &Sequence..."), this, [this] { exportAnimationDialog(false); });
   exportMenu->addAction(tr("&Video..."), this, [this] { exportAnimationDialog(true); });
+  exportMenu->addSeparator();
+  exportMenu->addAction(tr("s&patial_v2 JSON..."), this, [this] { exportModelDialog(false); });
+  exportMenu->addAction(tr("&URDF..."), this, [this] { exportModelDialog(true); });
   file->addSeparator();
   QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
   quit->setShortcut(QKeySequence(tr("Ctrl+Q")));
@@ -509,7 +548,7 @@ bool MainWindow::openFile(const QString& path) {
   std::optional<natural::StructureSpec> structure;
   Eigen::VectorXd q;
   try {
-    const nlohmann::json json = readJsonFile(localPath(file));
+    const nlohmann::json json = isUrdfPath(localPath(file)) ? nlohmann::json() : readJsonFile(localPath(file));
     if (natural::isStructureDocument(json)) {
       Diagnostics problems;
       natural::StructureSpec st = natural::structureFromJson(json, problems);
@@ -565,7 +604,9 @@ bool MainWindow::openFile(const QString& path) {
   m_viewport->resetView();
   setModified(false);
   rememberFile(file);
-  statusBar()->showMessage(tr("Opened %1").arg(QDir::toNativeSeparators(file)));
+  QString opened = tr("Opened %1").arg(QDir::toNativeSeparators(file));
+  for (const std::string& note : m_model->notes) opened += "; " + QString::fromStdString(note);
+  statusBar()->showMessage(opened);
   return true;
 }
 
@@ -576,11 +617,13 @@ bool MainWindow::save() {
     QMessageBox box(QMessageBox::Question, tr("Save"),
                     m_model->format == kRecordingFormatName
                         ? tr("'%1' is a recording.").arg(QFileInfo(m_path).fileName())
+                    : m_model->format == "urdf"
+                        ? tr("'%1' is a URDF file.").arg(QFileInfo(m_path).fileName())
                         : tr("'%1' is a spatial_v2 file.").arg(QFileInfo(m_path).fileName()),
                     QMessageBox::Cancel, this);
     box.setInformativeText(
         tr("Articulate saves models in its own format and does not overwrite "
-           "spatial_v2 files or recordings with them. Save the model under a new name?"));
+           "spatial_v2 files, URDF files or recordings with them. Save the model under a new name?"));
     QPushButton* saveAsButton = box.addButton(tr("Save &As..."), QMessageBox::AcceptRole);
     box.setDefaultButton(saveAsButton);
     box.exec();
@@ -681,7 +724,7 @@ void MainWindow::openDialog() {
   if (!maybeSave()) return;
   const QString dir = m_path.isEmpty() ? QString() : QFileInfo(m_path).absolutePath();
   const QString path = QFileDialog::getOpenFileName(this, tr("Open Model"), dir,
-                                                    tr("Model files (*.json);;All files (*)"));
+                                                    tr("Model files (*.json *.urdf);;All files (*)"));
   if (!path.isEmpty()) openFile(path);
 }
 

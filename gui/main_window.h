@@ -66,6 +66,10 @@ class MainWindow : public QMainWindow {
   /// Exports the recording as images or a video with a progress dialog (cancellable); errors
   /// in a dialog. Returns whether every frame was written.
   bool exportAnimation(const ExportOptions& options);
+  /// Exports the model as URDF (a path ending in .urdf) or as spatial_v2 JSON, atomically;
+  /// what the file cannot hold is listed in the status bar, a refusal (a model URDF cannot
+  /// describe) in a dialog. Returns whether the file was written.
+  bool exportModel(const QString& path);
   /// Stores the viewport's current camera in the model (marks the document modified).
   void saveCameraToModel();
 
@@ -119,6 +123,7 @@ class MainWindow : public QMainWindow {
   void saveRecordingDialog();
   void exportImageDialog();
   void exportAnimationDialog(bool video);
+  void exportModelDialog(bool urdf);
   void showKeys();
 
   Viewport* m_viewport = nullptr;

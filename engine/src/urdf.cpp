@@ -37,9 +37,16 @@ constexpr double kVelocity = 100;          // m/s
 Vec3 toVec(const urdf::Vector3& v) { return {v.x, v.y, v.z}; }
 urdf::Vector3 fromVec(const Vec3& v) { return urdf::Vector3(v.x(), v.y(), v.z()); }
 
-// the rotation matrix of a urdf rotation (a unit quaternion)
+// the rotation matrix of a urdf rotation (a unit quaternion); entries within round-off of 0 or
+// +-1 are set to it, so that quarter turns read as clean matrices
 Mat3 toMat(const urdf::Rotation& r) {
-  return Eigen::Quaterniond(r.w, r.x, r.y, r.z).normalized().toRotationMatrix();
+  Mat3 R = Eigen::Quaterniond(r.w, r.x, r.y, r.z).normalized().toRotationMatrix();
+  for (int k = 0; k < 9; ++k) {
+    double& x = R.data()[k];
+    if (std::abs(x) < 4e-16) x = 0;
+    if (std::abs(std::abs(x) - 1) < 4e-16) x = std::copysign(1.0, x);
+  }
+  return R;
 }
 
 urdf::Rotation fromMat(const Mat3& R) {
@@ -335,8 +342,8 @@ UrdfText specToUrdf(const ModelSpec& spec) {
   TiXmlPrinter printer;
   printer.SetIndent("  ");
   doc->Accept(&printer);
-  out.xml = std::string("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n") +
-            "<!-- written by Articulate from the model '" + m.name_ + "' -->\n" + printer.Str();
+  out.xml = std::string("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<!-- written by Articulate -->\n") +
+            printer.Str();
 
   // what URDF cannot hold
   const Vec3 g = spec.effectiveGravity();

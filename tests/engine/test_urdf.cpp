@@ -128,8 +128,8 @@ void textbookDynamics(const std::vector<RefLink>& L, const Eigen::VectorXd& q, E
     for (int k = static_cast<int>(i); k >= 0; k = L[k].parent) {
       if (L[k].type == RefLink::Revolute) {
         Jw.col(L[k].q) = axisW[k];
-        const Vec3 r = c - jointW[k];
-        Jv.col(L[k].q) = axisW[k].cross(r);
+        const Vec3 r = c - jointW[k], v = axisW[k].cross(r);
+        for (int d = 0; d < 3; ++d) Jv(d, L[k].q) = v(d);  // (a column assignment trips GCC 12's -Warray-bounds)
       } else if (L[k].type == RefLink::Prismatic) {
         Jv.col(L[k].q) = axisW[k];
       }
@@ -341,6 +341,18 @@ class TestUrdf : public QObject {
     QCOMPARE(back.constraints[0].master, 1);
     QCOMPARE(back.constraints[0].ratio, -0.37);
     QCOMPARE(back.constraints[0].offset, 0.25);
+  }
+
+  // names are XML attribute values: quotes, ampersands, angle brackets and UTF-8 come back
+  void namesWithXmlCharacters() {
+    ModelSpec spec = randomTree(2, 5, {JointType::Rx});
+    spec.name = "model -- <\"1\"> & more";
+    spec.bodies[0].name = "a&b \"c\" <d>";
+    spec.bodies[1].name = "\u00e9l\u00e9ment";
+    const ModelSpec back = roundTrip(spec);
+    QCOMPARE(back.name, spec.name);
+    QCOMPARE(back.bodies[0].name, spec.bodies[0].name);
+    QCOMPARE(back.bodies[1].name, spec.bodies[1].name);
   }
 
   // what URDF cannot hold is refused, naming the body or constraint and the reason
