@@ -20,6 +20,7 @@
 #include "articulate/natural/structure_format.h"
 #include "articulate/rigid_body.h"
 #include "articulate/simulation.h"
+#include "articulate/urdf.h"
 
 namespace {
 
@@ -398,8 +399,9 @@ int runValidate(const std::vector<std::string>& files) {
     Diagnostics problems;
     std::optional<LoadedDocument> document;
     try {
-      const nlohmann::json doc = readJsonFile(f);
-      if (natural::isStructureDocument(doc)) {
+      if (isUrdfPath(f)) {
+        document = loadDocument(f);
+      } else if (const nlohmann::json doc = readJsonFile(f); natural::isStructureDocument(doc)) {
         const natural::StructureSpec st = natural::structureFromJson(doc, problems);
         if (problems.empty()) {
           std::cout << f << ": valid structure, " << st.bodies.size() << " bodies, "
@@ -430,6 +432,7 @@ int runValidate(const std::vector<std::string>& files) {
       std::cout << ", motion of " << lm->motion->t.size() << " samples over "
                 << lm->motion->t(lm->motion->t.size() - 1) - lm->motion->t(0) << " s";
     std::cout << "\n";
+    for (const std::string& note : lm->notes) std::cout << f << ": note: " << note << "\n";
   }
   return bad ? 1 : 0;
 }
@@ -455,15 +458,15 @@ int main(int argc, char** argv) {
 
   std::vector<std::string> files;
   auto* validate = app.add_subcommand(
-      "validate", "check model files (Articulate or spatial_v2 JSON, with motion); exit 1 on problems");
+      "validate", "check model files (Articulate or spatial_v2 JSON, with motion, or URDF); exit 1 on problems");
   validate->add_option("FILES", files, "model files")->required();
 
   std::string in, to = "auto";
-  auto* convert = app.add_subcommand("convert", "convert between the Articulate format and spatial_v2 JSON");
+  auto* convert = app.add_subcommand("convert", "convert between the Articulate format, spatial_v2 JSON and URDF");
   convert->add_option("IN", in, "input model")->required()->check(CLI::ExistingFile);
   convert->add_option("OUT", out, "output file (written atomically)")->required();
-  convert->add_option("--to", to, "output format: articulate, spatial_v2, or auto (the other one)")
-      ->check(CLI::IsMember({"auto", "articulate", "spatial_v2"}))
+  convert->add_option("--to", to, "output format: articulate, spatial_v2, urdf, or auto (urdf for OUT.urdf, else the other one of articulate and spatial_v2)")
+      ->check(CLI::IsMember({"auto", "articulate", "spatial_v2", "urdf"}))
       ->capture_default_str();
 
   SimulateArgs sa;
@@ -542,19 +545,29 @@ int main(int argc, char** argv) {
     if (app.got_subcommand(convert)) {
       const LoadedDocument document = loadDocument(in);
       if (const auto* rb = std::get_if<RigidBodySpec>(&document)) {
-        if (to == "spatial_v2")
-          throw std::invalid_argument("--to spatial_v2: a rigid_body model has no spatial_v2 form");
+        const std::string target = to == "auto" && isUrdfPath(out) ? "urdf" : to;
+        if (target == "spatial_v2" || target == "urdf")
+          throw std::invalid_argument("--to " + target + ": a rigid_body model has no " + target + " form");
         saveRigidBody(out, *rb);
         std::cout << "wrote " << out << " (articulate-model, rigid body)\n";
         return 0;
       }
       const LoadedModel& lm = std::get<LoadedModel>(document);
-      const bool toSv2 = to == "spatial_v2" || (to == "auto" && lm.format != "spatial_v2");
-      if (toSv2)
+      for (const std::string& note : lm.notes) std::cerr << "note: " << in << ": " << note << "\n";
+      // auto: URDF when OUT ends in .urdf, else the other one of Articulate and spatial_v2
+      std::string format = to;
+      if (to == "auto")
+        format = isUrdfPath(out)                                      ? "urdf"
+                 : lm.format == "spatial_v2" || lm.format == "urdf" ? "articulate"
+                                                                    : "spatial_v2";
+      if (format == "urdf") {
+        for (const std::string& note : saveUrdf(out, lm.spec)) std::cerr << "note: " << out << ": " << note << "\n";
+      } else if (format == "spatial_v2") {
         saveSpatialV2(out, lm.spec);
-      else
+      } else {
         saveModel(out, lm.spec);
-      std::cout << "wrote " << out << " (" << (toSv2 ? "spatial_v2" : "articulate-model") << ", "
+      }
+      std::cout << "wrote " << out << " (" << (format == "articulate" ? "articulate-model" : format) << ", "
                 << lm.spec.bodies.size() << " bodies)\n";
       return 0;
     }

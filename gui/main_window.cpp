@@ -1,6 +1,8 @@
 // The main window: layout, menus, the open document, opening and saving model files.
 #include "main_window.h"
 
+#include <Eigen/Geometry>
+
 #include <algorithm>
 
 #include <QAction>
@@ -39,12 +41,14 @@
 #include <QWidgetAction>
 
 #include "articulate/model.h"
+#include "articulate/model_edit.h"
 #include "articulate/recording.h"
 #include "articulate/simulation.h"
 #include "articulate/model_io.h"
 #include "articulate/natural/structure_format.h"
 #include "articulate/spatial_v2_json.h"
 #include "articulate/structure_system.h"
+#include "articulate/urdf.h"
 #include "export.h"
 #include "link_options.h"
 #include "joint_sliders.h"
@@ -65,11 +69,12 @@ std::string localPath(const QString& path) { return QFile::encodeName(path).toSt
 
 bool isArticulate(const LoadedModel& model) { return model.format == kModelFormatName; }
 
-/// The first local .json file among dropped URLs, or empty.
+/// The first local .json or .urdf file among dropped URLs, or empty.
 QString droppedModel(const QMimeData* mime) {
   if (!mime || !mime->hasUrls()) return {};
   for (const QUrl& url : mime->urls())
-    if (url.isLocalFile() && url.toLocalFile().endsWith(".json", Qt::CaseInsensitive))
+    if (url.isLocalFile() && (url.toLocalFile().endsWith(".json", Qt::CaseInsensitive) ||
+                              isUrdfPath(localPath(url.toLocalFile()))))
       return url.toLocalFile();
   return {};
 }
@@ -211,11 +216,77 @@ void MainWindow::createBuildBar() {
   button->setMenu(menu);
   button->setPopupMode(QToolButton::MenuButtonPopup);
   bar->addWidget(button);
+  m_moveAction = bar->addAction(tr("Move"));
+  m_moveAction->setObjectName("moveAction");
+  m_moveAction->setCheckable(true);
+  m_moveAction->setShortcut(QKeySequence(tr("G")));
+  m_moveAction->setToolTip(tr("Move (G): a handle on the selected body; drag its centre to move "
+                              "the joint placement, its faces to turn it; Ctrl snaps to 1 cm and "
+                              "15 degrees"));
+  connect(m_moveAction, &QAction::toggled, m_viewport, &Viewport::setTransformHandle);
+  connect(m_viewport, &Viewport::handleDragged, this, &MainWindow::moveBody);
   auto* stop = new QAction(this);
   stop->setShortcut(Qt::Key_Escape);
-  connect(stop, &QAction::triggered, this, [this] { m_addBodyAction->setChecked(false); });
+  connect(stop, &QAction::triggered, this, [this] {
+    m_addBodyAction->setChecked(false);
+    m_moveAction->setChecked(false);
+  });
   addAction(stop);
   addToolBar(Qt::TopToolBarArea, bar);
+}
+
+void MainWindow::moveBody(int body, const Mat3& rotation, const Vec3& translation, bool snap,
+                          bool finished) {
+  const ModelSpec& spec = m_document->spec();
+  if (!m_model || m_rigid || m_structure || !m_display || body < 0 ||
+      body >= static_cast<int>(spec.bodies.size()))
+    return;
+  if (m_poses.size() != spec.bodies.size()) m_display->bodyPoses(m_playback->q(), m_poses);
+  if (m_poses.size() != spec.bodies.size()) return;
+  const BodySpec& b = spec.bodies[body];
+  // the joint frame in base coordinates: parent pose times the placement (the spec's rotation
+  // maps parent to joint coordinates; its translation is the joint origin in the parent)
+  const Mat3 Rp = b.parent < 0 ? Mat3::Identity() : m_poses[b.parent].rotation;
+  const Vec3 pp = b.parent < 0 ? Vec3::Zero() : m_poses[b.parent].position;
+  const Mat3 RJ = rotation * (Rp * b.rotation.transpose());
+  const Vec3 oJ = rotation * (pp + Rp * b.translation) + translation;
+  Mat3 E = (Rp.transpose() * RJ).transpose();
+  Vec3 r = Rp.transpose() * (oJ - pp);
+  if (snap) {
+    r = (r / 0.01).array().round() * 0.01;
+    // roll-pitch-yaw of the frame in its parent (R = Rz Ry Rx), each to 15 degrees
+    const Mat3 R = E.transpose();
+    Vec3 rpy(std::atan2(R(2, 1), R(2, 2)), std::asin(-std::clamp(R(2, 0), -1.0, 1.0)),
+             std::atan2(R(1, 0), R(0, 0)));
+    const double step = M_PI / 12;
+    rpy = (rpy / step).array().round() * step;
+    E = (Eigen::AngleAxisd(rpy(2), Vec3::UnitZ()) * Eigen::AngleAxisd(rpy(1), Vec3::UnitY()) *
+         Eigen::AngleAxisd(rpy(0), Vec3::UnitX()))
+            .toRotationMatrix()
+            .transpose();
+  }
+  if (!finished) {
+    // show it: the body and its subtree move rigidly with the joint frame
+    const Mat3 RJ0 = Rp * b.rotation.transpose(), RJ1 = Rp * E.transpose();
+    const Vec3 oJ0 = pp + Rp * b.translation, oJ1 = pp + Rp * r;
+    const Mat3 dR = RJ1 * RJ0.transpose();
+    std::vector<BodyPose> shown = m_poses;
+    for (int k : subtree(spec, body)) {
+      shown[k].rotation = dR * m_poses[k].rotation;
+      shown[k].position = dR * (m_poses[k].position - oJ0) + oJ1;
+    }
+    m_viewport->setBodyPoses(shown);
+    return;
+  }
+  const QString name = QString::fromStdString(b.name);
+  const QString error = m_document->edit(tr("Move '%1'").arg(name), [body, E, r](ModelSpec& s) {
+    s.bodies[body].rotation = E;
+    s.bodies[body].translation = r;
+  });
+  if (!error.isEmpty()) statusBar()->showMessage(tr("Could not move '%1': %2").arg(name, error));
+  m_viewport->setSelectedBody(body);
+  m_tree->selectBody(body);
+  m_properties->setBody(body);
 }
 
 int MainWindow::addBodyAt(const Pick& pick) {
@@ -512,6 +583,40 @@ void MainWindow::exportAnimationDialog(bool video) {
   exportAnimation(o);
 }
 
+bool MainWindow::exportModel(const QString& path) {
+  if (!m_model || m_rigid || m_structure) {
+    showError(tr("Could not export '%1'.").arg(QFileInfo(path).fileName()),
+              tr("Only kinematic trees have a spatial_v2 or URDF form."));
+    return false;
+  }
+  std::vector<std::string> notes;
+  try {
+    if (isUrdfPath(localPath(path)))
+      notes = saveUrdf(localPath(path), m_model->spec);
+    else
+      saveSpatialV2(localPath(path), m_model->spec);
+  } catch (const std::exception& e) {
+    showError(tr("Could not export '%1'.").arg(QFileInfo(path).fileName()),
+              QString::fromStdString(e.what()));
+    return false;
+  }
+  QString message = tr("Exported %1").arg(QDir::toNativeSeparators(path));
+  for (const std::string& note : notes) message += "; " + QString::fromStdString(note);
+  statusBar()->showMessage(message);
+  return true;
+}
+
+void MainWindow::exportModelDialog(bool urdf) {
+  if (!m_model) return;
+  const QString name = m_path.isEmpty() ? QString::fromStdString(m_model->spec.name)
+                                        : QFileInfo(m_path).dir().filePath(QFileInfo(m_path).completeBaseName());
+  const QString path = QFileDialog::getSaveFileName(
+      this, urdf ? tr("Export URDF") : tr("Export spatial_v2 JSON"),
+      name + (urdf ? ".urdf" : "-spatial_v2.json"),
+      urdf ? tr("URDF files (*.urdf)") : tr("spatial_v2 models (*.json)"));
+  if (!path.isEmpty()) exportModel(path);
+}
+
 void MainWindow::createMenus() {
   // file
   QMenu* file = menuBar()->addMenu(tr("&File"));
@@ -534,6 +639,9 @@ void MainWindow::createMenus() {
   exportMenu->addAction(tr("&Image..."), this, &MainWindow::exportImageDialog);
   exportMenu->addAction(tr("Image &Sequence..."), this, [this] { exportAnimationDialog(false); });
   exportMenu->addAction(tr("&Video..."), this, [this] { exportAnimationDialog(true); });
+  exportMenu->addSeparator();
+  exportMenu->addAction(tr("s&patial_v2 JSON..."), this, [this] { exportModelDialog(false); });
+  exportMenu->addAction(tr("&URDF..."), this, [this] { exportModelDialog(true); });
   file->addSeparator();
   QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
   quit->setShortcut(QKeySequence(tr("Ctrl+Q")));
@@ -617,7 +725,9 @@ bool MainWindow::openFile(const QString& path) {
   const QString file = QFileInfo(path).absoluteFilePath();
   if (!openDocument(file)) return false;
   rememberFile(file);
-  statusBar()->showMessage(tr("Opened %1").arg(QDir::toNativeSeparators(file)));
+  QString opened = tr("Opened %1").arg(QDir::toNativeSeparators(file));
+  for (const std::string& note : m_model->notes) opened += "; " + QString::fromStdString(note);
+  statusBar()->showMessage(opened);
   return true;
 }
 
@@ -627,7 +737,7 @@ bool MainWindow::openDocument(const QString& file) {
   std::optional<natural::StructureSpec> structure;
   Eigen::VectorXd q;
   try {
-    const nlohmann::json json = readJsonFile(localPath(file));
+    const nlohmann::json json = isUrdfPath(localPath(file)) ? nlohmann::json() : readJsonFile(localPath(file));
     if (natural::isStructureDocument(json)) {
       Diagnostics problems;
       natural::StructureSpec st = natural::structureFromJson(json, problems);
@@ -679,6 +789,7 @@ bool MainWindow::showModel(LoadedModel loaded, std::optional<RigidBodySpec> rigi
                            std::optional<natural::StructureSpec> structure,
                            const Eigen::VectorXd& q, const QString& file) {
   try {
+    m_viewport->setSelectedBody(-1);  // a new model: nothing selected
     m_viewport->setModel(loaded.spec, q);
   } catch (const std::exception& e) {
     if (m_model) m_viewport->setModel(m_model->spec, poseAtTime(*m_model, 0.0));
@@ -716,11 +827,13 @@ bool MainWindow::save() {
     QMessageBox box(QMessageBox::Question, tr("Save"),
                     m_model->format == kRecordingFormatName
                         ? tr("'%1' is a recording.").arg(QFileInfo(m_path).fileName())
+                    : m_model->format == "urdf"
+                        ? tr("'%1' is a URDF file.").arg(QFileInfo(m_path).fileName())
                         : tr("'%1' is a spatial_v2 file.").arg(QFileInfo(m_path).fileName()),
                     QMessageBox::Cancel, this);
     box.setInformativeText(
         tr("Articulate saves models in its own format and does not overwrite "
-           "spatial_v2 files or recordings with them. Save the model under a new name?"));
+           "spatial_v2 files, URDF files or recordings with them. Save the model under a new name?"));
     QPushButton* saveAsButton = box.addButton(tr("Save &As..."), QMessageBox::AcceptRole);
     box.setDefaultButton(saveAsButton);
     box.exec();
@@ -863,7 +976,7 @@ void MainWindow::openDialog() {
   if (!maybeSave()) return;
   const QString dir = m_path.isEmpty() ? QString() : QFileInfo(m_path).absolutePath();
   const QString path = QFileDialog::getOpenFileName(this, tr("Open Model"), dir,
-                                                    tr("Model files (*.json);;All files (*)"));
+                                                    tr("Model files (*.json *.urdf);;All files (*)"));
   if (!path.isEmpty()) openFile(path);
 }
 
@@ -957,13 +1070,21 @@ void MainWindow::about() {
 
 void MainWindow::documentChanged(ModelDocument::Change change) {
   if (!m_model || m_resetting) return;
-  const bool cameraOnly = m_model->spec.bodies.size() == m_document->spec().bodies.size() &&
-                          specToJson(m_model->spec)["bodies"] == specToJson(m_document->spec())["bodies"] &&
-                          m_model->spec.simulation == m_document->spec().simulation &&
-                          change == ModelDocument::Change::Values;
+  // only the camera changed: the view takes it, the simulation goes on (gravity, contacts and
+  // everything else restart it below)
+  const auto withoutCamera = [](const ModelSpec& spec) {
+    nlohmann::ordered_json j = specToJson(spec);
+    j.erase("camera");
+    return j;
+  };
+  const bool cameraOnly = change == ModelDocument::Change::Values &&
+                          withoutCamera(m_model->spec) == withoutCamera(m_document->spec());
   m_model->spec = m_document->spec();
   if (cameraOnly) {
-    if (!m_cameraEdit) m_viewport->setModel(m_model->spec, m_playback->q());
+    if (!m_cameraEdit) {
+      m_viewport->setModel(m_model->spec, m_playback->q());
+      m_viewport->resetView();  // the model's new camera
+    }
     return;
   }
   // the model changed under the simulation: restart it, from the current state when the state

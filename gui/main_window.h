@@ -62,6 +62,14 @@ class MainWindow : public QMainWindow {
   int addBodyAt(const Pick& pick);
   /// The Add Body tool's toggle and its options.
   QAction* addBodyAction() const { return m_addBodyAction; }
+  /// The Move tool's toggle: a transform handle on the selected body.
+  QAction* moveAction() const { return m_moveAction; }
+  /// What a drag of the transform handle does: moves `body`'s joint placement (and so the body
+  /// with its subtree) by the rigid motion x -> rotation x + translation (base coordinates)
+  /// from where it was when the drag began; with `snap` the placement's position rounds to
+  /// 1 cm and its roll-pitch-yaw to 15 degrees. Unfinished drags only show the result; the
+  /// finished one is one undoable "Move 'name'" command.
+  void moveBody(int body, const Mat3& rotation, const Vec3& translation, bool snap, bool finished);
   LinkOptionsForm* linkOptions() const { return m_linkOptions; }
   /// Saves the model to its file in the Articulate format. A model without a file, or read from
   /// a spatial_v2 file, asks for a new name instead. Returns whether it was saved.
@@ -81,6 +89,10 @@ class MainWindow : public QMainWindow {
   /// Exports the recording as images or a video with a progress dialog (cancellable); errors
   /// in a dialog. Returns whether every frame was written.
   bool exportAnimation(const ExportOptions& options);
+  /// Exports the model as URDF (a path ending in .urdf) or as spatial_v2 JSON, atomically;
+  /// what the file cannot hold is listed in the status bar, a refusal (a model URDF cannot
+  /// describe) in a dialog. Returns whether the file was written.
+  bool exportModel(const QString& path);
   /// Stores the viewport's current camera in the model (marks the document modified).
   void saveCameraToModel();
   /// Offers the documents that processes which ended without a clean exit left in the
@@ -153,6 +165,7 @@ class MainWindow : public QMainWindow {
   void saveRecordingDialog();
   void exportImageDialog();
   void exportAnimationDialog(bool video);
+  void exportModelDialog(bool urdf);
   void showKeys();
 
   Viewport* m_viewport = nullptr;
@@ -182,6 +195,7 @@ class MainWindow : public QMainWindow {
   QAction* m_jointAxesAction = nullptr;
   QAction* m_comAction = nullptr;
   QAction* m_addBodyAction = nullptr;
+  QAction* m_moveAction = nullptr;
   LinkOptionsForm* m_linkOptions = nullptr;
 };
 

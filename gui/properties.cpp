@@ -236,6 +236,14 @@ PropertiesPanel::PropertiesPanel(ModelDocument* document, QWidget* parent)
     m_gravity[i]->setObjectName(QString("gravity%1").arg(i));
   }
   modelLayout->addRow(tr("Gravity (m/s\u00b2)"), row(m_modelForm, m_gravity));
+  m_cameraBody = new QComboBox(m_modelForm);
+  m_cameraBody->setObjectName("cameraBody");
+  m_cameraBody->setToolTip(tr("A fixed camera, or one that tracks a body as showmotion's"));
+  m_zoom = spin(m_modelForm, 0.01, 100, 3, QString::fromUtf8("\u00d7"));
+  m_zoom->setObjectName("cameraZoom");
+  modelLayout->addRow(tr("Camera"), m_cameraBody);
+  modelLayout->addRow(tr("Camera zoom"), m_zoom);
+  connect(m_cameraBody, &QComboBox::currentIndexChanged, this, [this] { commit("cameraBody"); });
   m_error = new QLabel(this);
   m_error->setObjectName("propertyError");
   m_error->setWordWrap(true);
@@ -264,6 +272,7 @@ PropertiesPanel::PropertiesPanel(ModelDocument* document, QWidget* parent)
       if (s == m_axisAngle[k]) return "axisangle";
       if (s == m_com[k]) return QString("com%1").arg(k);
       if (s == m_gravity[k]) return "gravity";
+      if (s == m_zoom) return "camera";
     }
     if (s == m_axisAngle[3]) return "axisangle";
     for (int k = 0; k < 6; ++k)
@@ -297,6 +306,12 @@ void PropertiesPanel::refresh() {
     m_gravity[i]->setValue(g(i));
     m_gravity[i]->setEnabled(i < 2 || s.arithmetic == Arithmetic::Spatial);
   }
+  m_cameraBody->clear();
+  m_cameraBody->addItem(tr("Fixed"), -1);
+  for (int k = 0; k < static_cast<int>(s.bodies.size()); ++k)
+    m_cameraBody->addItem(tr("Tracks '%1'").arg(QString::fromStdString(s.bodies[k].name)), k);
+  m_cameraBody->setCurrentIndex(std::max(0, m_cameraBody->findData(s.camera.body)));
+  m_zoom->setValue(s.camera.zoom.value_or(1.0));
   m_updating = false;
   if (!valid) return;
   m_updating = true;
@@ -360,6 +375,17 @@ void PropertiesPanel::commit(const QString& what) {
     if (m_doc->spec().arithmetic == Arithmetic::Planar) g.z() = 0;
     error = m_doc->edit(tr("Set gravity"), [g](ModelSpec& s) { s.gravity = g; },
                         ModelDocument::Change::Values, 4000);
+    m_error->setText(error);
+    if (!error.isEmpty()) refresh();
+    return;
+  }
+  if (what == "camera" || what == "cameraBody") {
+    const int tracked = m_cameraBody->currentData().toInt();
+    const double zoom = m_zoom->value();
+    error = m_doc->edit(tr("Set camera"), [tracked, zoom](ModelSpec& s) {
+      s.camera.body = tracked;
+      s.camera.zoom = zoom;
+    }, ModelDocument::Change::Values, what == "camera" ? 4001 : 0);  // zoom steps merge
     m_error->setText(error);
     if (!error.isEmpty()) refresh();
     return;

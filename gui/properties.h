@@ -4,7 +4,7 @@
 // inertia tensor about it (validated: positive definite, triangle inequality), inertia and
 // appearance from a shape and density, the initial joint position and velocity, the drawing
 // instructions as an editable list (one instruction per row) and the ground-contact points. With the
-// base selected: the model's gravity. Every field edits the document through an undoable
+// base selected: the model's gravity and camera (tracked body, zoom). Every field edits the document through an undoable
 // command ("Set mass of 'link2'"); a value the model refuses is not stored: the field goes back
 // and the reason shows under the form.
 
@@ -41,7 +41,8 @@ class PropertiesPanel : public QWidget {
   int m_body = -1;
   bool m_updating = false;
   QLineEdit* m_name;
-  QComboBox* m_joint;
+  QComboBox *m_joint, *m_cameraBody;
+  QDoubleSpinBox* m_zoom;
   QDoubleSpinBox *m_pitch, *m_mass, *m_q0, *m_qd0;
   QDoubleSpinBox *m_pos[3], *m_rpy[3], *m_com[3], *m_inertia[6], *m_gravity[3], *m_axisAngle[4];
   QLabel *m_error, *m_none;

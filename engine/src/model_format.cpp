@@ -13,6 +13,7 @@
 #include "articulate/model_io.h"
 #include "articulate/simulation.h"
 #include "articulate/spatial_v2_json.h"
+#include "articulate/urdf.h"
 
 namespace art {
 
@@ -1108,7 +1109,21 @@ std::optional<LoadedModel> readModelDocumentAsIs(const json& doc, Diagnostics& p
   return lm;
 }
 
+namespace {
+
+// a URDF file: the one place that decides the format by the file name (urdf.h)
+std::optional<LoadedModel> loadIfUrdf(const std::string& path) {
+  if (!isUrdfPath(path)) return std::nullopt;
+  LoadedModel lm;
+  lm.format = "urdf";
+  lm.spec = loadUrdf(path, &lm.notes);
+  return lm;
+}
+
+}  // namespace
+
 LoadedModel loadModel(const std::string& path, bool convertFloats) {
+  if (std::optional<LoadedModel> urdf = loadIfUrdf(path)) return std::move(*urdf);
   const json doc = readJsonFile(path);
   Diagnostics problems;
   std::optional<LoadedModel> lm = readModelDocument(doc, problems, convertFloats);
@@ -1330,6 +1345,7 @@ std::optional<LoadedDocument> readDocument(const json& doc, Diagnostics& problem
 }
 
 LoadedDocument loadDocument(const std::string& path) {
+  if (std::optional<LoadedModel> urdf = loadIfUrdf(path)) return LoadedDocument(std::move(*urdf));
   const json doc = readJsonFile(path);
   Diagnostics problems;
   std::optional<LoadedDocument> d = readDocument(doc, problems);

@@ -56,7 +56,7 @@ json parseJsonText(const std::string& text, const std::string& name) {
   }
 }
 
-json readJsonFile(const std::string& path) {
+std::string readTextFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw FormatError(path, std::string("cannot open: ") + std::strerror(errno));
   in.seekg(0, std::ios::end);
@@ -66,8 +66,10 @@ json readJsonFile(const std::string& path) {
   in.seekg(0);
   std::string text(static_cast<std::size_t>(size), '\0');
   in.read(text.data(), size);
-  return parseJsonText(text, path);
+  return text;
 }
+
+json readJsonFile(const std::string& path) { return parseJsonText(readTextFile(path), path); }
 
 namespace {
 

@@ -449,6 +449,19 @@ void Scene::movingBounds(Vec3& lo, Vec3& hi) const {
     }
 }
 
+void Scene::bodyBounds(int body, Vec3& lo, Vec3& hi) const {
+  lo = Vec3::Constant(INFINITY);
+  hi = Vec3::Constant(-INFINITY);
+  if (body < 0 || body >= m_model.nb || m_bodyPointStart.size() <= static_cast<std::size_t>(body + 1))
+    return;
+  const BodyPose& p = m_poses[body];
+  for (long long k = m_bodyPointStart[body]; k < m_bodyPointStart[body + 1]; ++k) {
+    const Vec3 x = p.rotation * m_localPoints[k] + p.position;
+    lo = lo.cwiseMin(x);
+    hi = hi.cwiseMax(x);
+  }
+}
+
 int Scene::bodyOf(vtkProp* prop, long long cell) const {
   if (m_batchActor && prop == m_batchActor.GetPointer())
     return cell >= 0 && cell < static_cast<long long>(m_cellBody.size()) ? m_cellBody[cell] : -2;

@@ -36,6 +36,9 @@ class Scene {
   const BodyPose& pose(int body) const { return m_poses[body]; }
   /// Bounding box of the moving bodies' geometry at the current pose (lo > hi when empty).
   void movingBounds(Vec3& lo, Vec3& hi) const;
+  /// Bounding box (base coordinates) of one body's surfaces at the current pose (lo > hi when
+  /// it draws none).
+  void bodyBounds(int body, Vec3& lo, Vec3& hi) const;
   /// The body a picked actor and cell belong to (-1 base, -2 not ours).
   int bodyOf(vtkProp* prop, long long cell) const;
   void setHighlighted(int body);

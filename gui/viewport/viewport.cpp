@@ -14,7 +14,12 @@
 #include <vtkActor.h>
 #include <vtkCamera.h>
 #include <vtkCellPicker.h>
+#include <vtkBoxRepresentation.h>
+#include <vtkBoxWidget2.h>
+#include <vtkGenericRenderWindowInteractor.h>
 #include <vtkLight.h>
+#include <vtkMatrix4x4.h>
+#include <vtkTransform.h>
 #include <vtkNew.h>
 #include <vtkPNGWriter.h>
 #include <vtkRenderWindow.h>
@@ -148,6 +153,12 @@ struct SceneView {
 
 struct Viewport::Impl {
   vtkSmartPointer<vtkRenderWindow> window = vtkSmartPointer<vtkRenderWindow>::New();
+  // the transform handle: VTK's box widget, fed the mouse events that land on it through an
+  // interactor that has no camera style of its own (the viewport moves the camera itself)
+  vtkNew<vtkGenericRenderWindowInteractor> interactor;
+  vtkNew<vtkBoxWidget2> handle;
+  vtkNew<vtkBoxRepresentation> handleRep;
+  bool handleOn = false, handleDragging = false;
   SceneView view;
   vtkNew<vtkCellPicker> picker;
   ModelSpec spec;
@@ -161,6 +172,46 @@ struct Viewport::Impl {
   Impl() {
     window->AddRenderer(view.renderer);
     picker->SetTolerance(0.002);
+    interactor->SetInteractorStyle(nullptr);
+    interactor->SetRenderWindow(window);
+    interactor->EnableRenderOff();  // the viewport renders
+    interactor->Enable();           // takes events without Initialize (no window of its own)
+    handleRep->SetPlaceFactor(1.15);
+    handleRep->HandlesOn();
+    handle->SetRepresentation(handleRep);
+    handle->SetInteractor(interactor);
+    handle->SetCurrentRenderer(view.renderer);
+    handle->ScalingEnabledOff();
+    handle->MoveFacesEnabledOff();
+  }
+
+  // places the handle around the selected body (hidden without one)
+  void placeHandle() {
+    const bool show = handleOn && view.scene && selected >= 0 && selected < view.scene->bodies();
+    if (!show) {
+      if (handle->GetEnabled()) handle->Off();
+      return;
+    }
+    Vec3 lo, hi;
+    view.scene->bodyBounds(selected, lo, hi);
+    if (lo.x() > hi.x()) {  // nothing drawn: a box around the body's origin
+      lo = view.scene->pose(selected).position - Vec3::Constant(0.05);
+      hi = lo + Vec3::Constant(0.1);
+    }
+    double b[6] = {lo.x(), hi.x(), lo.y(), hi.y(), lo.z(), hi.z()};
+    handleRep->PlaceWidget(b);
+    if (!handle->GetEnabled()) handle->On();
+  }
+
+  // the handle's motion since it was placed, as x -> R x + t
+  void handleMotion(Mat3& R, Vec3& t) {
+    vtkNew<vtkTransform> tf;
+    handleRep->GetTransform(tf);
+    vtkMatrix4x4* m = tf->GetMatrix();
+    for (int r = 0; r < 3; ++r) {
+      for (int c = 0; c < 3; ++c) R(r, c) = m->GetElement(r, c);
+      t(r) = m->GetElement(r, 3);
+    }
   }
 
   void render() {
@@ -215,13 +266,21 @@ void Viewport::resizeEvent(QResizeEvent*) {
 }
 
 void Viewport::setModel(const ModelSpec& spec, const Eigen::VectorXd& q) {
+  // the first model frames the view; an edited one keeps the user's camera (resetView frames)
+  const bool first = !d->view.scene;
+  vtkNew<vtkCamera> keep;
+  keep->DeepCopy(d->view.renderer->GetActiveCamera());
   d->spec = spec;
   d->view.load(spec);
   d->view.scene->setPose(q);
-  d->selected = -1;
+  // an edited model keeps its selection while the body exists
+  if (first || d->selected >= d->view.scene->bodies()) d->selected = -1;
+  d->view.scene->setHighlighted(d->selected);
+  d->placeHandle();
   d->view.scene->setOverlayVisibility(d->overlays.bodyFrames, d->overlays.jointAxes,
                                       d->overlays.centresOfMass);
-  d->view.frame(double(width()) / std::max(1, height()));
+  if (first) d->view.frame(double(width()) / std::max(1, height()));
+  else d->view.renderer->GetActiveCamera()->DeepCopy(keep);
   d->render();
 }
 
@@ -274,8 +333,17 @@ Overlays Viewport::overlays() const { return d->overlays; }
 void Viewport::setSelectedBody(int body) {
   d->selected = body;
   if (d->view.scene) d->view.scene->setHighlighted(body);
+  if (!d->handleDragging) d->placeHandle();
   d->render();
 }
+
+void Viewport::setTransformHandle(bool on) {
+  d->handleOn = on;
+  d->placeHandle();
+  d->render();
+}
+
+bool Viewport::transformHandle() const { return d->handleOn; }
 
 int Viewport::selectedBody() const { return d->selected; }
 
@@ -331,9 +399,31 @@ void Viewport::mousePressEvent(QMouseEvent* e) {
   d->button = e->button();
   d->modifiers = e->modifiers();
   setFocus();
+  if (e->button() == Qt::LeftButton && d->handle->GetEnabled() &&
+      d->handleRep->ComputeInteractionState(e->pos().x(), height() - 1 - e->pos().y()) !=
+          vtkBoxRepresentation::Outside) {
+    d->handleDragging = true;
+    d->interactor->SetEventInformationFlipY(e->pos().x(), e->pos().y(),
+                                            (e->modifiers() & Qt::ControlModifier) ? 1 : 0,
+                                            (e->modifiers() & Qt::ShiftModifier) ? 1 : 0);
+    d->interactor->LeftButtonPressEvent();
+  }
 }
 
 void Viewport::mouseMoveEvent(QMouseEvent* e) {
+  if (d->handleDragging) {
+    d->modifiers = e->modifiers();
+    d->interactor->SetEventInformationFlipY(e->pos().x(), e->pos().y(),
+                                            (e->modifiers() & Qt::ControlModifier) ? 1 : 0,
+                                            (e->modifiers() & Qt::ShiftModifier) ? 1 : 0);
+    d->interactor->MouseMoveEvent();
+    Mat3 R;
+    Vec3 t;
+    d->handleMotion(R, t);
+    emit handleDragged(d->selected, R, t, e->modifiers() & Qt::ControlModifier, false);
+    d->render();
+    return;
+  }
   if (d->button == Qt::NoButton || !d->view.scene) return;
   const QPoint delta = e->pos() - d->lastPos;
   d->lastPos = e->pos();
@@ -362,6 +452,22 @@ void Viewport::mouseMoveEvent(QMouseEvent* e) {
 }
 
 void Viewport::mouseReleaseEvent(QMouseEvent* e) {
+  if (d->handleDragging) {
+    d->interactor->SetEventInformationFlipY(e->pos().x(), e->pos().y(),
+                                            (e->modifiers() & Qt::ControlModifier) ? 1 : 0,
+                                            (e->modifiers() & Qt::ShiftModifier) ? 1 : 0);
+    d->interactor->LeftButtonReleaseEvent();
+    d->handleDragging = false;
+    d->button = Qt::NoButton;
+    Mat3 R;
+    Vec3 t;
+    d->handleMotion(R, t);
+    const int body = d->selected;
+    emit handleDragged(body, R, t, e->modifiers() & Qt::ControlModifier, true);
+    d->placeHandle();  // around the body where it now is
+    d->render();
+    return;
+  }
   const bool click = (e->pos() - d->pressPos).manhattanLength() < 4 && d->button == Qt::LeftButton;
   d->button = Qt::NoButton;
   if (!click) return;

@@ -115,6 +115,10 @@ class Viewport : public QWidget {
   Overlays overlays() const;
   /// Highlights a body (-1: none).
   void setSelectedBody(int body);
+  /// Shows a transform handle (VTK's box widget: drag its centre to move, its faces to turn)
+  /// around the selected body, or hides it. Dragging it emits handleDragged.
+  void setTransformHandle(bool on);
+  bool transformHandle() const;
   int selectedBody() const;
   /// The current camera as a model camera (for "save camera to model").
   CameraSpec currentCamera() const;
@@ -134,6 +138,11 @@ class Viewport : public QWidget {
  signals:
   /// A click selected a body (or the base / nothing: body -1).
   void bodyPicked(const art::gui::Pick& pick);
+  /// The transform handle of `body` moved: the rigid motion x -> rotation x + translation (base
+  /// coordinates) from where the body was when the drag began. `snap`: Ctrl was held; `finished`:
+  /// the button was released (the last call of a drag).
+  void handleDragged(int body, const art::Mat3& rotation, const art::Vec3& translation, bool snap,
+                     bool finished);
 
  protected:
   QPaintEngine* paintEngine() const override { return nullptr; }

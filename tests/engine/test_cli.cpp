@@ -72,6 +72,37 @@ class TestCli : public QObject {
     QVERIFY2(out.contains("valid structure, 3 bodies, 0 joints, 9 apparatuses"), qPrintable(out));
   }
 
+  // convert to URDF (chosen by the extension or --to) and back; validate and info read URDF;
+  // a model URDF cannot describe exits 2 with the body and the reason, writing nothing
+  void convertUrdf() {
+    QTemporaryDir dir;
+    const QString urdf = dir.filePath("arm6.urdf"), back = dir.filePath("back.json");
+    QString out;
+    QCOMPARE(run({"convert", ARTICULATE_MODELS_DIR "/arm6.json", urdf}, &out), 0);
+    QVERIFY2(out.contains("wrote " + urdf + " (urdf, 6 bodies)"), qPrintable(out));
+    QVERIFY2(out.contains("note: " + urdf + ": the camera is not stored"), qPrintable(out));
+    QCOMPARE(run({"convert", urdf, back}, &out), 0);
+    QVERIFY2(out.contains("wrote " + back + " (articulate-model, 6 bodies)"), qPrintable(out));
+    QCOMPARE(art::readJsonFile(back.toStdString())["bodies"].size(), std::size_t{6});
+    QCOMPARE(run({"convert", ARTICULATE_MODELS_DIR "/arm6.json", dir.filePath("arm6.xml"), "--to", "urdf"}, &out), 0);
+    QFile xml(dir.filePath("arm6.xml"));
+    QVERIFY(xml.open(QIODevice::ReadOnly));
+    QVERIFY(xml.readAll().contains("<robot name=\"arm6\">"));
+    QCOMPARE(run({"validate", urdf, ARTICULATE_TEST_DATA_DIR "/urdf/arm_fixture.urdf"}, &out), 0);
+    QVERIFY2(out.contains(urdf + ": valid urdf, 6 bodies"), qPrintable(out));
+    QVERIFY2(out.contains("arm_fixture.urdf: note: 1 fixed joint(s) merged"), qPrintable(out));
+    QCOMPARE(run({"info", ARTICULATE_TEST_DATA_DIR "/urdf/arm_fixture.urdf"}, &out), 0);
+    const QString screw = dir.filePath("screw.urdf");
+    QCOMPARE(run({"convert", ARTICULATE_MODELS_DIR "/helical_screw.json", screw}, &out), 2);
+    QVERIFY2(out.contains("its helical joint (H) has no URDF form"), qPrintable(out));
+    QVERIFY(!QFileInfo::exists(screw));
+    const QString broken = dir.filePath("broken.urdf");
+    art::writeFileAtomically(broken.toStdString(), "<robot name='r'><link name='a'/><link name='b'/></robot>");
+    QCOMPARE(run({"validate", broken}, &out), 1);
+    QVERIFY2(out.contains("not a valid URDF document: Failed to find root link: Two root links found"),
+             qPrintable(out));
+  }
+
   void generateThenInfo() {
     QTemporaryDir dir;
     const QString path = dir.filePath("tree.json");

@@ -237,6 +237,70 @@ class TestBuild : public QObject {
     doc->undoStack()->undo();
     QCOMPARE(doc->spec().effectiveGravity(), Vec3(0, 0, -9.81));
     QCOMPARE(gz->value(), -9.81);
+    // and its camera: track link1 at twice the zoom, one command per field, undoable
+    auto* camera = panel->findChild<QComboBox*>("cameraBody");
+    camera->setCurrentIndex(camera->findData(0));
+    QCOMPARE(doc->spec().camera.body, 0);
+    panel->findChild<QDoubleSpinBox*>("cameraZoom")->setValue(2.0);
+    QCOMPARE(doc->spec().camera.zoom.value_or(0), 2.0);
+    QCOMPARE(doc->undoStack()->undoText(), QString("Set camera"));
+    doc->undoStack()->undo();
+    QCOMPARE(doc->spec().camera.body, 0);  // the tracked body stays: only the zoom went back
+    QVERIFY(!doc->spec().camera.zoom || *doc->spec().camera.zoom == 1.0);
+  }
+
+  void transformHandleMovesTheJointPlacement() {
+    MainWindow w;
+    w.resize(1400, 900);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.newModel();
+    ModelDocument* doc = w.document();
+    LinkOptions o;
+    QVERIFY(doc->edit("Add body 'link1'", [&](ModelSpec& s) { addBody(s, makeLink(s, -1, Vec3(0, -0.05, 0.8), Vec3(0, -1, 0), o)); },
+                      ModelDocument::Change::Structure).isEmpty());
+    w.viewport()->resetView();
+    w.viewport()->setSelectedBody(0);
+    w.moveAction()->setChecked(true);
+    QVERIFY(w.viewport()->transformHandle());
+    const BodySpec before = doc->spec().bodies[0];
+    const std::string json = text(doc->spec());
+    Viewport* v = w.viewport();
+    const auto drag = [&](QPoint from, QPoint by, Qt::KeyboardModifiers mods) {
+      QTest::mousePress(v, Qt::LeftButton, mods, from);
+      for (int k = 1; k <= 6; ++k) {
+        const QPointF at = from + by * k / 6;
+        QMouseEvent move(QEvent::MouseMove, at, v->mapToGlobal(at), Qt::NoButton, Qt::LeftButton, mods);
+        QApplication::sendEvent(v, &move);
+        QCOMPARE(text(doc->spec()), json);  // while dragging, only the view changes
+      }
+      if (qEnvironmentVariableIsSet("ARTICULATE_TEST_SHOTS"))  // the handle mid-drag, as seen
+        w.screen()->grabWindow(w.winId()).save(qEnvironmentVariable("ARTICULATE_TEST_SHOTS") + "/handle.png");
+      QTest::mouseRelease(v, Qt::LeftButton, mods, from + by);
+    };
+    // drag the handle's centre (the middle of the link) 60 pixels right: the link follows the
+    // mouse in the view plane
+    const QPoint start = v->widgetPoint(worldPoint(doc->spec(), 0, Vec3(0.15, 0, 0)));
+    drag(start, QPoint(60, 0), Qt::NoModifier);
+    QCOMPARE(doc->undoStack()->undoText(), QString("Move 'link1'"));
+    const BodySpec& after = doc->spec().bodies[0];
+    const QPoint landed = v->widgetPoint(worldPoint(doc->spec(), 0, Vec3(0.15, 0, 0)));
+    QVERIFY2((landed - start - QPoint(60, 0)).manhattanLength() <= 3,
+             qPrintable(QString("landed at (%1, %2) from (%3, %4)").arg(landed.x()).arg(landed.y()).arg(start.x()).arg(start.y())));
+    QVERIFY(after.translation.x() > before.translation.x());
+    QVERIFY(after.rotation.isApprox(before.rotation, 1e-9));  // a move does not turn it
+    doc->undoStack()->undo();
+    QCOMPARE(text(doc->spec()), json);
+    // with Ctrl the position snaps to whole centimetres
+    drag(start, QPoint(47, -23), Qt::ControlModifier);
+    QCOMPARE(doc->undoStack()->undoText(), QString("Move 'link1'"));
+    for (int k = 0; k < 3; ++k) {
+      const double x = doc->spec().bodies[0].translation(k);
+      QVERIFY2(std::abs(x * 100 - std::round(x * 100)) < 1e-9, qPrintable(QString("%1").arg(x)));
+    }
+    QVERIFY((doc->spec().bodies[0].translation - before.translation).norm() > 0.005);
+    doc->undoStack()->undo();
+    QCOMPARE(text(doc->spec()), json);
   }
 
   void clickOnNothingAddsNothing() {

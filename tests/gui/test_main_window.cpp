@@ -302,6 +302,30 @@ class TestMainWindow : public QObject {
     QVERIFY(art::gui::poseAtTime(model, 3.0).isApprox(art::compile(model.spec).q0));
   }
 
+  // File > Export > URDF and spatial_v2 JSON, and File > Open of the URDF; a model URDF cannot
+  // describe is refused in a dialog with the reason, writing nothing
+  void exportModelAndOpenUrdf() {
+    QTemporaryDir dir;
+    MainWindow w;
+    w.show();
+    QVERIFY(w.openFile(kModels + "/arm6.json"));
+    const QString urdf = dir.filePath("arm6.urdf"), sv2 = dir.filePath("arm6-sv2.json");
+    QVERIFY(w.exportModel(urdf));
+    QVERIFY2(w.statusText().contains("the camera is not stored"), qPrintable(w.statusText()));
+    QVERIFY(w.exportModel(sv2));
+    QCOMPARE(art::loadModel(sv2.toStdString()).format, std::string("spatial_v2"));
+    QVERIFY(w.openFile(urdf));
+    QCOMPARE(w.model()->format, std::string("urdf"));
+    QCOMPARE(w.model()->spec.bodies.size(), std::size_t{6});
+    QVERIFY(w.lastError().isEmpty());
+    QVERIFY(w.openFile(kModels + "/helical_screw.json"));
+    QString shown;
+    closeNextDialog(&shown);
+    QVERIFY(!w.exportModel(dir.filePath("screw.urdf")));
+    QVERIFY2(shown.contains("helical joint (H) has no URDF form"), qPrintable(shown));
+    QVERIFY(!QFileInfo::exists(dir.filePath("screw.urdf")));
+  }
+
   void screenshotWritesImageOfRequestedSize() {
     QTemporaryDir dir;
     const QString png = dir.filePath("arm6.png");

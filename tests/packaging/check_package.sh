@@ -69,6 +69,7 @@ check "Section: science" test "$(field Section)" = science
 check "Maintainer is set" grep -q "articulate@invalid.example" <<<"$(field Maintainer)"
 check "Depends line is present" test -n "$depends"
 check "Depends names the C++ runtime (libstdc++6)" grep -q "libstdc++6" <<<"$depends"
+check "Depends names urdfdom (liburdfdom-model*), for URDF" grep -q "liburdfdom-model" <<<"$depends"
 if [ "$have_gui" = 1 ]; then
   check "Depends names Qt 6 (libqt6*)" grep -q "libqt6" <<<"$depends"
   check "Depends names VTK (libvtk*)" grep -q "libvtk" <<<"$depends"

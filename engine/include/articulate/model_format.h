@@ -33,8 +33,9 @@ struct Motion {
 /// What a model file held, and which format it was in.
 struct LoadedModel {
   ModelSpec spec;
-  std::string format;            // "articulate-model", "articulate-recording" or "spatial_v2"
+  std::string format;  // "articulate-model", "articulate-recording", "spatial_v2" or "urdf"
   std::optional<Motion> motion;  // present when the file carried t and q
+  std::vector<std::string> notes;  // what the reader left out (URDF: limits, meshes, ...)
 };
 
 /// A model document of any kind: a kinematic tree (an Articulate document of kind "tree" or a
@@ -64,8 +65,9 @@ std::optional<LoadedModel> readModelDocument(const nlohmann::json& doc, Diagnost
 /// readModelDocument without the floating-base conversion: the model exactly as the file has it.
 std::optional<LoadedModel> readModelDocumentAsIs(const nlohmann::json& doc, Diagnostics& problems);
 
-/// Loads a kinematic-tree file of either format (converting six-joint floating bases to free
-/// joints unless `convertFloats` is false). Throws FormatError listing every problem, one per
+/// Loads a kinematic-tree file of any format (converting six-joint floating bases to free
+/// joints unless `convertFloats` is false). A path ending in ".urdf" is read as URDF
+/// (loadUrdf, urdf.h; format "urdf", with its notes). Throws FormatError listing every problem, one per
 /// line, each with its JSON path ("bodies[3].inertia.mass: must be >= 0, got -1"); a
 /// "rigid_body" document is refused (use loadDocument).
 LoadedModel loadModel(const std::string& path, bool convertFloats = true);
@@ -91,7 +93,8 @@ void rigidBodyFromJson(const nlohmann::json& doc, RigidBodySpec& out, Diagnostic
 /// others as readModelDocument does. Appends every problem found.
 std::optional<LoadedDocument> readDocument(const nlohmann::json& doc, Diagnostics& problems);
 
-/// Loads a model file of any kind. Throws FormatError listing every problem as loadModel does.
+/// Loads a model file of any kind (".urdf" files as loadModel does). Throws FormatError listing
+/// every problem as loadModel does.
 LoadedDocument loadDocument(const std::string& path);
 
 /// Saves a rigid body in the Articulate format, atomically (see writeFileAtomically).

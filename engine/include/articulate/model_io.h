@@ -10,6 +10,10 @@
 
 namespace art {
 
+/// Reads a whole file as bytes; throws FormatError (its path() is the file) when it cannot be
+/// opened or read, or is over 256 MiB.
+std::string readTextFile(const std::string& path);
+
 /// Reads a JSON file; throws FormatError (its path() is the file) with the line and column on
 /// a syntax error or a truncated file, and on files over 256 MiB or nested deeper than 256.
 nlohmann::json readJsonFile(const std::string& path);

@@ -1,0 +1,473 @@
+// URDF import and export (urdf.h, urdfdom): export then import gives the same dynamics to
+// round-off; a hand-written URDF's dynamics agree with an independent textbook computation of
+// the same mechanism (geometric Jacobians of URDF's forward kinematics); refusals name the body
+// or joint and the reason; notes list what was left out.
+#include <QtTest>
+
+#include <algorithm>
+#include <random>
+
+#include "articulate/appearance.h"
+#include "articulate/dynamics.h"
+#include "articulate/generators.h"
+#include "articulate/model.h"
+#include "articulate/model_format.h"
+#include "articulate/model_io.h"
+#include "articulate/urdf.h"
+#include "engine/test_util.h"
+
+using namespace art;
+
+namespace {
+
+const std::string kFixture = ARTICULATE_TEST_DATA_DIR "/urdf/arm_fixture.urdf";
+
+ModelSpec model(const std::string& file) { return loadModel(ARTICULATE_MODELS_DIR "/" + file).spec; }
+
+// max relative difference of H(q) and ID(q, qd, qdd) of two models at random states, with
+// b's joints permuted to a's order by body name (both have one variable per joint)
+double dynamicsDifference(const ModelSpec& a, const ModelSpec& b, std::uint32_t seed) {
+  const Model ma = compile(a), mb = compile(b);
+  const int n = ma.nv();
+  if (mb.nv() != n || mb.nq() != n) return 1e300;
+  std::vector<int> perm(n);  // b's index of a's joint i
+  for (int i = 0; i < n; ++i) perm[i] = b.findBody(a.bodies[i].name);
+  Eigen::PermutationMatrix<Eigen::Dynamic> P(n);
+  for (int i = 0; i < n; ++i) {
+    if (perm[i] < 0) return 1e300;
+    P.indices()(i) = perm[i];
+  }
+  Data da(ma), db(mb);
+  std::mt19937 rng(seed);
+  double worst = 0;
+  for (int trial = 0; trial < 5; ++trial) {
+    const Eigen::VectorXd q = testutil::randomVector(n, rng), qd = testutil::randomVector(n, rng),
+                          qdd = testutil::randomVector(n, rng);
+    // x_b = P x_a puts a's entry i at b's position perm[i]
+    const Eigen::VectorXd qb = P * q, qdb = P * qd, qddb = P * qdd;
+    const Eigen::MatrixXd Ha = crba(ma, da, q);
+    const Eigen::MatrixXd Hb = P.transpose() * crba(mb, db, qb) * P;
+    const Eigen::VectorXd ta = rnea(ma, da, q, qd, qdd);
+    const Eigen::VectorXd tb = P.transpose() * rnea(mb, db, qb, qdb, qddb);
+    worst = std::max({worst, testutil::relErr(Hb, Ha), testutil::relErr(tb, ta)});
+  }
+  return worst;
+}
+
+ModelSpec roundTrip(const ModelSpec& spec, std::vector<std::string>* importNotes = nullptr) {
+  return specFromUrdf(specToUrdf(spec).xml, "(round trip)", importNotes);
+}
+
+// The fixture, transcribed by hand into URDF's own terms: a link's frame is its parent's frame
+// times the joint origin times the joint motion (rotation about or translation along the
+// axis, in the joint frame).
+struct RefLink {
+  std::string name;
+  int parent = -1;       // index into the list, -1 = root (fixed)
+  enum Type { Fixed, Revolute, Prismatic } type = Fixed;
+  Vec3 xyz = Vec3::Zero(), rpy = Vec3::Zero(), axis = Vec3::UnitZ();
+  double m = 0;
+  Vec3 com = Vec3::Zero(), comRpy = Vec3::Zero();
+  Mat3 I = Mat3::Zero();  // about the COM in the inertial frame
+  int q = -1;             // joint variable, -1 for fixed joints
+};
+
+Mat3 rpy(const Vec3& a) {
+  return (Eigen::AngleAxisd(a(2), Vec3::UnitZ()) * Eigen::AngleAxisd(a(1), Vec3::UnitY()) *
+          Eigen::AngleAxisd(a(0), Vec3::UnitX()))
+      .toRotationMatrix();
+}
+
+Mat3 inertia(double xx, double xy, double xz, double yy, double yz, double zz) {
+  Mat3 I;
+  I << xx, xy, xz, xy, yy, yz, xz, yz, zz;
+  return I;
+}
+
+std::vector<RefLink> fixtureByHand() {
+  std::vector<RefLink> L(5);
+  L[0] = {"shoulder", -1, RefLink::Revolute, {0, 0, 0.1}, {0, 0, 0}, {0, 0, 1},
+          2, {0, 0.01, 0.2}, {0, 0, 0}, inertia(0.03, 0.001, 0, 0.028, 0.002, 0.004), 0};
+  L[1] = {"upper_arm", 0, RefLink::Revolute, {0, 0, 0.4}, {1.5707963267948966, 0, 0.25}, {0, -1, 0},
+          1.5, {0.15, 0.01, -0.02}, {0.2, -0.1, 0.3}, inertia(0.002, 0, 0, 0.012, 0, 0.013), 1};
+  L[2] = {"tool", 1, RefLink::Fixed, {0.3, 0, 0}, {0, 0.5, 0}, {0, 0, 1},
+          0.5, {0.02, 0, 0.01}, {0, 0, 0}, inertia(0.0002, 0, 0, 0.0003, 0, 0.0004), -1};
+  L[3] = {"slider", 2, RefLink::Prismatic, {0.05, 0.02, 0}, {0, 0, 0.7}, {0.6, 0, 0.8},
+          0.8, {0, 0, 0.05}, {0, 0, 0}, inertia(0.001, 0, 0, 0.001, 0, 0.0005), 2};
+  L[4] = {"finger", 3, RefLink::Revolute, {0, 0, 0.1}, {0, 0, 0}, {-1, 0, 0},
+          0.1, {0.03, 0, 0}, {0, 0, 0}, inertia(0.00001, 0, 0, 0.00004, 0, 0.00004), 3};
+  return L;
+}
+
+// H(q) = sum over links of m Jv' Jv + Jw' I_world Jw with the geometric Jacobians of each
+// link's centre of mass, and the gravity forces G(q) = sum m Jv' [0 0 9.81] (the joint forces
+// that hold the mechanism still)
+void textbookDynamics(const std::vector<RefLink>& L, const Eigen::VectorXd& q, Eigen::MatrixXd& H,
+                      Eigen::VectorXd& G) {
+  const int n = static_cast<int>(q.size());
+  const std::size_t nl = L.size();
+  std::vector<Mat3> R(nl);
+  std::vector<Vec3> p(nl), axisW(nl), jointW(nl);
+  H.setZero(n, n);
+  G.setZero(n);
+  for (std::size_t i = 0; i < nl; ++i) {
+    const Mat3 Rp = L[i].parent < 0 ? Mat3::Identity() : R[L[i].parent];
+    const Vec3 pp = L[i].parent < 0 ? Vec3::Zero() : p[L[i].parent];
+    const Mat3 Rj = Rp * rpy(L[i].rpy);
+    jointW[i] = Rp * L[i].xyz + pp;
+    const Vec3 a = L[i].axis.normalized();
+    axisW[i] = Rj * a;
+    R[i] = Rj;
+    p[i] = jointW[i];
+    if (L[i].type == RefLink::Revolute) R[i] = Rj * Eigen::AngleAxisd(q(L[i].q), a).toRotationMatrix();
+    if (L[i].type == RefLink::Prismatic) p[i] += axisW[i] * q(L[i].q);
+    const Vec3 c = R[i] * L[i].com + p[i];
+    const Mat3 Ri = R[i] * rpy(L[i].comRpy);
+    const Mat3 Iw = Ri * L[i].I * Ri.transpose();
+    Eigen::MatrixXd Jv = Eigen::MatrixXd::Zero(3, n), Jw = Eigen::MatrixXd::Zero(3, n);
+    for (int k = static_cast<int>(i); k >= 0; k = L[k].parent) {
+      if (L[k].type == RefLink::Revolute) {
+        Jw.col(L[k].q) = axisW[k];
+        const Vec3 r = c - jointW[k], v = axisW[k].cross(r);
+        for (int d = 0; d < 3; ++d) Jv(d, L[k].q) = v(d);  // (a column assignment trips GCC 12's -Warray-bounds)
+      } else if (L[k].type == RefLink::Prismatic) {
+        Jv.col(L[k].q) = axisW[k];
+      }
+    }
+    H += L[i].m * Jv.transpose() * Jv + Jw.transpose() * Iw * Jw;
+    G += L[i].m * Jv.transpose() * Vec3(0, 0, 9.81);
+  }
+}
+
+}  // namespace
+
+class TestUrdf : public QObject {
+  Q_OBJECT
+ private slots:
+  // ModelSpec -> URDF -> ModelSpec: same bodies, placements and dynamics for every example
+  // model that URDF can hold, and for random trees on all six joint types with general
+  // placements (raw spatial inertias included)
+  void roundTripKeepsDynamics_data() {
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<int>("seed");
+    for (const char* f : {"arm6.json", "cart_pole.json", "furuta_pendulum.json", "spinning_top.json",
+                          "autotree_chain7.json", "autotree_tree15.json"})
+      QTest::newRow(f) << QString(f) << 0;
+    for (int seed : {1, 2, 3}) QTest::newRow(qPrintable("random " + QString::number(seed))) << QString() << seed;
+  }
+  void roundTripKeepsDynamics() {
+    QFETCH(QString, file);
+    QFETCH(int, seed);
+    ModelSpec spec = file.isEmpty()
+                         ? randomTree(14, static_cast<std::uint32_t>(seed),
+                                      {JointType::Rx, JointType::Ry, JointType::Rz, JointType::Px,
+                                       JointType::Py, JointType::Pz})
+                         : model(file.toStdString());
+    if (seed == 2)  // raw 6x6 inertias are written as mass, centre of mass and inertia
+      for (BodySpec& b : spec.bodies) b.inertia = InertiaSpec::fromMatrix(b.inertia.spatial());
+    const ModelSpec back = roundTrip(spec);
+    QCOMPARE(back.bodies.size(), spec.bodies.size());
+    for (std::size_t i = 0; i < spec.bodies.size(); ++i) {
+      const BodySpec &a = spec.bodies[i], &b = back.bodies[i];
+      QCOMPARE(b.name, a.name);
+      QCOMPARE(b.parent, a.parent);
+      QCOMPARE(std::string(jointCode(b.joint.type)), std::string(jointCode(a.joint.type)));
+      QVERIFY2((b.translation - a.translation).norm() <= 1e-15 * (1 + a.translation.norm()), a.name.c_str());
+      QVERIFY2((b.rotation - a.rotation).norm() <= 1e-14,
+               qPrintable(QString::fromStdString(a.name) + " " + QString::number((b.rotation - a.rotation).norm())));
+      QVERIFY2((b.inertia.spatial() - a.inertia.spatial()).norm() <= 1e-13 * (1 + a.inertia.spatial().norm()),
+               a.name.c_str());
+    }
+    const double err = dynamicsDifference(spec, back, 7);
+    QVERIFY2(err <= 1e-10, qPrintable(QString::number(err)));
+  }
+
+  // joint frames near pitch +-90 degrees, where urdfdom's own rpy (getRPY) snaps roll to 0
+  // within 0.26 degrees (an error of about 1e-4 at pitch 90 - 0.006 degrees), come back to
+  // round-off (a few units in the last place of the nine entries)
+  void rotationsNearGimbalLock() {
+    for (double pitch : {M_PI / 2, M_PI / 2 - 1e-4, -M_PI / 2 + 1e-7, -M_PI / 2, 1.2, -3.0}) {
+      ModelSpec spec;
+      BodySpec b;
+      b.name = "b";
+      b.inertia = InertiaSpec::fromMassComInertia(1, Vec3(0.1, 0.2, 0.3), Mat3::Identity());
+      b.rotation = rpy({0.7, pitch, -0.4}).transpose();
+      spec.bodies.push_back(b);
+      const double err = (roundTrip(spec).bodies[0].rotation - b.rotation).norm();
+      QVERIFY2(err <= 4e-15, qPrintable(QString("pitch %1: %2").arg(pitch).arg(err)));
+    }
+  }
+
+  // a perturbed model fails the same comparison: the check can fail
+  void dynamicsComparisonDetectsAChange() {
+    const ModelSpec spec = model("arm6.json");
+    ModelSpec back = roundTrip(spec);
+    back.bodies[2].translation.x() += 1e-6;
+    QVERIFY(dynamicsDifference(spec, back, 7) > 1e-8);
+  }
+
+  // the hand-written fixture against the textbook computation: axes along +z, -y and a general
+  // direction, a rotated inertial frame, a fixed joint, a prismatic joint
+  void fixtureMatchesTextbookDynamics() {
+    std::vector<std::string> notes;
+    const ModelSpec spec = loadUrdf(kFixture, &notes);
+    QCOMPARE(spec.name, std::string("arm_fixture"));
+    const std::vector<RefLink> ref = fixtureByHand();
+    std::vector<int> body;  // imported body of each joint variable
+    for (const RefLink& l : ref)
+      if (l.q >= 0) body.push_back(spec.findBody(l.name));
+    QCOMPARE(spec.bodies.size(), std::size_t{4});  // the tool merged into the upper arm
+    QCOMPARE(spec.findBody("tool"), -1);
+    for (int b : body) QVERIFY(b >= 0);
+    const Model m = compile(spec);
+    Data d(m);
+    std::mt19937 rng(3);
+    for (int trial = 0; trial < 5; ++trial) {
+      const Eigen::VectorXd q = testutil::randomVector(4, rng), qdd = testutil::randomVector(4, rng);
+      Eigen::VectorXd qm(4), qddm(4);
+      for (int k = 0; k < 4; ++k) {
+        qm(body[k]) = q(k);
+        qddm(body[k]) = qdd(k);
+      }
+      Eigen::MatrixXd Href;
+      Eigen::VectorXd Gref;
+      textbookDynamics(ref, q, Href, Gref);
+      const Eigen::MatrixXd Hm = crba(m, d, qm);
+      const Eigen::VectorXd tau = rnea(m, d, qm, Eigen::VectorXd::Zero(4), qddm);
+      Eigen::MatrixXd H(4, 4);
+      Eigen::VectorXd t(4);
+      for (int i = 0; i < 4; ++i) {
+        t(i) = tau(body[i]);
+        for (int j = 0; j < 4; ++j) H(i, j) = Hm(body[i], body[j]);
+      }
+      QVERIFY2(testutil::relErr(H, Href) <= 1e-12, qPrintable(QString::number(testutil::relErr(H, Href))));
+      const Eigen::VectorXd tref = Href * qdd + Gref;
+      QVERIFY2(testutil::relErr(t, tref) <= 1e-12, qPrintable(QString::number(testutil::relErr(t, tref))));
+    }
+    // the mimic joint is a coupling constraint on the joint variables as URDF numbers them
+    QCOMPARE(spec.constraints.size(), std::size_t{1});
+    const ConstraintSpec& c = spec.constraints[0];
+    QVERIFY(c.type == ConstraintSpec::Type::Coupling);
+    QCOMPARE(c.joint, spec.findBody("finger"));
+    QCOMPARE(c.master, spec.findBody("shoulder"));
+    QCOMPARE(c.ratio, -0.5);
+    QCOMPARE(c.offset, 0.1);
+    // what was not used
+    const auto noted = [&](const char* text) {
+      return std::any_of(notes.begin(), notes.end(), [&](const std::string& n) { return n.find(text) != std::string::npos; });
+    };
+    QVERIFY(noted("root link 'world'"));
+    QVERIFY(noted("1 fixed joint(s) merged"));
+    QVERIFY(noted("the limits of 2 joint(s)"));
+    QVERIFY(noted("damping and friction of 1 joint(s)"));
+  }
+
+  // visuals become drawing instructions in body coordinates: the cylinder keeps its colour,
+  // the turned box of the slider becomes a closed triangle mesh, the base gets the root's box
+  void fixtureVisuals() {
+    const ModelSpec spec = loadUrdf(kFixture);
+    Diagnostics problems;
+    const auto base = interpretAppearance(spec.baseAppearance, defaultBodyColour(0), true, "base", &problems);
+    QCOMPARE(base.size(), std::size_t{1});
+    QVERIFY(base[0].kind == Primitive::Kind::Box);
+    QVERIFY((base[0].points[0] - Vec3(-0.5, -0.5, -0.1)).norm() < 1e-15);
+    const auto shoulder = interpretAppearance(spec.bodies[spec.findBody("shoulder")].appearance,
+                                              defaultBodyColour(1), false, "shoulder", &problems);
+    QCOMPARE(shoulder.size(), std::size_t{1});
+    QVERIFY(shoulder[0].kind == Primitive::Kind::Cylinder);
+    QVERIFY((shoulder[0].colour - Vec3(0.6, 0.6, 0.65)).norm() < 1e-7);  // URDF colours are floats
+    QVERIFY((shoulder[0].points[1] - Vec3(0, 0, 0.4)).norm() < 1e-15);
+    // the upper arm: its box (axis -y: the body frame is turned, the box stays a box) and the
+    // merged tool's sphere at the tool's origin
+    const BodySpec& arm = spec.bodies[spec.findBody("upper_arm")];
+    const auto armShapes = interpretAppearance(arm.appearance, defaultBodyColour(2), false, "arm", &problems);
+    QCOMPARE(armShapes.size(), std::size_t{2});
+    QVERIFY(armShapes[0].kind == Primitive::Kind::Box);
+    QVERIFY(armShapes[1].kind == Primitive::Kind::Sphere);
+    const Mat3 A = arm.rotation * rpy({1.5707963267948966, 0, 0.25});  // x_body = A x_link
+    QVERIFY((armShapes[1].points[0] - A * Vec3(0.3, 0, 0)).norm() < 1e-14);
+    const auto slider = interpretAppearance(spec.bodies[spec.findBody("slider")].appearance,
+                                            defaultBodyColour(3), false, "slider", &problems);
+    QCOMPARE(slider.size(), std::size_t{1});
+    QVERIFY(slider[0].kind == Primitive::Kind::Triangles);
+    QCOMPARE(slider[0].triangles.size(), std::size_t{12});
+    // closed and outward: the signed volume of the mesh is the box's volume
+    double volume = 0;
+    for (const auto& t : slider[0].triangles)
+      volume += slider[0].points[t[0]].dot(slider[0].points[t[1]].cross(slider[0].points[t[2]])) / 6;
+    QVERIFY2(std::abs(volume - 0.04 * 0.04 * 0.1) < 1e-15, qPrintable(QString::number(volume)));
+    QVERIFY2(problems.empty(), problems.empty() ? "" : problems[0].text().c_str());
+  }
+
+  // export: boxes, cylinders and spheres of every body and the base go out and come back
+  void visualsRoundTrip() {
+    const ModelSpec spec = model("arm6.json");
+    const ModelSpec back = roundTrip(spec);
+    for (std::size_t i = 0; i < spec.bodies.size(); ++i) {
+      const auto a = interpretAppearance(spec.bodies[i].appearance, defaultBodyColour(int(i) + 1), false, "", nullptr);
+      const auto b = interpretAppearance(back.bodies[i].appearance, defaultBodyColour(int(i) + 1), false, "", nullptr);
+      std::vector<Primitive> solids;
+      for (const Primitive& p : a)
+        if (p.kind == Primitive::Kind::Box || p.kind == Primitive::Kind::Cylinder || p.kind == Primitive::Kind::Sphere)
+          solids.push_back(p);
+      QCOMPARE(b.size(), solids.size());
+      for (std::size_t k = 0; k < b.size(); ++k) {
+        QVERIFY(b[k].kind == solids[k].kind);
+        QVERIFY((b[k].colour - solids[k].colour).norm() < 1e-7);
+        QCOMPARE(b[k].radius, solids[k].radius);
+        for (std::size_t j = 0; j < b[k].points.size(); ++j) {
+          Vec3 expect = solids[k].points[j];
+          if (b[k].kind == Primitive::Kind::Box)  // corners come back as min and max
+            expect = j == 0 ? Vec3(solids[k].points[0].cwiseMin(solids[k].points[1]))
+                            : Vec3(solids[k].points[0].cwiseMax(solids[k].points[1]));
+          QVERIFY2((b[k].points[j] - expect).norm() < 1e-14, spec.bodies[i].name.c_str());
+        }
+      }
+    }
+  }
+
+  // coupling constraints go out as <mimic> and come back
+  void couplingRoundTrip() {
+    ModelSpec spec = randomTree(5, 9, {JointType::Rz, JointType::Px});
+    ConstraintSpec c;
+    c.joint = 3;
+    c.master = 1;
+    c.ratio = -0.37;
+    c.offset = 0.25;
+    spec.constraints.push_back(c);
+    const ModelSpec back = roundTrip(spec);
+    QCOMPARE(back.constraints.size(), std::size_t{1});
+    QCOMPARE(back.constraints[0].joint, 3);
+    QCOMPARE(back.constraints[0].master, 1);
+    QCOMPARE(back.constraints[0].ratio, -0.37);
+    QCOMPARE(back.constraints[0].offset, 0.25);
+  }
+
+  // names are XML attribute values: quotes, ampersands, angle brackets and UTF-8 come back
+  void namesWithXmlCharacters() {
+    ModelSpec spec = randomTree(2, 5, {JointType::Rx});
+    spec.name = "model -- <\"1\"> & more";
+    spec.bodies[0].name = "a&b \"c\" <d>";
+    spec.bodies[1].name = "\u00e9l\u00e9ment";
+    const ModelSpec back = roundTrip(spec);
+    QCOMPARE(back.name, spec.name);
+    QCOMPARE(back.bodies[0].name, spec.bodies[0].name);
+    QCOMPARE(back.bodies[1].name, spec.bodies[1].name);
+  }
+
+  // what URDF cannot hold is refused, naming the body or constraint and the reason
+  void refusals_data() {
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("helical") << "helical_screw.json" << "its helical joint (H) has no URDF form";
+    QTest::newRow("free") << "floatbase_tree.json" << "its free joint has no URDF form";
+    QTest::newRow("planar") << "double_pendulum.json" << "planar models (arithmetic \"planar\") have no URDF form";
+    QTest::newRow("loop") << "" << "constraint 'closure': loop closures have no URDF form";
+  }
+  void refusals() {
+    QFETCH(QString, file);
+    QFETCH(QString, message);
+    ModelSpec spec;
+    if (file.isEmpty()) {
+      spec = randomTree(3, 4, {JointType::Rz});
+      ConstraintSpec loop;
+      loop.type = ConstraintSpec::Type::Loop;
+      loop.name = "closure";
+      loop.bodyA = 2;
+      spec.constraints.push_back(loop);
+    } else {
+      spec = model(file.toStdString());
+    }
+    try {
+      specToUrdf(spec);
+      QFAIL("no error");
+    } catch (const UrdfError& e) {
+      QVERIFY2(QString(e.what()).contains(message), e.what());
+      if (file == "helical_screw.json")
+        QVERIFY2(QString(e.what()).startsWith("body '" + QString::fromStdString(spec.bodies[0].name) + "'"), e.what());
+    }
+  }
+
+  void importRefusals_data() {
+    QTest::addColumn<QString>("xml");
+    QTest::addColumn<QString>("message");
+    const QString head = "<robot name='r'><link name='a'/><link name='b'>"
+                         "<inertial><mass value='1'/><inertia ixx='1' ixy='0' ixz='0' iyy='1' iyz='0' izz='1'/></inertial>"
+                         "</link><joint name='j' type='";
+    QTest::newRow("floating") << head + "floating'><parent link='a'/><child link='b'/></joint></robot>"
+                              << "joint 'j' (to link 'b'): 'floating' joints are not supported";
+    QTest::newRow("planar") << head + "planar'><parent link='a'/><child link='b'/><axis xyz='0 0 1'/></joint></robot>"
+                            << "joint 'j' (to link 'b'): 'planar' joints are not supported";
+    QTest::newRow("xml") << "<robot name='r'><link name='a'>" << "not a valid URDF document";
+    QTest::newRow("two roots") << "<robot name='r'><link name='a'/><link name='b'/></robot>"
+                               << "not a valid URDF document: ";
+    QTest::newRow("zero axis") << head + "continuous'><parent link='a'/><child link='b'/><axis xyz='0 0 0'/></joint></robot>"
+                               << "joint 'j' (to link 'b'): axis must be a nonzero vector";
+    QTest::newRow("negative mass")
+        << "<robot name='r'><link name='a'/><link name='b'><inertial><mass value='-1'/>"
+           "<inertia ixx='1' ixy='0' ixz='0' iyy='1' iyz='0' izz='1'/></inertial></link>"
+           "<joint name='j' type='continuous'><parent link='a'/><child link='b'/></joint></robot>"
+        << "link 'b': inertial mass must be >= 0, got -1";
+    QTest::newRow("triangle inequality")
+        << "<robot name='r'><link name='a'/><link name='b'><inertial><mass value='1'/>"
+           "<inertia ixx='1' ixy='0' ixz='0' iyy='1' iyz='0' izz='3'/></inertial></link>"
+           "<joint name='j' type='continuous'><parent link='a'/><child link='b'/></joint></robot>"
+        << "link 'b': inertia";
+    QTest::newRow("box")
+        << "<robot name='r'><link name='a'><visual><geometry><box size='1 0 1'/></geometry></visual></link></robot>"
+        << "link 'a': visual box size must be positive";
+  }
+  void importRefusals() {
+    QFETCH(QString, xml);
+    QFETCH(QString, message);
+    try {
+      specFromUrdf(xml.toStdString(), "test.urdf");
+      QFAIL("no error");
+    } catch (const FormatError& e) {
+      QCOMPARE(QString::fromStdString(e.path()), QString("test.urdf"));
+      QVERIFY2(QString(e.what()).contains(message), e.what());
+    }
+  }
+
+  // what URDF does not store is listed, not silently lost
+  void exportNotes() {
+    ModelSpec spec = model("arm6.json");
+    spec.gravity = Vec3(0, -9.81, 0);
+    for (BodySpec& b : spec.bodies) b.q0 = b.qd0 = 0;
+    spec.bodies[1].q0 = 0.3;
+    spec.contacts.push_back({2, Vec3(0, 0, 0.1)});
+    spec.baseAppearance.push_back("tiles");
+    spec.baseAppearance.push_back(nlohmann::json::parse("[[-1, 1], [-1, 1], [0, 0]]"));
+    spec.baseAppearance.push_back(0.5);
+    const UrdfText t = specToUrdf(spec);
+    std::string all;
+    for (const std::string& n : t.notes) all += n + "\n";
+    QVERIFY2(all.find("gravity [0 -9.81 0] m/s^2 is not stored") != std::string::npos, all.c_str());
+    QVERIFY2(all.find("the initial state of 1 joint(s)") != std::string::npos, all.c_str());
+    QVERIFY2(all.find("1 ground-contact point(s)") != std::string::npos, all.c_str());
+    QVERIFY2(all.find("(lines, triangles, tiles) are not stored") != std::string::npos, all.c_str());
+    for (const std::string& n : specToUrdf(model("autotree_chain7.json")).notes)  // default gravity
+      QVERIFY2(n.find("gravity") == std::string::npos, n.c_str());
+  }
+
+  // the model loaders read .urdf files (format "urdf", with notes), and save writes atomically
+  void loadersReadUrdf() {
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("arm6.URDF").toStdString();
+    saveUrdf(path, model("arm6.json"));
+    const LoadedModel lm = loadModel(path);
+    QCOMPARE(lm.format, std::string("urdf"));
+    QVERIFY(dynamicsDifference(model("arm6.json"), lm.spec, 11) <= 1e-10);
+    QVERIFY(std::holds_alternative<LoadedModel>(loadDocument(path)));
+    QCOMPARE(std::get<LoadedModel>(loadDocument(kFixture)).notes.size(), std::size_t{4});
+    try {
+      loadModel(dir.filePath("missing.urdf").toStdString());
+      QFAIL("no error");
+    } catch (const FormatError& e) {
+      QVERIFY2(QString(e.what()).contains("cannot open"), e.what());
+    }
+  }
+};
+
+QTEST_APPLESS_MAIN(TestUrdf)
+#include "test_urdf.moc"
