@@ -86,6 +86,22 @@ inline void updateXup(const Model& m, Workspace<A>& w, int i, const VecRef& q, b
   if (withX0) w.X0[i] = m.parent[i] < 0 ? w.Xup[i] : w.Xup[i] * w.X0[m.parent[i]];
 }
 
+/// Calls f(X) with X = Xup[i] as an AxisTransform<k> (spatial.h) when joint i turns about
+/// coordinate axis k on a tree transform without rotation (Model turnAxis), else with Xup[i]
+/// itself: the same operations in about a third of the arithmetic.
+template <class A, class F>
+inline void withXup(const Model& m, const Workspace<A>& w, int i, F&& f) {
+  if constexpr (A::dim == 6) {
+    switch (m.spatial.turnAxis[i]) {
+      case 0: f(AxisTransform<0>::from(w.Xup[i])); return;
+      case 1: f(AxisTransform<1>::from(w.Xup[i])); return;
+      case 2: f(AxisTransform<2>::from(w.Xup[i])); return;
+      default: break;
+    }
+  }
+  f(w.Xup[i]);
+}
+
 /// The joint velocity vJ = S qd_i of joint i (the body's velocity itself for a free joint).
 template <class A, bool Free = false>
 inline typename A::Vec jointVelocity(const Model& m, int i, const VecRef& qd) {

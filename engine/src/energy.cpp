@@ -17,7 +17,10 @@ void energyPasses(const Model& m, Data& d, const VecRef& q, const VecRef& qd, En
     detail::updateXup<A, Free>(m, w, i, q, false);
     const int p = m.parent[i];
     const Vec vJ = detail::jointVelocity<A, Free>(m, i, qd);
-    w.v[i] = p < 0 ? vJ : Vec(w.Xup[i].apply(w.v[p]) + vJ);
+    if (p < 0)
+      w.v[i] = vJ;
+    else
+      detail::withXup(m, w, i, [&](const auto& X) { w.v[i] = X.apply(w.v[p]) + vJ; });
     w.IA[i] = t.I[i];
     w.f[i] = t.I[i] * w.v[i];  // momentum of body i
     e.kinetic += 0.5 * w.v[i].dot(w.f[i]);
@@ -25,16 +28,13 @@ void energyPasses(const Model& m, Data& d, const VecRef& q, const VecRef& qd, En
   Mat Itot = Mat::Zero();
   Vec htot = Vec::Zero();
   for (int i = m.nb - 1; i >= 0; --i) {
-    const Mat Ic = w.Xup[i].transposeTransformInertia(w.IA[i]);
-    const Vec hc = w.Xup[i].applyTransposeForce(w.f[i]);
     const int p = m.parent[i];
-    if (p >= 0) {
-      w.IA[p] += Ic;
-      w.f[p] += hc;
-    } else {
-      Itot += Ic;
-      htot += hc;
-    }
+    Mat& Ip = p >= 0 ? w.IA[p] : Itot;
+    Vec& hp = p >= 0 ? w.f[p] : htot;
+    detail::withXup(m, w, i, [&](const auto& X) {
+      X.addTransposeTransformInertia(w.IA[i], Ip);
+      hp += X.applyTransposeForce(w.f[i]);
+    });
   }
   e.Itot.template topLeftCorner<A::dim, A::dim>() = Itot;
   e.htot.template head<A::dim>() = htot;
