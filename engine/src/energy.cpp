@@ -55,7 +55,48 @@ void energyPasses(const Model& m, Data& d, const VecRef& q, const VecRef& qd, En
   e.potential = -e.mass * e.cm.dot(m.gravity);
 }
 
+// Kinetic and potential energy only: the outward pass with X0 instead of the composite inertia
+// pass; the centre of mass of each body from its spatial inertia (spatial: mass I(5, 5) and
+// m c from the top-right block; planar: I(2, 2) and m c = (I(0, 2), -I(0, 1))).
+template <class A, bool Free>
+void energyOnlyPass(const Model& m, Data& d, const VecRef& q, const VecRef& qd, double& kinetic,
+                    double& potential) {
+  using Vec = typename A::Vec;
+  auto& w = d.ws<A>();
+  const auto& t = m.arrays<A>();
+  double ke = 0.0;
+  Vec3 mc = Vec3::Zero();  // sum of mass times centre of mass, base coordinates
+  for (int i = 0; i < m.nb; ++i) {
+    detail::updateXup<A, Free>(m, w, i, q, true);
+    const int p = m.parent[i];
+    const Vec vJ = detail::jointVelocity<A, Free>(m, i, qd);
+    if (p < 0)
+      w.v[i] = vJ;
+    else
+      detail::withXup(m, w, i, [&](const auto& X) { w.v[i] = X.apply(w.v[p]) + vJ; });
+    const auto& I = t.I[i];
+    ke += 0.5 * w.v[i].dot(I * w.v[i]);
+    const auto& X0 = w.X0[i];
+    if constexpr (A::dim == 6) {
+      const Vec3 h(I(2, 4), I(0, 5), I(1, 3));  // m c, body coordinates
+      mc += I(5, 5) * X0.r + X0.E.transpose() * h;
+    } else {
+      const Vec2 h(I(0, 2), -I(0, 1));
+      mc.head<2>() += I(2, 2) * X0.r + X0.E().transpose() * h;
+    }
+  }
+  kinetic = ke;
+  potential = -mc.dot(m.gravity);
+}
+
 }  // namespace
+
+void detail::kineticPotential(const Model& m, Data& d, const VecRef& q, const VecRef& qd,
+                              double& kinetic, double& potential) {
+  detail::dispatchTree(m, [&](auto arith, auto free) {
+    energyOnlyPass<decltype(arith), decltype(free)::value>(m, d, q, qd, kinetic, potential);
+  });
+}
 
 EnergyMomentum energyMomentum(const Model& m, Data& d, const VecRef& q, const VecRef& qd) {
   detail::checkSize("energyMomentum", "q", q.size(), m.nq());
