@@ -1,6 +1,7 @@
 #pragma once
 // Private helpers shared by the algorithm files.
 
+#include <cmath>
 #include <sstream>
 #include <stdexcept>
 
@@ -86,6 +87,24 @@ inline void updateXup(const Model& m, Workspace<A>& w, int i, const VecRef& q, b
       w.Xup[i] = Joint::freeTransform(q.data() + m.qIndex[i]) * t.Xtree[i];
     else
       w.Xup[i] = A::jointTimesTree(m.joints[i], q(m.qIndex[i]), t.Xtree[i]);
+  } else if constexpr (A::dim == 6) {
+    const int k = m.spatial.turnAxis[i];
+    if (k >= 0) {
+      // Xtree does not rotate: E is the joint's rotation itself (as Joint::transformTimes
+      // gives it), written in place rather than returned through memory
+      const int a = (k + 1) % 3, b = (k + 2) % 3;
+      double s, c;
+      ::sincos(q(i), &s, &c);
+      Mat3& E = w.Xup[i].E;
+      E.setIdentity();
+      E(a, a) = c;
+      E(a, b) = s;
+      E(b, a) = -s;
+      E(b, b) = c;
+      w.Xup[i].r = t.Xtree[i].r;
+    } else {
+      w.Xup[i] = A::jointTimesTree(m.joints[i], q(i), t.Xtree[i]);
+    }
   } else {
     w.Xup[i] = A::jointTimesTree(m.joints[i], q(i), t.Xtree[i]);
   }
