@@ -26,7 +26,7 @@ void abaPasses(const Model& m, Data& d, const VecRef& q, const VecRef& qd, const
       w.v[i] = vJ;
       w.c[i].setZero();
     } else {
-      detail::withXup(m, w, i, [&](const auto& X) { w.v[i] = X.apply(w.v[p]) + vJ; });
+      detail::withXup(m, w, i, [&](const auto& X) { w.v[i] = detail::sum(X.apply(w.v[p]), vJ); });
       w.c[i] = crossMotion(w.v[i], vJ);
     }
     w.IA[i] = t.I[i];
@@ -66,8 +66,9 @@ void abaPasses(const Model& m, Data& d, const VecRef& q, const VecRef& qd, const
   for (int i = 0; i < m.nb; ++i) {
     const int p = m.parent[i];
     Vec a;
-    detail::withXup(m, w, i,
-                    [&](const auto& X) { a = X.apply(p < 0 ? t.aGrav : w.a[p]) + w.c[i]; });
+    detail::withXup(m, w, i, [&](const auto& X) {
+      a = detail::sum(X.apply(p < 0 ? t.aGrav : w.a[p]), w.c[i]);
+    });
     if (detail::isFree<A, Free>(m, i)) {
       const int vi = m.vIndex[i];
       w.a[i] = Eigen::LLT<Mat>(w.IA[i]).solve(Vec(tau.template segment<A::dim>(vi) - w.pA[i]));

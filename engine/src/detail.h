@@ -111,6 +111,15 @@ inline void updateXup(const Model& m, Workspace<A>& w, int i, const VecRef& q, b
   if (withX0) w.X0[i] = m.parent[i] < 0 ? w.Xup[i] : w.Xup[i] * w.X0[m.parent[i]];
 }
 
+/// a + b for fixed-size vectors, written out so that it always inlines: inside the large
+/// algorithm functions GCC compiles Eigen's expression as an out-of-line call per body.
+template <class V>
+inline V sum(const V& a, const V& b) {
+  V out;
+  for (int k = 0; k < V::RowsAtCompileTime; ++k) out(k) = a(k) + b(k);
+  return out;
+}
+
 /// Calls f(X) with X = Xup[i] as an AxisTransform<k> (spatial.h) when joint i turns about
 /// coordinate axis k on a tree transform without rotation (Model turnAxis), else with Xup[i]
 /// itself: the same operations in about a third of the arithmetic.

@@ -20,7 +20,7 @@ void energyPasses(const Model& m, Data& d, const VecRef& q, const VecRef& qd, En
     if (p < 0)
       w.v[i] = vJ;
     else
-      detail::withXup(m, w, i, [&](const auto& X) { w.v[i] = X.apply(w.v[p]) + vJ; });
+      detail::withXup(m, w, i, [&](const auto& X) { w.v[i] = detail::sum(X.apply(w.v[p]), vJ); });
     w.IA[i] = t.I[i];
     w.f[i] = t.I[i] * w.v[i];  // momentum of body i
     e.kinetic += 0.5 * w.v[i].dot(w.f[i]);
@@ -73,7 +73,7 @@ void energyOnlyPass(const Model& m, Data& d, const VecRef& q, const VecRef& qd, 
     if (p < 0)
       w.v[i] = vJ;
     else
-      detail::withXup(m, w, i, [&](const auto& X) { w.v[i] = X.apply(w.v[p]) + vJ; });
+      detail::withXup(m, w, i, [&](const auto& X) { w.v[i] = detail::sum(X.apply(w.v[p]), vJ); });
     const auto& I = t.I[i];
     ke += 0.5 * w.v[i].dot(I * w.v[i]);
     const auto& X0 = w.X0[i];
