@@ -7,6 +7,19 @@ namespace art {
 
 namespace {
 
+// Xup[i] (and X0[i] when withX0) and the velocity v[i] of body i, its parent's done
+template <class A, bool Free>
+void bodyVelocity(const Model& m, Workspace<A>& w, int i, const VecRef& q, const VecRef& qd,
+                  bool withX0) {
+  detail::updateXup<A, Free>(m, w, i, q, withX0);
+  const int p = m.parent[i];
+  const typename A::Vec vJ = detail::jointVelocity<A, Free>(m, i, qd);
+  if (p < 0)
+    w.v[i] = vJ;
+  else
+    detail::withXup(m, w, i, [&](const auto& X) { w.v[i] = detail::sum(X.apply(w.v[p]), vJ); });
+}
+
 template <class A, bool Free>
 void energyPasses(const Model& m, Data& d, const VecRef& q, const VecRef& qd, EnergyMomentum& e) {
   using Vec = typename A::Vec;
@@ -14,13 +27,7 @@ void energyPasses(const Model& m, Data& d, const VecRef& q, const VecRef& qd, En
   auto& w = d.ws<A>();
   const auto& t = m.arrays<A>();
   for (int i = 0; i < m.nb; ++i) {
-    detail::updateXup<A, Free>(m, w, i, q, false);
-    const int p = m.parent[i];
-    const Vec vJ = detail::jointVelocity<A, Free>(m, i, qd);
-    if (p < 0)
-      w.v[i] = vJ;
-    else
-      detail::withXup(m, w, i, [&](const auto& X) { w.v[i] = detail::sum(X.apply(w.v[p]), vJ); });
+    bodyVelocity<A, Free>(m, w, i, q, qd, false);
     w.IA[i] = t.I[i];
     w.f[i] = t.I[i] * w.v[i];  // momentum of body i
     e.kinetic += 0.5 * w.v[i].dot(w.f[i]);
@@ -61,19 +68,12 @@ void energyPasses(const Model& m, Data& d, const VecRef& q, const VecRef& qd, En
 template <class A, bool Free>
 void energyOnlyPass(const Model& m, Data& d, const VecRef& q, const VecRef& qd, double& kinetic,
                     double& potential) {
-  using Vec = typename A::Vec;
   auto& w = d.ws<A>();
   const auto& t = m.arrays<A>();
   double ke = 0.0;
   Vec3 mc = Vec3::Zero();  // sum of mass times centre of mass, base coordinates
   for (int i = 0; i < m.nb; ++i) {
-    detail::updateXup<A, Free>(m, w, i, q, true);
-    const int p = m.parent[i];
-    const Vec vJ = detail::jointVelocity<A, Free>(m, i, qd);
-    if (p < 0)
-      w.v[i] = vJ;
-    else
-      detail::withXup(m, w, i, [&](const auto& X) { w.v[i] = detail::sum(X.apply(w.v[p]), vJ); });
+    bodyVelocity<A, Free>(m, w, i, q, qd, true);
     const auto& I = t.I[i];
     ke += 0.5 * w.v[i].dot(I * w.v[i]);
     const auto& X0 = w.X0[i];
