@@ -26,7 +26,7 @@ void abaPasses(const Model& m, Data& d, const VecRef& q, const VecRef& qd, const
       w.v[i] = vJ;
       w.c[i].setZero();
     } else {
-      w.v[i] = w.Xup[i].apply(w.v[p]) + vJ;
+      detail::withXup(m, w, i, [&](const auto& X) { w.v[i] = detail::sum(X.apply(w.v[p]), vJ); });
       w.c[i] = crossMotion(w.v[i], vJ);
     }
     w.IA[i] = t.I[i];
@@ -56,14 +56,19 @@ void abaPasses(const Model& m, Data& d, const VecRef& q, const VecRef& qd, const
       for (int col = 0; col < A::dim; ++col) Ia.col(col) -= Ud * w.U[i](col);
       pa.noalias() += Ia * w.c[i];
       pa += Ud * w.u[i];
-      w.Xup[i].addTransposeTransformInertia(Ia, w.IA[p]);
-      w.pA[p] += w.Xup[i].applyTransposeForce(pa);
+      detail::withXup(m, w, i, [&](const auto& X) {
+        X.addTransposeTransformInertia(Ia, w.IA[p]);
+        w.pA[p] += X.applyTransposeForce(pa);
+      });
     }
   }
   // outward pass: accelerations
   for (int i = 0; i < m.nb; ++i) {
     const int p = m.parent[i];
-    const Vec a = w.Xup[i].apply(p < 0 ? t.aGrav : w.a[p]) + w.c[i];
+    Vec a;
+    detail::withXup(m, w, i, [&](const auto& X) {
+      a = detail::sum(X.apply(p < 0 ? t.aGrav : w.a[p]), w.c[i]);
+    });
     if (detail::isFree<A, Free>(m, i)) {
       const int vi = m.vIndex[i];
       w.a[i] = Eigen::LLT<Mat>(w.IA[i]).solve(Vec(tau.template segment<A::dim>(vi) - w.pA[i]));

@@ -1,6 +1,7 @@
 #pragma once
 // Private helpers shared by the algorithm files.
 
+#include <cmath>
 #include <sstream>
 #include <stdexcept>
 
@@ -26,6 +27,12 @@ inline void checkFext(const char* fn, const Model& m, const ExternalForces* fext
     throw std::invalid_argument(s.str());
   }
 }
+
+/// The kinetic and potential energy (J) of energyMomentum (equal to rounding) at (q, qd) of
+/// the model's sizes (not checked), without its momentum and composite inertia: one outward
+/// pass. Leaves Xup, X0 and v in the workspace.
+void kineticPotential(const Model& m, Data& d, const VecRef& q, const VecRef& qd, double& kinetic,
+                      double& potential);
 
 /// Calls f(SpatialArith{}) or f(PlanarArith{}) for the model's arithmetic.
 template <class F>
@@ -80,10 +87,53 @@ inline void updateXup(const Model& m, Workspace<A>& w, int i, const VecRef& q, b
       w.Xup[i] = Joint::freeTransform(q.data() + m.qIndex[i]) * t.Xtree[i];
     else
       w.Xup[i] = A::jointTimesTree(m.joints[i], q(m.qIndex[i]), t.Xtree[i]);
+  } else if constexpr (A::dim == 6) {
+    const int k = m.spatial.turnAxis[i];
+    if (k >= 0) {
+      // Xtree does not rotate: E is the joint's rotation itself (as Joint::transformTimes
+      // gives it), written in place rather than returned through memory
+      const int a = (k + 1) % 3, b = (k + 2) % 3;
+      double s, c;
+      ::sincos(q(i), &s, &c);
+      Mat3& E = w.Xup[i].E;
+      E.setIdentity();
+      E(a, a) = c;
+      E(a, b) = s;
+      E(b, a) = -s;
+      E(b, b) = c;
+      w.Xup[i].r = t.Xtree[i].r;
+    } else {
+      w.Xup[i] = A::jointTimesTree(m.joints[i], q(i), t.Xtree[i]);
+    }
   } else {
     w.Xup[i] = A::jointTimesTree(m.joints[i], q(i), t.Xtree[i]);
   }
   if (withX0) w.X0[i] = m.parent[i] < 0 ? w.Xup[i] : w.Xup[i] * w.X0[m.parent[i]];
+}
+
+/// a + b for fixed-size vectors, written out so that it always inlines: inside the large
+/// algorithm functions GCC compiles Eigen's expression as an out-of-line call per body.
+template <class V>
+inline V sum(const V& a, const V& b) {
+  V out;
+  for (int k = 0; k < V::RowsAtCompileTime; ++k) out(k) = a(k) + b(k);
+  return out;
+}
+
+/// Calls f(X) with X = Xup[i] as an AxisTransform<k> (spatial.h) when joint i turns about
+/// coordinate axis k on a tree transform without rotation (Model turnAxis), else with Xup[i]
+/// itself: the same operations in about a third of the arithmetic.
+template <class A, class F>
+inline void withXup(const Model& m, const Workspace<A>& w, int i, F&& f) {
+  if constexpr (A::dim == 6) {
+    switch (m.spatial.turnAxis[i]) {
+      case 0: f(AxisTransform<0>::from(w.Xup[i])); return;
+      case 1: f(AxisTransform<1>::from(w.Xup[i])); return;
+      case 2: f(AxisTransform<2>::from(w.Xup[i])); return;
+      default: break;
+    }
+  }
+  f(w.Xup[i]);
 }
 
 /// The joint velocity vJ = S qd_i of joint i (the body's velocity itself for a free joint).

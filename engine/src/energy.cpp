@@ -7,6 +7,19 @@ namespace art {
 
 namespace {
 
+// Xup[i] (and X0[i] when withX0) and the velocity v[i] of body i, its parent's done
+template <class A, bool Free>
+void bodyVelocity(const Model& m, Workspace<A>& w, int i, const VecRef& q, const VecRef& qd,
+                  bool withX0) {
+  detail::updateXup<A, Free>(m, w, i, q, withX0);
+  const int p = m.parent[i];
+  const typename A::Vec vJ = detail::jointVelocity<A, Free>(m, i, qd);
+  if (p < 0)
+    w.v[i] = vJ;
+  else
+    detail::withXup(m, w, i, [&](const auto& X) { w.v[i] = detail::sum(X.apply(w.v[p]), vJ); });
+}
+
 template <class A, bool Free>
 void energyPasses(const Model& m, Data& d, const VecRef& q, const VecRef& qd, EnergyMomentum& e) {
   using Vec = typename A::Vec;
@@ -14,10 +27,7 @@ void energyPasses(const Model& m, Data& d, const VecRef& q, const VecRef& qd, En
   auto& w = d.ws<A>();
   const auto& t = m.arrays<A>();
   for (int i = 0; i < m.nb; ++i) {
-    detail::updateXup<A, Free>(m, w, i, q, false);
-    const int p = m.parent[i];
-    const Vec vJ = detail::jointVelocity<A, Free>(m, i, qd);
-    w.v[i] = p < 0 ? vJ : Vec(w.Xup[i].apply(w.v[p]) + vJ);
+    bodyVelocity<A, Free>(m, w, i, q, qd, false);
     w.IA[i] = t.I[i];
     w.f[i] = t.I[i] * w.v[i];  // momentum of body i
     e.kinetic += 0.5 * w.v[i].dot(w.f[i]);
@@ -25,16 +35,13 @@ void energyPasses(const Model& m, Data& d, const VecRef& q, const VecRef& qd, En
   Mat Itot = Mat::Zero();
   Vec htot = Vec::Zero();
   for (int i = m.nb - 1; i >= 0; --i) {
-    const Mat Ic = w.Xup[i].transposeTransformInertia(w.IA[i]);
-    const Vec hc = w.Xup[i].applyTransposeForce(w.f[i]);
     const int p = m.parent[i];
-    if (p >= 0) {
-      w.IA[p] += Ic;
-      w.f[p] += hc;
-    } else {
-      Itot += Ic;
-      htot += hc;
-    }
+    Mat& Ip = p >= 0 ? w.IA[p] : Itot;
+    Vec& hp = p >= 0 ? w.f[p] : htot;
+    detail::withXup(m, w, i, [&](const auto& X) {
+      X.addTransposeTransformInertia(w.IA[i], Ip);
+      hp += X.applyTransposeForce(w.f[i]);
+    });
   }
   e.Itot.template topLeftCorner<A::dim, A::dim>() = Itot;
   e.htot.template head<A::dim>() = htot;
@@ -55,7 +62,41 @@ void energyPasses(const Model& m, Data& d, const VecRef& q, const VecRef& qd, En
   e.potential = -e.mass * e.cm.dot(m.gravity);
 }
 
+// Kinetic and potential energy only: the outward pass with X0 instead of the composite inertia
+// pass; the centre of mass of each body from its spatial inertia (spatial: mass I(5, 5) and
+// m c from the top-right block; planar: I(2, 2) and m c = (I(0, 2), -I(0, 1))).
+template <class A, bool Free>
+void energyOnlyPass(const Model& m, Data& d, const VecRef& q, const VecRef& qd, double& kinetic,
+                    double& potential) {
+  auto& w = d.ws<A>();
+  const auto& t = m.arrays<A>();
+  double ke = 0.0;
+  Vec3 mc = Vec3::Zero();  // sum of mass times centre of mass, base coordinates
+  for (int i = 0; i < m.nb; ++i) {
+    bodyVelocity<A, Free>(m, w, i, q, qd, true);
+    const auto& I = t.I[i];
+    ke += 0.5 * w.v[i].dot(I * w.v[i]);
+    const auto& X0 = w.X0[i];
+    if constexpr (A::dim == 6) {
+      const Vec3 h(I(2, 4), I(0, 5), I(1, 3));  // m c, body coordinates
+      mc += I(5, 5) * X0.r + X0.E.transpose() * h;
+    } else {
+      const Vec2 h(I(0, 2), -I(0, 1));
+      mc.head<2>() += I(2, 2) * X0.r + X0.E().transpose() * h;
+    }
+  }
+  kinetic = ke;
+  potential = -mc.dot(m.gravity);
+}
+
 }  // namespace
+
+void detail::kineticPotential(const Model& m, Data& d, const VecRef& q, const VecRef& qd,
+                              double& kinetic, double& potential) {
+  detail::dispatchTree(m, [&](auto arith, auto free) {
+    energyOnlyPass<decltype(arith), decltype(free)::value>(m, d, q, qd, kinetic, potential);
+  });
+}
 
 EnergyMomentum energyMomentum(const Model& m, Data& d, const VecRef& q, const VecRef& qd) {
   detail::checkSize("energyMomentum", "q", q.size(), m.nq());

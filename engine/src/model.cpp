@@ -196,6 +196,7 @@ Model compile(const ModelSpec& spec) {
       m.planar.I.push_back(Ip);
       m.planar.S.push_back(b.joint.planarSubspace());
       m.planar.axis.push_back(b.joint.unitAxis());
+      m.planar.turnAxis.push_back(-1);
       PlanarTransform X;
       X.c = b.rotation(0, 0);
       X.s = b.rotation(0, 1);
@@ -205,6 +206,10 @@ Model compile(const ModelSpec& spec) {
       m.spatial.I.push_back(I);
       m.spatial.S.push_back(b.joint.subspace());
       m.spatial.axis.push_back(b.joint.unitAxis());
+      const JointType jt = b.joint.type;
+      const bool turns = jt == JointType::Rx || jt == JointType::Ry || jt == JointType::Rz;
+      const bool plain = b.rotation == Mat3::Identity();  // Xtree does not rotate
+      m.spatial.turnAxis.push_back(turns && plain ? b.joint.unitAxis() : -1);
       m.spatial.Xtree.push_back({b.rotation, b.translation});
     }
   }

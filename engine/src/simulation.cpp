@@ -15,6 +15,7 @@
 #include <stdexcept>
 
 #include "articulate/configuration.h"
+#include "detail.h"
 
 namespace art {
 
@@ -102,6 +103,7 @@ void Simulation::setState(double t, const Eigen::VectorXd& q, const Eigen::Vecto
   m_h = m_opt.dt;
   m_divergence.reset();
   m_energy = energyMomentum(m_model, m_data, m_q, m_qd);
+  m_energyCurrent = true;
   m_e0 = m_energy.kinetic + m_energy.potential;
 }
 
@@ -112,7 +114,13 @@ void Simulation::setJointForces(const Eigen::VectorXd& tau) {
   m_tau = tau;
 }
 
-EnergyMomentum Simulation::energy() { return m_energy; }
+EnergyMomentum Simulation::energy() {
+  if (!m_energyCurrent) {
+    m_energy = energyMomentum(m_model, m_data, m_q, m_qd);
+    m_energyCurrent = true;
+  }
+  return m_energy;
+}
 
 double Simulation::constraintError() {
   if (!m_cons) return 0.0;
@@ -186,8 +194,10 @@ bool Simulation::check(double constraintError) {
   // the projection could not close the constraints (e.g. a loop pulled apart)
   if (!(constraintError <= kMaxConstraintError))
     return diverge("constraint error", constraintError);
-  m_energy1 = energyMomentum(m_model, m_data, m_q1, m_qd1);
-  const double total = m_energy1.kinetic + m_energy1.potential;
+  // the energies alone: the momentum and composite inertia wait until energy() asks for them
+  double kinetic = 0.0, potential = 0.0;
+  detail::kineticPotential(m_model, m_data, m_q1, m_qd1, kinetic, potential);
+  const double total = kinetic + potential;
   if (!std::isfinite(total) ||
       std::abs(total - m_e0) > m_opt.energyGrowthLimit * (std::abs(m_e0) + 1.0))
     return diverge("total energy", total);
@@ -237,7 +247,7 @@ bool Simulation::commit(double h) {
   m_q.swap(m_q1);
   m_qd.swap(m_qd1);
   m_u.swap(m_u1);
-  m_energy = m_energy1;  // computed by check() for the divergence test
+  m_energyCurrent = false;  // energy() computes it when asked
   ++m_steps;
   return true;
 }

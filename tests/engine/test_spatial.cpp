@@ -45,6 +45,29 @@ Mat6 randomSymmetric(std::mt19937& rng) {
   return A * A.transpose();
 }
 
+// a revolute joint's transform on a tree transform without rotation, applied as a shift and
+// a rotation of two coordinates, against the 6x6 matrix rot(rotk(q)) * xlt(r) of spatial_v2
+template <int K>
+void checkAxisTransform(std::mt19937& rng, Mat3 (*rot)(double)) {
+  for (int n = 0; n < 20; ++n) {
+    const Eigen::VectorXd a = testutil::randomVector(4, rng, -3, 3);
+    const SpatialTransform X{rot(a(0)), a.tail<3>()};
+    const AxisTransform<K> Y = AxisTransform<K>::from(X);
+    QCOMPARE(Y.c, std::cos(a(0)));
+    QCOMPARE(Y.s, std::sin(a(0)));
+    const Mat6 Xm = rotMatrix(rot(a(0))) * xltMatrix(a.tail<3>());
+    const Vec6 m = testutil::randomVector(6, rng);
+    QVERIFY((Y.apply(m) - Xm * m).norm() < 1e-12);
+    QVERIFY((Y.applyTransposeForce(m) - Xm.transpose() * m).norm() < 1e-12);
+    const Mat6 I = randomSymmetric(rng), B = randomSymmetric(rng);
+    const Mat6 base = 0.5 * (B + B.transpose());  // exactly symmetric
+    Mat6 out = base;
+    Y.addTransposeTransformInertia(I, out);
+    QVERIFY((out - base - Xm.transpose() * I * Xm).norm() < 1e-11);
+    QVERIFY(out == out.transpose());  // the result is written symmetrically
+  }
+}
+
 }  // namespace
 
 class TestSpatial : public QObject {
@@ -67,6 +90,13 @@ class TestSpatial : public QObject {
       QVERIFY(((X * Y).matrix() - Xm * Y.matrix()).norm() < 1e-12);
       QVERIFY((X.inverse().matrix() - Xm.inverse()).norm() < 1e-12);
     }
+  }
+
+  void axisTransformMatchesDefinition() {
+    std::mt19937 rng(7);
+    checkAxisTransform<0>(rng, rotxE);
+    checkAxisTransform<1>(rng, rotyE);
+    checkAxisTransform<2>(rng, rotzE);
   }
 
   void planarTransformMatchesDefinition() {

@@ -33,6 +33,10 @@ struct TreeArrays {
   std::vector<typename A::Xform> Xtree;  // parent -> joint predecessor frame (nb)
   std::vector<typename A::Vec> S;        // joint motion subspaces (nb)
   std::vector<int> axis;                 // k when S = e_k, else -1 (nb)
+  // k (0, 1, 2) when joint i is a rotation about axis k (Rx, Ry, Rz) and Xtree[i] does not
+  // rotate (E exactly the identity), so that Xup[i] is an AxisTransform<k> (spatial.h); else -1
+  // (always -1 for planar models) (nb)
+  std::vector<int> turnAxis;
   std::vector<typename A::Mat> I;        // spatial inertias, body coordinates (nb)
   typename A::Vec aGrav = A::Vec::Zero();  // fictitious base acceleration -[0; g]
 };

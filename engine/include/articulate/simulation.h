@@ -75,8 +75,8 @@ class Simulation {
   double time() const { return m_t; }
   const Eigen::VectorXd& q() const { return m_q; }
   const Eigen::VectorXd& qd() const { return m_qd; }
-  /// Energy and momentum at the current state (computed once per step, for the divergence
-  /// check, and kept).
+  /// Energy and momentum at the current state (computed on the first call after a step and
+  /// kept; the divergence check computes the kinetic and potential energy alone).
   EnergyMomentum energy();
   const std::optional<Divergence>& divergence() const { return m_divergence; }
 
@@ -105,7 +105,8 @@ class Simulation {
   Eigen::VectorXd m_u;  // ground's tangential deformation under the contact points (may be empty)
   // stage storage (no allocation while stepping)
   Eigen::VectorXd m_kq[7], m_kv[7], m_ku[7], m_q1, m_qd1, m_u1, m_errq, m_errv, m_erru;
-  EnergyMomentum m_energy, m_energy1;  // of (m_q, m_qd) and of the step being checked
+  EnergyMomentum m_energy;      // of (m_q, m_qd) when m_energyCurrent
+  bool m_energyCurrent = false;
   std::optional<Divergence> m_divergence;
   long m_steps = 0, m_rejected = 0;
   std::optional<ConstraintData> m_cons;  // when the model has constraints

@@ -150,28 +150,12 @@ struct SpatialTransform {
   Mat6 matrix() const;
 };
 
-inline void SpatialTransform::addTransposeTransformInertia(const Mat6& I, Mat6& out) const {
-  // With I = [A B; B' M] (A, M symmetric), rotate the blocks back to source orientation
-  // (A1 = E'AE, B1 = E'BE, M1 = E'ME), then shift by r (rx = skew(r)):
-  //   xlt(r)' [A1 B1; B1' M1] xlt(r) = [A1 - B1 rx + (B1 rx)' - rx M1 rx, B1 + rx M1; sym, M1]
-  // Scalar code exploiting symmetry: Eigen's 3x3 products compile to far more instructions.
-  double A1[3][3], B1[3][3], M1[3][3], T[3][3];
-  auto rotate = [&](int r0, int c0, double (&R)[3][3], bool symmetric) {
-    for (int i = 0; i < 3; ++i)
-      for (int j = 0; j < 3; ++j)
-        T[i][j] = I(r0 + i, c0) * E(0, j) + I(r0 + i, c0 + 1) * E(1, j) + I(r0 + i, c0 + 2) * E(2, j);
-    for (int i = 0; i < 3; ++i)
-      for (int j = symmetric ? i : 0; j < 3; ++j)
-        R[i][j] = E(0, i) * T[0][j] + E(1, i) * T[1][j] + E(2, i) * T[2][j];
-    if (symmetric) {
-      R[1][0] = R[0][1];
-      R[2][0] = R[0][2];
-      R[2][1] = R[1][2];
-    }
-  };
-  rotate(0, 0, A1, true);
-  rotate(0, 3, B1, false);
-  rotate(3, 3, M1, true);
+namespace detail {
+// out += xlt(r)' [A1 B1; B1' M1] xlt(r) for A1, M1 symmetric (M1 stored in full, of A1 the upper
+// triangle read): [A1 - B1 rx + (B1 rx)' - rx M1 rx, B1 + rx M1; sym, M1] with rx = skew(r).
+// Scalar code exploiting symmetry: Eigen's 3x3 products compile to far more instructions.
+inline void addShiftedInertia(const double (&A1)[3][3], const double (&B1)[3][3],
+                              const double (&M1)[3][3], const Vec3& r, Mat6& out) {
   const double rx = r.x(), ry = r.y(), rz = r.z();
   // C = rx M1 (column j is r x M1(:, j)); D = B1 rx (row i is B1(i, :) x r)
   double C[3][3], D[3][3];
@@ -203,6 +187,111 @@ inline void SpatialTransform::addTransposeTransformInertia(const Mat6& I, Mat6& 
     }
   }
 }
+}  // namespace detail
+
+inline void SpatialTransform::addTransposeTransformInertia(const Mat6& I, Mat6& out) const {
+  // With I = [A B; B' M] (A, M symmetric), rotate the blocks back to source orientation
+  // (A1 = E'AE, B1 = E'BE, M1 = E'ME), then shift by r (detail::addShiftedInertia)
+  double A1[3][3], B1[3][3], M1[3][3], T[3][3];
+  auto rotate = [&](int r0, int c0, double (&R)[3][3], bool symmetric) {
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j)
+        T[i][j] = I(r0 + i, c0) * E(0, j) + I(r0 + i, c0 + 1) * E(1, j) + I(r0 + i, c0 + 2) * E(2, j);
+    for (int i = 0; i < 3; ++i)
+      for (int j = symmetric ? i : 0; j < 3; ++j)
+        R[i][j] = E(0, i) * T[0][j] + E(1, i) * T[1][j] + E(2, i) * T[2][j];
+    if (symmetric) {
+      R[1][0] = R[0][1];
+      R[2][0] = R[0][2];
+      R[2][1] = R[1][2];
+    }
+  };
+  rotate(0, 0, A1, true);
+  rotate(0, 3, B1, false);
+  rotate(3, 3, M1, true);
+  detail::addShiftedInertia(A1, B1, M1, r, out);
+}
+
+/// The Plücker transform X = rot(E) * xlt(r) of a revolute joint about coordinate axis K (0, 1,
+/// 2: x, y, z) whose tree transform does not rotate: E is spatial_v2's rotx, roty or rotz of
+/// the joint angle, given by its cosine c and sine s, and mixes only the coordinates (a, b) =
+/// (K + 1, K + 2) mod 3. The same operations as SpatialTransform (same conventions, equal to
+/// rounding), applied as a translation and a rotation of two coordinates: about a third of the
+/// arithmetic of the full 3x3 products.
+template <int K>
+struct AxisTransform {
+  static constexpr int a = (K + 1) % 3, b = (K + 2) % 3;
+  double c = 1.0, s = 0.0;  // cosine and sine of the joint angle
+  Vec3 r = Vec3::Zero();    // destination origin in source coordinates (m)
+
+  /// The transform of a SpatialTransform X whose E is rot_K(angle) exactly (a tree transform
+  /// without rotation times the joint's rotation; E(a, a) = c and E(a, b) = s).
+  static AxisTransform from(const SpatialTransform& X) { return {X.E(a, a), X.E(a, b), X.r}; }
+
+  /// X * m for a motion vector.
+  Vec6 apply(const Vec6& m) const {
+    const double t[3] = {m(3) - (r.y() * m(2) - r.z() * m(1)),
+                         m(4) - (r.z() * m(0) - r.x() * m(2)),
+                         m(5) - (r.x() * m(1) - r.y() * m(0))};
+    Vec6 out;
+    out(K) = m(K);
+    out(a) = c * m(a) + s * m(b);
+    out(b) = c * m(b) - s * m(a);
+    out(3 + K) = t[K];
+    out(3 + a) = c * t[a] + s * t[b];
+    out(3 + b) = c * t[b] - s * t[a];
+    return out;
+  }
+  /// X^T * f: a force vector from destination back to source coordinates.
+  Vec6 applyTransposeForce(const Vec6& f) const {
+    double n[3], g[3];
+    n[K] = f(K);
+    n[a] = c * f(a) - s * f(b);
+    n[b] = s * f(a) + c * f(b);
+    g[K] = f(3 + K);
+    g[a] = c * f(3 + a) - s * f(3 + b);
+    g[b] = s * f(3 + a) + c * f(3 + b);
+    Vec6 out;
+    out(0) = n[0] + (r.y() * g[2] - r.z() * g[1]);
+    out(1) = n[1] + (r.z() * g[0] - r.x() * g[2]);
+    out(2) = n[2] + (r.x() * g[1] - r.y() * g[0]);
+    out(3) = g[0];
+    out(4) = g[1];
+    out(5) = g[2];
+    return out;
+  }
+  /// out += X^T * I * X (I symmetric), as SpatialTransform::addTransposeTransformInertia.
+  void addTransposeTransformInertia(const Mat6& I, Mat6& out) const {
+    double A1[3][3], B1[3][3], M1[3][3];
+    // R = E' S E for a symmetric block S: T = S E changes columns a and b, E' T rows a and b
+    auto rotateSymmetric = [&](int o, double (&R)[3][3]) {
+      const double Sab = I(o + a, o + b), Saa = I(o + a, o + a), Sbb = I(o + b, o + b);
+      R[K][K] = I(o + K, o + K);
+      R[K][a] = R[a][K] = c * I(o + K, o + a) - s * I(o + K, o + b);
+      R[K][b] = R[b][K] = s * I(o + K, o + a) + c * I(o + K, o + b);
+      const double Taa = c * Saa - s * Sab, Tba = c * Sab - s * Sbb;
+      const double Tab = s * Saa + c * Sab, Tbb = s * Sab + c * Sbb;
+      R[a][a] = c * Taa - s * Tba;
+      R[a][b] = R[b][a] = c * Tab - s * Tbb;
+      R[b][b] = s * Tab + c * Tbb;
+    };
+    rotateSymmetric(0, A1);
+    rotateSymmetric(3, M1);
+    // B1 = E' B E, B the top-right block
+    double T[3][3];
+    for (int i = 0; i < 3; ++i) {
+      T[i][K] = I(i, 3 + K);
+      T[i][a] = c * I(i, 3 + a) - s * I(i, 3 + b);
+      T[i][b] = s * I(i, 3 + a) + c * I(i, 3 + b);
+    }
+    for (int j = 0; j < 3; ++j) {
+      B1[K][j] = T[K][j];
+      B1[a][j] = c * T[a][j] - s * T[b][j];
+      B1[b][j] = s * T[a][j] + c * T[b][j];
+    }
+    detail::addShiftedInertia(A1, B1, M1, r, out);
+  }
+};
 
 /// Planar Plücker transform plnr(theta, r): rotation by theta about z, then translation r.
 struct PlanarTransform {
