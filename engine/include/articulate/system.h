@@ -141,8 +141,9 @@ class System {
   virtual void auxiliaryState(VecOut w) const { (void)w; }
 
   /// Sets the evaluation point of the calls below: time t (s), positions q, velocities v and
-  /// auxiliary state w (auxiliarySize entries; the two-argument form takes the current one).
-  /// Does not change the integration state. Throws std::invalid_argument on a size mismatch.
+  /// auxiliary state w (auxiliarySize entries; the three-argument form takes the current one,
+  /// allocating a copy when there is one). Does not change the integration state. Throws
+  /// std::invalid_argument on a size mismatch.
   virtual void evaluate(double t, const VecRef& q, const VecRef& v, const VecRef& w) = 0;
   void evaluate(double t, const VecRef& q, const VecRef& v);
   /// Whether M is constant (the same at every q; natural coordinates).
