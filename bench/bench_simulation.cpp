@@ -1,5 +1,8 @@
 // Simulation speed: RK4 steps per second of autoTree(20) and autoTree(100) at 1 ms (items per
-// second = steps per second; "realtime" = simulated seconds per wall second), and the same run
+// second = steps per second; "realtime" = simulated seconds per wall second), the same steps
+// through the System interface (BM_system_step: TreeSystem, as the simulator thread and the CLI
+// step), one acceleration through the interface's solver-facing calls (BM_system_accel:
+// evaluate, generalizedForces, solveMass = RNEA bias + CRBA + L'L solve; compare BM_aba), and the same run
 // through the threaded Simulator with every step published as a snapshot and appended to a
 // Recording, as the application does (the difference is the publish overhead per step).
 #include <chrono>
@@ -11,6 +14,7 @@
 #include "articulate/recording.h"
 #include "articulate/simulation.h"
 #include "articulate/simulator.h"
+#include "articulate/system.h"
 
 namespace {
 
@@ -34,6 +38,33 @@ void BM_simulate(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
   state.counters["realtime"] = benchmark::Counter(1e-3 * static_cast<double>(state.iterations()),
                                                   benchmark::Counter::kIsRate);
+}
+
+void BM_system_step(benchmark::State& state) {
+  art::TreeSystem sys(std::make_shared<const art::Model>(tree(static_cast<int>(state.range(0)))),
+                      {});
+  art::System& s = sys;
+  for (auto _ : state) {
+    if (!s.step()) state.SkipWithError("diverged");
+    benchmark::DoNotOptimize(s.positions().data());
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+
+void BM_system_accel(benchmark::State& state) {
+  art::TreeSystem sys(std::make_shared<const art::Model>(tree(static_cast<int>(state.range(0)))),
+                      {});
+  art::System& s = sys;
+  Eigen::VectorXd a(s.velocitySize());
+  const Eigen::VectorXd q = s.positions(), v = Eigen::VectorXd::Constant(s.velocitySize(), 0.5);
+  const Eigen::VectorXd w(0);
+  for (auto _ : state) {
+    s.evaluate(0.0, q, v, w);
+    s.generalizedForces(a);
+    s.solveMass(a);
+    benchmark::DoNotOptimize(a.data());
+  }
+  state.SetItemsProcessed(state.iterations());
 }
 
 // one iteration = 1000 steps (1 s simulated) through the thread, drained into a Recording
@@ -66,6 +97,8 @@ void BM_simulator_thread(benchmark::State& state) {
 }  // namespace
 
 BENCHMARK(BM_simulate)->Name("BM_simulate/rk4/autotree")->Arg(20)->Arg(100);
+BENCHMARK(BM_system_step)->Name("BM_system_step/rk4/autotree")->Arg(20)->Arg(100);
+BENCHMARK(BM_system_accel)->Name("BM_system_accel/autotree")->Arg(20)->Arg(100);
 BENCHMARK(BM_simulator_thread)
     ->Name("BM_simulator_thread/rk4/autotree")
     ->Arg(20)

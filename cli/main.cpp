@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <memory>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
@@ -16,11 +17,12 @@
 #include "articulate/generators.h"
 #include "articulate/model_format.h"
 #include "articulate/model_io.h"
-#include "articulate/natural/integrator.h"
 #include "articulate/natural/structure_format.h"
 #include "articulate/rigid_body.h"
 #include "articulate/simulation.h"
 #include "articulate/urdf.h"
+#include "articulate/structure_system.h"
+#include "articulate/system.h"
 
 namespace {
 
@@ -160,15 +162,6 @@ void printRigidBodyInfo(const RigidBodySpec& spec) {
             << " J, floor clearance " << body.floorClearance() << " m\n";
 }
 
-// simulate --q0/--qd0: one number per joint variable (nq positions, nv velocities)
-Eigen::VectorXd parseList(const std::string& text, int n, const char* option) {
-  const std::vector<double> v = parseNumbers(text, option);
-  if (static_cast<int>(v.size()) != n)
-    throw std::invalid_argument(std::string(option) + ": expected " + std::to_string(n) +
-                                " comma-separated numbers (one per joint variable)");
-  return Eigen::Map<const Eigen::VectorXd>(v.data(), n);
-}
-
 struct SimulateArgs {
   std::string model, output, integrator, q0, qd0;  // empty / 0: the model's setting
   double duration = 1.0, dt = 0, rtol = 0, atol = 0;
@@ -179,154 +172,48 @@ bool endsWith(const std::string& s, const std::string& tail) {
   return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
 }
 
-// a rigid body: RK4 steps of dt; CSV: t, x, y, z (centre of mass), qw, qx, qy, qz, vx, vy, vz,
-// wx, wy, wz, kinetic, potential, total; JSON: the same as arrays
-int runSimulateRigid(const SimulateArgs& a, const RigidBodySpec& spec) {
-  if (!a.integrator.empty() && a.integrator != "rk4")
-    throw std::invalid_argument("--integrator: rigid_body models are integrated with rk4 only, got " +
-                                a.integrator);
-  const double dt = a.dt > 0 ? a.dt : 1e-3;
-  if (!a.q0.empty() || !a.qd0.empty())
-    throw std::invalid_argument("--q0/--qd0: a rigid_body model has no joints (its initial state "
-                                "is the file's 'initial')");
-  const bool json = endsWith(a.output, ".json"), csv = endsWith(a.output, ".csv");
-  if (!json && !csv) throw std::invalid_argument("--output: the file must end in .csv or .json");
-  RigidBody body(spec);
-  const double interval = dt * a.every;
-  const long samples = static_cast<long>(std::floor(a.duration / interval + 1e-9));
-  const char* names[] = {"x", "y", "z", "qw", "qx", "qy", "qz", "vx", "vy", "vz", "wx", "wy", "wz",
-                         "kinetic", "potential", "total"};
-  std::ostringstream out;
-  out.precision(17);
-  nlohmann::ordered_json doc;
-  auto row = [&] {
-    const Eigen::Quaterniond& q = body.state().orientation;
-    const Vec3 r = body.comPosition(), v = body.comVelocity(), w = body.angularVelocity();
-    const RigidBodyEnergy e = body.energy();
-    const double values[] = {r.x(), r.y(), r.z(), q.w(), q.x(), q.y(), q.z(), v.x(), v.y(), v.z(),
-                             w.x(), w.y(), w.z(), e.kinetic, e.potential, e.total()};
-    if (csv) {
-      out << body.time();
-      for (double x : values) out << "," << x;
-      out << "\n";
-    } else {
-      doc["t"].push_back(body.time());
-      for (std::size_t k = 0; k < std::size(values); ++k) doc[names[k]].push_back(values[k]);
-    }
-  };
-  if (csv) {
-    out << "t";
-    for (const char* n : names) out << "," << n;
-    out << "\n";
-  } else {
-    doc["model"] = spec.name;
-    doc["integrator"] = "rk4";
-    doc["dt"] = dt;
-    doc["t"] = nlohmann::ordered_json::array();
-  }
-  row();
-  for (long k = 1; k <= samples; ++k) {
-    body.advanceTo(k * interval, dt);
-    const Vec3 r = body.comPosition();
-    if (!r.allFinite() || !body.state().momentum.allFinite() ||
-        !body.state().angularMomentum.allFinite()) {
-      writeFileAtomically(a.output, csv ? out.str() : doc.dump() + "\n");
-      std::cerr << "error: the state is not finite at t = " << body.time()
-                << " s; wrote the samples before it to " << a.output << "\n";
-      return 1;
-    }
-    row();
-  }
-  writeFileAtomically(a.output, csv ? out.str() : doc.dump() + "\n");
-  std::cout << "simulated " << spec.name << " (rigid body) for " << body.time()
-            << " s with rk4 (" << body.stepsTaken() << " steps), wrote " << samples + 1 << " samples to "
-            << a.output << "\n";
-  return 0;
-}
+// a model file's system with the simulate options applied: its name, step, initial state and
+// what its state variables are called in messages
+struct SimulatedSystem {
+  std::unique_ptr<System> system;
+  std::string name;
+  double dt = 1e-3;
+  Eigen::VectorXd q0, v0;
+  const char* variable = "joint variable";
+};
 
-// a structure in natural coordinates (kind "structure"): Zhong06 by default, the same columns
-// with q the natural coordinates
-int runSimulateStructure(const SimulateArgs& a) {
-  const natural::StructureSpec spec = natural::loadStructure(a.model);
-  const natural::Structure structure(spec);
-  natural::SimulationOptions opt = natural::simulationOptions(spec);
-  if (!a.integrator.empty() && !natural::parseIntegrator(a.integrator, opt.integrator))
-    throw std::invalid_argument("--integrator: structures are integrated with zhong06 or rk4");
-  if (a.dt > 0) opt.dt = a.dt;
-  natural::StructureSimulation sim(structure, opt);
-  const int n = structure.nq();
-  auto list = [&](const std::string& text, const Eigen::VectorXd& fallback, const char* option) {
-    if (text.empty()) return Eigen::VectorXd(fallback);
-    const std::vector<double> v = parseNumbers(text, option);
-    if (static_cast<int>(v.size()) != n)
-      throw std::invalid_argument(std::string(option) + ": expected " + std::to_string(n) +
-                                  " comma-separated numbers (one per natural coordinate)");
-    return Eigen::VectorXd(Eigen::Map<const Eigen::VectorXd>(v.data(), n));
-  };
-  sim.setState(0.0, list(a.q0, structure.q0(), "--q0"), list(a.qd0, structure.qd0(), "--qd0"));
-  const bool json = a.output.size() >= 5 && a.output.substr(a.output.size() - 5) == ".json";
-  const bool csv = a.output.size() >= 4 && a.output.substr(a.output.size() - 4) == ".csv";
-  if (!json && !csv) throw std::invalid_argument("--output: the file must end in .csv or .json");
-  const std::string integrator = natural::integratorName(opt.integrator);
-  const double interval = opt.dt * a.every;
-  const long samples = static_cast<long>(std::floor(a.duration / interval + 1e-9));
-  std::ostringstream out;
-  out.precision(17);
-  nlohmann::ordered_json doc;
-  double worst = 0;
-  auto row = [&] {
-    const natural::StructureEnergy e = sim.energy();
-    worst = std::max(worst, sim.constraintError());
-    if (csv) {
-      out << sim.time();
-      for (int i = 0; i < n; ++i) out << "," << sim.q()(i);
-      for (int i = 0; i < n; ++i) out << "," << sim.qd()(i);
-      out << "," << e.kinetic << "," << e.potential << "," << e.total() << "\n";
-    } else {
-      doc["t"].push_back(sim.time());
-      doc["q"].push_back(std::vector<double>(sim.q().data(), sim.q().data() + n));
-      doc["qd"].push_back(std::vector<double>(sim.qd().data(), sim.qd().data() + n));
-      doc["kinetic"].push_back(e.kinetic);
-      doc["potential"].push_back(e.potential);
-      doc["total"].push_back(e.total());
-    }
-  };
-  if (csv) {
-    out << "t";
-    for (int i = 0; i < n; ++i) out << ",q" << i;
-    for (int i = 0; i < n; ++i) out << ",qd" << i;
-    out << ",kinetic,potential,total\n";
-  } else {
-    doc["model"] = spec.name;
-    doc["integrator"] = integrator;
-    doc["dt"] = opt.dt;
-    doc["t"] = nlohmann::ordered_json::array();
+SimulatedSystem makeSystem(const SimulateArgs& a) {
+  SimulatedSystem out;
+  if (natural::isStructureDocument(readJsonFile(a.model))) {
+    const natural::StructureSpec spec = natural::loadStructure(a.model);
+    natural::SimulationOptions opt = natural::simulationOptions(spec);
+    if (!a.integrator.empty() && !natural::parseIntegrator(a.integrator, opt.integrator))
+      throw std::invalid_argument("--integrator: structures are integrated with zhong06 or rk4");
+    if (a.dt > 0) opt.dt = a.dt;
+    auto system = std::make_unique<StructureSystem>(spec, opt);
+    out.q0 = system->structure().q0();
+    out.v0 = system->structure().qd0();
+    out.system = std::move(system);
+    out.name = spec.name;
+    out.dt = opt.dt;
+    out.variable = "natural coordinate";
+    return out;
   }
-  row();
-  for (long k = 1; k <= samples; ++k) {
-    if (!sim.advanceTo(k * interval)) break;
-    row();
-  }
-  writeFileAtomically(a.output, csv ? out.str() : doc.dump() + "\n");
-  if (sim.failure()) {
-    std::cerr << "error: " << *sim.failure() << "; wrote the samples before it to " << a.output
-              << "\n";
-    return 1;
-  }
-  std::cout << "simulated " << spec.name << " for " << sim.time() << " s with " << integrator
-            << " (" << sim.stepsTaken() << " steps, " << n << " coordinates, "
-            << structure.nc() << " constraints, largest residual " << worst << "), wrote "
-            << samples + 1 << " samples to " << a.output << "\n";
-  return 0;
-}
-
-// CSV: t, q0.., qd0.., kinetic, potential, total; JSON: the same as arrays
-int runSimulate(const SimulateArgs& a) {
-  if (natural::isStructureDocument(readJsonFile(a.model))) return runSimulateStructure(a);
   const LoadedDocument document = loadDocument(a.model);
-  if (const auto* rb = std::get_if<RigidBodySpec>(&document)) return runSimulateRigid(a, *rb);
+  if (const auto* rb = std::get_if<RigidBodySpec>(&document)) {
+    if (!a.integrator.empty() && a.integrator != "rk4")
+      throw std::invalid_argument(
+          "--integrator: rigid_body models are integrated with rk4 only, got " + a.integrator);
+    if (!a.q0.empty() || !a.qd0.empty())
+      throw std::invalid_argument("--q0/--qd0: a rigid_body model has no joints (its initial "
+                                  "state is the file's 'initial')");
+    out.dt = a.dt > 0 ? a.dt : 1e-3;
+    out.system = std::make_unique<RigidBodySystem>(*rb, out.dt, out.dt * a.every);
+    out.name = rb->name;
+    return out;
+  }
   const LoadedModel& lm = std::get<LoadedModel>(document);
-  const Model model = compile(lm.spec);
+  auto model = std::make_shared<const Model>(compile(lm.spec));
   // the model's own settings, overridden by the options given
   SimulationOptions opt = simulationOptions(lm.spec);
   if (!a.integrator.empty() && !parseIntegrator(a.integrator, opt.integrator))
@@ -334,60 +221,102 @@ int runSimulate(const SimulateArgs& a) {
   if (a.dt > 0) opt.dt = a.dt;
   if (a.rtol > 0) opt.relTol = a.rtol;
   if (a.atol > 0) opt.absTol = a.atol;
-  Simulation sim(model, opt);
-  const int nq = model.nq(), nv = model.nv();
-  sim.setState(0.0, a.q0.empty() ? Eigen::VectorXd(model.q0) : parseList(a.q0, nq, "--q0"),
-               a.qd0.empty() ? Eigen::VectorXd(model.qd0) : parseList(a.qd0, nv, "--qd0"));
-  const bool json = a.output.size() >= 5 && a.output.substr(a.output.size() - 5) == ".json";
-  const bool csv = a.output.size() >= 4 && a.output.substr(a.output.size() - 4) == ".csv";
+  out.q0 = model->q0;
+  out.v0 = model->qd0;
+  out.system = std::make_unique<TreeSystem>(model, opt);
+  out.name = lm.spec.name;
+  out.dt = opt.dt;
+  return out;
+}
+
+// simulate --q0/--qd0: one number per state variable (n of them), or the fallback
+Eigen::VectorXd parseList(const std::string& text, const Eigen::VectorXd& fallback,
+                          const char* option, const char* variable) {
+  if (text.empty()) return fallback;
+  const std::vector<double> v = parseNumbers(text, option);
+  const auto n = fallback.size();
+  if (static_cast<Eigen::Index>(v.size()) != n)
+    throw std::invalid_argument(std::string(option) + ": expected " + std::to_string(n) +
+                                " comma-separated numbers (one per " + variable + ")");
+  return Eigen::Map<const Eigen::VectorXd>(v.data(), n);
+}
+
+// Any system, through the System interface: samples every `every` steps at multiples of dt.
+// CSV: t, the position and velocity columns (System::positionColumn, velocityColumn: q0..,
+// qd0.. or a rigid body's x.., vx..), kinetic, potential, total; JSON: the same as arrays, the
+// default-named columns grouped into `q` and `qd` (one array per sample).
+int runSimulate(const SimulateArgs& a) {
+  SimulatedSystem s = makeSystem(a);
+  System& sys = *s.system;
+  if (!a.q0.empty() || !a.qd0.empty())
+    sys.setState(0.0, parseList(a.q0, s.q0, "--q0", s.variable),
+                 parseList(a.qd0, s.v0, "--qd0", s.variable));
+  const bool json = endsWith(a.output, ".json"), csv = endsWith(a.output, ".csv");
   if (!json && !csv) throw std::invalid_argument("--output: the file must end in .csv or .json");
-  const std::string integrator = integratorName(opt.integrator);
-  const double interval = opt.dt * a.every;
+  const int nq = sys.positionSize(), nv = sys.velocitySize(), nc = sys.constraintSize();
+  const bool named = nq > 0 && sys.positionColumn(0) != "q0";
+  const double interval = s.dt * a.every;
   const long samples = static_cast<long>(std::floor(a.duration / interval + 1e-9));
   std::ostringstream out;
   out.precision(17);
   nlohmann::ordered_json doc;
+  Eigen::VectorXd phi(nc);
+  double worst = 0;
   auto row = [&] {
-    const EnergyMomentum e = sim.energy();
-    if (csv) {
-      out << sim.time();
-      for (int i = 0; i < nq; ++i) out << "," << sim.q()(i);
-      for (int i = 0; i < nv; ++i) out << "," << sim.qd()(i);
-      out << "," << e.kinetic << "," << e.potential << "," << e.kinetic + e.potential << "\n";
-    } else {
-      doc["t"].push_back(sim.time());
-      doc["q"].push_back(std::vector<double>(sim.q().data(), sim.q().data() + nq));
-      doc["qd"].push_back(std::vector<double>(sim.qd().data(), sim.qd().data() + nv));
-      doc["kinetic"].push_back(e.kinetic);
-      doc["potential"].push_back(e.potential);
-      doc["total"].push_back(e.kinetic + e.potential);
+    const EnergySample e = sys.energy();
+    const Eigen::VectorXd &q = sys.positions(), &v = sys.velocities();
+    if (nc) {
+      sys.evaluate(sys.time(), q, v);
+      sys.constraintResidual(phi);
+      worst = std::max(worst, phi.cwiseAbs().maxCoeff());
     }
+    if (csv) {
+      out << sys.time();
+      for (int i = 0; i < nq; ++i) out << "," << q(i);
+      for (int i = 0; i < nv; ++i) out << "," << v(i);
+      out << "," << e.kinetic << "," << e.potential << "," << e.kinetic + e.potential << "\n";
+      return;
+    }
+    doc["t"].push_back(sys.time());
+    if (named) {
+      for (int i = 0; i < nq; ++i) doc[sys.positionColumn(i)].push_back(q(i));
+      for (int i = 0; i < nv; ++i) doc[sys.velocityColumn(i)].push_back(v(i));
+    } else {
+      doc["q"].push_back(std::vector<double>(q.data(), q.data() + nq));
+      doc["qd"].push_back(std::vector<double>(v.data(), v.data() + nv));
+    }
+    doc["kinetic"].push_back(e.kinetic);
+    doc["potential"].push_back(e.potential);
+    doc["total"].push_back(e.kinetic + e.potential);
   };
   if (csv) {
     out << "t";
-    for (int i = 0; i < nq; ++i) out << ",q" << i;
-    for (int i = 0; i < nv; ++i) out << ",qd" << i;
+    for (int i = 0; i < nq; ++i) out << "," << sys.positionColumn(i);
+    for (int i = 0; i < nv; ++i) out << "," << sys.velocityColumn(i);
     out << ",kinetic,potential,total\n";
   } else {
-    doc["model"] = lm.spec.name;
-    doc["integrator"] = integrator;
-    doc["dt"] = opt.dt;
+    doc["model"] = s.name;
+    doc["integrator"] = sys.integratorName();
+    doc["dt"] = s.dt;
     doc["t"] = nlohmann::ordered_json::array();
   }
   row();
   for (long k = 1; k <= samples; ++k) {
-    if (!sim.advanceTo(k * interval)) break;
+    if (!sys.advanceTo(k * interval)) break;
     row();
   }
   writeFileAtomically(a.output, csv ? out.str() : doc.dump() + "\n");
-  if (sim.divergence()) {
-    std::cerr << "error: " << sim.divergence()->message << "; wrote the samples before it to "
+  if (sys.divergence()) {
+    std::cerr << "error: " << sys.divergence()->message << "; wrote the samples before it to "
               << a.output << "\n";
     return 1;
   }
-  std::cout << "simulated " << lm.spec.name << " for " << sim.time() << " s with " << integrator
-            << " (" << sim.stepsTaken() << " steps";
-  if (sim.stepsRejected()) std::cout << ", " << sim.stepsRejected() << " rejected";
+  std::cout << "simulated " << s.name << " for " << sys.time() << " s with "
+            << sys.integratorName() << " (" << sys.stepsTaken() << " steps";
+  if (sys.stepsRejected()) std::cout << ", " << sys.stepsRejected() << " rejected";
+  if (nc)
+    std::cout << ", " << nq << " coordinates, " << nc << " constraints, largest residual "
+              << worst;
   std::cout << "), wrote " << samples + 1 << " samples to " << a.output << "\n";
   return 0;
 }

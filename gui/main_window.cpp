@@ -377,10 +377,12 @@ std::unique_ptr<System> MainWindow::makeSystem() const {
 void MainWindow::startTimeline() {
   // one system simulates on the simulator's thread; this one only names and poses for the GUI
   m_display = makeSystem();
-  std::vector<std::string> positions, velocities;
+  std::vector<std::string> positions, velocities, constraints;
   for (int i = 0; i < m_display->positionSize(); ++i) positions.push_back(m_display->positionName(i));
   for (int i = 0; i < m_display->velocitySize(); ++i) velocities.push_back(m_display->velocityName(i));
-  m_plots->setQuantities(positions, velocities);
+  for (int i = 0; i < m_display->constraintSize(); ++i)
+    constraints.push_back("lambda[" + std::to_string(i) + "] " + m_display->constraintName(i));
+  m_plots->setQuantities(positions, velocities, constraints);
   if (m_model->motion) {
     Recording r = Recording::fromMotion(*m_model->motion);
     r.setQuaternionBlocks(m_display->quaternionBlocks());

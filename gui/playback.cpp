@@ -58,7 +58,8 @@ void Playback::setAnimation(Recording recording) {
 void Playback::setSimulation(std::unique_ptr<System> system) {
   Simulator* sim = simulator();
   m_live = true;
-  m_recording = Recording(system->positionSize(), system->velocitySize());
+  m_recording =
+      Recording(system->positionSize(), system->velocitySize(), system->constraintSize());
   m_recording.setQuaternionBlocks(system->quaternionBlocks());
   m_q = system->positions();
   m_qd = system->velocities();
@@ -224,10 +225,10 @@ void Playback::sendState(double t, const Eigen::VectorXd& q, const Eigen::Vector
 void Playback::takeSnapshots() {
   while (m_simulator->takeSnapshots(m_batch)) {
     if (m_batch.generation != m_generation || m_batch.nq != m_recording.positionSize() ||
-        m_batch.nv != m_recording.velocitySize())
+        m_batch.nv != m_recording.velocitySize() || m_batch.nc != m_recording.constraintSize())
       continue;
-    const double limit =
-        kRecordingLimitBytes / double(Recording::bytesPerSample(m_batch.nq, m_batch.nv));
+    const double limit = kRecordingLimitBytes /
+                         double(Recording::bytesPerSample(m_batch.nq, m_batch.nv, m_batch.nc));
     if (double(m_recording.size() + m_batch.size()) > limit) {
       m_simulator->pause();
       m_playing = false;
@@ -240,7 +241,7 @@ void Playback::takeSnapshots() {
     for (std::size_t k = 0; k < m_batch.size(); ++k)
       if (m_recording.empty() || m_batch.time(k) >= m_recording.endTime())
         m_recording.append(m_batch.time(k), m_batch.q(k), m_batch.qd(k), m_batch.kinetic(k),
-                           m_batch.potential(k));
+                           m_batch.potential(k), m_batch.lambda(k));
   }
 }
 

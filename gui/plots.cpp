@@ -81,12 +81,18 @@ double PlotsPanel::value(int k, std::size_t s) const {
     case 0: return r.kinetic(s);
     case 1: return r.potential(s);
     case 2: return r.kinetic(s) + r.potential(s);
-    default: return k - 3 < m_nq ? r.q(s)(k - 3) : r.qd(s)(k - 3 - m_nq);
+    default:
+      if (k - 3 < m_nq) return r.q(s)(k - 3);
+      if (k - 3 < m_nq + m_nv) return r.qd(s)(k - 3 - m_nq);
+      // a recording without constraint forces (a loaded motion) has none to give
+      return k - 3 - m_nq - m_nv < r.constraintSize() ? r.lambda(s)(k - 3 - m_nq - m_nv)
+                                                      : std::nan("");
   }
 }
 
 void PlotsPanel::setQuantities(const std::vector<std::string>& positions,
-                               const std::vector<std::string>& velocities) {
+                               const std::vector<std::string>& velocities,
+                               const std::vector<std::string>& constraints) {
   for (QLineSeries* s : m_series)
     if (s) {
       m_chart->removeSeries(s);
@@ -94,7 +100,10 @@ void PlotsPanel::setQuantities(const std::vector<std::string>& positions,
     }
   m_names = positions;
   m_names.insert(m_names.end(), velocities.begin(), velocities.end());
+  m_names.insert(m_names.end(), constraints.begin(), constraints.end());
   m_nq = static_cast<int>(positions.size());
+  m_nv = static_cast<int>(velocities.size());
+  m_nc = static_cast<int>(constraints.size());
   m_series.assign(quantities(), nullptr);
   const QSignalBlocker block(m_list);
   m_list->clear();
@@ -143,9 +152,9 @@ void PlotsPanel::setCursor(double t) {
 
 void PlotsPanel::redraw() {
   const bool haveData = m_recording && !m_recording->empty() &&
-                        m_recording->positionSize() == m_nq &&
-                        m_recording->positionSize() + m_recording->velocitySize() ==
-                            static_cast<int>(m_names.size());
+                        m_recording->positionSize() == m_nq && m_recording->velocitySize() == m_nv;
+  // a loaded motion has no constraint forces: their series stay empty
+  const bool haveForces = haveData && m_recording->constraintSize() == m_nc;
   double lo = std::numeric_limits<double>::infinity(), hi = -lo;
   const std::size_t size = haveData ? m_recording->size() : 0;
   const std::size_t stride = std::max<std::size_t>(1, (size + kMaxPoints - 1) / kMaxPoints);
@@ -168,6 +177,10 @@ void PlotsPanel::redraw() {
       series->attachAxis(m_y);
     }
     QList<QPointF> points;
+    if (k - 3 >= m_nq + m_nv && !haveForces) {
+      series->replace(points);
+      continue;
+    }
     points.reserve(static_cast<qsizetype>(size / stride + 2));
     for (std::size_t s = 0; s < size; s += stride) {
       const double v = value(k, s);

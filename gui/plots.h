@@ -1,6 +1,6 @@
 #pragma once
-// The Plots dock: live plots (Qt Charts) of chosen joint positions and velocities and of the
-// kinetic, potential and total energy of the timeline's recording, with a cursor at the
+// The Plots dock: live plots (Qt Charts) of chosen joint positions and velocities, constraint
+// forces, and the kinetic, potential and total energy of the timeline's recording, with a cursor at the
 // playback time and CSV export of the plotted quantities at every sample.
 
 #include <string>
@@ -24,9 +24,12 @@ class PlotsPanel : public QWidget {
   explicit PlotsPanel(QWidget* parent = nullptr);
 
   /// The names of the plotted system's position and velocity components (System::
-  /// positionName, velocityName); resets the choice to the three energies.
+  /// positionName, velocityName) and of its constraint forces (one per constraint row, e.g.
+  /// "lambda[0] pin.x"; drawn from recordings that hold them); resets the choice to the three
+  /// energies.
   void setQuantities(const std::vector<std::string>& positions,
-                     const std::vector<std::string>& velocities);
+                     const std::vector<std::string>& velocities,
+                     const std::vector<std::string>& constraints = {});
   /// Plots `recording` (at most kMaxPoints points per series) soon: redraws at most 5 times a
   /// second however often it is called. The recording must outlive the next redraw.
   void setRecording(const Recording* recording);
@@ -48,14 +51,14 @@ class PlotsPanel : public QWidget {
   static constexpr int kMaxPoints = 2000;
 
  private:
-  double value(int quantity, std::size_t k) const;  // quantity: 0..2 energies, then q, qd
+  double value(int quantity, std::size_t k) const;  // quantity: 0..2 energies, q, qd, lambda
   QString quantityName(int quantity) const;
   int quantities() const;
   void exportDialog();
 
   const Recording* m_recording = nullptr;
-  std::vector<std::string> m_names;  // positions, then velocities
-  int m_nq = 0;
+  std::vector<std::string> m_names;  // positions, velocities, then constraint forces
+  int m_nq = 0, m_nv = 0, m_nc = 0;
   QChart* m_chart = nullptr;
   QValueAxis *m_x = nullptr, *m_y = nullptr;
   QLineSeries* m_cursor = nullptr;

@@ -12,9 +12,9 @@
 
 namespace art {
 
-Recording::Recording(int nq, int nv) : m_nq(nq), m_nv(nv < 0 ? nq : nv) {
-  if (nq < 0) throw std::invalid_argument("Recording: negative state size");
-  m_stride = static_cast<std::size_t>(m_nq + m_nv) + 3;
+Recording::Recording(int nq, int nv, int nc) : m_nq(nq), m_nv(nv < 0 ? nq : nv), m_nc(nc) {
+  if (nq < 0 || nc < 0) throw std::invalid_argument("Recording: negative state size");
+  m_stride = static_cast<std::size_t>(m_nq + m_nv + m_nc) + 3;
 }
 
 void Recording::setQuaternionBlocks(const std::vector<int>& starts) {
@@ -32,7 +32,7 @@ double* Recording::slot(std::size_t k) {
 }
 
 void Recording::append(double t, const double* q, const double* qd, double kinetic,
-                       double potential) {
+                       double potential, const double* lambda) {
   if (m_size && t < endTime())
     throw std::invalid_argument("Recording::append: time " + std::to_string(t) +
                                 " s is before the last sample's");
@@ -42,6 +42,10 @@ void Recording::append(double t, const double* q, const double* qd, double kinet
   std::memcpy(s + 1 + m_nq, qd, sizeof(double) * m_nv);
   s[1 + m_nq + m_nv] = kinetic;
   s[2 + m_nq + m_nv] = potential;
+  if (lambda)
+    std::memcpy(s + 3 + m_nq + m_nv, lambda, sizeof(double) * m_nc);
+  else
+    std::fill(s + 3 + m_nq + m_nv, s + 3 + m_nq + m_nv + m_nc, 0.0);
   ++m_size;
 }
 

@@ -165,6 +165,7 @@ void Simulator::record() {
   Eigen::Map<Eigen::VectorXd>(s + 1 + nq, nv) = m_sim->velocities();
   s[1 + nq + nv] = e.kinetic;
   s[2 + nq + nv] = e.potential;
+  if (m_local.nc) m_sim->currentConstraintForces(Eigen::Map<Eigen::VectorXd>(s + 3 + nq + nv, m_local.nc));
 }
 
 void Simulator::publish() {
@@ -184,6 +185,7 @@ void Simulator::publish() {
     m_local.generation = m_shared.generation;
     m_local.nq = m_shared.nq;
     m_local.nv = m_shared.nv;
+    m_local.nc = m_shared.nc;
   }
 }
 
@@ -194,6 +196,7 @@ void Simulator::apply(Command& c) {
     m_local.generation = c.generation;
     m_local.nq = m_sim ? m_sim->positionSize() : 0;
     m_local.nv = m_sim ? m_sim->velocitySize() : 0;
+    m_local.nc = m_sim ? m_sim->constraintSize() : 0;
     m_steps = 0;
     m_error.clear();
   };

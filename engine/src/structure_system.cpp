@@ -3,16 +3,64 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 namespace art {
 
 StructureSystem::StructureSystem(const natural::StructureSpec& spec)
-    : m_structure(std::make_unique<natural::Structure>(spec)),
-      m_sim(std::make_unique<natural::StructureSimulation>(*m_structure,
-                                                            natural::simulationOptions(spec))) {
-  for (std::size_t b = 0; b < m_structure->bodies().size(); ++b)
-    for (int i = 0; i < m_structure->bodies()[b].coordinates(); ++i)
-      m_owner.push_back(static_cast<int>(b));
+    : StructureSystem(spec, natural::simulationOptions(spec)) {}
+
+StructureSystem::StructureSystem(const natural::StructureSpec& spec,
+                                 const natural::SimulationOptions& options) {
+  build(spec, options);
+}
+
+void StructureSystem::setStructure(const natural::StructureSpec& spec) {
+  build(spec, natural::simulationOptions(spec));
+  bumpStructureVersion();
+}
+
+void StructureSystem::build(const natural::StructureSpec& spec,
+                            const natural::SimulationOptions& options) {
+  // everything is built before anything is replaced, so that a throw changes nothing
+  auto structure = std::make_unique<natural::Structure>(spec);
+  auto sim = std::make_unique<natural::StructureSimulation>(*structure, options);
+  auto data = std::make_unique<natural::StructureData>(*structure);
+  std::vector<int> owner;
+  for (std::size_t b = 0; b < structure->bodies().size(); ++b)
+    for (int i = 0; i < structure->bodies()[b].coordinates(); ++i)
+      owner.push_back(static_cast<int>(b));
+  std::vector<std::string> rows;
+  for (std::size_t b = 0; b < structure->bodies().size(); ++b) {
+    const std::string& name = spec.bodies[b].name;
+    for (std::size_t k = 0; k < structure->bodies()[b].intrinsicRows().size(); ++k)
+      rows.push_back((name.empty() ? "body" + std::to_string(b + 1) : name) + ".intrinsic[" +
+                     std::to_string(k) + "]");
+  }
+  for (std::size_t j = 0; j < spec.joints.size(); ++j) {
+    const std::string name = spec.joints[j].name.empty() ? "joint" + std::to_string(j + 1)
+                                                         : spec.joints[j].name;
+    const auto& group = structure->rowGroups()[structure->bodies().size() + j];
+    for (std::size_t k = 0; k < group.rows.size(); ++k)
+      rows.push_back(name + "[" + std::to_string(k) + "]");
+  }
+  const int n = structure->nq(), m = structure->nc();
+  m_Mllt.compute(structure->denseMassMatrix());
+  m_K = Eigen::MatrixXd::Zero(n + m, n + m);
+  m_Klu = Eigen::PartialPivLU<Eigen::MatrixXd>(n + m);
+  m_rhs = Eigen::VectorXd::Zero(n + m);
+  m_sol = Eigen::VectorXd::Zero(n + m);
+  m_q = structure->q0();
+  m_v = structure->qd0();
+  m_sim.reset();  // it refers to the old structure
+  m_structure = std::move(structure);
+  m_sim = std::move(sim);
+  m_data = std::move(data);
+  m_options = options;
+  m_owner = std::move(owner);
+  m_rowNames = std::move(rows);
+  m_divergence.reset();
+  m_forces = false;
 }
 
 std::string StructureSystem::positionName(int i) const {
@@ -27,20 +75,22 @@ std::string StructureSystem::velocityName(int i) const {
          (b >= 0 ? " " + m_structure->spec().bodies[static_cast<std::size_t>(b)].name : "");
 }
 
+std::string StructureSystem::constraintName(int i) const {
+  return i >= 0 && i < static_cast<int>(m_rowNames.size()) ? m_rowNames[i]
+                                                           : System::constraintName(i);
+}
+
 void StructureSystem::setState(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v) {
   m_sim->setState(t, q, v);
   m_divergence.reset();
 }
 
 void StructureSystem::reset() {
-  m_sim = std::make_unique<natural::StructureSimulation>(
-      *m_structure, natural::simulationOptions(m_structure->spec()));
+  m_sim = std::make_unique<natural::StructureSimulation>(*m_structure, m_options);
   m_divergence.reset();
 }
 
-bool StructureSystem::step() {
-  if (m_divergence) return false;
-  if (m_sim->step()) return true;
+bool StructureSystem::stopped() {
   const std::string why = m_sim->failure() ? *m_sim->failure() : "the step failed";
   m_divergence = Divergence{m_sim->time(), "step",
                             "the simulation stopped at t = " + std::to_string(m_sim->time()) +
@@ -48,9 +98,99 @@ bool StructureSystem::step() {
   return false;
 }
 
+bool StructureSystem::step() {
+  if (m_divergence) return false;
+  return m_sim->step() || stopped();
+}
+
+bool StructureSystem::advanceTo(double t) {
+  if (m_divergence) return false;
+  return m_sim->advanceTo(t) || stopped();
+}
+
 EnergySample StructureSystem::energy() {
   const natural::StructureEnergy e = m_sim->energy();
   return {e.kinetic, e.potential};
+}
+
+void StructureSystem::positionDerivative(const VecRef& q, const VecRef& v, VecOut qdot) const {
+  checkSize(q.size(), m_structure->nq(), "q");
+  checkSize(v.size(), m_structure->nq(), "v");
+  qdot = v;
+}
+
+void StructureSystem::integratePositions(const VecRef& q, const VecRef& v, double h,
+                                         VecOut qout) const {
+  checkSize(q.size(), m_structure->nq(), "q");
+  checkSize(v.size(), m_structure->nq(), "v");
+  checkSize(qout.size(), m_structure->nq(), "qout");
+  qout = q + h * v;
+}
+
+void StructureSystem::evaluate(double, const VecRef& q, const VecRef& v, const VecRef& w) {
+  checkSize(q.size(), m_structure->nq(), "q");
+  checkSize(v.size(), m_structure->nq(), "v");
+  checkSize(w.size(), 0, "w");
+  m_q = q;
+  m_v = v;
+  m_forces = false;
+}
+
+void StructureSystem::massMatrix(MatOut M) {
+  if (M.rows() != m_structure->nq() || M.cols() != m_structure->nq())
+    throw std::invalid_argument("StructureSystem::massMatrix: M must be nq x nq");
+  M = m_structure->denseMassMatrix();
+}
+
+void StructureSystem::solveMass(VecOut b) {
+  checkSize(b.size(), m_structure->nq(), "b");
+  m_Mllt.solveInPlace(b);
+}
+
+void StructureSystem::generalizedForces(VecOut f) {
+  checkSize(f.size(), m_structure->nq(), "f");
+  if (!m_forces) natural::updateStructure(*m_structure, *m_data, m_q, m_v);
+  m_forces = true;
+  f = m_data->F;
+}
+
+void StructureSystem::constraintResidual(VecOut phi) {
+  checkSize(phi.size(), m_structure->nc(), "phi");
+  phi = natural::constraintResidual(*m_structure, *m_data, m_q);
+}
+
+void StructureSystem::constraintJacobian(MatOut G) {
+  System::constraintJacobian(G);
+  const auto& A = natural::constraintJacobian(*m_structure, *m_data, m_q);
+  G.setZero();
+  for (int i = 0; i < A.outerSize(); ++i)
+    for (Eigen::SparseMatrix<double, Eigen::RowMajor>::InnerIterator it(A, i); it; ++it)
+      G(i, it.col()) = it.value();
+}
+
+void StructureSystem::constraintVelocityTerm(VecOut gdotv) {
+  checkSize(gdotv.size(), m_structure->nc(), "Gdot v");
+  gdotv = natural::constraintVelocityTerm(*m_structure, *m_data, m_v);
+}
+
+void StructureSystem::constraintForces(VecOut lambda) {
+  const int n = m_structure->nq(), m = m_structure->nc();
+  checkSize(lambda.size(), m, "lambda");
+  if (m == 0) return;
+  // [M A'; A 0] [qdd; -lambda] = [F; -Adot qd - 2 alpha A qd - alpha^2 phi]
+  const double alpha = m_options.baumgarte;
+  generalizedForces(m_rhs.head(n));
+  m_K.setZero();
+  m_K.topLeftCorner(n, n) = m_structure->denseMassMatrix();
+  constraintJacobian(m_K.bottomLeftCorner(m, n));
+  m_K.topRightCorner(n, m) = m_K.bottomLeftCorner(m, n).transpose();
+  m_rhs.tail(m).noalias() = m_K.bottomLeftCorner(m, n) * m_v;
+  m_rhs.tail(m) *= -2.0 * alpha;
+  m_rhs.tail(m) -= natural::constraintVelocityTerm(*m_structure, *m_data, m_v);
+  m_rhs.tail(m) -= alpha * alpha * natural::constraintResidual(*m_structure, *m_data, m_q);
+  m_Klu.compute(m_K);
+  m_sol.noalias() = m_Klu.solve(m_rhs);
+  lambda = -m_sol.tail(m);
 }
 
 void StructureSystem::bodyPoses(const Eigen::VectorXd& q, std::vector<BodyPose>& poses) {

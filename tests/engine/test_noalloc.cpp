@@ -1,7 +1,7 @@
 // "No allocation after Data is built": global operator new is counted while every algorithm
 // runs on spatial and planar models, with and without external forces, while simulations
 // with constraints and ground contact step, and while a rigid body steps through impacts,
-// rolling and resting contact.
+// rolling and resting contact, and while the System interface's solver-facing calls run.
 #include <QtTest>
 
 #include <atomic>
@@ -12,10 +12,13 @@
 #include "articulate/dynamics.h"
 #include "articulate/generators.h"
 #include "articulate/model_format.h"
+#include "articulate/model_io.h"
 #include "articulate/natural/integrator.h"
 #include "articulate/natural/structure_format.h"
 #include "articulate/simulation.h"
 #include "articulate/rigid_body.h"
+#include "articulate/structure_system.h"
+#include "articulate/system.h"
 
 namespace {
 std::atomic<long> g_allocations{0};
@@ -148,6 +151,55 @@ class TestNoAlloc : public QObject {
     for (int k = 0; k < 10; ++k) QVERIFY(zhong.step() && rk4.step());
     zhong.energy();
     zhong.constraintError();
+    QCOMPARE(g_allocations.load() - before, 0L);
+  }
+
+  // the System interface's solver-facing calls write into caller-sized outputs: a tree with
+  // constraints, one with ground contact and controllers, a structure and a rigid body
+  void systemCallsDoNotAllocate_data() {
+    QTest::addColumn<QString>("file");
+    for (const char* file : {"fourbar.json", "quadruped.json", "floatbase_tree.json",
+                             "natural_fourbar.json", "bouncing_cylinder.json"})
+      QTest::newRow(file) << file;
+  }
+  void systemCallsDoNotAllocate() {
+    QFETCH(QString, file);
+    const std::string path = std::string(ARTICULATE_MODELS_DIR) + "/" + file.toStdString();
+    std::unique_ptr<System> s;
+    if (natural::isStructureDocument(readJsonFile(path)))
+      s = std::make_unique<StructureSystem>(natural::loadStructure(path));
+    else if (const LoadedDocument doc = loadDocument(path); std::holds_alternative<RigidBodySpec>(doc))
+      s = std::make_unique<RigidBodySystem>(std::get<RigidBodySpec>(doc));
+    else
+      s = std::make_unique<TreeSystem>(
+          std::make_shared<const Model>(compile(std::get<LoadedModel>(doc).spec)),
+          SimulationOptions{});
+    const int nq = s->positionSize(), nv = s->velocitySize(), nc = s->constraintSize();
+    Eigen::VectorXd q = s->positions(), v = s->velocities(), w(s->auxiliarySize()),
+                    qdot(nq), f(nv), phi(nc), gdotv(nc), lambda(nc), wdot(w.size());
+    Eigen::MatrixXd M(nv, nv), G(nc, nv);
+    std::vector<ContactReport> contacts;
+    s->contacts(contacts);  // sized once
+    QVERIFY(s->step());
+    s->auxiliaryState(w);
+    const long before = g_allocations.load();
+    for (int k = 0; k < 3; ++k) {
+      s->evaluate(0.1, q, v, w);
+      s->positionDerivative(q, v, qdot);
+      s->integratePositions(q, v, 1e-3, q);
+      s->normalizePositions(q);
+      s->massMatrix(M);
+      s->generalizedForces(f);
+      s->solveMass(f);
+      s->constraintResidual(phi);
+      s->constraintJacobian(G);
+      s->constraintVelocityTerm(gdotv);
+      s->constraintForces(lambda);
+      s->auxiliaryRate(wdot);
+      s->contacts(contacts);
+      s->currentConstraintForces(lambda);
+      QVERIFY(s->step());
+    }
     QCOMPARE(g_allocations.load() - before, 0L);
   }
 };

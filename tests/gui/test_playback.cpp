@@ -302,6 +302,37 @@ class TestPlayback : public QObject {
     QVERIFY(std::abs(r.kinetic(150) + r.potential(150) - (r.kinetic(0) + r.potential(0))) < 1e-3);
   }
 
+  // a model with constraints records its constraint forces with every sample, and the plots
+  // offer one series per constraint row: the four-bar's loop forces, equal to the System's own
+  void constraintForcesArePlotted() {
+    MainWindow w;
+    QVERIFY(showActive(w));
+    QVERIFY(w.openFile(kModels + "/fourbar.json"));
+    Playback* p = w.playback();
+    p->setUnpaced(true);
+    p->play();
+    QVERIFY(waitFor([&] { return p->endTime() > 0.2; }, 20));
+    p->pause();
+    QVERIFY(waitFor([&] { return !p->simulating(); }, 2));
+    const Recording& r = p->recording();
+    TreeSystem direct(std::make_shared<const Model>(compile(w.model()->spec)),
+                      simulationOptions(w.model()->spec));
+    QCOMPARE(r.constraintSize(), direct.constraintSize());
+    QVERIFY(r.constraintSize() > 0);
+    Eigen::VectorXd lambda(direct.constraintSize());
+    for (std::size_t k = 1; k < r.size() && k < 100; ++k) {
+      QVERIFY(direct.step());
+      direct.currentConstraintForces(lambda);
+      QVERIFY2((lambda - r.lambda(k)).norm() <= 1e-12 * lambda.norm(),
+               qPrintable(QString("sample %1").arg(k)));
+    }
+    const QString name = QString("lambda[0] ") + QString::fromStdString(direct.constraintName(0));
+    PlotsPanel* plots = w.plots();
+    plots->choose({"total", name});
+    QCOMPARE(plots->chosen(), QStringList({"total", name}));
+    QVERIFY(plots->pointCount(name) > 10);
+  }
+
   void divergencePausesWithAMessage() {
     // a joint force ramping without bound drives the energy past the divergence limit
     ModelSpec s;

@@ -24,18 +24,20 @@
 namespace art {
 
 /// Published samples in one flat buffer: sample k is data[k * stride ...] = t, q (nq), v (nv),
-/// kinetic, potential. All samples of a batch belong to one `generation` (see Simulator).
+/// kinetic, potential, constraint forces (nc; System::currentConstraintForces). All samples of
+/// a batch belong to one `generation` (see Simulator).
 struct SnapshotBatch {
   long generation = 0;
-  int nq = 0, nv = 0;  // position and velocity sizes
+  int nq = 0, nv = 0, nc = 0;  // position, velocity and constraint sizes
   std::vector<double> data;
-  std::size_t stride() const { return static_cast<std::size_t>(nq + nv) + 3; }
+  std::size_t stride() const { return static_cast<std::size_t>(nq + nv + nc) + 3; }
   std::size_t size() const { return data.size() / stride(); }
   double time(std::size_t k) const { return data[k * stride()]; }
   const double* q(std::size_t k) const { return data.data() + k * stride() + 1; }
   const double* qd(std::size_t k) const { return q(k) + nq; }
   double kinetic(std::size_t k) const { return data[k * stride() + 1 + nq + nv]; }
   double potential(std::size_t k) const { return data[k * stride() + 2 + nq + nv]; }
+  const double* lambda(std::size_t k) const { return q(k) + nq + nv + 2; }
 };
 
 /// What the simulator is doing, as last reported by its thread.

@@ -12,33 +12,82 @@ namespace art {
 
 /// q and v are the natural coordinates and their rates (body after body: points and
 /// unit-vector components); each step is one step of the structure's integrator (Zhong06 or
-/// RK4, ModelSpec-independent settings from the structure's `simulation`).
+/// RK4). Solver-facing: M is the constant mass matrix (isMassConstant), f the assembled
+/// apparatus and gravity forces (natural::updateStructure), the constraint rows are the
+/// structure's (intrinsic, then joints; natural::constraintResidual) with G = A and Gdot v =
+/// Adot qd, and lambda = -natural's multipliers (natural's constraint force is -A' lambda).
 class StructureSystem : public System {
  public:
-  /// Throws std::invalid_argument for a structure that does not build (see natural::Structure).
+  /// With the structure's own integrator settings (its `simulation`), or the given ones.
+  /// Throws std::invalid_argument for a structure that does not build (see natural::Structure)
+  /// or bad options (natural::StructureSimulation).
   explicit StructureSystem(const natural::StructureSpec& spec);
+  StructureSystem(const natural::StructureSpec& spec, const natural::SimulationOptions& options);
+  /// Rebuilds on another structure with its own settings (at its reference state, t = 0);
+  /// structureVersion() changes. Throws as the constructor, changing nothing.
+  void setStructure(const natural::StructureSpec& spec);
+
   int positionSize() const override { return m_structure->nq(); }
   int velocitySize() const override { return m_structure->nq(); }
+  int constraintSize() const override { return m_structure->nc(); }
   std::string positionName(int i) const override;
   std::string velocityName(int i) const override;
+  /// "<body>.intrinsic[k]" for a body's own rows, "<joint>[k]" for a joint's.
+  std::string constraintName(int i) const override;
   double time() const override { return m_sim->time(); }
   const Eigen::VectorXd& positions() const override { return m_sim->q(); }
   const Eigen::VectorXd& velocities() const override { return m_sim->qd(); }
   void setState(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v) override;
   void reset() override;
   bool step() override;
+  bool advanceTo(double t) override;
   const std::optional<Divergence>& divergence() const override { return m_divergence; }
+  long stepsTaken() const override { return m_sim->stepsTaken(); }
+  std::string integratorName() const override {
+    return natural::integratorName(m_options.integrator);
+  }
   EnergySample energy() override;
   int bodies() const override { return static_cast<int>(m_structure->bodies().size()); }
   /// Each body's frame: its point, and its axes (bars: the axis and two perpendiculars; 2D
   /// bodies in the x-y plane).
   void bodyPoses(const Eigen::VectorXd& q, std::vector<BodyPose>& poses) override;
 
+  void positionDerivative(const VecRef& q, const VecRef& v, VecOut qdot) const override;
+  void integratePositions(const VecRef& q, const VecRef& v, double h, VecOut qout) const override;
+  using System::evaluate;
+  void evaluate(double t, const VecRef& q, const VecRef& v, const VecRef& w) override;
+  bool isMassConstant() const override { return true; }
+  void massMatrix(MatOut M) override;
+  void solveMass(VecOut b) override;
+  void generalizedForces(VecOut f) override;
+  void constraintResidual(VecOut phi) override;
+  void constraintJacobian(MatOut G) override;
+  void constraintVelocityTerm(VecOut gdotv) override;
+  /// The index-1 multipliers with natural's RK4 Baumgarte terms (options().baumgarte).
+  void constraintForces(VecOut lambda) override;
+
+  const natural::Structure& structure() const { return *m_structure; }
+  const natural::SimulationOptions& options() const { return m_options; }
+  /// Largest constraint residual max |phi| at the current state.
+  double constraintError() { return m_sim->constraintError(); }
+
  private:
   std::unique_ptr<natural::Structure> m_structure;
+  natural::SimulationOptions m_options;
   std::unique_ptr<natural::StructureSimulation> m_sim;
   std::optional<Divergence> m_divergence;
   std::vector<int> m_owner;  // body of each coordinate
+  std::vector<std::string> m_rowNames;
+  // the evaluation point and its workspaces
+  std::unique_ptr<natural::StructureData> m_data;
+  Eigen::VectorXd m_q, m_v;
+  Eigen::LLT<Eigen::MatrixXd> m_Mllt;
+  Eigen::MatrixXd m_K;  // [M A'; A 0]
+  Eigen::PartialPivLU<Eigen::MatrixXd> m_Klu;
+  Eigen::VectorXd m_rhs, m_sol;
+  bool m_forces = false;
+  void build(const natural::StructureSpec& spec, const natural::SimulationOptions& options);
+  bool stopped();
 };
 
 /// A tree whose bodies draw a structure's bodies (bars as rods from their point along their

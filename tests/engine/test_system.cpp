@@ -1,0 +1,666 @@
+// The System interface (system.h) of the three formulations, checked against independent
+// algorithms and against each formulation's own stepping:
+//  - trees: the interface's M against inverse dynamics (M e_j = RNEA(q, v, e_j) - RNEA(q, v,
+//    0)), its solve against a dense factorisation, M^-1 f against ABA;
+//  - every formulation: dq/dt and G against central differences of integratePositions and phi,
+//    Gdot v against a central difference of G v along the motion;
+//  - completeness: an integrator written only against the interface (RK4 on the index-1
+//    equations with Baumgarte terms, the quaternions normalised and, for trees, the
+//    simulation's projection) reproduces each formulation's own RK4;
+//  - constraint forces: a compound pendulum modelled as a tree closed by a loop against the
+//    analytic pivot force, and a natural-coordinate bar chain against the same chain as a tree;
+//  - structureVersion changes on rebuilds only.
+#include <cmath>
+#include <memory>
+#include <random>
+#include <variant>
+
+#include <QtTest>
+
+#include <Eigen/Dense>
+
+#include "articulate/dynamics.h"
+#include "articulate/generators.h"
+#include "articulate/model_format.h"
+#include "articulate/model_io.h"
+#include "articulate/natural/structure_format.h"
+#include "articulate/structure_system.h"
+#include "articulate/system.h"
+#include "test_util.h"
+
+using namespace art;
+
+namespace {
+
+const std::string kModels = ARTICULATE_MODELS_DIR;
+
+std::shared_ptr<const Model> loadTree(const std::string& file) {
+  return std::make_shared<const Model>(compile(loadModel(kModels + "/" + file).spec));
+}
+
+// n unit bars (1 kg, 1/12 kg m^2 about the middle) in the x-y plane under gravity -y, laid out
+// along +x from the origin, each a free planar body (px and py on two massless bodies, then r)
+// pinned to the previous bar's end (the first to the origin) by a loop constraint: the
+// mechanism of natural::barChain(n), as a tree with loops. Bar k is body 3k + 2.
+ModelSpec loopChain(int n) {
+  ModelSpec spec;
+  spec.name = "loop_chain";
+  spec.arithmetic = Arithmetic::Planar;
+  spec.gravity = Vec3(0, -9.81, 0);
+  const InertiaSpec none = InertiaSpec::fromMassComInertia(0.0, Vec3::Zero(), Mat3::Zero());
+  for (int k = 0; k < n; ++k) {
+    const int first = static_cast<int>(spec.bodies.size());
+    BodySpec x, y, bar;
+    x.name = "x" + std::to_string(k + 1);
+    x.parent = -1;
+    x.joint.type = JointType::PlanarPx;
+    x.inertia = none;
+    x.q0 = k;
+    y.name = "y" + std::to_string(k + 1);
+    y.parent = first;
+    y.joint.type = JointType::PlanarPy;
+    y.inertia = none;
+    bar.name = "bar" + std::to_string(k + 1);
+    bar.parent = first + 1;
+    bar.joint.type = JointType::PlanarR;
+    bar.inertia = InertiaSpec::fromMassComInertia(1.0, Vec3(0.5, 0, 0), Mat3::Identity() / 12);
+    spec.bodies.push_back(x);
+    spec.bodies.push_back(y);
+    spec.bodies.push_back(bar);
+    ConstraintSpec c;
+    c.type = ConstraintSpec::Type::Loop;
+    c.name = "pin" + std::to_string(k + 1);
+    c.bodyA = first + 2;
+    c.bodyB = k == 0 ? -1 : first - 1;
+    c.pointB = k == 0 ? Vec3::Zero() : Vec3(1, 0, 0);
+    spec.constraints.push_back(c);
+  }
+  return spec;
+}
+
+// An integrator written only against the System interface: classical RK4 on (q, v, w) (q
+// combined linearly in the stages, as art::Simulation does), with dv/dt from the index-1
+// equations M dv/dt = f + G' lambda, G dv/dt = -Gdot v - 2 alpha G v - beta^2 phi, then the
+// positions normalised and, with `project`, the state projected onto the constraints as
+// art::projectConstraints does (Gauss-Newton least-norm steps along integratePositions until
+// max |phi| <= 1e-12 or 10 steps, then the velocity's least change in the M metric).
+class InterfaceRk4 {
+ public:
+  InterfaceRk4(System& s, double alpha, double beta, bool project)
+      : m_s(s), m_alpha(alpha), m_beta(beta), m_project(project) {
+    const int nq = s.positionSize(), nv = s.velocitySize(), nc = s.constraintSize(),
+              nw = s.auxiliarySize();
+    t = s.time();
+    q = s.positions();
+    v = s.velocities();
+    w.resize(nw);
+    s.auxiliaryState(w);
+    for (int k = 0; k < 4; ++k) {
+      m_kq[k].resize(nq);
+      m_kv[k].resize(nv);
+      m_kw[k].resize(nw);
+    }
+    m_f.resize(nv);
+    m_G.resize(nc, nv);
+    m_Y.resize(nv, nc);
+    m_phi.resize(nc);
+    m_gdotv.resize(nc);
+    m_version = s.structureVersion();
+  }
+
+  void step(double h) {
+    QCOMPARE(m_s.structureVersion(), m_version);  // sizes cached above still hold
+    const double c[4] = {0, 0.5 * h, 0.5 * h, h};
+    Eigen::VectorXd qs = q, vs = v, ws = w;
+    for (int k = 0; k < 4; ++k) {
+      if (k > 0) {
+        qs = q + c[k] * m_kq[k - 1];
+        vs = v + c[k] * m_kv[k - 1];
+        ws = w + c[k] * m_kw[k - 1];
+      }
+      rates(t + c[k], qs, vs, ws, k);
+    }
+    q += (h / 6) * (m_kq[0] + 2 * m_kq[1] + 2 * m_kq[2] + m_kq[3]);
+    v += (h / 6) * (m_kv[0] + 2 * m_kv[1] + 2 * m_kv[2] + m_kv[3]);
+    w += (h / 6) * (m_kw[0] + 2 * m_kw[1] + 2 * m_kw[2] + m_kw[3]);
+    t += h;
+    m_s.normalizePositions(q);
+    if (m_project && m_s.constraintSize() > 0) project();
+  }
+
+  double t = 0;
+  Eigen::VectorXd q, v, w;
+
+ private:
+  System& m_s;
+  double m_alpha, m_beta;
+  bool m_project;
+  long m_version = 0;
+  Eigen::VectorXd m_kq[4], m_kv[4], m_kw[4], m_f, m_phi, m_gdotv;
+  Eigen::MatrixXd m_G, m_Y;
+
+  // Y = M^-1 G' at the evaluation point
+  void fillY() {
+    for (int i = 0; i < m_G.rows(); ++i) {
+      m_Y.col(i) = m_G.row(i).transpose();
+      m_s.solveMass(m_Y.col(i));
+    }
+  }
+
+  void rates(double ts, const Eigen::VectorXd& qs, const Eigen::VectorXd& vs,
+             const Eigen::VectorXd& ws, int k) {
+    m_s.evaluate(ts, qs, vs, ws);
+    m_s.generalizedForces(m_f);
+    m_kv[k] = m_f;
+    m_s.solveMass(m_kv[k]);
+    if (m_s.constraintSize() > 0) {
+      m_s.constraintJacobian(m_G);
+      m_s.constraintResidual(m_phi);
+      m_s.constraintVelocityTerm(m_gdotv);
+      fillY();
+      const Eigen::MatrixXd S = m_G * m_Y;
+      const Eigen::VectorXd rhs = -m_gdotv - 2 * m_alpha * (m_G * vs) -
+                                  m_beta * m_beta * m_phi - m_G * m_kv[k];
+      m_kv[k] += m_Y * S.completeOrthogonalDecomposition().solve(rhs);
+    }
+    m_s.positionDerivative(qs, vs, m_kq[k]);
+    m_s.auxiliaryRate(m_kw[k]);
+  }
+
+  void project() {
+    for (int it = 0;; ++it) {
+      m_s.evaluate(t, q, v, w);
+      m_s.constraintResidual(m_phi);
+      if (m_phi.cwiseAbs().maxCoeff() <= 1e-12 || it >= 10) break;
+      m_s.constraintJacobian(m_G);
+      const Eigen::MatrixXd GGt = m_G * m_G.transpose();
+      const Eigen::VectorXd dq =
+          -m_G.transpose() * GGt.completeOrthogonalDecomposition().solve(m_phi);
+      m_s.integratePositions(q, dq, 1.0, q);
+    }
+    m_s.constraintJacobian(m_G);
+    fillY();
+    const Eigen::MatrixXd S = m_G * m_Y;
+    v -= m_Y * S.completeOrthogonalDecomposition().solve(m_G * v);
+  }
+};
+
+// Zhong06 written only against the interface (for a constant mass matrix; natural/integrator.h
+// has the step equations): Newton iterations on the step equations with the matrix [M, G0';
+// G1, 0] (the force Jacobian left out: a simplified Newton converging to the same solution),
+// until the largest coordinate update is below 1e-12
+class InterfaceZhong06 {
+ public:
+  explicit InterfaceZhong06(System& s) : m_s(s) {
+    const int n = s.positionSize(), m = s.constraintSize();
+    t = s.time();
+    q = s.positions();
+    m_M.resize(n, n);
+    s.evaluate(t, q, s.velocities());
+    s.massMatrix(m_M);
+    p = m_M * s.velocities();
+    m_mu = Eigen::VectorXd::Zero(m);
+    m_G0.resize(m, n);
+    m_G1.resize(m, n);
+    m_F.resize(n);
+    m_phi.resize(m);
+  }
+
+  bool step(double h) {
+    const int n = m_s.positionSize(), m = m_s.constraintSize();
+    const Eigen::VectorXd none(0);
+    m_s.evaluate(t, q, p, none);
+    m_s.constraintJacobian(m_G0);
+    Eigen::VectorXd v0 = p;
+    m_s.solveMass(v0);
+    Eigen::VectorXd q1 = q + h * v0;
+    Eigen::MatrixXd K = Eigen::MatrixXd::Zero(n + m, n + m);
+    Eigen::VectorXd r(n + m);
+    for (int it = 0; it < 50; ++it) {
+      m_s.evaluate(t + 0.5 * h, 0.5 * (q + q1), (q1 - q) / h, none);
+      m_s.generalizedForces(m_F);
+      r.head(n) = m_M * (q1 - q) - h * p - 0.5 * h * h * m_F + m_G0.transpose() * m_mu;
+      m_s.evaluate(t + h, q1, (q1 - q) / h, none);
+      m_s.constraintResidual(m_phi);
+      m_s.constraintJacobian(m_G1);
+      r.tail(m) = m_phi;
+      K.topLeftCorner(n, n) = m_M;
+      K.topRightCorner(n, m) = m_G0.transpose();
+      K.bottomLeftCorner(m, n) = m_G1;
+      const Eigen::VectorXd dz = K.partialPivLu().solve(r);
+      q1 -= dz.head(n);
+      m_mu -= dz.tail(m);
+      if (dz.head(n).cwiseAbs().maxCoeff() <= 1e-12) {
+        m_s.evaluate(t + h, q1, q1, none);
+        m_s.constraintJacobian(m_G1);
+        p = -p + (2.0 / h) * (m_M * (q1 - q)) + (1.0 / h) * ((m_G0 - m_G1).transpose() * m_mu);
+        q = q1;
+        t += h;
+        return true;
+      }
+    }
+    return false;
+  }
+
+  Eigen::VectorXd velocities() {
+    Eigen::VectorXd v = p;
+    m_s.solveMass(v);
+    return v;
+  }
+
+  double t = 0;
+  Eigen::VectorXd q, p;
+
+ private:
+  System& m_s;
+  Eigen::MatrixXd m_M, m_G0, m_G1;
+  Eigen::VectorXd m_mu, m_F, m_phi;
+};
+
+// the largest difference between the interface-driven RK4 and the system's own stepping over
+// `steps` steps of h from the system's current state
+double rk4Difference(System& s, double h, int steps, double alpha, double beta, bool project) {
+  InterfaceRk4 generic(s, alpha, beta, project);
+  double worst = 0;
+  for (int k = 1; k <= steps; ++k) {
+    generic.step(h);
+    if (!s.step()) return INFINITY;
+    worst = std::max({worst, (generic.q - s.positions()).cwiseAbs().maxCoeff(),
+                      (generic.v - s.velocities()).cwiseAbs().maxCoeff(),
+                      std::abs(generic.t - s.time())});
+  }
+  return worst;
+}
+
+// central differences of the solver-facing geometry at (q, v): dq/dt against
+// integratePositions, G against phi along each velocity direction, Gdot v against G v along v
+// (exactFlow: integratePositions composes exactly, h then h is 2h; a free joint's translation
+// is first order in h, configuration.h)
+void checkDifferences(System& s, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                      double tolerance, bool exactFlow) {
+  const int nq = s.positionSize(), nv = s.velocitySize(), nc = s.constraintSize();
+  const double eps = 1e-6;
+  Eigen::VectorXd qdot(nq), qp(nq), qm(nq);
+  s.positionDerivative(q, v, qdot);
+  s.integratePositions(q, v, eps, qp);
+  s.integratePositions(q, v, -eps, qm);
+  const double e1 = testutil::relErr((qp - qm) / (2 * eps), qdot);
+  QVERIFY2(e1 < tolerance, qPrintable(QString("dq/dt error %1").arg(e1)));
+  Eigen::VectorXd q2(nq);
+  s.integratePositions(q, v, 0.3, qp);
+  s.integratePositions(qp, v, 0.3, q2);
+  s.integratePositions(q, v, 0.6, qm);
+  if (exactFlow)
+    QVERIFY2((q2 - qm).cwiseAbs().maxCoeff() < 1e-12, "integratePositions is not a flow");
+  if (nc == 0) return;
+  const Eigen::VectorXd w = Eigen::VectorXd::Zero(s.auxiliarySize());
+  Eigen::MatrixXd G(nc, nv), Gp(nc, nv), Gm(nc, nv), Gfd(nc, nv);
+  Eigen::VectorXd phip(nc), phim(nc), gdotv(nc);
+  s.evaluate(0.0, q, v, w);
+  s.constraintJacobian(G);
+  s.constraintVelocityTerm(gdotv);
+  for (int j = 0; j < nv; ++j) {
+    const Eigen::VectorXd e = Eigen::VectorXd::Unit(nv, j);
+    s.integratePositions(q, e, eps, qp);
+    s.integratePositions(q, e, -eps, qm);
+    s.evaluate(0.0, qp, v, w);
+    s.constraintResidual(phip);
+    s.evaluate(0.0, qm, v, w);
+    s.constraintResidual(phim);
+    Gfd.col(j) = (phip - phim) / (2 * eps);
+  }
+  const double e2 = testutil::relErr(Gfd, G);
+  QVERIFY2(e2 < tolerance, qPrintable(QString("G error %1").arg(e2)));
+  s.integratePositions(q, v, eps, qp);
+  s.integratePositions(q, v, -eps, qm);
+  s.evaluate(0.0, qp, v, w);
+  s.constraintJacobian(Gp);
+  s.evaluate(0.0, qm, v, w);
+  s.constraintJacobian(Gm);
+  const Eigen::VectorXd fd = (Gp - Gm) * v / (2 * eps);
+  const double e3 = testutil::relErr(fd, gdotv);
+  QVERIFY2(e3 < tolerance, qPrintable(QString("Gdot v error %1").arg(e3)));
+}
+
+// a state of the system near its current one: positions moved along a random velocity,
+// random velocities
+void randomState(System& s, std::mt19937& rng, Eigen::VectorXd& q, Eigen::VectorXd& v) {
+  q = s.positions();
+  s.integratePositions(q, testutil::randomVector(s.velocitySize(), rng, -0.3, 0.3), 1.0, q);
+  v = testutil::randomVector(s.velocitySize(), rng, -1.5, 1.5);
+}
+
+}  // namespace
+
+class TestSystem : public QObject {
+  Q_OBJECT
+ private slots:
+  // trees: M against inverse dynamics, the solve against a dense factorisation, M^-1 f
+  // against ABA (no constraints) at random states
+  void treeMassMatrixAndForces_data() {
+    QTest::addColumn<QString>("file");
+    for (const char* f : {"double_pendulum.json", "autotree_tree15.json", "floatbase_tree.json",
+                          "spinning_top.json", "cart_pole.json", "fourbar.json"})
+      QTest::newRow(f) << QString(f);
+  }
+  void treeMassMatrixAndForces() {
+    QFETCH(QString, file);
+    auto model = loadTree(file.toStdString());
+    TreeSystem s(model, {});
+    Data data(*model);
+    std::mt19937 rng(7);
+    const int nv = s.velocitySize();
+    Eigen::MatrixXd M(nv, nv), Mid(nv, nv);
+    Eigen::VectorXd q, v, f(nv), x(nv);
+    for (int trial = 0; trial < 3; ++trial) {
+      randomState(s, rng, q, v);
+      s.evaluate(0.0, q, v);
+      QVERIFY(!s.isMassConstant());
+      s.massMatrix(M);
+      const Eigen::VectorXd zero = Eigen::VectorXd::Zero(nv);
+      const Eigen::VectorXd bias = rnea(*model, data, q, v, zero);
+      for (int j = 0; j < nv; ++j)
+        Mid.col(j) = rnea(*model, data, q, v, Eigen::VectorXd::Unit(nv, j)) - bias;
+      QVERIFY2(testutil::relErr(M, Mid) < 1e-12, qPrintable(file));
+      const Eigen::VectorXd b = testutil::randomVector(nv, rng);
+      x = b;
+      s.solveMass(x);
+      QVERIFY(testutil::relErr(x, M.ldlt().solve(b)) < 1e-9);
+      s.generalizedForces(f);
+      if (s.contactSize() == 0 && !model->controlled && model->forces.empty()) {
+        // f = -C: the bias of inverse dynamics, gravity included
+        QVERIFY(testutil::relErr(f, -bias) < 1e-12);
+        x = f;
+        s.solveMass(x);
+        QVERIFY2(testutil::relErr(x, aba(*model, data, q, v, zero)) < 1e-9, qPrintable(file));
+      }
+    }
+  }
+
+  // every formulation: the derivative of integratePositions, G and Gdot v by differences
+  void differences_data() {
+    QTest::addColumn<QString>("file");
+    for (const char* f : {"fourbar.json", "slider_crank.json", "double_elbow.json",
+                          "floatbase_tree.json", "natural_pendulum.json",
+                          "natural_fourbar.json", "natural_spatial_chain.json",
+                          "bouncing_cylinder.json"})
+      QTest::newRow(f) << QString(f);
+  }
+  void differences() {
+    QFETCH(QString, file);
+    const std::string path = kModels + "/" + file.toStdString();
+    std::unique_ptr<System> s;
+    bool exactFlow = true;
+    if (natural::isStructureDocument(readJsonFile(path)))
+      s = std::make_unique<StructureSystem>(natural::loadStructure(path));
+    else if (const auto document = loadDocument(path);
+             const auto* rb = std::get_if<RigidBodySpec>(&document))
+      s = std::make_unique<RigidBodySystem>(*rb);
+    else {
+      s = std::make_unique<TreeSystem>(loadTree(file.toStdString()), SimulationOptions{});
+      exactFlow = s->quaternionBlocks().empty();
+    }
+    std::mt19937 rng(11);
+    Eigen::VectorXd q, v;
+    for (int trial = 0; trial < 3; ++trial) {
+      randomState(*s, rng, q, v);
+      s->normalizePositions(q);
+      checkDifferences(*s, q, v, 1e-7, exactFlow);
+    }
+  }
+
+  // the interface-driven RK4 reproduces each tree's own RK4 (with its Baumgarte gains and
+  // projection): passive, controlled, constrained, floating and standing on contact points
+  void interfaceRk4ReproducesTrees_data() {
+    QTest::addColumn<QString>("file");
+    for (const char* f : {"double_pendulum.json", "cart_pole.json", "fourbar.json",
+                          "slider_crank.json", "spinning_top.json", "quadruped.json",
+                          "vee.json"})
+      QTest::newRow(f) << QString(f);
+  }
+  void interfaceRk4ReproducesTrees() {
+    QFETCH(QString, file);
+    SimulationOptions opt;
+    opt.dt = 1e-3;
+    TreeSystem s(loadTree(file.toStdString()), opt);
+    const BaumgarteGains gains;
+    const double worst = rk4Difference(s, opt.dt, 500, gains.alpha, gains.beta, true);
+    // the same scheme: only rounding differs (ABA against CRBA and the L'L solve, the
+    // pivoted Schur solve against a complete orthogonal decomposition)
+    QVERIFY2(worst < 1e-9, qPrintable(QString("%1: worst difference %2").arg(file).arg(worst)));
+  }
+
+  // ... and a structure's own RK4 (index 1, Baumgarte alpha = beta = options.baumgarte)
+  void interfaceRk4ReproducesStructures_data() {
+    QTest::addColumn<QString>("file");
+    for (const char* f : {"natural_pendulum.json", "natural_fourbar.json",
+                          "natural_spatial_chain.json", "tensegrity_prism.json"})
+      QTest::newRow(f) << QString(f);
+  }
+  void interfaceRk4ReproducesStructures() {
+    QFETCH(QString, file);
+    const natural::StructureSpec spec = natural::loadStructure(kModels + "/" + file.toStdString());
+    natural::SimulationOptions opt = natural::simulationOptions(spec);
+    opt.integrator = natural::Integrator::RK4;
+    StructureSystem s(spec, opt);
+    QVERIFY(s.isMassConstant());
+    const double worst = rk4Difference(s, opt.dt, 500, opt.baumgarte, opt.baumgarte, false);
+    QVERIFY2(worst < 1e-9, qPrintable(QString("%1: worst difference %2").arg(file).arg(worst)));
+  }
+
+  // ... and a structure's own Zhong06 (the structure's default integrator): a constant mass
+  // matrix, forces, the Jacobian and the residual are all it needs
+  void interfaceZhong06ReproducesStructures_data() {
+    QTest::addColumn<QString>("file");
+    for (const char* f : {"natural_pendulum.json", "natural_fourbar.json",
+                          "natural_spatial_chain.json", "tensegrity_prism.json"})
+      QTest::newRow(f) << QString(f);
+  }
+  void interfaceZhong06ReproducesStructures() {
+    QFETCH(QString, file);
+    const natural::StructureSpec spec = natural::loadStructure(kModels + "/" + file.toStdString());
+    natural::SimulationOptions opt = natural::simulationOptions(spec);
+    opt.integrator = natural::Integrator::Zhong06;
+    StructureSystem s(spec, opt);
+    InterfaceZhong06 generic(s);
+    double worst = 0;
+    for (int k = 0; k < 300; ++k) {
+      QVERIFY(generic.step(opt.dt));
+      QVERIFY(s.step());
+      worst = std::max({worst, (generic.q - s.positions()).cwiseAbs().maxCoeff(),
+                        (generic.velocities() - s.velocities()).cwiseAbs().maxCoeff()});
+    }
+    // both solve the same step equations to a 1e-12 Newton tolerance
+    QVERIFY2(worst < 1e-9, qPrintable(QString("%1: worst difference %2").arg(file).arg(worst)));
+  }
+
+  // ... and the free rigid body's RK4 on its momentum state (a different set of variables, so
+  // the two RK4s agree to their error, O(h^4): halving h shrinks the difference about 16-fold)
+  void interfaceRk4ReproducesRigidBody() {
+    RigidBodySpec spec = bouncingCylinder(0.5);
+    spec.floor.reset();
+    spec.angularVelocity = Vec3(5, 1, 2);  // about no principal axis: the body tumbles
+    double previous = 0;
+    for (double h : {2e-3, 1e-3}) {
+      RigidBodySystem s(spec, h, h);
+      const double worst = rk4Difference(s, h, static_cast<int>(std::lround(1.0 / h)), 0, 0,
+                                         false);
+      QVERIFY2(worst < 1e-7, qPrintable(QString("h = %1: difference %2").arg(h).arg(worst)));
+      if (previous > 0)
+        QVERIFY2(previous / worst > 10,
+                 qPrintable(QString("the difference shrank only %1-fold").arg(previous / worst)));
+      previous = worst;
+    }
+    // M and f: kinetic energy 1/2 v' M v, and f's gyroscopic part does no work
+    RigidBodySystem s(spec);
+    Eigen::MatrixXd M(6, 6);
+    Eigen::VectorXd f(6);
+    s.evaluate(0.0, s.positions(), s.velocities());
+    s.massMatrix(M);
+    s.generalizedForces(f);
+    QVERIFY(std::abs(0.5 * s.velocities().dot(M * s.velocities()) - s.energy().kinetic) < 1e-12);
+    QVERIFY(std::abs(f.tail<3>().dot(s.velocities().tail<3>())) < 1e-12);
+  }
+
+  // the floor's reaction on a body resting on it is its weight, at the middle of its cap; the
+  // resting contact's Gauss-Seidel passes stop once no point's impulse changes by more than
+  // 1e-4 of the momentum gravity adds in two steps (rigid_body.cpp, kRestingTolerance), so the
+  // momentum left at the end of a period T of steps h, and the mean reaction's error, is
+  // about that per supporting point: n 1e-4 2 m g h / T for n points
+  void rigidBodyContactReport() {
+    RigidBodySpec spec = bouncingCylinder(0.045);
+    spec.velocity = Vec3::Zero();
+    spec.angularVelocity = Vec3::Zero();
+    RigidBodySystem s(spec, 1e-4, 1e-2);
+    QCOMPARE(s.contactSize(), 1);
+    for (int k = 0; k < 20; ++k) QVERIFY(s.step());
+    std::vector<ContactReport> c;
+    s.contacts(c);
+    QCOMPARE(c.size(), std::size_t(1));
+    const double weight = s.body().mass() * s.body().gravity().norm();
+    QCOMPARE(s.body().lastContactPoints(), 4);  // standing on a square of rim points
+    const double tolerance = 4 * 1e-4 * 2 * weight * 1e-4 / 1e-2;
+    QVERIFY2(std::abs(c[0].normalForce - weight) <= tolerance,
+             qPrintable(QString("normal force %1 N, weight %2 N").arg(c[0].normalForce).arg(weight)));
+    QVERIFY2(c[0].frictionForce.norm() <= tolerance,
+             qPrintable(QString("friction %1 N").arg(c[0].frictionForce.norm())));
+    QVERIFY(std::abs(c[0].distance) < 1e-9);
+    QVERIFY((c[0].position - Vec3(s.positions()(0), s.positions()(1), 0)).norm() < 1e-9);
+  }
+
+  // a tree's compliant ground: the reported reactions carry the quadruped's weight
+  void treeContactReport() {
+    auto model = loadTree("quadruped.json");
+    SimulationOptions opt;
+    TreeSystem s(model, opt);
+    QVERIFY(s.advanceTo(1.0));
+    std::vector<ContactReport> c;
+    s.evaluate(s.time(), s.positions(), s.velocities());
+    s.contacts(c);
+    QCOMPARE(static_cast<int>(c.size()), s.contactSize());
+    Data data(*model);
+    const double weight = energyMomentum(*model, data, s.positions(), s.velocities()).mass *
+                          std::abs(model->gravity.z());
+    double support = 0;
+    for (const ContactReport& r : c) {
+      QVERIFY(r.normalForce >= 0);
+      QVERIFY(r.frictionForce.norm() <= model->ground.friction * r.normalForce + 1e-9);
+      support += r.normalForce;
+    }
+    // standing still after 1 s: the ground carries the weight to within its residual motion
+    QVERIFY2(std::abs(support - weight) < 0.02 * weight,
+             qPrintable(QString("support %1 N, weight %2 N").arg(support).arg(weight)));
+  }
+
+  // a compound pendulum (a unit bar pinned at one end) as a tree closed by a loop: lambda is
+  // the pivot's force on the bar, F = m a_c - m g, a_c = alpha z x r - omega^2 r, alpha =
+  // (r x m g)_z / (I_c + m r^2)
+  void treeLoopPendulumForces() {
+    auto model = std::make_shared<const Model>(compile(loopChain(1)));
+    TreeSystem s(model, {});
+    QCOMPARE(s.constraintSize(), 2);
+    QCOMPARE(QString::fromStdString(s.constraintName(1)), QString("pin1.y"));
+    Eigen::VectorXd lambda(2);
+    for (double t : {0.0, 0.3, 0.55, 0.9}) {
+      QVERIFY(s.advanceTo(t));
+      s.currentConstraintForces(lambda);
+      const double theta = s.positions()(2), omega = s.velocities()(2);
+      const Eigen::Vector2d r = 0.5 * Eigen::Vector2d(std::cos(theta), std::sin(theta));
+      const Eigen::Vector2d g(0, -9.81);
+      const double alpha = (r.x() * g.y() - r.y() * g.x()) / (1.0 / 12 + r.squaredNorm());
+      const Eigen::Vector2d a = alpha * Eigen::Vector2d(-r.y(), r.x()) - omega * omega * r;
+      const Eigen::Vector2d F = a - g;
+      QVERIFY2((lambda - F).norm() < 1e-8 * F.norm(),
+               qPrintable(QString("t = %1: lambda (%2, %3), analytic (%4, %5)")
+                              .arg(t).arg(lambda(0)).arg(lambda(1)).arg(F.x()).arg(F.y())));
+    }
+  }
+
+  // the natural-coordinate bar chain and the same chain as a tree with loops: at the same
+  // state (the tree's after 0.4 s, mapped to natural coordinates) the revolute joints'
+  // multipliers are the loops' forces, and the structure's own Zhong06 run stays close to the
+  // tree's
+  void structureForcesMatchTree() {
+    const int n = 2;
+    auto model = std::make_shared<const Model>(compile(loopChain(n)));
+    TreeSystem tree(model, {});
+    StructureSystem nc(natural::barChain(n));
+    QCOMPARE(nc.constraintSize(), n + 2 * n);  // one intrinsic row per bar, then the pins
+    QCOMPARE(QString::fromStdString(nc.constraintName(n)), QString("joint1[0]"));
+    QVERIFY(tree.advanceTo(0.4));
+    QVERIFY(nc.advanceTo(0.4));
+    Eigen::VectorXd q(4 * n), v(4 * n);
+    for (int k = 0; k < n; ++k) {
+      const Eigen::VectorXd& tq = tree.positions();
+      const Eigen::VectorXd& tv = tree.velocities();
+      const double th = tq(3 * k + 2), w = tv(3 * k + 2);
+      q.segment<4>(4 * k) << tq(3 * k), tq(3 * k + 1), std::cos(th), std::sin(th);
+      v.segment<4>(4 * k) << tv(3 * k), tv(3 * k + 1), -w * std::sin(th), w * std::cos(th);
+    }
+    // Zhong06 (its own step, dt = 1 ms) against the tree's RK4: the same motion to within the
+    // second-order scheme's error
+    QVERIFY2((nc.positions() - q).cwiseAbs().maxCoeff() < 1e-4,
+             qPrintable(QString("positions differ by %1")
+                            .arg((nc.positions() - q).cwiseAbs().maxCoeff())));
+    Eigen::VectorXd lt(2 * n), ln(3 * n);
+    tree.currentConstraintForces(lt);
+    nc.evaluate(tree.time(), q, v);
+    nc.constraintForces(ln);
+    const double err = (ln.tail(2 * n) - lt).cwiseAbs().maxCoeff();
+    QVERIFY2(err < 1e-8 * lt.cwiseAbs().maxCoeff(),
+             qPrintable(QString("pin forces differ by %1 N").arg(err)));
+    // the intrinsic rows keep each bar's direction unit: their multipliers balance the
+    // centripetal pull along the bar, nonzero while it swings
+    QVERIFY(ln.head(n).cwiseAbs().maxCoeff() > 1e-3);
+  }
+
+  // structureVersion: stable while stepping and setting the state; a rebuild changes it
+  void structureVersion() {
+    TreeSystem tree(loadTree("double_pendulum.json"), {});
+    const long v0 = tree.structureVersion();
+    QVERIFY(tree.step());
+    tree.setState(0.0, tree.positions(), tree.velocities());
+    tree.reset();
+    QCOMPARE(tree.structureVersion(), v0);
+    tree.setModel(loadTree("fourbar.json"), {});
+    QVERIFY(tree.structureVersion() != v0);
+    QCOMPARE(tree.constraintSize(), 2);
+    QCOMPARE(tree.positionSize(), 3);
+    QVERIFY(tree.step());
+    // a rejected model leaves the system as it was
+    const long v1 = tree.structureVersion();
+    SimulationOptions bad;
+    bad.dt = -1;
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
+                             tree.setModel(loadTree("double_pendulum.json"), bad));
+    QCOMPARE(tree.structureVersion(), v1);
+    QCOMPARE(tree.positionSize(), 3);
+
+    StructureSystem nc(natural::barChain(2));
+    const long s0 = nc.structureVersion();
+    QVERIFY(nc.step());
+    QCOMPARE(nc.structureVersion(), s0);
+    nc.setStructure(natural::barChain(3));
+    QVERIFY(nc.structureVersion() != s0);
+    QCOMPARE(nc.positionSize(), 12);
+    QVERIFY(nc.step());
+  }
+
+  // size mismatches are refused with a message naming the argument
+  void sizeMismatchThrows() {
+    TreeSystem tree(loadTree("fourbar.json"), {});
+    Eigen::VectorXd wrong(5);
+    Eigen::MatrixXd G(1, 3);
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, tree.generalizedForces(wrong));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, tree.constraintJacobian(G));
+    try {
+      tree.constraintResidual(wrong);
+      QFAIL("no throw");
+    } catch (const std::invalid_argument& e) {
+      QVERIFY2(QString(e.what()).contains("phi"), e.what());
+    }
+  }
+};
+
+QTEST_GUILESS_MAIN(TestSystem)
+#include "test_system.moc"
