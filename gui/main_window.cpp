@@ -222,9 +222,11 @@ void MainWindow::createBuildBar() {
   m_moveAction->setShortcut(QKeySequence(tr("G")));
   m_moveAction->setToolTip(tr("Move (G): a handle on the selected body; drag its centre to move "
                               "the joint placement, its faces to turn it; Ctrl snaps to 1 cm and "
-                              "15 degrees"));
+                              "15 degrees. Drag a body elsewhere to turn it about its joint axis "
+                              "(its home position)"));
   connect(m_moveAction, &QAction::toggled, m_viewport, &Viewport::setTransformHandle);
   connect(m_viewport, &Viewport::handleDragged, this, &MainWindow::moveBody);
+  connect(m_viewport, &Viewport::jointDragged, this, &MainWindow::turnJoint);
   auto* stop = new QAction(this);
   stop->setShortcut(Qt::Key_Escape);
   connect(stop, &QAction::triggered, this, [this] {
@@ -284,6 +286,39 @@ void MainWindow::moveBody(int body, const Mat3& rotation, const Vec3& translatio
     s.bodies[body].translation = r;
   });
   if (!error.isEmpty()) statusBar()->showMessage(tr("Could not move '%1': %2").arg(name, error));
+  m_viewport->setSelectedBody(body);
+  m_tree->selectBody(body);
+  m_properties->setBody(body);
+}
+
+void MainWindow::turnJoint(int body, double delta, bool finished) {
+  const ModelSpec& spec = m_document->spec();
+  if (!m_model || m_rigid || m_structure || !m_display || body < 0 ||
+      body >= static_cast<int>(spec.bodies.size()) || spec.bodies[body].joint.type == JointType::Free)
+    return;
+  if (!finished) {
+    Eigen::VectorXd q = m_playback->q();
+    const Model model = compile(spec);
+    if (q.size() != model.nq()) return;
+    q(model.qIndex[body]) = spec.bodies[body].q0 + delta;
+    m_display->bodyPoses(q, m_poses);
+    m_viewport->setBodyPoses(m_poses);
+    return;
+  }
+  if (delta == 0) {  // a click: show the state again
+    showFrame();
+    return;
+  }
+  const QString name = QString::fromStdString(spec.bodies[body].name);
+  const double q0 = spec.bodies[body].q0 + delta;
+  const QString error = m_document->edit(tr("Set initial state of '%1'").arg(name),
+                                         [body, q0](ModelSpec& s) { s.bodies[body].q0 = q0; });
+  if (!error.isEmpty()) {
+    statusBar()->showMessage(tr("Could not turn '%1': %2").arg(name, error));
+    showFrame();
+    return;
+  }
+  if (m_playback->live() && !m_playback->playing()) m_playback->restart();
   m_viewport->setSelectedBody(body);
   m_tree->selectBody(body);
   m_properties->setBody(body);

@@ -70,6 +70,11 @@ class MainWindow : public QMainWindow {
   /// 1 cm and its roll-pitch-yaw to 15 degrees. Unfinished drags only show the result; the
   /// finished one is one undoable "Move 'name'" command.
   void moveBody(int body, const Mat3& rotation, const Vec3& translation, bool snap, bool finished);
+  /// What dragging a body with the Move tool does: turns (slides) its joint's home position,
+  /// the initial q, by `delta` (rad or m) from its value; unfinished drags only show it, the
+  /// finished one is one undoable "Set initial state of 'name'" and, while the simulation is
+  /// paused, restarts it from the initial state so that the new home position shows.
+  void turnJoint(int body, double delta, bool finished);
   LinkOptionsForm* linkOptions() const { return m_linkOptions; }
   /// Saves the model to its file in the Articulate format. A model without a file, or read from
   /// a spatial_v2 file, asks for a new name instead. Returns whether it was saved.

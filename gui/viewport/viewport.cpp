@@ -159,6 +159,8 @@ struct Viewport::Impl {
   vtkNew<vtkBoxWidget2> handle;
   vtkNew<vtkBoxRepresentation> handleRep;
   bool handleOn = false, handleDragging = false;
+  int jointDragBody = -1;  // the body turned about its joint axis by a Move-tool drag
+  double jointDelta = 0;
   SceneView view;
   vtkNew<vtkCellPicker> picker;
   ModelSpec spec;
@@ -201,6 +203,54 @@ struct Viewport::Impl {
     double b[6] = {lo.x(), hi.x(), lo.y(), hi.y(), lo.z(), hi.z()};
     handleRep->PlaceWidget(b);
     if (!handle->GetEnabled()) handle->On();
+  }
+
+  // the joint axis of a body in base coordinates (unit) and a point on it, at the current pose
+  bool jointAxis(int body, Vec3& origin, Vec3& axis, bool& rotational) const {
+    if (!view.scene || body < 0 || body >= view.scene->bodies()) return false;
+    const Joint& j = view.scene->model().joints[body];
+    if (j.type == JointType::Free) return false;
+    Vec3 a;
+    if (isPlanar(j.type)) {
+      const Vec3 S = j.planarSubspace();
+      a = S(0) != 0 ? Vec3::UnitZ() : Vec3(S(1), S(2), 0);
+    } else {
+      const Vec6 S = j.subspace();
+      a = S.head<3>().norm() > 0 ? Vec3(S.head<3>()) : Vec3(S.tail<3>());
+    }
+    const BodyPose& p = view.scene->pose(body);
+    origin = p.position;
+    axis = (p.rotation * a).normalized();
+    rotational = isRotational(j.type);
+    return true;
+  }
+
+  Vec2 toScreen(const Vec3& x, int h) {
+    view.renderer->SetWorldPoint(x.x(), x.y(), x.z(), 1.0);
+    view.renderer->WorldToDisplay();
+    const double* d = view.renderer->GetDisplayPoint();
+    return Vec2(d[0], h - 1 - d[1]);
+  }
+
+  // the joint change for a drag from `from` to `to` (widget pixels) of `body`
+  double jointDragDelta(int body, const QPoint& from, const QPoint& to, int h) {
+    Vec3 o, a;
+    bool rotational = true;
+    if (!jointAxis(body, o, a, rotational)) return 0;
+    const Vec2 os = toScreen(o, h);
+    const Vec2 p0 = Vec2(from.x(), from.y()) - os, p1 = Vec2(to.x(), to.y()) - os;
+    if (rotational) {
+      // the angle swept around the axis's screen point; screen y runs down, and an axis
+      // pointing away from the viewer turns the other way
+      double angle = std::atan2(p0.x() * p1.y() - p0.y() * p1.x(), p0.dot(p1));
+      const Vec3 eye = v3(view.renderer->GetActiveCamera()->GetPosition());
+      if (a.dot(eye - o) > 0) angle = -angle;
+      return angle;
+    }
+    // along the axis: the mouse motion projected on the axis's screen direction
+    const Vec2 as = toScreen(o + a, h) - os;
+    if (as.squaredNorm() < 1e-9) return 0;
+    return (p1 - p0).dot(as) / as.squaredNorm();
   }
 
   // the handle's motion since it was placed, as x -> R x + t
@@ -407,6 +457,12 @@ void Viewport::mousePressEvent(QMouseEvent* e) {
                                             (e->modifiers() & Qt::ControlModifier) ? 1 : 0,
                                             (e->modifiers() & Qt::ShiftModifier) ? 1 : 0);
     d->interactor->LeftButtonPressEvent();
+  } else if (e->button() == Qt::LeftButton && d->handleOn && !(e->modifiers() & Qt::ShiftModifier)) {
+    const std::optional<Pick> p = pickAt(e->pos());
+    if (p && p->body >= 0) {
+      d->jointDragBody = p->body;
+      d->jointDelta = 0;
+    }
   }
 }
 
@@ -422,6 +478,11 @@ void Viewport::mouseMoveEvent(QMouseEvent* e) {
     d->handleMotion(R, t);
     emit handleDragged(d->selected, R, t, e->modifiers() & Qt::ControlModifier, false);
     d->render();
+    return;
+  }
+  if (d->jointDragBody >= 0) {
+    d->jointDelta = d->jointDragDelta(d->jointDragBody, d->pressPos, e->pos(), height());
+    emit jointDragged(d->jointDragBody, d->jointDelta, false);
     return;
   }
   if (d->button == Qt::NoButton || !d->view.scene) return;
@@ -467,6 +528,17 @@ void Viewport::mouseReleaseEvent(QMouseEvent* e) {
     d->placeHandle();  // around the body where it now is
     d->render();
     return;
+  }
+  if (d->jointDragBody >= 0) {
+    const int body = d->jointDragBody;
+    const bool moved = (e->pos() - d->pressPos).manhattanLength() >= 4;
+    d->jointDragBody = -1;
+    d->button = Qt::NoButton;
+    if (moved) {
+      emit jointDragged(body, d->jointDragDelta(body, d->pressPos, e->pos(), height()), true);
+      return;
+    }
+    emit jointDragged(body, 0.0, true);  // a click: nothing turned; it selects below
   }
   const bool click = (e->pos() - d->pressPos).manhattanLength() < 4 && d->button == Qt::LeftButton;
   d->button = Qt::NoButton;

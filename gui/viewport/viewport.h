@@ -116,7 +116,8 @@ class Viewport : public QWidget {
   /// Highlights a body (-1: none).
   void setSelectedBody(int body);
   /// Shows a transform handle (VTK's box widget: drag its centre to move, its faces to turn)
-  /// around the selected body, or hides it. Dragging it emits handleDragged.
+  /// around the selected body, or hides it. Dragging it emits handleDragged; dragging a body
+  /// elsewhere turns (or slides) it about its own joint axis and emits jointDragged.
   void setTransformHandle(bool on);
   bool transformHandle() const;
   int selectedBody() const;
@@ -143,6 +144,10 @@ class Viewport : public QWidget {
   /// the button was released (the last call of a drag).
   void handleDragged(int body, const art::Mat3& rotation, const art::Vec3& translation, bool snap,
                      bool finished);
+  /// A body was dragged about its joint axis (Move tool): `delta` is the joint's change since
+  /// the press (rad for revolute and helical joints, measured around the axis as seen; m for
+  /// prismatic ones, along the axis). `finished`: the button was released.
+  void jointDragged(int body, double delta, bool finished);
 
  protected:
   QPaintEngine* paintEngine() const override { return nullptr; }

@@ -301,6 +301,22 @@ class TestBuild : public QObject {
     QVERIFY((doc->spec().bodies[0].translation - before.translation).norm() > 0.005);
     doc->undoStack()->undo();
     QCOMPARE(text(doc->spec()), json);
+
+    // with no handle in the way, dragging the link turns it about its joint: the home position
+    v->setSelectedBody(-1);
+    const QPoint pivot = v->widgetPoint(worldPoint(doc->spec(), 0, Vec3::Zero()));
+    const QPoint tip = v->widgetPoint(worldPoint(doc->spec(), 0, Vec3(0.27, 0, 0)));
+    const QPoint release = tip + QPoint(-10, 60);
+    drag(tip, release - tip, Qt::NoModifier);
+    QCOMPARE(doc->undoStack()->undoText(), QString("Set initial state of 'link1'"));
+    QVERIFY(std::abs(doc->spec().bodies[0].q0) > 0.1);
+    // the link now points from its pivot towards where the mouse let go (as seen)
+    const QPoint tipNow = v->widgetPoint(worldPoint(doc->spec(), 0, Vec3(0.27, 0, 0)));
+    const QPointF u = tipNow - pivot, wv = release - pivot;
+    const double angle = std::atan2(u.x() * wv.y() - u.y() * wv.x(), u.x() * wv.x() + u.y() * wv.y());
+    QVERIFY2(std::abs(angle) < 0.05, qPrintable(QString("off by %1 rad").arg(angle)));
+    doc->undoStack()->undo();
+    QCOMPARE(text(doc->spec()), json);
   }
 
   void clickOnNothingAddsNothing() {
