@@ -147,7 +147,7 @@ void MainWindow::createDocks() {
   auto* scroll = new QScrollArea(properties);
   scroll->setWidget(m_properties);
   scroll->setWidgetResizable(true);
-  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+  scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
   scroll->setFrameShape(QFrame::NoFrame);
   properties->setWidget(scroll);
   addDockWidget(Qt::RightDockWidgetArea, properties);
@@ -167,8 +167,11 @@ void MainWindow::createDocks() {
   connect(m_joints, &JointSlidersPanel::poseEdited, this, &MainWindow::poseJoints);
   connect(m_playback, &Playback::stateChanged, m_joints,
           [this] { m_joints->setReadOnly(m_playback->playing()); });
+  // the Joints dock shares the Properties dock's place as a tab: each gets the full height
+  tabifyDockWidget(properties, joints);
+  properties->raise();
   // first-run sizes (a remembered layout replaces them): the view gets the most room
-  resizeDocks({tree, properties}, {230, 360}, Qt::Horizontal);
+  resizeDocks({tree, properties}, {220, 420}, Qt::Horizontal);
   resizeDocks({plots}, {230}, Qt::Vertical);
 }
 

@@ -124,6 +124,8 @@ QWidget* PropertiesPanel::listEditor(QListWidget* list, const QString& what, con
   auto* buttons = new QHBoxLayout;
   const auto button = [&](const QString& text, auto action) {
     auto* b = new QPushButton(text, box);
+    b->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+    b->setMinimumWidth(40);
     b->setObjectName(list->objectName() + text.simplified().remove(' ').remove('&'));
     connect(b, &QPushButton::clicked, this, action);
     buttons->addWidget(b);
@@ -205,8 +207,12 @@ PropertiesPanel::PropertiesPanel(ModelDocument* document, QWidget* parent)
   form->addRow(tr("Centre of mass (m)"), row(m_form, m_com));
   QDoubleSpinBox* const diagonal[3] = {m_inertia[0], m_inertia[1], m_inertia[2]};
   QDoubleSpinBox* const products[3] = {m_inertia[3], m_inertia[4], m_inertia[5]};
-  form->addRow(tr("Inertia xx yy zz\n(kg m\u00b2, about the COM)"), row(m_form, diagonal));
-  form->addRow(tr("Inertia xy xz yz"), row(m_form, products));
+  form->addRow(tr("Inertia (kg m\u00b2)"), row(m_form, diagonal));
+  form->addRow(tr("Products (kg m\u00b2)"), row(m_form, products));
+  form->itemAt(form->rowCount() - 2, QFormLayout::LabelRole)->widget()->setToolTip(
+      tr("Ixx Iyy Izz about the centre of mass, body axes"));
+  form->itemAt(form->rowCount() - 1, QFormLayout::LabelRole)->widget()->setToolTip(
+      tr("Ixy Ixz Iyz about the centre of mass, body axes"));
   form->addRow(tr("Initial q"), m_q0);
   form->addRow(tr("Initial qd"), m_qd0);
   auto* shapeBox = new QGroupBox(tr("Inertia and appearance from a shape"), m_form);

@@ -195,6 +195,11 @@ class TestBuild : public QObject {
     QVERIFY(std::abs(b.inertia.mass - 7800 * 0.5 * 0.06 * 0.06) < 1e-9);
     QVERIFY((b.inertia.com - Vec3(0.25, 0, 0)).norm() < 1e-12);
     QCOMPARE(b.appearance[0].get<std::string>(), std::string("box"));
+    if (qEnvironmentVariableIsSet("ARTICULATE_TEST_SHOTS")) {  // the dock as a user sees it
+      w.viewport()->setSelectedBody(0);
+      QTest::qWait(200);
+      w.screen()->grabWindow(w.winId()).save(qEnvironmentVariable("ARTICULATE_TEST_SHOTS") + "/properties.png");
+    }
     doc->undoStack()->undo();
     QCOMPARE(doc->spec().bodies[0].inertia.aboutCom(0, 1), 0.0001);
     // the appearance as a list: one row per instruction; a bad row is refused with the reason
