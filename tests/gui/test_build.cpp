@@ -202,6 +202,25 @@ class TestBuild : public QObject {
     }
     doc->undoStack()->undo();
     QCOMPARE(doc->spec().bodies[0].inertia.aboutCom(0, 1), 0.0001);
+    // the rotation as axis-angle: 30 degrees about (0, 0, 1) in the parent (the fields edited in
+    // an order that never makes the axis zero); one merged placement command
+    auto ax = [&](int k) { return panel->findChild<QDoubleSpinBox*>(QString("axisAngle%1").arg(k)); };
+    const Mat3 rotationBefore = doc->spec().bodies[0].rotation;
+    const int commands = doc->undoStack()->index();
+    ax(2)->setValue(1);
+    ax(0)->setValue(0);
+    ax(1)->setValue(0);
+    ax(3)->setValue(30);
+    const Mat3 expected = Eigen::AngleAxisd(M_PI / 6, Vec3::UnitZ()).toRotationMatrix();
+    QVERIFY2((doc->spec().bodies[0].rotation.transpose() - expected).norm() < 1e-12,
+             qPrintable(panel->lastError()));
+    QCOMPARE(doc->undoStack()->index(), commands + 1);
+    QVERIFY(std::abs(panel->findChild<QDoubleSpinBox*>("axisAngle3")->value() - 30.0) < 1e-9);
+    ax(2)->setValue(0);  // a zero axis is refused, the field goes back
+    QVERIFY(panel->lastError().contains("axis"));
+    QCOMPARE(ax(2)->value(), 1.0);
+    doc->undoStack()->undo();
+    QCOMPARE(doc->spec().bodies[0].rotation, rotationBefore);
     // the appearance as a list: one row per instruction; a bad row is refused with the reason
     auto* look = panel->findChild<QListWidget*>("appearanceList");
     QCOMPARE(look->count(), 1);
