@@ -113,7 +113,16 @@ class TestBuild : public QObject {
       states.push_back(text(doc->spec()));
     }
     QCOMPARE(doc->undoStack()->undoText(), QString("Add body 'link3'"));
-    if (qEnvironmentVariableIsSet("ARTICULATE_TEST_SHOTS")) w.grab().save(qEnvironmentVariable("ARTICULATE_TEST_SHOTS") + "/build.png");
+    if (qEnvironmentVariableIsSet("ARTICULATE_TEST_SHOTS")) {  // the tool's options popup, as seen
+      auto* button = w.findChild<QToolButton*>();
+      for (auto* b : w.findChildren<QToolButton*>())
+        if (b->defaultAction() == w.addBodyAction()) button = b;
+      QTimer::singleShot(400, [&w] {
+        w.screen()->grabWindow(0).save(qEnvironmentVariable("ARTICULATE_TEST_SHOTS") + "/popup.png");
+        if (QWidget* popup = QApplication::activePopupWidget()) popup->close();
+      });
+      button->showMenu();
+    }
 
     // the Properties dock shows the new body: change link2's joint type and mass
     w.viewport()->setSelectedBody(1);
