@@ -77,15 +77,10 @@ Vec3 LinkOptionsForm::axisFor(const ModelSpec& spec, int body, const Vec3& norma
     case Axis::Y: return Vec3::UnitY();
     case Axis::Z: return Vec3::UnitZ();
     case Axis::ParentJoint:
+      // the joint's axis in its successor (the body's own) coordinates
       if (body >= 0 && body < static_cast<int>(spec.bodies.size())) {
         const Joint& j = spec.bodies[body].joint;
-        if (j.type != JointType::Free && !isPlanar(j.type)) {
-          // the joint's axis in its successor (the body's own) coordinates
-          const Vec6 S = j.subspace();
-          const Vec3 w = S.head<3>(), v = S.tail<3>();
-          if (w.norm() > 0) return w;
-          if (v.norm() > 0) return v;
-        }
+        if (j.type != JointType::Free && !isPlanar(j.type)) return j.axis();
       }
       break;
     case Axis::SurfaceNormal: break;

@@ -240,6 +240,12 @@ void MainWindow::createBuildBar() {
   addToolBar(Qt::TopToolBarArea, bar);
 }
 
+void MainWindow::selectBody(int body) {
+  m_viewport->setSelectedBody(body);
+  m_tree->selectBody(body);
+  m_properties->setBody(body);
+}
+
 void MainWindow::moveBody(int body, const Mat3& rotation, const Vec3& translation, bool snap,
                           bool finished) {
   const ModelSpec& spec = m_document->spec();
@@ -253,28 +259,22 @@ void MainWindow::moveBody(int body, const Mat3& rotation, const Vec3& translatio
   // maps parent to joint coordinates; its translation is the joint origin in the parent)
   const Mat3 Rp = b.parent < 0 ? Mat3::Identity() : m_poses[b.parent].rotation;
   const Vec3 pp = b.parent < 0 ? Vec3::Zero() : m_poses[b.parent].position;
-  const Mat3 RJ = rotation * (Rp * b.rotation.transpose());
-  const Vec3 oJ = rotation * (pp + Rp * b.translation) + translation;
-  Mat3 E = (Rp.transpose() * RJ).transpose();
-  Vec3 r = Rp.transpose() * (oJ - pp);
+  const Mat3 RJ0 = Rp * b.rotation.transpose();
+  const Vec3 oJ0 = pp + Rp * b.translation;
+  // moved: the new placement in the parent
+  Mat3 E = (Rp.transpose() * rotation * RJ0).transpose();
+  Vec3 r = Rp.transpose() * (rotation * oJ0 + translation - pp);
   if (snap) {
     r = (r / 0.01).array().round() * 0.01;
-    // roll-pitch-yaw of the frame in its parent (R = Rz Ry Rx), each to 15 degrees
-    const Mat3 R = E.transpose();
-    Vec3 rpy(std::atan2(R(2, 1), R(2, 2)), std::asin(-std::clamp(R(2, 0), -1.0, 1.0)),
-             std::atan2(R(1, 0), R(0, 0)));
+    // roll-pitch-yaw of the frame in its parent (the spec stores the inverse), each to 15 degrees
     const double step = M_PI / 12;
-    rpy = (rpy / step).array().round() * step;
-    E = (Eigen::AngleAxisd(rpy(2), Vec3::UnitZ()) * Eigen::AngleAxisd(rpy(1), Vec3::UnitY()) *
-         Eigen::AngleAxisd(rpy(0), Vec3::UnitX()))
-            .toRotationMatrix()
-            .transpose();
+    const Vec3 rpy = (rpyAngles(E.transpose()) / step).array().round() * step;
+    E = rpyRotation(rpy).transpose();
   }
   if (!finished) {
     // show it: the body and its subtree move rigidly with the joint frame
-    const Mat3 RJ0 = Rp * b.rotation.transpose(), RJ1 = Rp * E.transpose();
-    const Vec3 oJ0 = pp + Rp * b.translation, oJ1 = pp + Rp * r;
-    const Mat3 dR = RJ1 * RJ0.transpose();
+    const Mat3 dR = Rp * E.transpose() * RJ0.transpose();
+    const Vec3 oJ1 = pp + Rp * r;
     std::vector<BodyPose> shown = m_poses;
     for (int k : subtree(spec, body)) {
       shown[k].rotation = dR * m_poses[k].rotation;
@@ -289,9 +289,7 @@ void MainWindow::moveBody(int body, const Mat3& rotation, const Vec3& translatio
     s.bodies[body].translation = r;
   });
   if (!error.isEmpty()) statusBar()->showMessage(tr("Could not move '%1': %2").arg(name, error));
-  m_viewport->setSelectedBody(body);
-  m_tree->selectBody(body);
-  m_properties->setBody(body);
+  selectBody(body);
 }
 
 void MainWindow::turnJoint(int body, double delta, bool finished) {
@@ -322,9 +320,7 @@ void MainWindow::turnJoint(int body, double delta, bool finished) {
     return;
   }
   if (m_playback->live() && !m_playback->playing()) m_playback->restart();
-  m_viewport->setSelectedBody(body);
-  m_tree->selectBody(body);
-  m_properties->setBody(body);
+  selectBody(body);
 }
 
 int MainWindow::addBodyAt(const Pick& pick) {
@@ -348,9 +344,7 @@ int MainWindow::addBodyAt(const Pick& pick) {
     statusBar()->showMessage(tr("Could not add a body: %1").arg(error));
     return -1;
   }
-  m_viewport->setSelectedBody(added);
-  m_tree->selectBody(added);
-  m_properties->setBody(added);
+  selectBody(added);
   statusBar()->showMessage(tr("Added '%1'").arg(name));
   return added;
 }

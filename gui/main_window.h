@@ -153,6 +153,7 @@ class MainWindow : public QMainWindow {
   void rememberFile(const QString& path);
   void applyOverlays();
   void showPick(const Pick& pick);
+  void selectBody(int body);  // in the view, the tree and the Properties dock
   void about();
   void setModified(bool modified);
   void updateTitle();

@@ -244,9 +244,7 @@ int ModelTreePanel::selectedBody() const { return ModelTreeModel::bodyOf(m_view-
 
 int ModelTreePanel::addChild(int body) {
   const ModelSpec& s = m_doc->spec();
-  std::string name;
-  for (int k = static_cast<int>(s.bodies.size()) + 1;; ++k)
-    if (s.findBody(name = "link" + std::to_string(k)) < 0) break;
+  const std::string name = freeBodyName(s, "link", static_cast<int>(s.bodies.size()) + 1);
   BodySpec b;
   b.name = name;
   b.parent = body;

@@ -41,14 +41,15 @@ QDoubleSpinBox* spin(QWidget* parent, double lo, double hi, int decimals, const 
   return s;
 }
 
-QWidget* row(QWidget* parent, QDoubleSpinBox* const (&boxes)[3]) {
+template <std::size_t N>
+QWidget* row(QWidget* parent, QDoubleSpinBox* const (&boxes)[N], int minimumWidth = 56) {
   auto* w = new QWidget(parent);
   auto* l = new QHBoxLayout(w);
   l->setContentsMargins(0, 0, 0, 0);
   for (QDoubleSpinBox* b : boxes) {
     // share the row's width whatever the range's widest number: the dock stays narrow
     b->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
-    b->setMinimumWidth(56);
+    b->setMinimumWidth(minimumWidth);
     l->addWidget(b);
   }
   return w;
@@ -57,21 +58,6 @@ QWidget* row(QWidget* parent, QDoubleSpinBox* const (&boxes)[3]) {
 QString code(JointType t) {
   const std::string_view c = jointCode(t);
   return QString::fromUtf8(c.data(), static_cast<qsizetype>(c.size()));
-}
-
-// roll-pitch-yaw (rad) of the joint frame's orientation in its parent, R = Rz Ry Rx, where the
-// spec stores the inverse (parent -> joint coordinates)
-Vec3 rpyOf(const Mat3& specRotation) {
-  const Mat3 R = specRotation.transpose();
-  return Vec3(std::atan2(R(2, 1), R(2, 2)), std::asin(-std::clamp(R(2, 0), -1.0, 1.0)),
-              std::atan2(R(1, 0), R(0, 0)));
-}
-
-Mat3 specRotationOf(const Vec3& rpy) {
-  const Mat3 R = (Eigen::AngleAxisd(rpy(2), Vec3::UnitZ()) * Eigen::AngleAxisd(rpy(1), Vec3::UnitY()) *
-                  Eigen::AngleAxisd(rpy(0), Vec3::UnitX()))
-                     .toRotationMatrix();
-  return R.transpose();
 }
 
 // the inertia tensor's entries in the fields' order: xx yy zz, then xy xz yz
@@ -192,17 +178,7 @@ PropertiesPanel::PropertiesPanel(ModelDocument* document, QWidget* parent)
                           i < 3 ? QString() : QString::fromUtf8("\u00b0"));
     m_axisAngle[i]->setObjectName(QString("axisAngle%1").arg(i));
   }
-  {
-    auto* w = new QWidget(m_form);
-    auto* l = new QHBoxLayout(w);
-    l->setContentsMargins(0, 0, 0, 0);
-    for (QDoubleSpinBox* b : m_axisAngle) {
-      b->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
-      b->setMinimumWidth(50);
-      l->addWidget(b);
-    }
-    form->addRow(tr("Axis, angle"), w);
-  }
+  form->addRow(tr("Axis, angle"), row(m_form, m_axisAngle, 50));
   form->addRow(tr("Mass"), m_mass);
   form->addRow(tr("Centre of mass (m)"), row(m_form, m_com));
   QDoubleSpinBox* const diagonal[3] = {m_inertia[0], m_inertia[1], m_inertia[2]};
@@ -333,7 +309,8 @@ void PropertiesPanel::refresh() {
   m_joint->setEnabled(b.joint.type != JointType::Free);
   m_pitch->setValue(b.joint.pitch);
   m_pitch->setEnabled(b.joint.type == JointType::H);
-  const Vec3 rpy = rpyOf(b.rotation);
+  // the joint frame's orientation in its parent; the spec stores the inverse
+  const Vec3 rpy = rpyAngles(b.rotation.transpose());
   const Eigen::AngleAxisd aa(Mat3(b.rotation.transpose()));
   const Vec3 axis = aa.angle() == 0 ? Vec3::UnitZ() : Vec3(aa.axis());
   for (int i = 0; i < 3; ++i) m_axisAngle[i]->setValue(axis(i));
@@ -374,6 +351,11 @@ void PropertiesPanel::refresh() {
 
 void PropertiesPanel::commit(const QString& what) {
   if (m_updating) return;
+  // the reason shows under the form; a refused value's field goes back to the stored value
+  const auto finish = [this](const QString& error) {
+    m_error->setText(error);
+    if (!error.isEmpty()) refresh();
+  };
   QString error;
   if (what == "gravity") {
     Vec3 g;
@@ -381,8 +363,7 @@ void PropertiesPanel::commit(const QString& what) {
     if (m_doc->spec().arithmetic == Arithmetic::Planar) g.z() = 0;
     error = m_doc->edit(tr("Set gravity"), [g](ModelSpec& s) { s.gravity = g; },
                         ModelDocument::Change::Values, 4000);
-    m_error->setText(error);
-    if (!error.isEmpty()) refresh();
+    finish(error);
     return;
   }
   if (what == "camera" || what == "cameraBody") {
@@ -392,8 +373,7 @@ void PropertiesPanel::commit(const QString& what) {
       s.camera.body = tracked;
       s.camera.zoom = zoom;
     }, ModelDocument::Change::Values, what == "camera" ? 4001 : 0);  // zoom steps merge
-    m_error->setText(error);
-    if (!error.isEmpty()) refresh();
+    finish(error);
     return;
   }
   if (m_body < 0 || m_body >= static_cast<int>(m_doc->spec().bodies.size())) return;
@@ -434,7 +414,7 @@ void PropertiesPanel::commit(const QString& what) {
     const bool position = what == "position";
     error = m_doc->edit(tr("Set placement of '%1'").arg(body), [i, p, rpy, position](ModelSpec& s) {
       if (position) s.bodies[i].translation = p;
-      else s.bodies[i].rotation = specRotationOf(rpy);
+      else s.bodies[i].rotation = rpyRotation(rpy).transpose();
     }, ModelDocument::Change::Values, 1000 + i);
   } else if (what == "mass" || what.startsWith("com") || what.startsWith("inertia")) {
     // only the edited number changes: the others keep their exact stored values (the fields
@@ -518,8 +498,7 @@ void PropertiesPanel::commit(const QString& what) {
       (position ? s.bodies[i].q0 : s.bodies[i].qd0) = value;
     }, ModelDocument::Change::Values, 3000 + i);
   }
-  m_error->setText(error);
-  if (!error.isEmpty()) refresh();  // the field goes back to the stored value
+  finish(error);
 }
 
 }  // namespace art::gui

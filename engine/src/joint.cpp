@@ -69,6 +69,16 @@ Vec3 Joint::planarSubspace() const {
   }
 }
 
+Vec3 Joint::axis() const {
+  if (type == JointType::Free) return Vec3::Zero();
+  if (isPlanar(type)) {
+    const Vec3 S = planarSubspace();
+    return S(0) != 0 ? Vec3::UnitZ() : Vec3(S(1), S(2), 0);
+  }
+  const Vec6 S = subspace();
+  return S.head<3>().norm() > 0 ? Vec3(S.head<3>()) : Vec3(S.tail<3>());
+}
+
 SpatialTransform Joint::transform(double q) const {
   switch (type) {
     case JointType::Rx: return SpatialTransform::rotation(rotxE(q));

@@ -224,8 +224,8 @@ void validateInertia(const InertiaSpec& in) {
                     "other two): no real body has them");
 }
 
-std::string freeBodyName(const ModelSpec& spec, const std::string& stem) {
-  for (int k = 1;; ++k) {
+std::string freeBodyName(const ModelSpec& spec, const std::string& stem, int first) {
+  for (int k = first;; ++k) {
     std::string name = stem + std::to_string(k);
     if (spec.findBody(name) < 0) return name;
   }

@@ -120,13 +120,6 @@ Mat3 activeRotation(const Vec3& axis, double angle) {
   return Eigen::AngleAxisd(angle, axis.stableNormalized()).toRotationMatrix();
 }
 
-// R = Rz(yaw) Ry(pitch) Rx(roll), active rotations (the URDF convention)
-Mat3 rpyRotation(const Vec3& rpy) {
-  return (Eigen::AngleAxisd(rpy(2), Vec3::UnitZ()) * Eigen::AngleAxisd(rpy(1), Vec3::UnitY()) *
-          Eigen::AngleAxisd(rpy(0), Vec3::UnitX()))
-      .toRotationMatrix();
-}
-
 // the orientation R of the joint frame in parent coordinates (columns = joint axes)
 bool readRotation(Reader& rd, const json& j, bool planar, const std::string& path, Mat3& R) {
   if (j.is_array()) {

@@ -25,6 +25,21 @@ Mat3 rotzE(double theta) {
   return E;
 }
 
+Mat3 rpyRotation(const Vec3& rpy) {
+  return (Eigen::AngleAxisd(rpy(2), Vec3::UnitZ()) * Eigen::AngleAxisd(rpy(1), Vec3::UnitY()) *
+          Eigen::AngleAxisd(rpy(0), Vec3::UnitX()))
+      .toRotationMatrix();
+}
+
+// the roll comes from Rz(-yaw) R = Ry(pitch) Rx(roll), whose entries are not small near pitch
+// +-90 degrees, so that the three angles rebuild R even there
+Vec3 rpyAngles(const Mat3& R) {
+  const double yaw = std::atan2(R(1, 0), R(0, 0));
+  const double pitch = std::atan2(-R(2, 0), std::hypot(R(0, 0), R(1, 0)));
+  const double s = std::sin(yaw), c = std::cos(yaw);
+  return {std::atan2(s * R(0, 2) - c * R(1, 2), c * R(1, 1) - s * R(0, 1)), pitch, yaw};
+}
+
 Mat6 SpatialTransform::matrix() const {
   Mat6 X = Mat6::Zero();
   X.topLeftCorner<3, 3>() = E;

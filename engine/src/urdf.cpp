@@ -63,17 +63,6 @@ urdf::Pose pose(const Mat3& R, const Vec3& p) {
   return out;
 }
 
-// roll, pitch, yaw with R = Rz(yaw) Ry(pitch) Rx(roll), exact to round-off also near pitch
-// +-90 degrees: the roll comes from Rz(-yaw) R = Ry(pitch) Rx(roll), whose entries are not
-// small there, so that the three angles rebuild R even where yaw and roll alone are
-// ill-determined (urdfdom's getRPY snaps roll to 0 within 0.26 degrees of it)
-Vec3 rpyOf(const Mat3& R) {
-  const double yaw = std::atan2(R(1, 0), R(0, 0));
-  const double pitch = std::atan2(-R(2, 0), std::hypot(R(0, 0), R(1, 0)));
-  const double s = std::sin(yaw), c = std::cos(yaw);
-  return {std::atan2(s * R(0, 2) - c * R(1, 2), c * R(1, 1) - s * R(0, 1)), pitch, yaw};
-}
-
 // the shortest decimal that reads back to exactly v (-0 written as 0)
 std::string num(double v) {
   if (v == 0) return "0";
@@ -103,14 +92,15 @@ void setAttr(TiXmlElement* e, const char* name, const std::string& value) {
 
 void setPose(TiXmlElement* e, const urdf::Pose& p) {
   setAttr(e, "xyz", nums(toVec(p.position)));
-  setAttr(e, "rpy", nums(rpyOf(toMat(p.rotation))));
+  setAttr(e, "rpy", nums(rpyAngles(toMat(p.rotation))));
 }
 
 void setColour(TiXmlElement* e, const urdf::Color& c) {
   setAttr(e, "rgba", numFloat(c.r) + " " + numFloat(c.g) + " " + numFloat(c.b) + " " + numFloat(c.a));
 }
 
-// urdfdom 3.0's exporter writes 6 significant digits (values2str) and rpy through getRPY; this
+// urdfdom 3.0's exporter writes 6 significant digits (values2str) and rpy through getRPY (which
+// snaps roll to 0 within 0.26 degrees of pitch +-90; spatial.h's rpyAngles does not); this
 // pass rewrites every number of the exported document from the model, exactly
 void writeExactNumbers(TiXmlElement* robot, const urdf::ModelInterface& m) {
   for (TiXmlElement* e = robot->FirstChildElement(); e; e = e->NextSiblingElement()) {

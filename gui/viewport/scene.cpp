@@ -243,15 +243,7 @@ void Scene::buildOverlays() {
       a->GetProperty()->LightingOff();
       ba.frames.push_back(a);
     }
-    const Joint& j = m_model.joints[body];
-    Vec3 axis;
-    if (isPlanar(j.type)) {
-      const Vec3 S = j.planarSubspace();
-      axis = S(0) != 0 ? Vec3::UnitZ() : Vec3(S(1), S(2), 0);
-    } else {
-      const Vec6 S = j.subspace();
-      axis = S.head<3>().norm() > 0 ? Vec3(S.head<3>()) : Vec3(S.tail<3>());
-    }
+    const Vec3 axis = m_model.joints[body].axis();
     auto ax = actorFor(cylinder(-0.75 * L * axis, 0.75 * L * axis, 0.06 * L, 12), Vec3(1, 0.8, 0.1),
                        ba.transform);
     ba.axes.push_back(ax);

@@ -210,14 +210,7 @@ struct Viewport::Impl {
     if (!view.scene || body < 0 || body >= view.scene->bodies()) return false;
     const Joint& j = view.scene->model().joints[body];
     if (j.type == JointType::Free) return false;
-    Vec3 a;
-    if (isPlanar(j.type)) {
-      const Vec3 S = j.planarSubspace();
-      a = S(0) != 0 ? Vec3::UnitZ() : Vec3(S(1), S(2), 0);
-    } else {
-      const Vec6 S = j.subspace();
-      a = S.head<3>().norm() > 0 ? Vec3(S.head<3>()) : Vec3(S.tail<3>());
-    }
+    const Vec3 a = j.axis();
     const BodyPose& p = view.scene->pose(body);
     origin = p.position;
     axis = (p.rotation * a).normalized();
@@ -251,6 +244,13 @@ struct Viewport::Impl {
     const Vec2 as = toScreen(o + a, h) - os;
     if (as.squaredNorm() < 1e-9) return 0;
     return (p1 - p0).dot(as) / as.squaredNorm();
+  }
+
+  // hands the interactor a mouse event's position and modifiers (the box widget reads them)
+  void handleEvent(const QMouseEvent* e) {
+    interactor->SetEventInformationFlipY(e->pos().x(), e->pos().y(),
+                                         (e->modifiers() & Qt::ControlModifier) ? 1 : 0,
+                                         (e->modifiers() & Qt::ShiftModifier) ? 1 : 0);
   }
 
   // the handle's motion since it was placed, as x -> R x + t
@@ -453,9 +453,7 @@ void Viewport::mousePressEvent(QMouseEvent* e) {
       d->handleRep->ComputeInteractionState(e->pos().x(), height() - 1 - e->pos().y()) !=
           vtkBoxRepresentation::Outside) {
     d->handleDragging = true;
-    d->interactor->SetEventInformationFlipY(e->pos().x(), e->pos().y(),
-                                            (e->modifiers() & Qt::ControlModifier) ? 1 : 0,
-                                            (e->modifiers() & Qt::ShiftModifier) ? 1 : 0);
+    d->handleEvent(e);
     d->interactor->LeftButtonPressEvent();
   } else if (e->button() == Qt::LeftButton && d->handleOn && !(e->modifiers() & Qt::ShiftModifier)) {
     const std::optional<Pick> p = pickAt(e->pos());
@@ -469,9 +467,7 @@ void Viewport::mousePressEvent(QMouseEvent* e) {
 void Viewport::mouseMoveEvent(QMouseEvent* e) {
   if (d->handleDragging) {
     d->modifiers = e->modifiers();
-    d->interactor->SetEventInformationFlipY(e->pos().x(), e->pos().y(),
-                                            (e->modifiers() & Qt::ControlModifier) ? 1 : 0,
-                                            (e->modifiers() & Qt::ShiftModifier) ? 1 : 0);
+    d->handleEvent(e);
     d->interactor->MouseMoveEvent();
     Mat3 R;
     Vec3 t;
@@ -514,9 +510,7 @@ void Viewport::mouseMoveEvent(QMouseEvent* e) {
 
 void Viewport::mouseReleaseEvent(QMouseEvent* e) {
   if (d->handleDragging) {
-    d->interactor->SetEventInformationFlipY(e->pos().x(), e->pos().y(),
-                                            (e->modifiers() & Qt::ControlModifier) ? 1 : 0,
-                                            (e->modifiers() & Qt::ShiftModifier) ? 1 : 0);
+    d->handleEvent(e);
     d->interactor->LeftButtonReleaseEvent();
     d->handleDragging = false;
     d->button = Qt::NoButton;

@@ -177,6 +177,9 @@ class TestSpatial : public QObject {
     else { XJ = rotMatrix(rotzE(q)) * xltMatrix(Vec3(0, 0, q * pitch)); S(2) = 1; S(5) = pitch; }
     QVERIFY((j.transform(q).matrix() - XJ).norm() < 1e-14);
     QVERIFY((j.subspace() - S).norm() == 0.0);
+    // the axis: what the joint turns about (revolute, helical) or slides along (prismatic)
+    const Vec3 axis = S.head<3>().norm() > 0 ? Vec3(S.head<3>()) : Vec3(S.tail<3>());
+    QCOMPARE(j.axis(), axis);
     // the structured product equals the general composition
     std::mt19937 rng(4);
     const SpatialTransform Xtree = randomTransform(rng);
@@ -198,7 +201,31 @@ class TestSpatial : public QObject {
       const double h = 1e-6;
       const Mat3 dX = (j.planarTransform(q + h).matrix() - j.planarTransform(q - h).matrix()) / (2 * h);
       QVERIFY((dX * X.inverse() + crmPlanar(S)).norm() < 1e-8);
+      // planar joints turn about z or slide along x or y of the plane
+      QCOMPARE(j.axis(), std::string(c) == "r" ? Vec3::UnitZ() : std::string(c) == "px" ? Vec3::UnitX() : Vec3::UnitY());
     }
+    Joint free;
+    free.type = JointType::Free;
+    QCOMPARE(free.axis(), Vec3::Zero());
+  }
+
+  void rpyAnglesRebuildTheRotation() {
+    std::mt19937 rng(11);
+    std::uniform_real_distribution<double> u(-M_PI, M_PI);
+    for (int k = 0; k < 200; ++k) {
+      // random rotations, and some with pitch within 1e-7 of +-90 degrees
+      Vec3 rpy(u(rng), 0.5 * u(rng), u(rng));
+      if (k % 4 == 0) rpy(1) = (k % 8 == 0 ? 1 : -1) * (M_PI / 2 - 1e-7 * (k % 3));
+      const Mat3 R = rpyRotation(rpy);
+      QVERIFY(isProperRotation(R, 1e-12));
+      QVERIFY2((rpyRotation(rpyAngles(R)) - R).norm() < 1e-14, qPrintable(QString::number(k)));
+    }
+    // the convention: R = Rz(yaw) Ry(pitch) Rx(roll), active
+    const Vec3 rpy(0.1, -0.2, 0.3);
+    const Mat3 R = (Eigen::AngleAxisd(0.3, Vec3::UnitZ()) * Eigen::AngleAxisd(-0.2, Vec3::UnitY()) *
+                    Eigen::AngleAxisd(0.1, Vec3::UnitX())).toRotationMatrix();
+    QVERIFY((rpyRotation(rpy) - R).norm() < 1e-15);
+    QVERIFY((rpyAngles(R) - rpy).norm() < 1e-14);
   }
 
   void unknownJointCode() {

@@ -61,6 +61,10 @@ struct Joint {
   /// Joint transform XJ of a free joint from its 7 position variables q7 = [x y z qw qx qy qz]
   /// (the quaternion is normalised here, so any nonzero quaternion gives a rotation).
   static SpatialTransform freeTransform(const double* q7);
+  /// Direction of the joint's motion in joint coordinates: the rotation axis of a revolute,
+  /// helical or planar revolute joint (z for planar r), the translation of a prismatic one
+  /// (x or y for planar px, py). Zero for a free joint.
+  Vec3 axis() const;
   /// Index k when the motion subspace is the unit vector e_k (spatial: 0..5, planar: 0..2),
   /// else -1 (helical joints).
   int unitAxis() const;

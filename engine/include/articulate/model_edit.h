@@ -99,7 +99,7 @@ nlohmann::json linkAppearance(const LinkOptions& o, const Vec3& along = Vec3::Un
 BodySpec makeLink(const ModelSpec& spec, int parent, const Vec3& point, const Vec3& axis,
                   const LinkOptions& options);
 
-/// The first name "<stem>N" (N = 1, 2, ...) that no body of `spec` uses.
-std::string freeBodyName(const ModelSpec& spec, const std::string& stem);
+/// The first name "<stem>N" (N = first, first + 1, ...) that no body of `spec` uses.
+std::string freeBodyName(const ModelSpec& spec, const std::string& stem, int first = 1);
 
 }  // namespace art

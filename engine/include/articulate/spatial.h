@@ -38,6 +38,14 @@ Mat3 rotxE(double theta);
 Mat3 rotyE(double theta);
 Mat3 rotzE(double theta);
 
+/// The active rotation R = Rz(yaw) Ry(pitch) Rx(roll) of rpy = [roll, pitch, yaw] (radians;
+/// URDF's fixed-axis convention): R maps a vector's coordinates in the rotated frame to the
+/// original frame's.
+Mat3 rpyRotation(const Vec3& rpy);
+/// Roll, pitch and yaw (radians) of a proper rotation R, with rpyRotation(rpyAngles(R)) == R to
+/// round-off, also near pitch +-90 degrees where roll and yaw alone are ill-determined.
+Vec3 rpyAngles(const Mat3& R);
+
 /// a x b for 3-vectors given by pointers (scalar code that always inlines).
 inline void cross3(const double* a, const double* b, double* out) {
   out[0] = a[1] * b[2] - a[2] * b[1];
