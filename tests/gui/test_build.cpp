@@ -15,13 +15,13 @@
 #include "playback.h"
 #include "properties.h"
 #include "viewport/viewport.h"
+#include "gui/gui_test.h"
 
 using namespace art;
 using namespace art::gui;
+using namespace art::test;
 
 namespace {
-
-std::string text(const ModelSpec& s) { return specToJson(s).dump(); }
 
 // the JSON text with every number as a double and no negative zeros: a file holds 0.0 and
 // -0.0 as 0, which reads back as an integer of the same value
@@ -35,14 +35,6 @@ QString numbersAsDoubles(const std::string& json) {
   return QString::fromStdString(j.dump());
 }
 
-template <class F>
-bool waitFor(F done, double seconds) {
-  QElapsedTimer clock;
-  clock.start();
-  while (!done() && clock.elapsed() < seconds * 1000) QTest::qWait(10);
-  return done();
-}
-
 // where a point of body `body` (its coordinates) is in the base, at the model's initial pose
 Vec3 worldPoint(const ModelSpec& spec, int body, const Vec3& local) {
   const Model m = compile(spec);
@@ -50,6 +42,21 @@ Vec3 worldPoint(const ModelSpec& spec, int body, const Vec3& local) {
   forwardKinematics(m, d, m.q0);
   const BodyPose p = bodyPose(m, d, body);
   return p.rotation * local + p.position;
+}
+
+// shows the window (at `size` when given) with File > New's model
+bool showNewModel(MainWindow& w, QSize size = {}) {
+  if (size.isValid()) w.resize(size);
+  w.show();
+  if (!QTest::qWaitForWindowExposed(&w)) return false;
+  w.newModel();
+  return true;
+}
+
+// attaches a default link to the base at `point` turning about `axis`, as one document edit
+bool addLink(ModelDocument* doc, const Vec3& point, const Vec3& axis) {
+  return doc->edit("Add body 'link1'", [&](ModelSpec& s) { addBody(s, makeLink(s, -1, point, axis, LinkOptions())); },
+                   ModelDocument::Change::Structure).isEmpty();
 }
 
 // a left click on the viewport where `world` appears
@@ -73,10 +80,7 @@ class TestBuild : public QObject {
 
   void buildThreeLinkArmByClicks() {
     MainWindow w;
-    w.resize(1400, 900);
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    w.newModel();
+    QVERIFY(showNewModel(w, QSize(1400, 900)));
     ModelDocument* doc = w.document();
     QCOMPARE(doc->spec().bodies.size(), std::size_t(0));
     QVERIFY(w.addBodyAction()->isEnabled());
@@ -171,13 +175,9 @@ class TestBuild : public QObject {
 
   void propertiesValidateInertiaApplyShapesAndSetGravity() {
     MainWindow w;
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    w.newModel();
+    QVERIFY(showNewModel(w));
     ModelDocument* doc = w.document();
-    LinkOptions o;
-    QVERIFY(doc->edit("Add body 'link1'", [&](ModelSpec& s) { addBody(s, makeLink(s, -1, Vec3(0, 0, 1), Vec3::UnitY(), o)); },
-                      ModelDocument::Change::Structure).isEmpty());
+    QVERIFY(addLink(doc, Vec3(0, 0, 1), Vec3::UnitY()));
     PropertiesPanel* panel = w.properties();
     panel->setBody(0);
     const InertiaSpec before = doc->spec().bodies[0].inertia;
@@ -284,14 +284,9 @@ class TestBuild : public QObject {
 
   void transformHandleMovesTheJointPlacement() {
     MainWindow w;
-    w.resize(1400, 900);
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    w.newModel();
+    QVERIFY(showNewModel(w, QSize(1400, 900)));
     ModelDocument* doc = w.document();
-    LinkOptions o;
-    QVERIFY(doc->edit("Add body 'link1'", [&](ModelSpec& s) { addBody(s, makeLink(s, -1, Vec3(0, -0.05, 0.8), Vec3(0, -1, 0), o)); },
-                      ModelDocument::Change::Structure).isEmpty());
+    QVERIFY(addLink(doc, Vec3(0, -0.05, 0.8), Vec3(0, -1, 0)));
     w.viewport()->resetView();
     w.viewport()->setSelectedBody(0);
     w.moveAction()->setChecked(true);
@@ -354,10 +349,7 @@ class TestBuild : public QObject {
 
   void clickOnNothingAddsNothing() {
     MainWindow w;
-    w.resize(1000, 700);
-    w.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    w.newModel();
+    QVERIFY(showNewModel(w, QSize(1000, 700)));
     w.addBodyAction()->setChecked(true);
     // far above the floor, towards the sky
     QTest::mouseClick(w.viewport(), Qt::LeftButton, Qt::NoModifier, QPoint(w.viewport()->width() / 2, 3));

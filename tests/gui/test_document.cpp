@@ -14,13 +14,13 @@
 #include "properties.h"
 #include "playback.h"
 #include "viewport/viewport.h"
+#include "gui/gui_test.h"
 
 using namespace art;
 using namespace art::gui;
+using namespace art::test;
 
 namespace {
-
-std::string text(const ModelSpec& s) { return specToJson(s).dump(); }
 
 using Edit = std::function<void(ModelSpec&)>;
 

@@ -16,23 +16,15 @@
 #include "main_window.h"
 #include "playback.h"
 #include "viewport/viewport.h"
+#include "gui/gui_test.h"
 
 using namespace art;
 using namespace art::gui;
+using namespace art::test;
 
 namespace {
 
 const QString kModels = QStringLiteral(ARTICULATE_MODELS_DIR);
-
-template <class F>
-bool waitFor(F done, double seconds) {
-  QElapsedTimer clock;
-  clock.start();
-  while (!done() && clock.elapsed() < seconds * 1000) QTest::qWait(10);
-  return done();
-}
-
-std::string text(const ModelSpec& s) { return specToJson(s).dump(); }
 
 /// Opens a model in a shown window and waits for its live timeline's first sample.
 bool open(MainWindow& w, const QString& file) {

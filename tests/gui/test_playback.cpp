@@ -17,22 +17,15 @@
 #include "playback.h"
 #include "plots.h"
 #include "viewport/viewport.h"
+#include "gui/gui_test.h"
 
 using namespace art;
 using namespace art::gui;
+using namespace art::test;
 
 namespace {
 
 const QString kModels = QStringLiteral(ARTICULATE_MODELS_DIR);
-
-// waits (processing events) until `done` or `seconds` pass; returns done()
-template <class F>
-bool waitFor(F done, double seconds) {
-  QElapsedTimer clock;
-  clock.start();
-  while (!done() && clock.elapsed() < seconds * 1000) QTest::qWait(10);
-  return done();
-}
 
 // a key press as the window system delivers it, so that the window's shortcuts see it
 void key(MainWindow& w, Qt::Key k, Qt::KeyboardModifiers mods = Qt::NoModifier) {
@@ -44,6 +37,16 @@ bool showActive(MainWindow& w) {
   w.show();
   w.activateWindow();
   return QTest::qWaitForWindowActive(&w);
+}
+
+// simulates as fast as possible until the recording reaches `t` (s), then pauses and waits
+// for the simulation thread to stop
+bool simulateUntil(Playback* p, double t) {
+  p->setUnpaced(true);
+  p->play();
+  if (!waitFor([&] { return p->endTime() > t; }, 20)) return false;
+  p->pause();
+  return waitFor([&] { return !p->simulating(); }, 2);
 }
 
 double labelTime(const MainWindow& w) {
@@ -242,11 +245,7 @@ class TestPlayback : public QObject {
     QVERIFY(w.openFile(kModels + "/bouncing_cylinder.json"));
     Playback* p = w.playback();
     QVERIFY(p->live());
-    p->setUnpaced(true);
-    p->play();
-    QVERIFY(waitFor([&] { return p->endTime() > 0.3; }, 20));
-    p->pause();
-    QVERIFY(waitFor([&] { return !p->simulating(); }, 2));
+    QVERIFY(simulateUntil(p, 0.3));
     const Recording& r = p->recording();
     QCOMPARE(r.positionSize(), 7);
     QCOMPARE(r.velocitySize(), 6);
@@ -281,11 +280,7 @@ class TestPlayback : public QObject {
     QVERIFY(w.openFile(kModels + "/natural_pendulum.json"));
     Playback* p = w.playback();
     QVERIFY(p->live());
-    p->setUnpaced(true);
-    p->play();
-    QVERIFY(waitFor([&] { return p->endTime() > 0.2; }, 20));
-    p->pause();
-    QVERIFY(waitFor([&] { return !p->simulating(); }, 2));
+    QVERIFY(simulateUntil(p, 0.2));
     const Recording& r = p->recording();
     StructureSystem direct(natural::loadStructure((kModels + "/natural_pendulum.json").toStdString()));
     QCOMPARE(r.positionSize(), direct.positionSize());
@@ -309,11 +304,7 @@ class TestPlayback : public QObject {
     QVERIFY(showActive(w));
     QVERIFY(w.openFile(kModels + "/fourbar.json"));
     Playback* p = w.playback();
-    p->setUnpaced(true);
-    p->play();
-    QVERIFY(waitFor([&] { return p->endTime() > 0.2; }, 20));
-    p->pause();
-    QVERIFY(waitFor([&] { return !p->simulating(); }, 2));
+    QVERIFY(simulateUntil(p, 0.2));
     const Recording& r = p->recording();
     TreeSystem direct(std::make_shared<const Model>(compile(w.model()->spec)),
                       simulationOptions(w.model()->spec));

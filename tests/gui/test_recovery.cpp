@@ -14,15 +14,15 @@
 #include "main_window.h"
 #include "properties.h"
 #include "recovery.h"
+#include "gui/gui_test.h"
 
 using namespace art;
 using namespace art::gui;
+using namespace art::test;
 
 namespace {
 
 const QString kModels = QStringLiteral(ARTICULATE_MODELS_DIR);
-
-std::string text(const ModelSpec& s) { return specToJson(s).dump(); }
 
 std::string localPath(const QString& path) { return QFile::encodeName(path).toStdString(); }
 
