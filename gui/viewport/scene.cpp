@@ -5,7 +5,7 @@
 
 #include <vtkActor.h>
 #include <vtkAppendPolyData.h>
-#include <vtkDoubleArray.h>
+#include <vtkFloatArray.h>
 #include <vtkPointData.h>
 #include <vtkPolyDataNormals.h>
 #include <vtkCellArray.h>
@@ -15,6 +15,7 @@
 #include <vtkPolyData.h>
 #include <vtkPolyDataMapper.h>
 #include <vtkProperty.h>
+#include <vtkReverseSense.h>
 #include <vtkRenderer.h>
 #include <vtkSphereSource.h>
 #include <vtkTransform.h>
@@ -286,7 +287,20 @@ void Scene::addPrimitive(int body, const Primitive& p) {
       }
       break;
     case Primitive::Kind::Line: ba.lines.push_back(coloured(polyline(p.points), p.colour)); break;
-    case Primitive::Kind::Triangles: surface(flatNormals(triangles(p)), p.colour); break;
+    case Primitive::Kind::Triangles: {
+      // an open surface, seen from both sides: on a body it is batched with back faces culled,
+      // so it gets both windings
+      const PolyPtr front = triangles(p);
+      surface(flatNormals(front), p.colour);
+      if (body >= 0) {
+        vtkNew<vtkReverseSense> back;
+        back->SetInputData(front);
+        back->ReverseCellsOn();
+        back->Update();
+        surface(flatNormals(back->GetOutput()), p.colour);
+      }
+      break;
+    }
     case Primitive::Kind::Tiles: surface(flatNormals(tiles(p)), p.colour); break;
   }
 }
@@ -332,9 +346,9 @@ void Scene::finishBatch() {
   if (!m_batch) return;
   m_bodyPointStart.resize(m_model.nb + 1, static_cast<long long>(m_localPoints.size()));
   vtkNew<vtkPoints> points;
-  points->SetDataTypeToDouble();
+  points->SetDataTypeToFloat();  // what GL draws: uploaded without conversion each frame
   points->SetNumberOfPoints(static_cast<vtkIdType>(m_localPoints.size()));
-  vtkNew<vtkDoubleArray> normals;
+  vtkNew<vtkFloatArray> normals;
   normals->SetNumberOfComponents(3);
   normals->SetNumberOfTuples(static_cast<vtkIdType>(m_localNormals.size()));
   normals->SetName("Normals");
@@ -348,6 +362,10 @@ void Scene::finishBatch() {
   m_batch->GetCellData()->SetScalars(colours);
   m_batchActor = actorFor(m_batch, Vec3::Ones(), nullptr);
   m_batchActor->SetUserTransform(nullptr);
+  // every batched surface is closed (boxes, capped cylinders, spheres) or two-sided
+  // (triangles, see addPrimitive): back faces are never seen, and not rasterising them
+  // halves software GL's work
+  m_batchActor->GetProperty()->BackfaceCullingOn();
   m_batchActor->GetMapper()->ScalarVisibilityOn();
   static_cast<vtkPolyDataMapper*>(m_batchActor->GetMapper())->SetScalarModeToUseCellData();
   m_renderer->AddActor(m_batchActor);
@@ -405,14 +423,14 @@ void Scene::placeBodies() {
     m_bodies[i + 1].transform->SetMatrix(M);
   }
   if (!m_batch) return;
-  double* pts = static_cast<double*>(m_batch->GetPoints()->GetData()->GetVoidPointer(0));
-  double* nrm = static_cast<vtkDoubleArray*>(m_batch->GetPointData()->GetNormals())->GetPointer(0);
+  float* pts = static_cast<float*>(m_batch->GetPoints()->GetData()->GetVoidPointer(0));
+  float* nrm = static_cast<vtkFloatArray*>(m_batch->GetPointData()->GetNormals())->GetPointer(0);
   for (int i = 0; i < m_model.nb; ++i) {
     const Mat3& R = m_poses[i].rotation;
     const Vec3& p = m_poses[i].position;
     for (long long k = m_bodyPointStart[i]; k < m_bodyPointStart[i + 1]; ++k) {
-      Eigen::Map<Vec3>(pts + 3 * k) = R * m_localPoints[k] + p;
-      Eigen::Map<Vec3>(nrm + 3 * k) = R * m_localNormals[k];
+      Eigen::Map<Eigen::Vector3f>(pts + 3 * k) = (R * m_localPoints[k] + p).cast<float>();
+      Eigen::Map<Eigen::Vector3f>(nrm + 3 * k) = (R * m_localNormals[k]).cast<float>();
     }
   }
   m_batch->GetPoints()->Modified();
