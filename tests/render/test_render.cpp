@@ -110,6 +110,31 @@ class TestRender : public QObject {
     QVERIFY((*view.currentCamera().direction - d0).norm() > 1e-3);
   }
 
+  // body surfaces are drawn with back faces culled: a body's open 'triangles' surface must
+  // still show from both sides (a closed box beside it shows either way)
+  void openSurfacesShowFromBothSides() {
+    art::ModelSpec spec;
+    spec.name = "one triangle";
+    art::BodySpec b;
+    b.name = "plate";
+    b.joint.type = art::JointType::Rz;
+    b.inertia = art::InertiaSpec::fromMassComInertia(1.0, art::Vec3::Zero(), art::Mat3::Identity());
+    b.appearance = nlohmann::json::parse(
+        R"(["colour", [1, 0, 0], "vertices", [[-1, -1, 0], [1, -1, 0], [0, 1, 0]],
+            "triangles", [[1, 2, 3]]])");
+    spec.bodies.push_back(b);
+    for (double side : {1.0, -1.0}) {
+      spec.camera.direction = art::Vec3(0, 0.2, side);  // in front of, then behind, the triangle
+      spec.camera.up = art::Vec3(0, 1, 0);
+      QTemporaryDir dir;
+      art::gui::Viewport::renderToPng(spec, art::compile(spec).q0, 160, 120, dir.filePath("t.png"));
+      const QImage img(dir.filePath("t.png"));
+      const QColor c = img.pixelColor(img.width() / 2, img.height() / 2);
+      QVERIFY2(c.red() > 2 * c.green() + 40 && c.red() > 2 * c.blue() + 40,
+               qPrintable(QString("side %1: centre pixel %2").arg(side).arg(c.name())));
+    }
+  }
+
   // a blank render would pass against a blank baseline: the image must show the model
   void rendersSomething() {
     const art::LoadedModel lm = art::loadModel(ARTICULATE_MODELS_DIR "/arm6.json");
