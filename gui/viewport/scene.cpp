@@ -4,6 +4,8 @@
 #include <unordered_map>
 
 #include <vtkActor.h>
+#include <vtkCallbackCommand.h>
+#include <vtkCamera.h>
 #include <vtkAppendPolyData.h>
 #include <vtkFloatArray.h>
 #include <vtkPointData.h>
@@ -261,6 +263,7 @@ void Scene::buildOverlays() {
 }
 
 Scene::~Scene() {
+  if (m_detailObserver) m_renderer->RemoveObserver(m_detailObserver);
   if (m_batchActor) m_renderer->RemoveActor(m_batchActor);
   for (auto& b : m_bodies)
     for (auto* group : {&b.actors, &b.frames, &b.axes, &b.coms})
@@ -269,22 +272,41 @@ Scene::~Scene() {
 
 void Scene::addPrimitive(int body, const Primitive& p) {
   BodyActors& ba = m_bodies[body + 1];
-  auto surface = [&](const PolyPtr& pd, const Vec3& colour) { ba.surfaces.push_back(coloured(pd, colour)); };
+  int detail = -1;
+  bool coarse = false;
+  auto surface = [&](const PolyPtr& pd, const Vec3& colour) {
+    ba.surfaces.push_back({coloured(pd, colour), detail, coarse});
+  };
+  // a moving body's round shape is built at its facets and, when finer, at kCoarseFacets too
+  auto detailed = [&](const Vec3& centre, auto build) {
+    if (body < 0 || p.facets <= kCoarseFacets) return build(p.facets);
+    detail = static_cast<int>(m_details.size());
+    m_details.push_back({body, centre, p.radius, false});
+    build(p.facets);
+    coarse = true;
+    build(kCoarseFacets);
+    detail = -1;
+    coarse = false;
+  };
   switch (p.kind) {
     case Primitive::Kind::Box: surface(box(p.points[0], p.points[1]), p.colour); break;
     case Primitive::Kind::Cylinder:
-      surface(cylinder(p.points[0], p.points[1], p.radius, p.facets), p.colour);
+      detailed(0.5 * (p.points[0] + p.points[1]), [&](int facets) {
+        surface(cylinder(p.points[0], p.points[1], p.radius, facets), p.colour);
+      });
       break;
     case Primitive::Kind::Sphere:
-      if (p.colour2) {  // two-tone: alternating octants
-        for (int k = 0; k < 4; ++k)
-          for (int h = 0; h < 2; ++h)
-            surface(sphere(p.points[0], p.radius, p.facets, 90.0 * k, 90.0 * (k + 1), 90.0 * h,
-                           90.0 * (h + 1)),
-                    (k + h) % 2 ? *p.colour2 : p.colour);
-      } else {
-        surface(sphere(p.points[0], p.radius, p.facets), p.colour);
-      }
+      detailed(p.points[0], [&](int facets) {
+        if (p.colour2) {  // two-tone: alternating octants
+          for (int k = 0; k < 4; ++k)
+            for (int h = 0; h < 2; ++h)
+              surface(sphere(p.points[0], p.radius, facets, 90.0 * k, 90.0 * (k + 1), 90.0 * h,
+                             90.0 * (h + 1)),
+                      (k + h) % 2 ? *p.colour2 : p.colour);
+        } else {
+          surface(sphere(p.points[0], p.radius, facets), p.colour);
+        }
+      });
       break;
     case Primitive::Kind::Line: ba.lines.push_back(coloured(polyline(p.points), p.colour)); break;
     case Primitive::Kind::Triangles: {
@@ -305,41 +327,104 @@ void Scene::addPrimitive(int body, const Primitive& p) {
   }
 }
 
-void Scene::addToBatch(int body, const std::vector<vtkSmartPointer<vtkPolyData>>& parts) {
-  if (!m_batch) {
-    m_batch = vtkSmartPointer<vtkPolyData>::New();
-    m_batch->SetPolys(vtkSmartPointer<vtkCellArray>::New());
-  }
-  vtkCellArray* polys = m_batch->GetPolys();
+void Scene::addToBatch(int body, const std::vector<BodyActors::Part>& parts) {
+  if (!m_batch) m_batch = vtkSmartPointer<vtkPolyData>::New();
   // bodies without surfaces before this one get empty ranges
   const auto before = static_cast<long long>(m_localPoints.size());
   if (m_bodyPointStart.size() < static_cast<std::size_t>(body) + 1) m_bodyPointStart.resize(body + 1, before);
   m_bodyPointStart[body] = before;
   for (const auto& part : parts) {
-    PolyPtr pd = part;
+    PolyPtr pd = part.surface;
     if (!pd->GetPointData()->GetNormals()) pd = flatNormals(pd);
     vtkDataArray* normals = pd->GetPointData()->GetNormals();
     auto* colours = vtkUnsignedCharArray::SafeDownCast(pd->GetCellData()->GetArray("colours"));
-    const vtkIdType offset = static_cast<vtkIdType>(m_localPoints.size());
+    const long long offset = static_cast<long long>(m_localPoints.size());
     for (vtkIdType k = 0; k < pd->GetNumberOfPoints(); ++k) {
       m_localPoints.push_back(v3(pd->GetPoint(k)));
       m_localNormals.push_back(v3(normals->GetTuple3(k)));
     }
+    CellGroup g;
+    g.body = body;
+    g.detail = part.detail;
+    g.coarse = part.coarse;
     vtkCellArray* src = pd->GetPolys();
     vtkIdType npts = 0;
     const vtkIdType* ids = nullptr;
     vtkIdType cell = 0;
-    std::vector<vtkIdType> shifted;
     for (src->InitTraversal(); src->GetNextCell(npts, ids); ++cell) {
-      shifted.assign(ids, ids + npts);
-      for (auto& id : shifted) id += offset;
-      polys->InsertNextCell(npts, shifted.data());
-      m_cellBody.push_back(body);
-      for (int c = 0; c < 3; ++c) m_cellColours.push_back(colours->GetValue(3 * (pd->GetNumberOfVerts() + pd->GetNumberOfLines() + cell) + c));
+      g.cells.push_back(npts);
+      for (vtkIdType k = 0; k < npts; ++k) g.cells.push_back(ids[k] + offset);
+      for (int c = 0; c < 3; ++c)
+        g.colours.push_back(colours->GetValue(3 * (pd->GetNumberOfVerts() + pd->GetNumberOfLines() + cell) + c));
     }
+    m_groups.push_back(std::move(g));
   }
   m_bodyPointStart.resize(body + 2);
   m_bodyPointStart[body + 1] = static_cast<long long>(m_localPoints.size());
+}
+
+void Scene::rebuildCells() {
+  vtkNew<vtkCellArray> polys;
+  m_cellBody.clear();
+  m_cellColours.clear();
+  std::vector<vtkIdType> ids;
+  for (const CellGroup& g : m_groups) {
+    if (g.detail >= 0 && m_details[g.detail].coarse != g.coarse) continue;
+    for (std::size_t k = 0, c = 0; k < g.cells.size(); k += 1 + g.cells[k], ++c) {
+      ids.assign(g.cells.begin() + k + 1, g.cells.begin() + k + 1 + g.cells[k]);
+      polys->InsertNextCell(static_cast<vtkIdType>(ids.size()), ids.data());
+      m_cellBody.push_back(g.body);
+      m_cellColours.insert(m_cellColours.end(), g.colours.begin() + 3 * c, g.colours.begin() + 3 * c + 3);
+    }
+  }
+  m_batch->SetPolys(polys);
+  applyCellColours();
+}
+
+void Scene::applyCellColours() {
+  vtkNew<vtkUnsignedCharArray> colours;
+  colours->SetNumberOfComponents(3);
+  colours->SetName("colours");
+  colours->SetNumberOfTuples(static_cast<vtkIdType>(m_cellBody.size()));
+  unsigned char* c = colours->GetPointer(0);
+  for (std::size_t k = 0; k < m_cellBody.size(); ++k)
+    for (int j = 0; j < 3; ++j) {
+      const int orig = m_cellColours[3 * k + j];
+      const int hl = (orig + (j == 2 ? 40 : 255)) / 2;  // towards yellow
+      c[3 * k + j] = static_cast<unsigned char>(m_cellBody[k] == m_highlighted ? hl : orig);
+    }
+  m_batch->GetCellData()->SetScalars(colours);
+}
+
+void Scene::updateDetail() {
+  if (!m_batch || m_details.empty()) return;
+  vtkCamera* cam = m_renderer->GetActiveCamera();
+  const int* size = m_renderer->GetSize();
+  if (size[1] <= 0) return;
+  // pixels per metre at unit depth (perspective) or everywhere (parallel projection)
+  const bool parallel = cam->GetParallelProjection();
+  const double scale =
+      parallel ? size[1] / (2.0 * cam->GetParallelScale())
+               : size[1] / (2.0 * std::tan(0.5 * cam->GetViewAngle() * M_PI / 180.0));
+  const Vec3 eye = v3(cam->GetPosition());
+  const Vec3 ahead = (v3(cam->GetFocalPoint()) - eye).normalized();
+  bool changed = false;
+  for (DetailItem& d : m_details) {
+    const BodyPose& p = m_poses[d.body];
+    const double depth = parallel ? 1.0 : (p.rotation * d.centre + p.position - eye).dot(ahead);
+    const double pixels = depth > 0 ? d.radius * scale / depth : HUGE_VAL;
+    // hysteresis: a body at the threshold does not flicker between the two
+    const bool coarse = d.coarse ? pixels < 1.2 * kCoarseBelowPixels : pixels < kCoarseBelowPixels;
+    changed |= coarse != d.coarse;
+    d.coarse = coarse;
+  }
+  if (changed) rebuildCells();
+}
+
+int Scene::coarseCount() const {
+  int n = 0;
+  for (const DetailItem& d : m_details) n += d.coarse;
+  return n;
 }
 
 void Scene::finishBatch() {
@@ -352,14 +437,9 @@ void Scene::finishBatch() {
   normals->SetNumberOfComponents(3);
   normals->SetNumberOfTuples(static_cast<vtkIdType>(m_localNormals.size()));
   normals->SetName("Normals");
-  vtkNew<vtkUnsignedCharArray> colours;
-  colours->SetNumberOfComponents(3);
-  colours->SetName("colours");
-  colours->SetNumberOfTuples(static_cast<vtkIdType>(m_cellBody.size()));
-  std::copy(m_cellColours.begin(), m_cellColours.end(), colours->GetPointer(0));
   m_batch->SetPoints(points);
   m_batch->GetPointData()->SetNormals(normals);
-  m_batch->GetCellData()->SetScalars(colours);
+  rebuildCells();
   m_batchActor = actorFor(m_batch, Vec3::Ones(), nullptr);
   m_batchActor->SetUserTransform(nullptr);
   // every batched surface is closed (boxes, capped cylinders, spheres) or two-sided
@@ -369,18 +449,27 @@ void Scene::finishBatch() {
   m_batchActor->GetMapper()->ScalarVisibilityOn();
   static_cast<vtkPolyDataMapper*>(m_batchActor->GetMapper())->SetScalarModeToUseCellData();
   m_renderer->AddActor(m_batchActor);
+  if (m_details.empty()) return;
+  // the level of detail follows the camera: chosen as each render starts
+  vtkNew<vtkCallbackCommand> onRender;
+  onRender->SetClientData(this);
+  onRender->SetCallback([](vtkObject*, unsigned long, void* scene, void*) {
+    static_cast<Scene*>(scene)->updateDetail();
+  });
+  m_detailObserver = m_renderer->AddObserver(vtkCommand::StartEvent, onRender);
 }
 
 void Scene::finishBody(int body) {
   BodyActors& ba = m_bodies[body + 1];
-  // one actor for all surfaces and one for all lines: draw calls, not triangles, cost most
-  for (auto* parts : {&ba.surfaces, &ba.lines}) {
+  // moving bodies' surfaces join the batch; the base's surfaces get one actor and every
+  // body's lines another: draw calls, not triangles, cost most
+  if (body >= 0 && !ba.surfaces.empty()) addToBatch(body, ba.surfaces);
+  std::vector<PolyPtr> surfaces;
+  if (body < 0)
+    for (const BodyActors::Part& part : ba.surfaces) surfaces.push_back(part.surface);
+  ba.surfaces.clear();
+  for (auto* parts : {&surfaces, &ba.lines}) {
     if (parts->empty()) continue;
-    if (body >= 0 && parts == &ba.surfaces) {
-      addToBatch(body, *parts);
-      parts->clear();
-      continue;
-    }
     vtkNew<vtkAppendPolyData> append;
     for (const PolyPtr& pd : *parts) append->AddInputData(pd);
     append->Update();
@@ -489,24 +578,10 @@ void Scene::setHighlighted(int body) {
       a->GetProperty()->SetAmbientColor(on ? 1.0 : 1.0, on ? 0.85 : 1.0, on ? 0.2 : 1.0);
     }
   };
-  auto recolour = [&](int b, bool on) {
-    if (!m_batch || b < 0) return;
-    auto* c = vtkUnsignedCharArray::SafeDownCast(m_batch->GetCellData()->GetScalars());
-    for (std::size_t k = 0; k < m_cellBody.size(); ++k) {
-      if (m_cellBody[k] != b) continue;
-      for (int j = 0; j < 3; ++j) {
-        const int orig = m_cellColours[3 * k + j];
-        const int hl = (orig + (j == 2 ? 40 : 255)) / 2;  // towards yellow
-        c->SetValue(3 * static_cast<vtkIdType>(k) + j, static_cast<unsigned char>(on ? hl : orig));
-      }
-    }
-    c->Modified();
-  };
   style(m_highlighted, false);
-  recolour(m_highlighted, false);
   m_highlighted = body;
   style(body, true);
-  recolour(body, true);
+  if (m_batch) applyCellColours();
 }
 
 void Scene::setOverlayVisibility(bool frames, bool jointAxes, bool coms) {

@@ -41,6 +41,13 @@ class Scene {
   void bodyBounds(int body, Vec3& lo, Vec3& hi) const;
   /// The body a picked actor and cell belong to (-1 base, -2 not ours).
   int bodyOf(vtkProp* prop, long long cell) const;
+  /// Level of detail: cylinders and spheres of more than kCoarseFacets facets on moving
+  /// bodies also have a kCoarseFacets version, drawn while their radius is under
+  /// kCoarseBelowPixels on screen (where the two outlines differ by under half a pixel).
+  /// Chosen before every render of the renderer; this is the count drawn coarse now.
+  int coarseCount() const;
+  static constexpr int kCoarseFacets = 8;
+  static constexpr double kCoarseBelowPixels = 6.0;
   void setHighlighted(int body);
   void setOverlayVisibility(bool frames, bool jointAxes, bool coms);
   int bodies() const { return m_model.nb; }
@@ -51,7 +58,27 @@ class Scene {
     vtkSmartPointer<vtkTransform> transform;
     std::vector<vtkSmartPointer<vtkActor>> actors;
     std::vector<vtkSmartPointer<vtkActor>> frames, axes, coms;
-    std::vector<vtkSmartPointer<vtkPolyData>> surfaces, lines;  // parts before finishBody
+    std::vector<vtkSmartPointer<vtkPolyData>> lines;  // parts before finishBody
+    struct Part {
+      vtkSmartPointer<vtkPolyData> surface;
+      int detail = -1;      // index into m_details, -1: drawn at every distance
+      bool coarse = false;  // the coarse version of that detail item
+    };
+    std::vector<Part> surfaces;
+  };
+  // one cylinder or sphere with a coarse version (see coarseCount)
+  struct DetailItem {
+    int body = 0;
+    Vec3 centre = Vec3::Zero();  // body coordinates
+    double radius = 0.0;
+    bool coarse = false;         // the version drawn now
+  };
+  // batched cells of one part: [n, id1..idn]... (batch point ids) and 3 colour bytes each
+  struct CellGroup {
+    int body = 0, detail = -1;
+    bool coarse = false;
+    std::vector<long long> cells;
+    std::vector<unsigned char> colours;
   };
   Model m_model;
   Data m_data;
@@ -66,14 +93,20 @@ class Scene {
   vtkSmartPointer<vtkActor> m_batchActor;
   std::vector<Vec3> m_localPoints, m_localNormals;   // body coordinates
   std::vector<long long> m_bodyPointStart;           // first point of each body (nb + 1)
-  std::vector<int> m_cellBody;                       // body of each batched cell
-  std::vector<unsigned char> m_cellColours;          // original colours (3 per cell)
+  std::vector<CellGroup> m_groups;                   // every part's cells, both versions
+  std::vector<DetailItem> m_details;
+  std::vector<int> m_cellBody;                       // body of each drawn batched cell
+  std::vector<unsigned char> m_cellColours;          // its original colour (3 per cell)
+  unsigned long m_detailObserver = 0;
   bool m_overlaysBuilt = false;
   void placeBodies();  // actor transforms and batched vertices from m_poses
   void addPrimitive(int body, const Primitive& p);
   void finishBody(int body);
-  void addToBatch(int body, const std::vector<vtkSmartPointer<vtkPolyData>>& parts);
+  void addToBatch(int body, const std::vector<BodyActors::Part>& parts);
   void finishBatch();
+  void rebuildCells();       // the drawn cells from m_groups and the details' versions
+  void applyCellColours();   // cell colours, the highlighted body's tinted
+  void updateDetail();       // chooses each detail item's version for the coming render
   void buildOverlays();
 };
 

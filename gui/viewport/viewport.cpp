@@ -622,6 +622,8 @@ void OffscreenView::setBodyPoses(const std::vector<BodyPose>& poses) {
   d->view.track();
 }
 
+int OffscreenView::coarseShapes() const { return d->view.scene ? d->view.scene->coarseCount() : 0; }
+
 void OffscreenView::render() {
   d->view.renderer->ResetCameraClippingRange();
   d->window->Render();

@@ -85,6 +85,8 @@ class OffscreenView {
   QImage image();
   /// Takes a viewport's camera and lights (see Viewport::viewState).
   void setViewState(const ViewState& state);
+  /// Round shapes drawn at low detail in the last frame (Scene::coarseCount).
+  int coarseShapes() const;
 
  private:
   struct Impl;

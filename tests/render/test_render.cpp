@@ -8,6 +8,7 @@
 #include <QImage>
 #include <QSignalSpy>
 
+#include "articulate/generators.h"
 #include "articulate/model.h"
 #include "articulate/model_format.h"
 #include "viewport/viewport.h"
@@ -133,6 +134,35 @@ class TestRender : public QObject {
       QVERIFY2(c.red() > 2 * c.green() + 40 && c.red() > 2 * c.blue() + 40,
                qPrintable(QString("side %1: centre pixel %2").arg(side).arg(c.name())));
     }
+  }
+
+  // level of detail: seen whole at 640x400, autoTree(100)'s tubes (radius 0.05 m, 1 m long)
+  // are a few pixels thick and drawn coarse; from 0.5 m away the shapes near the camera are
+  // drawn at full detail again, and going back brings the coarse count back
+  void levelOfDetail() {
+    art::AutoTreeOptions o;
+    o.bodies = 100;
+    o.branching = 2;
+    o.axes = {art::JointType::Rz, art::JointType::Ry};
+    art::gui::OffscreenView view(art::autoTree(o), 640, 400);
+    view.render();
+    const int far = view.coarseShapes();
+    QVERIFY2(far > 100, qPrintable(QString("%1 coarse shapes").arg(far)));
+    art::gui::ViewState close;
+    close.position = art::Vec3(0.5, -0.5, 0.1);
+    close.focus = art::Vec3(0.5, 0, 0);
+    close.up = art::Vec3::UnitZ();
+    view.setViewState(close);
+    view.render();
+    const int near = view.coarseShapes();
+    qInfo("coarse shapes: %d seen whole, %d close up", far, near);
+    QVERIFY2(near < far, qPrintable(QString("%1 coarse close up, %2 far").arg(near).arg(far)));
+    // the first link's tube fills the view: no pixel of it is the background's
+    const QImage img = view.image();
+    QVERIFY(img.pixelColor(img.width() / 2, img.height() / 2) != img.pixelColor(2, img.height() / 2));
+    view.setPose(Eigen::VectorXd::Zero(o.bodies), true);  // reframed: whole again
+    view.render();
+    QCOMPARE(view.coarseShapes(), far);
   }
 
   // a blank render would pass against a blank baseline: the image must show the model
