@@ -61,6 +61,7 @@ void StructureSystem::build(const natural::StructureSpec& spec,
   m_rowNames = std::move(rows);
   m_divergence.reset();
   m_forces = false;
+  recordEvaluation(0.0, m_q, m_v, Eigen::VectorXd());  // sized once: evaluate() then copies
 }
 
 std::string StructureSystem::positionName(int i) const {

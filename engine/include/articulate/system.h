@@ -230,6 +230,8 @@ class System {
 /// forces of setJointForces plus the controllers, and fext the model's external forces plus
 /// the compliant ground's reactions; the constraint rows are those of constraints.h (G per
 /// velocity variable, Gdot v = -ConstraintData::g); w is the ground's tangential deformation.
+/// Force Jacobians: System's central-difference default (no analytic derivatives of RNEA,
+/// the controllers or the ground yet).
 class TreeSystem : public System {
  public:
   /// Throws std::invalid_argument for bad options (see Simulation).
@@ -315,7 +317,7 @@ class TreeSystem : public System {
 /// (not constant: the inertia turns with the body), f = [m g; -w x (R I_c R' w)] (gravity and
 /// the gyroscopic term), no bilateral constraints; the floor's impulsive contact is reported
 /// by contacts() as the mean reaction over the last step (from the momentum balance) at the
-/// shape's point nearest the floor.
+/// shape's point nearest the floor. Force Jacobians: System's central-difference default.
 class RigidBodySystem : public System {
  public:
   /// Throws ModelError for an invalid spec and std::invalid_argument for h or period <= 0.
