@@ -166,6 +166,7 @@ struct SimulateArgs {
   std::string model, output, integrator, q0, qd0;  // empty / 0: the model's setting
   double duration = 1.0, dt = 0, rtol = 0, atol = 0;
   int every = 1;
+  bool constraintForces = false;  // --constraint-forces: lambda columns
 };
 
 bool endsWith(const std::string& s, const std::string& tail) {
@@ -243,8 +244,11 @@ Eigen::VectorXd parseList(const std::string& text, const Eigen::VectorXd& fallba
 
 // Any system, through the System interface: samples every `every` steps at multiples of dt.
 // CSV: t, the position and velocity columns (System::positionColumn, velocityColumn: q0..,
-// qd0.. or a rigid body's x.., vx..), kinetic, potential, total; JSON: the same as arrays, the
-// default-named columns grouped into `q` and `qd` (one array per sample).
+// qd0.. or a rigid body's x.., vx..), kinetic, potential, total, and with --constraint-forces
+// one column per constraint row named by System::constraintName (its lambda,
+// currentConstraintForces); JSON: the same as arrays, the default-named columns grouped into
+// `q` and `qd` (one array per sample), the constraint forces into `lambda` (one array per
+// sample) with their names in `constraints`.
 int runSimulate(const SimulateArgs& a) {
   SimulatedSystem s = makeSystem(a);
   System& sys = *s.system;
@@ -260,7 +264,8 @@ int runSimulate(const SimulateArgs& a) {
   std::ostringstream out;
   out.precision(17);
   nlohmann::ordered_json doc;
-  Eigen::VectorXd phi(nc);
+  Eigen::VectorXd phi(nc), lambda(nc);
+  const bool forces = a.constraintForces && nc > 0;
   double worst = 0;
   auto row = [&] {
     const EnergySample e = sys.energy();
@@ -270,11 +275,15 @@ int runSimulate(const SimulateArgs& a) {
       sys.constraintResidual(phi);
       worst = std::max(worst, phi.cwiseAbs().maxCoeff());
     }
+    if (forces) sys.currentConstraintForces(lambda);
     if (csv) {
       out << sys.time();
       for (int i = 0; i < nq; ++i) out << "," << q(i);
       for (int i = 0; i < nv; ++i) out << "," << v(i);
-      out << "," << e.kinetic << "," << e.potential << "," << e.kinetic + e.potential << "\n";
+      out << "," << e.kinetic << "," << e.potential << "," << e.kinetic + e.potential;
+      if (forces)
+        for (int i = 0; i < nc; ++i) out << "," << lambda(i);
+      out << "\n";
       return;
     }
     doc["t"].push_back(sys.time());
@@ -288,16 +297,24 @@ int runSimulate(const SimulateArgs& a) {
     doc["kinetic"].push_back(e.kinetic);
     doc["potential"].push_back(e.potential);
     doc["total"].push_back(e.kinetic + e.potential);
+    if (forces) doc["lambda"].push_back(std::vector<double>(lambda.data(), lambda.data() + nc));
   };
   if (csv) {
     out << "t";
     for (int i = 0; i < nq; ++i) out << "," << sys.positionColumn(i);
     for (int i = 0; i < nv; ++i) out << "," << sys.velocityColumn(i);
-    out << ",kinetic,potential,total\n";
+    out << ",kinetic,potential,total";
+    if (forces)
+      for (int i = 0; i < nc; ++i) out << "," << sys.constraintName(i);
+    out << "\n";
   } else {
     doc["model"] = s.name;
     doc["integrator"] = sys.integratorName();
     doc["dt"] = s.dt;
+    if (forces) {
+      doc["constraints"] = nlohmann::ordered_json::array();
+      for (int i = 0; i < nc; ++i) doc["constraints"].push_back(sys.constraintName(i));
+    }
     doc["t"] = nlohmann::ordered_json::array();
   }
   row();
@@ -410,6 +427,7 @@ int main(int argc, char** argv) {
   simulate->add_option("--q0", sa.q0, "initial joint positions a,b,c (default: the model's)");
   simulate->add_option("--qd0", sa.qd0, "initial joint velocities (default: the model's)");
   simulate->add_option("--every", sa.every, "write every K-th sample (of dt)")->check(CLI::PositiveNumber)->capture_default_str();
+  simulate->add_flag("--constraint-forces", sa.constraintForces, "also write the constraint forces lambda, one column per constraint row (named as the system names it)");
   simulate->add_option("-o,--output", sa.output, "FILE.csv or FILE.json")->required();
 
   std::string genFormat = "articulate", genName, genGravity;

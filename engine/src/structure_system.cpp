@@ -61,6 +61,7 @@ void StructureSystem::build(const natural::StructureSpec& spec,
   m_rowNames = std::move(rows);
   m_divergence.reset();
   m_forces = false;
+  recordEvaluation(0.0, m_q, m_v, Eigen::VectorXd());  // sized once: evaluate() then copies
 }
 
 std::string StructureSystem::positionName(int i) const {
@@ -127,13 +128,14 @@ void StructureSystem::integratePositions(const VecRef& q, const VecRef& v, doubl
   qout = q + h * v;
 }
 
-void StructureSystem::evaluate(double, const VecRef& q, const VecRef& v, const VecRef& w) {
+void StructureSystem::evaluate(double t, const VecRef& q, const VecRef& v, const VecRef& w) {
   checkSize(q.size(), m_structure->nq(), "q");
   checkSize(v.size(), m_structure->nq(), "v");
   checkSize(w.size(), 0, "w");
   m_q = q;
   m_v = v;
   m_forces = false;
+  recordEvaluation(t, q, v, w);
 }
 
 void StructureSystem::massMatrix(MatOut M) {
@@ -152,6 +154,20 @@ void StructureSystem::generalizedForces(VecOut f) {
   if (!m_forces) natural::updateStructure(*m_structure, *m_data, m_q, m_v);
   m_forces = true;
   f = m_data->F;
+}
+
+void StructureSystem::forceJacobians(MatOut Kq, MatOut Kv) {
+  const int n = m_structure->nq();
+  if (Kq.rows() != n || Kq.cols() != n || Kv.rows() != n || Kv.cols() != n)
+    throw std::invalid_argument("StructureSystem::forceJacobians: Kq and Kv must be nq x nq");
+  if (!m_forces) natural::updateStructure(*m_structure, *m_data, m_q, m_v);
+  m_forces = true;
+  Kq.setZero();
+  Kv.setZero();
+  natural::forceJacobianEntries(*m_structure, *m_data, 1.0, 0.0,
+                                [&](int i, int j, double v) { Kq(i, j) += v; });
+  natural::forceJacobianEntries(*m_structure, *m_data, 0.0, 1.0,
+                                [&](int i, int j, double v) { Kv(i, j) += v; });
 }
 
 void StructureSystem::constraintResidual(VecOut phi) {

@@ -43,6 +43,66 @@ void System::currentConstraintForces(VecOut lambda) {
   constraintForces(lambda);
 }
 
+void System::recordEvaluation(double t, const VecRef& q, const VecRef& v, const VecRef& w) {
+  m_evalT = t;
+  m_evalQ = q;
+  m_evalV = v;
+  m_evalW = w;
+}
+
+Mat3 System::contactFrame(const Vec3& normal) {
+  const Vec3 n = normal.normalized();
+  // x unless n is within 25 degrees of it (|n.x| > cos 25deg), then y
+  const Vec3 e = std::abs(n.x()) > 0.9063 ? Vec3::UnitY() : Vec3::UnitX();
+  const Vec3 t1 = (e - n.dot(e) * n).normalized();
+  Mat3 F;
+  F.col(0) = t1;
+  F.col(1) = n.cross(t1);
+  F.col(2) = n;
+  return F;
+}
+
+void System::contactJacobians(MatOut N, MatOut D) {
+  const int nv = velocitySize(), np = contactSize();
+  if (N.rows() != np || N.cols() != nv || D.rows() != 2 * np || D.cols() != nv)
+    throw std::invalid_argument(
+        "System: N must be contactSize() x velocitySize() and D 2 contactSize() x velocitySize()");
+}
+
+void System::forceJacobians(MatOut Kq, MatOut Kv) {
+  const int nv = velocitySize();
+  if (Kq.rows() != nv || Kq.cols() != nv || Kv.rows() != nv || Kv.cols() != nv)
+    throw std::invalid_argument("System: Kq and Kv must be velocitySize() x velocitySize()");
+  if (m_evalQ.size() != positionSize())
+    throw std::logic_error("System::forceJacobians: no evaluation point (evaluate() first)");
+  // copies: evaluate() below overwrites the recorded point
+  const double t = m_evalT;
+  const Eigen::VectorXd q = m_evalQ, v = m_evalV, w = m_evalW;
+  Eigen::VectorXd qp(q.size()), qm(q.size()), vp = v, vm = v, fp(nv), fm(nv), dir = Eigen::VectorXd::Zero(nv);
+  const double eps = 1e-6;
+  for (int j = 0; j < nv; ++j) {
+    dir(j) = 1.0;
+    integratePositions(q, dir, eps, qp);
+    integratePositions(q, dir, -eps, qm);
+    dir(j) = 0.0;
+    evaluate(t, qp, v, w);
+    generalizedForces(fp);
+    evaluate(t, qm, v, w);
+    generalizedForces(fm);
+    Kq.col(j) = (fp - fm) / (2 * eps);
+    const double hv = eps * (1.0 + std::abs(v(j)));
+    vp(j) = v(j) + hv;
+    vm(j) = v(j) - hv;
+    evaluate(t, q, vp, w);
+    generalizedForces(fp);
+    evaluate(t, q, vm, w);
+    generalizedForces(fm);
+    Kv.col(j) = (fp - fm) / (2 * hv);
+    vp(j) = vm(j) = v(j);
+  }
+  evaluate(t, q, v, w);
+}
+
 // ------------------------------------------------------------------------------------ tree
 
 struct TreeSystem::Evaluation {
@@ -59,6 +119,8 @@ struct TreeSystem::Evaluation {
   Data data;
   std::optional<ConstraintData> cons;
   std::optional<ContactData> contact;
+  std::optional<ContactData> contactJ;  // contactJacobians' workspace
+  Eigen::VectorXd unit;                 // a unit velocity (contactJacobians)
   Eigen::VectorXd q, v, w, tau;  // the point, and the joint forces there (constant + controls)
   ExternalForces fext;            // model forces plus ground reactions (base coordinates)
   double t = 0.0;
@@ -193,6 +255,7 @@ void TreeSystem::evaluate(double t, const VecRef& q, const VecRef& v, const VecR
   e.v = v;
   e.w = w;
   e.forces = e.mass = e.constraints = false;
+  recordEvaluation(t, q, v, w);
 }
 
 void TreeSystem::needForces() {
@@ -307,6 +370,32 @@ void TreeSystem::contacts(std::vector<ContactReport>& out) {
     r.distance = n.dot(r.position);
     r.normalForce = n.dot(c.force.col(i));
     r.frictionForce = c.force.col(i) - r.normalForce * n;
+  }
+}
+
+void TreeSystem::contactJacobians(MatOut N, MatOut D) {
+  System::contactJacobians(N, D);
+  const Model& m = *m_model;
+  const int np = static_cast<int>(m.contacts.size()), nv = m.nv();
+  if (np == 0) return;
+  Evaluation& e = *m_eval;
+  if (!e.contactJ) {  // built on first use: a workspace apart from the forces' contact data
+    e.contactJ.emplace(m);
+    e.unit = Eigen::VectorXd::Zero(nv);
+  }
+  const Mat3 F = contactFrame(m.arithmetic == Arithmetic::Planar ? Vec3::UnitY() : Vec3::UnitZ());
+  // the points' velocities are linear in v: column j is their velocity at v = e_j (the
+  // ground's deformation does not enter the kinematics)
+  for (int j = 0; j < nv; ++j) {
+    e.unit(j) = 1.0;
+    groundContact(m, m_data, *e.contactJ, e.q, e.unit, e.w);
+    e.unit(j) = 0.0;
+    for (int k = 0; k < np; ++k) {
+      const Vec3 u = e.contactJ->velocity.col(k);
+      N(k, j) = F.col(2).dot(u);
+      D(2 * k, j) = F.col(0).dot(u);
+      D(2 * k + 1, j) = F.col(1).dot(u);
+    }
   }
 }
 
@@ -431,13 +520,14 @@ void RigidBodySystem::normalizePositions(VecOut q) const {
   else q.segment<4>(3) << 1, 0, 0, 0;
 }
 
-void RigidBodySystem::evaluate(double, const VecRef& q, const VecRef& v, const VecRef& w) {
+void RigidBodySystem::evaluate(double t, const VecRef& q, const VecRef& v, const VecRef& w) {
   checkSize(q.size(), 7, "q");
   checkSize(v.size(), 6, "v");
   checkSize(w.size(), 0, "w");
-  const Mat3 R = Eigen::Quaterniond(q(3), q(4), q(5), q(6)).normalized().toRotationMatrix();
-  m_Iw = R * m_body.principalInertia().asDiagonal() * R.transpose();
+  m_R = Eigen::Quaterniond(q(3), q(4), q(5), q(6)).normalized().toRotationMatrix();
+  m_Iw = m_R * m_body.principalInertia().asDiagonal() * m_R.transpose();
   m_w = v.tail<3>();
+  recordEvaluation(t, q, v, w);
 }
 
 void RigidBodySystem::massMatrix(MatOut M) {
@@ -460,13 +550,9 @@ void RigidBodySystem::generalizedForces(VecOut f) {
   f.tail<3>() = -m_w.cross(m_Iw * m_w);
 }
 
-void RigidBodySystem::contacts(std::vector<ContactReport>& out) {
-  out.resize(m_body.hasFloor() ? 1 : 0);
-  if (out.empty()) return;
-  // the shape's point nearest the floor (the middle of a face or edge lying flat on it)
-  const Vec3 n = m_body.floorNormal();
-  const Mat3 R = m_body.rotation();
-  const Vec3 nb = R.transpose() * n;  // the normal in body axes
+Vec3 RigidBodySystem::nearestPoint(const Mat3& R) const {
+  // the middle of a face or edge lying flat on the floor
+  const Vec3 nb = R.transpose() * m_body.floorNormal();  // the normal in body axes
   const ShapeSpec& shape = m_body.shape();
   const double flat = 1e-9;
   auto side = [&](double x) { return std::abs(x) <= flat ? 0.0 : (x > 0 ? -1.0 : 1.0); };
@@ -483,12 +569,42 @@ void RigidBodySystem::contacts(std::vector<ContactReport>& out) {
       break;
     }
   }
+  return pb;
+}
+
+void RigidBodySystem::contacts(std::vector<ContactReport>& out) {
+  out.resize(m_body.hasFloor() ? 1 : 0);
+  if (out.empty()) return;
+  const Vec3 n = m_body.floorNormal();
+  const Mat3 R = m_body.rotation();
   ContactReport& r = out[0];
-  r.position = m_body.comPosition() + R * pb;
+  r.position = m_body.comPosition() + R * nearestPoint(R);
   r.normal = n;
   r.distance = n.dot(r.position - m_body.floorOrigin());
   r.normalForce = n.dot(m_reaction);
   r.frictionForce = m_reaction - r.normalForce * n;
+}
+
+void RigidBodySystem::contactJacobians(MatOut N, MatOut D) {
+  System::contactJacobians(N, D);
+  if (!m_body.hasFloor()) return;
+  // the point's velocity vc + w x r = [I, -[r]x] v
+  const Vec3 r = m_R * nearestPoint(m_R);
+  const Mat3 F = contactFrame(m_body.floorNormal());
+  for (int a = 0; a < 3; ++a) {
+    const Vec3 u = F.col((a + 2) % 3);  // n, t1, t2
+    const Vec3 angular = r.cross(u);     // u . (w x r) = w . (r x u)
+    for (int i = 0; i < 3; ++i) {
+      const double lin = u(i), rot = angular(i);
+      if (a == 0) {
+        N(0, i) = lin;
+        N(0, 3 + i) = rot;
+      } else {
+        D(a - 1, i) = lin;
+        D(a - 1, 3 + i) = rot;
+      }
+    }
+  }
 }
 
 EnergySample RigidBodySystem::energy() {

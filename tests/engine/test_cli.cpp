@@ -2,7 +2,46 @@
 // perturbed copy and reports bad input (exit 2); info and generate work; structures simulate.
 #include <QtTest>
 
+#include <array>
+#include <cmath>
+
 #include "articulate/model_io.h"
+
+namespace {
+
+// the rows of a CSV file written by simulate: its header's names and the numbers
+struct Csv {
+  QStringList header;
+  std::vector<std::vector<double>> rows;
+  int column(const QString& name) const { return static_cast<int>(header.indexOf(name)); }
+};
+
+Csv readCsv(const QString& path) {
+  Csv out;
+  QFile f(path);
+  if (!f.open(QIODevice::ReadOnly)) return out;
+  const QStringList lines = QString::fromUtf8(f.readAll()).trimmed().split('\n');
+  out.header = lines.value(0).split(',');
+  for (int i = 1; i < lines.size(); ++i) {
+    std::vector<double> row;
+    for (const QString& x : lines[i].split(',')) row.push_back(x.toDouble());
+    out.rows.push_back(row);
+  }
+  return out;
+}
+
+// joint angles and rates of the natural double pendulum's CSV row (two bar2d bodies, q =
+// [r1; e1; r2; e2], qd their rates): the first bar's angle from x, the second's relative to
+// it, and their rates (w = e x de/dt)
+std::array<double, 4> pendulumJoints(const Csv& c, const std::vector<double>& row) {
+  auto at = [&](const char* name) { return row[static_cast<std::size_t>(c.column(name))]; };
+  const double a1 = std::atan2(at("q3"), at("q2")), a2 = std::atan2(at("q7"), at("q6"));
+  const double w1 = at("q2") * at("qd3") - at("q3") * at("qd2");
+  const double w2 = at("q6") * at("qd7") - at("q7") * at("qd6");
+  return {a1, std::remainder(a2 - a1, 2 * M_PI), w1, w2 - w1};
+}
+
+}  // namespace
 
 class TestCli : public QObject {
   Q_OBJECT
@@ -70,6 +109,97 @@ class TestCli : public QObject {
                   "zhong06", "-o", dir.filePath("tree.csv")}, &out), 2);
     QCOMPARE(run({"validate", ARTICULATE_MODELS_DIR "/tensegrity_prism.json"}, &out), 0);
     QVERIFY2(out.contains("valid structure, 3 bodies, 0 joints, 9 apparatuses"), qPrintable(out));
+  }
+
+  // models/tree_double_pendulum.json and models/nc_double_pendulum.json through the CLI: the
+  // tree with RK4 and the structure with Zhong06 (q the natural coordinates) give the same
+  // joint angles and rates over 2 s. Tolerance: RK4 at 0.1 ms is exact here (its error,
+  // O(h^4), is below 1e-10), so the difference is Zhong06's error; Zhong06 is second order,
+  // and its error at h is estimated from the run at 2h by Richardson extrapolation as
+  // |x(2h) - x(h)| / 3. The test allows twice that estimate (and asserts the estimate is small,
+  // so that it means something).
+  void doublePendulumBothWays() {
+    QTemporaryDir dir;
+    const QString tree = dir.filePath("tree.csv"), nc = dir.filePath("nc.csv"),
+                  nc2 = dir.filePath("nc2.csv");
+    QString out;
+    QCOMPARE(run({"simulate", ARTICULATE_MODELS_DIR "/tree_double_pendulum.json", "--duration",
+                  "2", "--dt", "1e-4", "--every", "1000", "-o", tree}, &out), 0);
+    QVERIFY2(out.contains("with rk4 (20000 steps)"), qPrintable(out));
+    QCOMPARE(run({"simulate", ARTICULATE_MODELS_DIR "/nc_double_pendulum.json", "--integrator",
+                  "zhong06", "--duration", "2", "--dt", "1e-4", "--every", "1000", "-o", nc}, &out), 0);
+    QVERIFY2(out.contains("with zhong06 (20000 steps, 8 coordinates, 6 constraints"), qPrintable(out));
+    QCOMPARE(run({"simulate", ARTICULATE_MODELS_DIR "/nc_double_pendulum.json", "--integrator",
+                  "zhong06", "--duration", "2", "--dt", "2e-4", "--every", "500", "-o", nc2}, &out), 0);
+    const Csv t = readCsv(tree), n = readCsv(nc), n2 = readCsv(nc2);
+    QCOMPARE(t.header.join(','), QString("t,q0,q1,qd0,qd1,kinetic,potential,total"));
+    QCOMPARE(n.header.join(','), QString("t,q0,q1,q2,q3,q4,q5,q6,q7,qd0,qd1,qd2,qd3,qd4,qd5,qd6,qd7,"
+                                         "kinetic,potential,total"));
+    QCOMPARE(t.rows.size(), std::size_t{21});
+    QCOMPARE(n.rows.size(), t.rows.size());
+    QCOMPARE(n2.rows.size(), t.rows.size());
+    double worst = 0, estimate = 0, largest = 0;
+    for (std::size_t i = 0; i < t.rows.size(); ++i) {
+      QCOMPARE(n.rows[i][0], t.rows[i][0]);
+      const auto a = pendulumJoints(n, n.rows[i]), a2 = pendulumJoints(n2, n2.rows[i]);
+      for (int k = 0; k < 4; ++k) {
+        const double tree_k = t.rows[i][1 + k];
+        const double diff = k < 2 ? std::remainder(a[k] - tree_k, 2 * M_PI) : a[k] - tree_k;
+        const double richardson =
+            (k < 2 ? std::abs(std::remainder(a2[k] - a[k], 2 * M_PI)) : std::abs(a2[k] - a[k])) / 3;
+        worst = std::max(worst, std::abs(diff) - 2 * richardson);
+        largest = std::max(largest, std::abs(diff));
+        estimate = std::max(estimate, richardson);
+      }
+      if (i == 0) {  // the same initial state
+        for (int k = 0; k < 4; ++k) QVERIFY(std::abs(a[k] - t.rows[0][1 + k]) < 1e-12);
+        // and the same energy (the same masses, lengths and inertias)
+        QVERIFY(std::abs(n.rows[0].back() - t.rows[0].back()) < 1e-12);
+      }
+    }
+    qInfo("tree (rk4) vs natural (zhong06) at 0.1 ms over 2 s: largest difference %g (rad, "
+          "rad/s), largest Richardson estimate %g", largest, estimate);
+    QVERIFY2(estimate < 1e-3, qPrintable(QString::number(estimate)));
+    QVERIFY2(worst <= 1e-9, qPrintable(QString::number(worst)));
+  }
+
+  // --constraint-forces: one column per constraint row named by the system (structures: body
+  // intrinsic rows, then joint rows; trees: loop rows), JSON arrays `constraints` and `lambda`;
+  // nothing added for a system without constraints. The natural pendulum at rest hanging
+  // straight down holds its weight: the shoulder's vertical row carries both links' weight.
+  void constraintForceColumns() {
+    QTemporaryDir dir;
+    const QString csv = dir.filePath("l.csv"), json = dir.filePath("l.json");
+    QString out;
+    QCOMPARE(run({"simulate", ARTICULATE_MODELS_DIR "/nc_double_pendulum.json", "--duration",
+                  "0.01", "--constraint-forces", "-o", csv}, &out), 0);
+    const Csv c = readCsv(csv);
+    QCOMPARE(c.header.mid(19).join(','),
+             QString("total,link1.intrinsic[0],link2.intrinsic[0],shoulder[0],shoulder[1],"
+                     "elbow[0],elbow[1]"));
+    QCOMPARE(c.rows[0].size(), std::size_t{26});
+    // hanging at rest: q = r1, e1, r2, e2 straight down
+    QCOMPARE(run({"simulate", ARTICULATE_MODELS_DIR "/nc_double_pendulum.json", "--duration",
+                  "0.01", "--constraint-forces", "--q0", "0,0,0,-1,0,-1,0,-1", "--qd0",
+                  "0,0,0,0,0,0,0,0", "-o", json}, &out), 0);
+    const nlohmann::json doc = art::readJsonFile(json.toStdString());
+    QCOMPARE(doc["constraints"].size(), std::size_t{6});
+    QCOMPARE(doc["constraints"][3].get<std::string>(), std::string("shoulder[1]"));
+    QCOMPARE(doc["lambda"].size(), doc["t"].size());
+    // G' lambda is the constraint's force on the egg: the ground holds both links up with
+    // (1 + 0.5) kg x 9.81 m/s^2, the elbow holds link2 with 0.5 x 9.81 (y rows)
+    const auto& l0 = doc["lambda"][0];
+    QVERIFY2(std::abs(std::abs(l0[3].get<double>()) - 1.5 * 9.81) < 1e-9, qPrintable(QString::fromStdString(l0.dump())));
+    QVERIFY(std::abs(std::abs(l0[5].get<double>()) - 0.5 * 9.81) < 1e-9);
+    QVERIFY(std::abs(l0[2].get<double>()) < 1e-9 && std::abs(l0[4].get<double>()) < 1e-9);
+    // a tree with a loop names its rows; one without constraints gets no columns
+    QCOMPARE(run({"simulate", ARTICULATE_MODELS_DIR "/fourbar.json", "--duration", "0.01",
+                  "--constraint-forces", "-o", csv}, &out), 0);
+    QVERIFY2(readCsv(csv).header.join(',').endsWith("total,coupler-rocker pin.x,coupler-rocker pin.y"),
+             qPrintable(readCsv(csv).header.join(',')));
+    QCOMPARE(run({"simulate", ARTICULATE_MODELS_DIR "/tree_double_pendulum.json", "--duration",
+                  "0.01", "--constraint-forces", "-o", csv}, &out), 0);
+    QVERIFY(readCsv(csv).header.join(',').endsWith(",total"));
   }
 
   // convert to URDF (chosen by the extension or --to) and back; validate and info read URDF;

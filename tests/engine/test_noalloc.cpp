@@ -177,9 +177,10 @@ class TestNoAlloc : public QObject {
     const int nq = s->positionSize(), nv = s->velocitySize(), nc = s->constraintSize();
     Eigen::VectorXd q = s->positions(), v = s->velocities(), w(s->auxiliarySize()),
                     qdot(nq), f(nv), phi(nc), gdotv(nc), lambda(nc), wdot(w.size());
-    Eigen::MatrixXd M(nv, nv), G(nc, nv);
+    Eigen::MatrixXd M(nv, nv), G(nc, nv), N(s->contactSize(), nv), D(2 * s->contactSize(), nv);
     std::vector<ContactReport> contacts;
     s->contacts(contacts);  // sized once
+    s->contactJacobians(N, D);  // trees build its workspace on first use
     QVERIFY(s->step());
     s->auxiliaryState(w);
     const long before = g_allocations.load();
@@ -197,6 +198,7 @@ class TestNoAlloc : public QObject {
       s->constraintForces(lambda);
       s->auxiliaryRate(wdot);
       s->contacts(contacts);
+      s->contactJacobians(N, D);
       s->currentConstraintForces(lambda);
       QVERIFY(s->step());
     }

@@ -9,7 +9,11 @@
 //    simulation's projection) reproduces each formulation's own RK4;
 //  - constraint forces: a compound pendulum modelled as a tree closed by a loop against the
 //    analytic pivot force, and a natural-coordinate bar chain against the same chain as a tree;
-//  - structureVersion changes on rebuilds only.
+//  - structureVersion changes on rebuilds only;
+//  - contact Jacobians N and D against differences of the contact points' distance and
+//    tangential displacement, and the rigid body's floor impulse redone with N, D and M^-1;
+//  - force Jacobians: the central-difference default against the closed forms of a two-link
+//    tree and a spinning body, the structures' analytic ones against the default.
 #include <cmath>
 #include <memory>
 #include <random>
@@ -330,6 +334,65 @@ void randomState(System& s, std::mt19937& rng, Eigen::VectorXd& q, Eigen::Vector
   v = testutil::randomVector(s.velocitySize(), rng, -1.5, 1.5);
 }
 
+// N and D against central differences at (q, v): the contact points' distance (its rate is N
+// v) and their displacement along the tangents (D v), the positions moved along each velocity
+// direction by integratePositions. `where` gives, for a position q, each point's distance and
+// world position of the same material point (the one at the contact at the base pose).
+template <class Where>
+void checkContactJacobians(System& s, const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                           const Vec3& normal, Where&& where) {
+  const int nv = s.velocitySize(), np = s.contactSize();
+  QVERIFY(np > 0);
+  Eigen::MatrixXd N(np, nv), D(2 * np, nv), Nfd(np, nv), Dfd(2 * np, nv);
+  s.evaluate(0.0, q, v);
+  s.contactJacobians(N, D);
+  const Mat3 F = System::contactFrame(normal);
+  const double eps = 1e-6;
+  Eigen::VectorXd qp(q.size()), qm(q.size());
+  Eigen::VectorXd dp(np), dm(np);
+  Eigen::Matrix3Xd pp(3, np), pm(3, np);
+  for (int j = 0; j < nv; ++j) {
+    s.integratePositions(q, Eigen::VectorXd::Unit(nv, j), eps, qp);
+    s.integratePositions(q, Eigen::VectorXd::Unit(nv, j), -eps, qm);
+    where(qp, dp, pp);
+    where(qm, dm, pm);
+    for (int k = 0; k < np; ++k) {
+      Nfd(k, j) = (dp(k) - dm(k)) / (2 * eps);
+      const Vec3 move = (pp.col(k) - pm.col(k)) / (2 * eps);
+      Dfd(2 * k, j) = F.col(0).dot(move);
+      Dfd(2 * k + 1, j) = F.col(1).dot(move);
+      // the material point's normal motion is the distance's rate too
+      QVERIFY(std::abs(F.col(2).dot(move) - N(k, j)) < 1e-7 * (1 + std::abs(N(k, j))));
+    }
+  }
+  QVERIFY2(testutil::relErr(N, Nfd) < 1e-8, qPrintable(QString("N error %1").arg(testutil::relErr(N, Nfd))));
+  QVERIFY2(testutil::relErr(D, Dfd) < 1e-8, qPrintable(QString("D error %1").arg(testutil::relErr(D, Dfd))));
+  // (t1, t2, n) is a right-handed orthonormal frame with n the ground's normal
+  QVERIFY((F.transpose() * F - Mat3::Identity()).norm() < 1e-14 && F.determinant() > 0);
+  QVERIFY((F.col(2) - normal.normalized()).norm() < 1e-14);
+}
+
+// a rigid body of the shape, tilted and spinning, over a floor with a tilted normal
+RigidBodySpec tiltedBody(ShapeSpec::Type type, std::mt19937& rng) {
+  RigidBodySpec spec;
+  spec.shape.type = type;
+  spec.shape.size = Vec3(0.1, 0.2, 0.3);
+  spec.shape.radius = 0.05;
+  spec.shape.length = 0.2;
+  spec.mass = 2.0;
+  spec.referencePoint = Vec3(0.01, 0.02, -0.03);  // a state choice only
+  spec.position = Vec3(0.1, -0.2, 0.5);
+  std::normal_distribution<double> g;
+  spec.rotation = Eigen::Quaterniond(g(rng), g(rng), g(rng), g(rng)).normalized().toRotationMatrix();
+  FloorSpec floor;
+  floor.normal = Vec3(0.1, -0.2, 1.0);
+  floor.origin = Vec3(0, 0, 0.05);
+  floor.restitution = 0.5;
+  floor.friction = 0.3;
+  spec.floor = floor;
+  return spec;
+}
+
 }  // namespace
 
 class TestSystem : public QObject {
@@ -550,6 +613,238 @@ class TestSystem : public QObject {
     // standing still after 1 s: the ground carries the weight to within its residual motion
     QVERIFY2(std::abs(support - weight) < 0.02 * weight,
              qPrintable(QString("support %1 N, weight %2 N").arg(support).arg(weight)));
+  }
+
+  // the rigid body's N and D at its point nearest the floor, for each shape in a random pose,
+  // against differences of the nearest point's distance (the shape's support function) and of
+  // the same material point's position
+  void rigidBodyContactJacobians() {
+    std::mt19937 rng(5);
+    for (ShapeSpec::Type type :
+         {ShapeSpec::Type::Box, ShapeSpec::Type::Cylinder, ShapeSpec::Type::Sphere}) {
+      const RigidBodySpec spec = tiltedBody(type, rng);
+      RigidBodySystem s(spec);
+      QCOMPARE(s.contactSize(), 1);
+      const Eigen::VectorXd q = s.positions(), v = testutil::randomVector(6, rng);
+      // the material point at the contact at q, in body coordinates
+      std::vector<ContactReport> c;
+      s.contacts(c);
+      const Mat3 R0 = s.body().rotation();
+      const Vec3 pb = R0.transpose() * (c[0].position - q.head<3>());
+      auto where = [&](const Eigen::VectorXd& x, Eigen::VectorXd& dist, Eigen::Matrix3Xd& pos) {
+        RigidBodySystem at(spec);
+        at.setState(0.0, x, v);
+        std::vector<ContactReport> r;
+        at.contacts(r);
+        dist(0) = r[0].distance;
+        pos.col(0) = x.head<3>() + at.body().rotation() * pb;
+      };
+      checkContactJacobians(s, q, v, spec.floor->normal, where);
+    }
+    // without a floor: no rows
+    RigidBodySpec free = tiltedBody(ShapeSpec::Type::Box, rng);
+    free.floor.reset();
+    RigidBodySystem s(free);
+    Eigen::MatrixXd N(0, 6), D(0, 6), bad(1, 6);
+    s.contactJacobians(N, D);
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, s.contactJacobians(bad, D));
+  }
+
+  // a tree's contact points (the quadruped's feet, on a free-joint base) at a random state
+  void treeContactJacobians() {
+    auto model = loadTree("quadruped.json");
+    TreeSystem s(model, {});
+    std::mt19937 rng(9);
+    Eigen::VectorXd q, v;
+    randomState(s, rng, q, v);
+    s.normalizePositions(q);
+    std::vector<ContactReport> c;
+    auto where = [&](const Eigen::VectorXd& x, Eigen::VectorXd& dist, Eigen::Matrix3Xd& pos) {
+      s.evaluate(0.0, x, v);
+      s.contacts(c);
+      for (std::size_t k = 0; k < c.size(); ++k) {
+        dist(static_cast<Eigen::Index>(k)) = c[k].distance;
+        pos.col(static_cast<Eigen::Index>(k)) = c[k].position;
+      }
+    };
+    checkContactJacobians(s, q, v, Vec3::UnitZ(), where);
+    // the contact velocity is what the ground model sees: N v is the points' normal velocity
+    Eigen::MatrixXd N(s.contactSize(), s.velocitySize()), D(2 * s.contactSize(), s.velocitySize());
+    s.evaluate(0.0, q, v);
+    s.contactJacobians(N, D);
+    Data data(*model);
+    const auto pv = contactPositionsVelocities(*model, data, q, v);
+    for (int k = 0; k < s.contactSize(); ++k) {
+      QVERIFY(std::abs(N.row(k).dot(v) - pv(5, k)) < 1e-12 * (1 + v.norm()));
+      QVERIFY(std::abs(D.row(2 * k).dot(v) - pv(3, k)) < 1e-12 * (1 + v.norm()));
+      QVERIFY(std::abs(D.row(2 * k + 1).dot(v) - pv(4, k)) < 1e-12 * (1 + v.norm()));
+    }
+  }
+
+  // the rigid body's floor impulse redone generically: with W = [N; D] at the post-step pose,
+  // the contact-space response K = W M^-1 W', the approach velocity u = W v-, Newton's
+  // restitution target -e u_n and Coulomb friction as RigidBody applies them (sticking
+  // impulse K^-1 (target e_n - u) inside the cone; else sliding against the slip velocity on
+  // the cone's edge; restitution dropped if it would gain energy), v+ = v- + M^-1 W' P
+  // reproduces the body's own post-impact velocity. A cube without gravity keeps v and w
+  // through the step (isotropic inertia), so v- is the initial velocity; one corner touches.
+  // Two cases: sticking (high friction) and sliding (low friction, fast sideways motion).
+  void rigidBodyImpulseFromJacobians() {
+    struct Case {
+      double mu;
+      Vec3 v, w;
+      bool sticks;
+    };
+    for (const Case& k : {Case{0.9, Vec3(0.05, -0.02, -1.0), Vec3(0.5, -0.3, 0.2), true},
+                          Case{0.1, Vec3(1.5, 0.7, -1.0), Vec3(2.0, -1.0, 3.0), false}}) {
+      RigidBodySpec spec;
+      spec.shape.type = ShapeSpec::Type::Box;
+      spec.shape.size = Vec3(0.1, 0.1, 0.1);
+      spec.mass = 1.5;
+      spec.gravity = Vec3::Zero();
+      spec.rotation = (Eigen::AngleAxisd(0.4, Vec3::UnitX()) * Eigen::AngleAxisd(0.3, Vec3::UnitY()))
+                          .toRotationMatrix();
+      spec.velocity = k.v;
+      spec.angularVelocity = k.w;
+      FloorSpec floor;
+      floor.restitution = 0.6;
+      floor.friction = k.mu;
+      spec.floor = floor;
+      const double h = 1e-3;
+      // the lowest corner 0.3 of a step's approach above the floor: it penetrates in the step
+      {
+        RigidBodySystem probe(spec, h, h);
+        std::vector<ContactReport> c;
+        probe.contacts(c);
+        const Vec3 r = c[0].position - probe.positions().head<3>();
+        const double approach = -(k.v + k.w.cross(r)).z();
+        QVERIFY(approach > 0.5);
+        spec.position.z() -= c[0].distance - 0.3 * approach * h;
+      }
+      RigidBodySystem s(spec, h, h);
+      const Eigen::VectorXd v0 = s.velocities();
+      QVERIFY(s.step());
+      QCOMPARE(s.body().lastContactPoints(), 1);
+      const Eigen::VectorXd q1 = s.positions(), v1 = s.velocities();
+      // generic: N, D and M^-1 at the post-step pose (the impulse's pose; the body is then
+      // moved out of the floor by translation only)
+      s.evaluate(s.time(), q1, v0);
+      Eigen::MatrixXd N(1, 6), D(2, 6), W(3, 6), MinvWt(6, 3);
+      s.contactJacobians(N, D);
+      W << N, D;
+      for (int i = 0; i < 3; ++i) {
+        Eigen::VectorXd col = W.row(i).transpose();
+        s.solveMass(col);
+        MinvWt.col(i) = col;
+      }
+      const Mat3 K = W * MinvWt;
+      const Vec3 u = W * v0;  // normal, t1, t2 velocities of the contact point
+      QVERIFY(u(0) < 0);
+      const Vec3 en = Vec3::UnitX();
+      bool sticks = false;
+      Vec3 P = Vec3::Zero();
+      for (double e : {floor.restitution, 0.0}) {
+        const double target = -e * u(0);
+        P = K.ldlt().solve(target * en - u);
+        sticks = P(0) > 0 && P.tail<2>().norm() <= k.mu * P(0);
+        if (!sticks) {
+          const Vec3 vt(0, u(1), u(2));
+          const Vec3 Kn = K * en;
+          const double t = (target - u(0)) / (vt.norm() * Kn(0) - k.mu * Kn.dot(vt));
+          P = std::max(0.0, t) * (vt.norm() * en - k.mu * vt);
+        }
+        if (e == 0 || P.dot(2 * u + K * P) <= 1e-9 * std::abs(P.dot(u))) break;
+      }
+      QCOMPARE(sticks, k.sticks);
+      const Eigen::VectorXd vplus = v0 + MinvWt * P;
+      qInfo("mu %g: impulse [%g %g %g] N s, |v+ generic - v+ body| = %g", k.mu, P(0), P(1), P(2),
+            (vplus - v1).norm());
+      QVERIFY2((vplus - v1).lpNorm<Eigen::Infinity>() < 1e-10,
+               qPrintable(QString("generic v+ differs by %1").arg((vplus - v1).lpNorm<Eigen::Infinity>())));
+      // and the contact point leaves at e times its approach speed (sticking: no slip)
+      const Vec3 u1 = W * vplus;
+      if (k.sticks) {
+        QVERIFY(std::abs(u1(0) + floor.restitution * u(0)) < 1e-10 || std::abs(u1(0)) < 1e-10);
+        QVERIFY(u1.tail<2>().norm() < 1e-10);
+      }
+    }
+  }
+
+  // force Jacobians: the central-difference default of a tree against the closed forms of the
+  // two-link pendulum (Spong: f = -C(q, qd) - g(q), h = m2 l1 lc2 sin q2,
+  // C = [-h (2 qd1 qd2 + qd2^2), h qd1^2]), and of a spinning free body (f = [m g; -w x I w],
+  // I = R I_c R': Kv = [I w]x - [w]x I, Kq = [w]x [I w]x - [w]x I [w]x for rotations R ->
+  // exp([dtheta]) R); the evaluation point is kept
+  void defaultForceJacobians() {
+    auto model = loadTree("tree_double_pendulum.json");
+    TreeSystem s(model, {});
+    const double m1 = 1.0, l1 = 1.0, lc1 = 0.5, m2 = 0.5, lc2 = 0.35, g = 9.81;
+    std::mt19937 rng(3);
+    for (int trial = 0; trial < 3; ++trial) {
+      const Eigen::VectorXd q = testutil::randomVector(2, rng, -3, 3),
+                            v = testutil::randomVector(2, rng, -3, 3);
+      s.evaluate(0.0, q, v);
+      Eigen::MatrixXd Kq(2, 2), Kv(2, 2), Kq0(2, 2), Kv0(2, 2);
+      s.forceJacobians(Kq, Kv);
+      const double hq = m2 * l1 * lc2 * std::sin(q(1)), dh = m2 * l1 * lc2 * std::cos(q(1));
+      const double s1 = std::sin(q(0)), s12 = std::sin(q(0) + q(1));
+      Kv0 << 2 * hq * v(1), 2 * hq * (v(0) + v(1)), -2 * hq * v(0), 0;
+      // -dg/dq - dC/dq
+      Kq0 << (m1 * lc1 + m2 * l1) * g * s1 + m2 * lc2 * g * s12,
+          m2 * lc2 * g * s12 + dh * (2 * v(0) * v(1) + v(1) * v(1)), m2 * lc2 * g * s12,
+          m2 * lc2 * g * s12 - dh * v(0) * v(0);
+      QVERIFY2(testutil::relErr(Kq, Kq0) < 1e-8, qPrintable(QString("Kq error %1").arg(testutil::relErr(Kq, Kq0))));
+      QVERIFY2(testutil::relErr(Kv, Kv0) < 1e-8, qPrintable(QString("Kv error %1").arg(testutil::relErr(Kv, Kv0))));
+      // the evaluation point is restored
+      Eigen::VectorXd f(2), f0(2);
+      s.generalizedForces(f);
+      TreeSystem fresh(model, {});
+      fresh.evaluate(0.0, q, v);
+      fresh.generalizedForces(f0);
+      QVERIFY((f - f0).norm() < 1e-14);
+    }
+    std::mt19937 rng2(4);
+    RigidBodySpec spec = tiltedBody(ShapeSpec::Type::Box, rng2);
+    RigidBodySystem rb(spec);
+    const Eigen::VectorXd q = rb.positions(), v = testutil::randomVector(6, rng2);
+    rb.evaluate(0.0, q, v);
+    Eigen::MatrixXd M(6, 6), Kq(6, 6), Kv(6, 6);
+    rb.massMatrix(M);
+    rb.forceJacobians(Kq, Kv);
+    const Mat3 I = M.bottomRightCorner<3, 3>();
+    const Vec3 w = v.tail<3>();
+    auto hat = [](const Vec3& a) {
+      Mat3 A;
+      A << 0, -a.z(), a.y(), a.z(), 0, -a.x(), -a.y(), a.x(), 0;
+      return A;
+    };
+    Eigen::MatrixXd Kq0 = Eigen::MatrixXd::Zero(6, 6), Kv0 = Eigen::MatrixXd::Zero(6, 6);
+    Kv0.bottomRightCorner<3, 3>() = hat(I * w) - hat(w) * I;
+    Kq0.bottomRightCorner<3, 3>() = hat(w) * hat(I * w) - hat(w) * I * hat(w);
+    QVERIFY2(testutil::relErr(Kv, Kv0) < 1e-8, qPrintable(QString("Kv error %1").arg(testutil::relErr(Kv, Kv0))));
+    QVERIFY2(testutil::relErr(Kq, Kq0) < 1e-8, qPrintable(QString("Kq error %1").arg(testutil::relErr(Kq, Kq0))));
+    Eigen::MatrixXd bad(5, 6);
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, rb.forceJacobians(bad, Kv));
+  }
+
+  // structures: the analytic force Jacobians (springs, dampers, cables) against the interface's
+  // central-difference default, on the tensegrity prism (taut and slack cables, damping) and a
+  // spring-loaded structure with a grounded spring
+  void structureForceJacobians() {
+    StructureSystem s(natural::loadStructure(kModels + "/tensegrity_prism.json"));
+    std::mt19937 rng(13);
+    const int n = s.velocitySize();
+    Eigen::MatrixXd Kq(n, n), Kv(n, n), Kqd(n, n), Kvd(n, n);
+    for (int trial = 0; trial < 3; ++trial) {
+      const Eigen::VectorXd q = s.positions() + testutil::randomVector(n, rng, -0.02, 0.02);
+      const Eigen::VectorXd v = testutil::randomVector(n, rng, -1, 1);
+      s.evaluate(0.0, q, v);
+      s.forceJacobians(Kq, Kv);
+      s.System::forceJacobians(Kqd, Kvd);  // the default, by differences
+      QVERIFY2(testutil::relErr(Kq, Kqd) < 1e-6, qPrintable(QString("Kq error %1").arg(testutil::relErr(Kq, Kqd))));
+      QVERIFY2(testutil::relErr(Kv, Kvd) < 1e-6, qPrintable(QString("Kv error %1").arg(testutil::relErr(Kv, Kvd))));
+      QVERIFY(Kv.norm() > 0 && Kq.norm() > 0);
+    }
   }
 
   // a compound pendulum (a unit bar pinned at one end) as a tree closed by a loop: lambda is

@@ -65,6 +65,9 @@ class StructureSystem : public System {
   void constraintVelocityTerm(VecOut gdotv) override;
   /// The index-1 multipliers with natural's RK4 Baumgarte terms (options().baumgarte).
   void constraintForces(VecOut lambda) override;
+  /// Analytic: the apparatuses' blocks (natural::forceJacobianEntries, the same assembly as
+  /// Zhong06's Newton matrix); gravity's force is constant. Kq = dF/dq, Kv = dF/dqd.
+  void forceJacobians(MatOut Kq, MatOut Kv) override;
 
   const natural::Structure& structure() const { return *m_structure; }
   const natural::SimulationOptions& options() const { return m_options; }

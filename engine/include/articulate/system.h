@@ -177,7 +177,41 @@ class System {
   /// tangential part of each reaction.
   virtual void contacts(std::vector<ContactReport>& out) { out.clear(); }
 
+  // ---------------------------------------------------------------- contact and force Jacobians
+  /// The ground's tangent basis for a unit normal n, as the columns (t1, t2, n) of a rotation:
+  /// t1 is the world x axis projected onto the ground plane and normalised (the y axis instead
+  /// when n is within 25 degrees of x), t2 = n x t1. Trees: n = z (planar models: y, so that t1
+  /// = x and t2 = -z); the rigid body: its floor's normal.
+  static Mat3 contactFrame(const Vec3& normal);
+  /// Unilateral contact and friction Jacobians at the evaluation point (spec C's N and D), for
+  /// the contact points that contacts() reports (k = 0 .. contactSize() - 1): row k of N
+  /// (contactSize x nv) maps v to the rate of point k's signed distance from the ground (m/s,
+  /// positive separating: N v < 0 approaches), rows 2k and 2k + 1 of D (2 contactSize x nv)
+  /// map v to the point's velocity along t1 and t2 of contactFrame(normal) (m/s, world). The
+  /// point is the material point of the body at the contact (trees: the contact point; the
+  /// rigid body: the shape's point nearest its floor at the evaluation pose), so that D v
+  /// integrates to its tangential displacement. By duality N' fn + D' ft is the generalized
+  /// force (f's units) of ground reactions with normal components fn (N, >= 0: unilateral) and
+  /// tangential components ft (N, along t1, t2; Coulomb: |ft_k| <= mu fn_k) on the points.
+  /// Throws std::invalid_argument on a size mismatch; the default has no contact points.
+  virtual void contactJacobians(MatOut N, MatOut D);
+  /// Force Jacobians for implicit steps at the evaluation point: Kq = d f / d(motion along v)
+  /// (nv x nv: the change of f as q moves to integratePositions(q, dq, 1), per unit dq; for
+  /// linear q simply d f / d q) and Kv = d f / d v (nv x nv), f as generalizedForces, t and w
+  /// held. Units: f's per unit of v's variable (N/m, N m/rad, ...; Kv times s). The default
+  /// takes central differences of generalizedForces (steps of 1e-6 (1 + |v_j|) in v_j and 1e-6
+  /// along each motion direction; error about 1e-10 relative) through evaluate(), restoring the
+  /// evaluation point afterwards; it allocates. TreeSystem and RigidBodySystem use it (their f
+  /// holds the velocity-product terms, controllers and the compliant ground);
+  /// StructureSystem's are analytic (springs, dampers and cables; gravity is constant).
+  /// Throws std::invalid_argument on a size mismatch.
+  virtual void forceJacobians(MatOut Kq, MatOut Kv);
+
  protected:
+  /// Implementations call this from evaluate() with the evaluation point, so that defaults
+  /// that re-evaluate elsewhere (forceJacobians) can come back to it. Allocates only when a
+  /// size changes.
+  void recordEvaluation(double t, const VecRef& q, const VecRef& v, const VecRef& w);
   /// Marks a rebuild (see structureVersion).
   void bumpStructureVersion() { ++m_structureVersion; }
   /// Throws std::invalid_argument "System: <what> has n entries, expected m" unless n == m.
@@ -185,6 +219,8 @@ class System {
 
  private:
   long m_structureVersion = 0;
+  double m_evalT = 0.0;  // the evaluation point of recordEvaluation
+  Eigen::VectorXd m_evalQ, m_evalV, m_evalW;
 };
 
 /// A kinematic tree integrated by art::Simulation (its controllers, forces, constraints and
@@ -194,6 +230,8 @@ class System {
 /// forces of setJointForces plus the controllers, and fext the model's external forces plus
 /// the compliant ground's reactions; the constraint rows are those of constraints.h (G per
 /// velocity variable, Gdot v = -ConstraintData::g); w is the ground's tangential deformation.
+/// Force Jacobians: System's central-difference default (no analytic derivatives of RNEA,
+/// the controllers or the ground yet).
 class TreeSystem : public System {
  public:
   /// Throws std::invalid_argument for bad options (see Simulation).
@@ -249,6 +287,9 @@ class TreeSystem : public System {
   void constraintForces(VecOut lambda) override;
   void auxiliaryRate(VecOut wdot) override;
   void contacts(std::vector<ContactReport>& out) override;
+  /// The contact points' Jacobians (the ground's normal z, planar models y), from the tree's
+  /// point velocities (exact: the points' velocities are linear in v).
+  void contactJacobians(MatOut N, MatOut D) override;
 
   const Model& model() const { return *m_model; }
   const Simulation& simulation() const { return *m_sim; }
@@ -276,7 +317,7 @@ class TreeSystem : public System {
 /// (not constant: the inertia turns with the body), f = [m g; -w x (R I_c R' w)] (gravity and
 /// the gyroscopic term), no bilateral constraints; the floor's impulsive contact is reported
 /// by contacts() as the mean reaction over the last step (from the momentum balance) at the
-/// shape's point nearest the floor.
+/// shape's point nearest the floor. Force Jacobians: System's central-difference default.
 class RigidBodySystem : public System {
  public:
   /// Throws ModelError for an invalid spec and std::invalid_argument for h or period <= 0.
@@ -314,6 +355,11 @@ class RigidBodySystem : public System {
   void solveMass(VecOut b) override;
   void generalizedForces(VecOut f) override;
   void contacts(std::vector<ContactReport>& out) override;
+  /// At the shape's point nearest the floor at the evaluation pose (one point, contactSize()):
+  /// N = n' [I, -[r]x], D = [t1'; t2'] [I, -[r]x] with r from the centre of mass to the point
+  /// (world), so that M^-1 [N; D]' maps a contact impulse to the velocity change the body's
+  /// own impulsive contact applies (RigidBody's contact law).
+  void contactJacobians(MatOut N, MatOut D) override;
   const RigidBody& body() const { return m_body; }
 
  private:
@@ -323,12 +369,15 @@ class RigidBodySystem : public System {
   Eigen::VectorXd m_q, m_v;
   std::optional<Divergence> m_divergence;
   // the evaluation point: rotation, world inertia about the centre of mass, angular velocity
+  Mat3 m_R = Mat3::Identity();
   Mat3 m_Iw = Mat3::Identity();
   Vec3 m_w = Vec3::Zero();
   // the last step's mean floor reaction (N, world) from the momentum balance
   Vec3 m_reaction = Vec3::Zero();
   void readState();
   bool advance(double t);
+  // the shape's point nearest the floor, body coordinates, for rotation R (body -> world)
+  Vec3 nearestPoint(const Mat3& R) const;
 };
 
 /// A one-body tree that draws a rigid body (its appearance on body 0, its base appearance),

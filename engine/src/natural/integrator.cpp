@@ -15,20 +15,6 @@ void checkSize(const Eigen::VectorXd& v, int n, const char* what) {
                                 ", got " + std::to_string(v.size()));
 }
 
-// adds C1' K C2 (scaled by `sign`) at rows r0.., columns c0.. through add(i, j, v)
-template <class Add>
-void addCongruence(const Eigen::MatrixXd& C1, const Eigen::Matrix3d& K, const Eigen::MatrixXd& C2,
-                   double sign, int r0, int c0, Add&& add) {
-  const Eigen::Index d = C1.rows();
-  for (Eigen::Index i = 0; i < C1.cols(); ++i)
-    for (Eigen::Index j = 0; j < C2.cols(); ++j) {
-      double v = 0;
-      for (Eigen::Index a = 0; a < d; ++a)
-        for (Eigen::Index b = 0; b < d; ++b) v += C1(a, i) * K(a, b) * C2(b, j);
-      if (v != 0.0) add(r0 + static_cast<int>(i), c0 + static_cast<int>(j), sign * v);
-    }
-}
-
 // every entry of the Newton matrix [M - h^2/2 dF/dq1, A0'; A1, 0] that can be nonzero, through
 // add(i, j, v): M, the apparatuses' blocks scaled by (kq, kv) = (-h^2/4, -h/2), A0' and A1
 template <class Add>
@@ -39,19 +25,7 @@ void newtonEntries(const Structure& s, const StructureData& d, const StructureDa
   for (int c = 0; c < M.outerSize(); ++c)
     for (Eigen::SparseMatrix<double>::InnerIterator it(M, c); it; ++it)
       add(static_cast<int>(it.row()), c, it.value());
-  for (std::size_t k = 0; k < s.apparatuses().size(); ++k) {
-    const CompiledApparatus& a = s.apparatuses()[k];
-    // dF/dq for F_A = CA' f, F_B = -CB' f with f(pB - pA, vB - vA)
-    const Eigen::Matrix3d K = kq * d.Kp[k] + kv * d.Kv[k];
-    const int oB = s.bodyOffset(a.bodyB);
-    if (a.bodyA >= 0) {
-      const int oA = s.bodyOffset(a.bodyA);
-      addCongruence(a.CA, K, a.CA, -1.0, oA, oA, add);
-      addCongruence(a.CA, K, a.CB, 1.0, oA, oB, add);
-      addCongruence(a.CB, K, a.CA, 1.0, oB, oA, add);
-    }
-    addCongruence(a.CB, K, a.CB, -1.0, oB, oB, add);
-  }
+  forceJacobianEntries(s, d, kq, kv, add);  // -h^2/2 dF/dq1 at qm, vm: kq dF/dq + kv dF/dqd
   for (int i = 0; i < d0.A.outerSize(); ++i)
     for (Eigen::SparseMatrix<double, Eigen::RowMajor>::InnerIterator it(d0.A, i); it; ++it)
       add(static_cast<int>(it.col()), n + i, it.value());
@@ -61,6 +35,19 @@ void newtonEntries(const Structure& s, const StructureData& d, const StructureDa
 }
 
 }  // namespace
+
+Eigen::MatrixXd zhong06NewtonMatrix(const Structure& s, const Eigen::VectorXd& q0,
+                                    const Eigen::VectorXd& q1, double h) {
+  checkSize(q0, s.nq(), "zhong06NewtonMatrix: q0");
+  checkSize(q1, s.nq(), "zhong06NewtonMatrix: q1");
+  StructureData d(s), d0(s);
+  constraintJacobian(s, d0, q0);
+  updateStructure(s, d, 0.5 * (q0 + q1), (q1 - q0) / h);
+  constraintJacobian(s, d, q1);
+  Eigen::MatrixXd J = Eigen::MatrixXd::Zero(s.nq() + s.nc(), s.nq() + s.nc());
+  newtonEntries(s, d, d0, -h * h / 4, -h / 2, [&](int i, int j, double v) { J(i, j) += v; });
+  return J;
+}
 
 SimulationOptions simulationOptions(const StructureSpec& spec) {
   SimulationOptions o;

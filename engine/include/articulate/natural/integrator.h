@@ -48,6 +48,14 @@ struct SimulationOptions {
 /// The options a structure asks for (StructureSpec::simulation).
 SimulationOptions simulationOptions(const StructureSpec& spec);
 
+/// Zhong06's Newton matrix [M - h^2/2 dF/dq1, A(q0)'; A(q1), 0] ((nq + nc) square, dense) for
+/// a step of h (s) from q0 to the iterate q1, assembled as StructureSimulation assembles it:
+/// dF/dq1 = 1/2 dF/dq + 1/h dF/dqd of the apparatuses at qm = (q0 + q1)/2, qd = (q1 - q0)/h
+/// (forceJacobianEntries). Allocates: for tests and diagnostics. Throws std::invalid_argument
+/// on a size mismatch.
+Eigen::MatrixXd zhong06NewtonMatrix(const Structure& s, const Eigen::VectorXd& q0,
+                                    const Eigen::VectorXd& q1, double h);
+
 /// Integrates one structure from a state. Not thread-safe; one per thread.
 class StructureSimulation {
  public:

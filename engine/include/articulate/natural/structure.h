@@ -226,6 +226,42 @@ const Eigen::SparseMatrix<double, Eigen::RowMajor>& constraintJacobian(const Str
 const Eigen::VectorXd& constraintVelocityTerm(const Structure& s, StructureData& d,
                                               const Eigen::VectorXd& qd);
 
+/// The apparatuses' force Jacobians after updateStructure, scaled and summed:
+/// kq dF/dq + kv dF/dqd (nq x nq; N/m and N s/m per natural coordinate), passed entry by entry
+/// to add(i, j, value) (entries of one apparatus's blocks may repeat: add them up). The one
+/// assembly of these Jacobians: Zhong06's Newton matrix (with kq = -h^2/4, kv = -h/2) and
+/// StructureSystem::forceJacobians use it. Gravity's force is constant (no Jacobian). With
+/// F_A = CA' f and F_B = -CB' f for the force f(pB - pA, vB - vA) on point A (d.Kp, d.Kv):
+/// dF_A/dq_A = -CA' Kp CA, dF_A/dq_B = CA' Kp CB, and so on. Allocates nothing.
+template <class Add>
+void forceJacobianEntries(const Structure& s, const StructureData& d, double kq, double kv,
+                          Add&& add) {
+  // adds sign C1' K C2 at rows r0.., columns c0..
+  auto congruence = [&](const Eigen::MatrixXd& C1, const Eigen::Matrix3d& K,
+                        const Eigen::MatrixXd& C2, double sign, int r0, int c0) {
+    const Eigen::Index dim = C1.rows();
+    for (Eigen::Index i = 0; i < C1.cols(); ++i)
+      for (Eigen::Index j = 0; j < C2.cols(); ++j) {
+        double v = 0;
+        for (Eigen::Index a = 0; a < dim; ++a)
+          for (Eigen::Index b = 0; b < dim; ++b) v += C1(a, i) * K(a, b) * C2(b, j);
+        if (v != 0.0) add(r0 + static_cast<int>(i), c0 + static_cast<int>(j), sign * v);
+      }
+  };
+  for (std::size_t k = 0; k < s.apparatuses().size(); ++k) {
+    const CompiledApparatus& a = s.apparatuses()[k];
+    const Eigen::Matrix3d K = kq * d.Kp[k] + kv * d.Kv[k];
+    const int oB = s.bodyOffset(a.bodyB);
+    if (a.bodyA >= 0) {
+      const int oA = s.bodyOffset(a.bodyA);
+      congruence(a.CA, K, a.CA, -1.0, oA, oA);
+      congruence(a.CA, K, a.CB, 1.0, oA, oB);
+      congruence(a.CB, K, a.CA, 1.0, oB, oA);
+    }
+    congruence(a.CB, K, a.CB, -1.0, oB, oB);
+  }
+}
+
 /// Kinetic energy 1/2 qd' M qd (J).
 double kineticEnergy(const Structure& s, StructureData& d, const Eigen::VectorXd& qd);
 
