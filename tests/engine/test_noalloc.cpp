@@ -155,11 +155,13 @@ class TestNoAlloc : public QObject {
   }
 
   // the System interface's solver-facing calls write into caller-sized outputs: a tree with
-  // constraints, one with ground contact and controllers, a structure and a rigid body
+  // constraints, one with ground contact and controllers, structures (one with cables, whose
+  // segments are drawn every frame) and a rigid body
   void systemCallsDoNotAllocate_data() {
     QTest::addColumn<QString>("file");
     for (const char* file : {"fourbar.json", "quadruped.json", "floatbase_tree.json",
-                             "natural_fourbar.json", "bouncing_cylinder.json"})
+                             "natural_fourbar.json", "tensegrity_prism.json",
+                             "bouncing_cylinder.json"})
       QTest::newRow(file) << file;
   }
   void systemCallsDoNotAllocate() {
@@ -180,6 +182,9 @@ class TestNoAlloc : public QObject {
     Eigen::MatrixXd M(nv, nv), G(nc, nv);
     std::vector<ContactReport> contacts;
     s->contacts(contacts);  // sized once
+    std::vector<SegmentReport> segments;
+    const Eigen::VectorXd none;
+    s->segments(q, v, segments);  // sized once
     QVERIFY(s->step());
     s->auxiliaryState(w);
     const long before = g_allocations.load();
@@ -198,6 +203,8 @@ class TestNoAlloc : public QObject {
       s->auxiliaryRate(wdot);
       s->contacts(contacts);
       s->currentConstraintForces(lambda);
+      s->segments(q, v, segments);
+      s->segments(q, none, segments);
       QVERIFY(s->step());
     }
     QCOMPARE(g_allocations.load() - before, 0L);
