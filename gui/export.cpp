@@ -82,12 +82,15 @@ QString exportFrames(const ModelSpec& spec, const Recording& recording, System& 
     const QString stem = first.dir().filePath(first.completeBaseName());
     Eigen::VectorXd q, qd;
     std::vector<BodyPose> bodyPoses;
+    std::vector<SegmentReport> segments;
     // the viewport's camera; a tracking camera then moves with its body from there
     offscreen.setViewState(view);
     for (int k = 0; k < total; ++k) {
       const double t = std::min(o.end, o.start + k * o.speed / o.fps);
       recording.stateAt(t, q, qd);
       poses.bodyPoses(q, bodyPoses);
+      poses.segments(q, qd, segments);
+      offscreen.setSegments(segments);
       offscreen.setBodyPoses(bodyPoses);
       if (o.kind == ExportOptions::Kind::Images) {
         offscreen.savePng(QString("%1_%2.png").arg(stem).arg(k, 5, 10, QChar('0')));

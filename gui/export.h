@@ -33,7 +33,7 @@ QString ffmpegProgram();
 int exportFrameCount(const ExportOptions& options);
 
 /// Renders the recording's frames from options.start to options.end and writes them (`poses`
-/// turns the recorded states into body poses; `spec` gives the drawing). Calls
+/// turns the recorded states into body poses and segments; `spec` gives the drawing). Calls
 /// `progress(done, total)` after each frame; returning false cancels (files already written
 /// stay; an unfinished video is removed). Returns an empty string on success, else the reason
 /// (also "cancelled").

@@ -426,9 +426,17 @@ void MainWindow::startTimeline() {
   updateIntegratorMenu();
 }
 
-void MainWindow::showFrame() {
-  m_display->bodyPoses(m_playback->q(), m_poses);
+void MainWindow::showState(const Eigen::VectorXd& q, const Eigen::VectorXd& qd) {
+  m_display->bodyPoses(q, m_poses);
+  // playback and scrubbing too: the segments come from the shown state, not the simulation's
+  static const Eigen::VectorXd none;  // velocities unknown: the elastic tension alone
+  m_display->segments(q, qd.size() == m_display->velocitySize() ? qd : none, m_segments);
+  m_viewport->setSegments(m_segments);
   m_viewport->setBodyPoses(m_poses);
+}
+
+void MainWindow::showFrame() {
+  showState(m_playback->q(), m_playback->qd());
   m_plots->setCursor(m_playback->time());
   if (m_playback->simulating()) m_plots->setRecording(&m_playback->recording());  // it grew (redraws at most 5 times a second)
   if (!m_rigid && !m_structure) m_joints->setPose(m_playback->q());
@@ -504,7 +512,13 @@ bool MainWindow::exportImage(const QString& path, int width, int height) {
     OffscreenView view(m_model->spec, width > 0 ? width : m_viewport->width(),
                        height > 0 ? height : m_viewport->height());
     view.setViewState(m_viewport->viewState());
-    m_display->bodyPoses(m_playback->hasTimeline() ? m_playback->q() : m_display->positions(), m_poses);
+    const bool timeline = m_playback->hasTimeline();
+    const Eigen::VectorXd& q = timeline ? m_playback->q() : m_display->positions();
+    const Eigen::VectorXd& qd = timeline ? m_playback->qd() : m_display->velocities();
+    m_display->bodyPoses(q, m_poses);
+    static const Eigen::VectorXd none;
+    m_display->segments(q, qd.size() == m_display->velocitySize() ? qd : none, m_segments);
+    view.setSegments(m_segments);
     view.setBodyPoses(m_poses);
     view.savePng(path);
   } catch (const std::exception& e) {
@@ -846,8 +860,7 @@ bool MainWindow::showModel(LoadedModel loaded, std::optional<RigidBodySpec> rigi
   startTimeline();
   // frame the view on the system's own poses (rigid bodies and structures are not placed by
   // the display model's joints)
-  m_display->bodyPoses(m_display->positions(), m_poses);
-  m_viewport->setBodyPoses(m_poses);
+  showState(m_display->positions(), m_display->velocities());
   m_viewport->resetView();
   setModified(false);
   if (m_addBodyAction) m_addBodyAction->setEnabled(!m_rigid && !m_structure);

@@ -164,6 +164,8 @@ class MainWindow : public QMainWindow {
   void documentChanged(ModelDocument::Change change);
   std::unique_ptr<System> makeSystem() const;
   void showFrame();
+  /// Shows the state (q, qd): body poses and force-element segments from m_display.
+  void showState(const Eigen::VectorXd& q, const Eigen::VectorXd& qd);
   void simulationProblem(const QString& message);
   void chooseIntegrator(const QString& name);
   void updateIntegratorMenu();
@@ -183,6 +185,7 @@ class MainWindow : public QMainWindow {
   QString m_lastError;
   std::unique_ptr<System> m_display;  // names and body poses of the open model's states
   std::vector<BodyPose> m_poses;
+  std::vector<SegmentReport> m_segments;  // springs and cables of a structure
   ModelDocument* m_document = nullptr;
   ModelTreePanel* m_tree = nullptr;
   PropertiesPanel* m_properties = nullptr;

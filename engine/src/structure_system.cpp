@@ -62,6 +62,8 @@ void StructureSystem::build(const natural::StructureSpec& spec,
   m_divergence.reset();
   m_forces = false;
   recordEvaluation(0.0, m_q, m_v, Eigen::VectorXd());  // sized once: evaluate() then copies
+  m_segmentData = std::make_unique<natural::StructureData>(*m_structure);
+  m_rest = Eigen::VectorXd::Zero(n);
 }
 
 std::string StructureSystem::positionName(int i) const {
@@ -240,6 +242,39 @@ void StructureSystem::bodyPoses(const Eigen::VectorXd& q, std::vector<BodyPose>&
   }
 }
 
+void StructureSystem::segments(const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                               std::vector<SegmentReport>& out) {
+  const int n = m_structure->nq();
+  checkSize(q.size(), n, "q");
+  if (v.size() != 0) checkSize(v.size(), n, "v");
+  const Eigen::VectorXd& qd = v.size() == 0 ? m_rest : v;
+  natural::updateStructure(*m_structure, *m_segmentData, q, qd);
+  const auto& apparatuses = m_structure->apparatuses();
+  out.resize(apparatuses.size());
+  for (std::size_t k = 0; k < apparatuses.size(); ++k) {
+    const natural::CompiledApparatus& a = apparatuses[k];
+    SegmentReport& r = out[k];
+    r.kind = a.type == natural::ApparatusType::Cable ? SegmentReport::Kind::Cable
+             : a.stiffness > 0                       ? SegmentReport::Kind::Spring
+                                                     : SegmentReport::Kind::Damper;
+    // the attachment points at q: the compiled point maps applied to the bodies' slices
+    r.a.setZero();
+    if (a.bodyA < 0) {
+      for (Eigen::Index i = 0; i < a.groundA.size(); ++i) r.a(i) = a.groundA(i);
+    } else {
+      const Eigen::VectorXd::ConstSegmentReturnType qa =
+          q.segment(m_structure->bodyOffset(a.bodyA), a.CA.cols());
+      for (Eigen::Index i = 0; i < a.CA.rows(); ++i) r.a(i) = a.CA.row(i).dot(qa);
+    }
+    r.b.setZero();
+    const Eigen::VectorXd::ConstSegmentReturnType qb =
+        q.segment(m_structure->bodyOffset(a.bodyB), a.CB.cols());
+    for (Eigen::Index i = 0; i < a.CB.rows(); ++i) r.b(i) = a.CB.row(i).dot(qb);
+    r.tension = m_segmentData->tension[k];
+    r.slack = a.type == natural::ApparatusType::Cable && !(r.tension > 0);
+  }
+}
+
 ModelSpec displayModel(const natural::StructureSpec& spec) {
   ModelSpec m;
   m.name = spec.name;
@@ -258,7 +293,9 @@ ModelSpec displayModel(const natural::StructureSpec& spec) {
     b.joint.type = JointType::Rz;  // never moved by a joint: the viewport takes its pose
     b.inertia = InertiaSpec::fromMassComInertia(1.0, Vec3::Zero(), Mat3::Identity());
     const natural::BodyKind kind = nb.kind;
-    if (natural::kindIsBar(kind)) {
+    if (nb.appearance) {
+      b.appearance = *nb.appearance;
+    } else if (natural::kindIsBar(kind)) {
       b.appearance = nlohmann::json::array(
           {"cyl", {{0, 0, 0}, {nb.length, 0, 0}}, 0.02 * scale, "sphere", {0, 0, 0}, 0.03 * scale,
            "sphere", {nb.length, 0, 0}, 0.03 * scale});
@@ -267,6 +304,41 @@ ModelSpec displayModel(const natural::StructureSpec& spec) {
       b.appearance = nlohmann::json::array({"box", {{-s, -s, -s}, {s, s, s}}});
     }
     m.bodies.push_back(b);
+  }
+  m.baseAppearance = spec.baseAppearance;
+  m.gravity = spec.gravity;  // shown in the properties
+  // frame where the bodies can go, not only where they start: a structure held to the ground
+  // stays within `reach` of its ground attachments (the farthest body point at the reference
+  // from its nearest attachment; a rigid body's far point taken as its base point mirrored
+  // through its mass centre), so zoom out until the initial framing covers that
+  std::vector<Vec3> points, anchors;
+  for (const natural::BodySpec& b : spec.bodies) {
+    points.push_back(b.origin);
+    if (natural::kindIsBar(b.kind) || natural::kindHasTwoPoints(b.kind))
+      points.push_back(b.origin + b.length * b.orientation.col(0));
+    else
+      points.push_back(b.origin + 2.0 * b.orientation * b.massCentre);
+  }
+  for (const natural::JointSpec& j : spec.joints)
+    if (j.hen < 0) anchors.push_back(j.point);
+  for (const natural::ApparatusSpec& a : spec.apparatuses)
+    if (a.bodyA < 0) anchors.push_back(a.pointA);
+  if (!anchors.empty() && !points.empty()) {
+    Vec3 lo = points[0], hi = points[0];
+    for (const Vec3& p : points) {
+      lo = lo.cwiseMin(p);
+      hi = hi.cwiseMax(p);
+    }
+    const Vec3 centre = 0.5 * (lo + hi);
+    double reach = 0, farthestAnchor = 0;
+    for (const Vec3& p : points) {
+      double nearest = INFINITY;
+      for (const Vec3& a : anchors) nearest = std::min(nearest, (p - a).norm());
+      reach = std::max(reach, nearest);
+    }
+    for (const Vec3& a : anchors) farthestAnchor = std::max(farthestAnchor, (centre - a).norm());
+    const double shown = 0.5 * (hi - lo).norm(), needed = farthestAnchor + reach;
+    if (shown > 0 && needed > shown) m.camera.zoom = shown / needed;
   }
   return m;
 }

@@ -265,6 +265,7 @@ void Scene::buildOverlays() {
 Scene::~Scene() {
   if (m_detailObserver) m_renderer->RemoveObserver(m_detailObserver);
   if (m_batchActor) m_renderer->RemoveActor(m_batchActor);
+  if (m_segmentActor) m_renderer->RemoveActor(m_segmentActor);
   for (auto& b : m_bodies)
     for (auto* group : {&b.actors, &b.frames, &b.axes, &b.coms})
       for (auto& a : *group) m_renderer->RemoveActor(a);
@@ -525,6 +526,117 @@ void Scene::placeBodies() {
   m_batch->GetPoints()->Modified();
   m_batch->GetPointData()->GetNormals()->Modified();
   m_batch->Modified();
+}
+
+namespace {
+// points of a spring's zigzag between its ends (kCoilPoints inner points)
+constexpr int kCoilPoints = 16;
+int segmentPoints(SegmentReport::Kind kind) {
+  return kind == SegmentReport::Kind::Spring ? kCoilPoints + 2 : 2;
+}
+std::array<unsigned char, 3> colourOf(const SegmentReport& s) {
+  switch (s.kind) {
+    case SegmentReport::Kind::Cable:
+      return s.slack ? std::array<unsigned char, 3>{150, 175, 205}
+                     : std::array<unsigned char, 3>{225, 70, 25};
+    case SegmentReport::Kind::Spring: return {40, 165, 60};
+    case SegmentReport::Kind::Damper: return {70, 70, 75};
+  }
+  return {0, 0, 0};
+}
+}  // namespace
+
+void Scene::buildSegments(const std::vector<SegmentReport>& segments) {
+  if (m_segmentActor) m_renderer->RemoveActor(m_segmentActor);
+  m_segmentActor = nullptr;
+  m_segmentLines = nullptr;
+  m_segmentStart.assign(1, 0);
+  m_coilWidth.clear();
+  if (segments.empty()) return;
+  vtkNew<vtkCellArray> lines;
+  for (const SegmentReport& s : segments) {
+    const int n = segmentPoints(s.kind);
+    lines->InsertNextCell(n);
+    for (int i = 0; i < n; ++i) lines->InsertCellPoint(m_segmentStart.back() + i);
+    m_segmentStart.push_back(m_segmentStart.back() + n);
+    // a coil as wide as a twentieth of the spring's first length (at least 1 cm)
+    m_coilWidth.push_back(std::max(0.01, 0.05 * (s.b - s.a).norm()));
+  }
+  vtkNew<vtkPoints> points;
+  points->SetDataTypeToDouble();
+  points->SetNumberOfPoints(static_cast<vtkIdType>(m_segmentStart.back()));
+  vtkNew<vtkUnsignedCharArray> colours;
+  colours->SetNumberOfComponents(3);
+  colours->SetName("colours");
+  colours->SetNumberOfTuples(static_cast<vtkIdType>(segments.size()));
+  m_segmentLines = vtkSmartPointer<vtkPolyData>::New();
+  m_segmentLines->SetPoints(points);
+  m_segmentLines->SetLines(lines);
+  m_segmentLines->GetCellData()->SetScalars(colours);
+  vtkNew<vtkPolyDataMapper> mapper;
+  mapper->SetInputData(m_segmentLines);
+  mapper->ScalarVisibilityOn();
+  mapper->SetScalarModeToUseCellData();
+  m_segmentActor = vtkSmartPointer<vtkActor>::New();
+  m_segmentActor->SetMapper(mapper);
+  m_segmentActor->GetProperty()->SetLineWidth(3.0);
+  // the colour says taut or slack: unlit, exactly the cell's colour
+  m_segmentActor->GetProperty()->LightingOff();
+  m_segmentActor->GetProperty()->SetAmbient(0.0);
+  m_segmentActor->GetProperty()->SetDiffuse(1.0);
+  m_segmentActor->PickableOff();
+  m_renderer->AddActor(m_segmentActor);
+}
+
+void Scene::setSegments(const std::vector<SegmentReport>& segments) {
+  bool same = segments.size() == m_segments.size() && m_segmentLines;
+  for (std::size_t k = 0; same && k < segments.size(); ++k)
+    same = segments[k].kind == m_segments[k].kind;
+  if (!same && !(segments.empty() && m_segments.empty())) buildSegments(segments);
+  m_segments = segments;
+  if (!m_segmentLines) return;
+  double* pts = static_cast<double*>(m_segmentLines->GetPoints()->GetData()->GetVoidPointer(0));
+  unsigned char* rgb =
+      static_cast<vtkUnsignedCharArray*>(m_segmentLines->GetCellData()->GetScalars())->GetPointer(0);
+  for (std::size_t k = 0; k < segments.size(); ++k) {
+    const SegmentReport& s = segments[k];
+    double* line = pts + 3 * m_segmentStart[k];
+    Eigen::Map<Vec3>(line + 0) = s.a;
+    if (s.kind == SegmentReport::Kind::Spring) {
+      // zigzag across the spring, in the plane of the spring and world z when it can be (so
+      // that planar structures show it in their plane)
+      const Vec3 d = s.b - s.a;
+      const Vec3 e = d.norm() > 0 ? Vec3(d.normalized()) : Vec3::UnitX();
+      Vec3 u = e.cross(Vec3::UnitZ());
+      if (u.norm() < 0.1) u = e.cross(Vec3::UnitX());
+      u = u.normalized() * m_coilWidth[k];
+      for (int i = 0; i < kCoilPoints; ++i) {
+        const double t = 0.15 + 0.7 * (i + 0.5) / kCoilPoints;
+        Eigen::Map<Vec3>(line + 3 * (i + 1)) = s.a + t * d + (i % 2 ? -1.0 : 1.0) * u;
+      }
+    }
+    Eigen::Map<Vec3>(line + 3 * (m_segmentStart[k + 1] - m_segmentStart[k] - 1)) = s.b;
+    const auto c = colourOf(s);
+    std::copy(c.begin(), c.end(), rgb + 3 * k);
+  }
+  m_segmentLines->GetPoints()->Modified();
+  m_segmentLines->GetCellData()->GetScalars()->Modified();
+  m_segmentLines->Modified();
+}
+
+std::vector<Vec3> Scene::segmentPolyline(int k) const {
+  std::vector<Vec3> out;
+  if (!m_segmentLines || k < 0 || k >= static_cast<int>(m_segments.size())) return out;
+  for (long long i = m_segmentStart[k]; i < m_segmentStart[k + 1]; ++i)
+    out.push_back(v3(m_segmentLines->GetPoint(i)));
+  return out;
+}
+
+std::array<unsigned char, 3> Scene::segmentColour(int k) const {
+  if (!m_segmentLines || k < 0 || k >= static_cast<int>(m_segments.size())) return {0, 0, 0};
+  const unsigned char* rgb =
+      static_cast<vtkUnsignedCharArray*>(m_segmentLines->GetCellData()->GetScalars())->GetPointer(0);
+  return {rgb[3 * k], rgb[3 * k + 1], rgb[3 * k + 2]};
 }
 
 void Scene::movingBounds(Vec3& lo, Vec3& hi) const {

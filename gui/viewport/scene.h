@@ -2,6 +2,7 @@
 // The VTK scene of one model: actors built once per body from its drawing instructions, one
 // transform per body that playback updates, and the overlays (frames, joint axes, COMs).
 
+#include <array>
 #include <vector>
 
 #include <vtkSmartPointer.h>
@@ -10,6 +11,7 @@
 #include "articulate/dynamics.h"
 #include "articulate/model.h"
 #include "articulate/model_spec.h"
+#include "articulate/system.h"
 
 class vtkActor;
 class vtkPolyData;
@@ -32,6 +34,17 @@ class Scene {
   /// Moves the bodies to these poses (base coordinates, one per body); only transforms change.
   /// Throws std::invalid_argument for a wrong count.
   void setPoses(const std::vector<BodyPose>& poses);
+  /// Draws force elements as lines between their world points, all in one vtkPolyData whose
+  /// points and cell colours are rewritten in place (its cells are rebuilt only when the number
+  /// or kinds of the segments change): cables straight, red-orange when taut and pale blue-grey
+  /// when slack; springs as green zigzag coils; dampers straight and dark grey.
+  void setSegments(const std::vector<SegmentReport>& segments);
+  /// The segments last drawn, and the points of segment k's polyline (world coordinates;
+  /// straight segments: their two ends).
+  const std::vector<SegmentReport>& segments() const { return m_segments; }
+  std::vector<Vec3> segmentPolyline(int k) const;
+  /// The colour segment k is drawn in (RGB, 0..255).
+  std::array<unsigned char, 3> segmentColour(int k) const;
   /// Body pose in base coordinates after setPose.
   const BodyPose& pose(int body) const { return m_poses[body]; }
   /// Bounding box of the moving bodies' geometry at the current pose (lo > hi when empty).
@@ -99,6 +112,13 @@ class Scene {
   std::vector<unsigned char> m_cellColours;          // its original colour (3 per cell)
   unsigned long m_detailObserver = 0;
   bool m_overlaysBuilt = false;
+  // force elements (setSegments): one polyline per segment, first point of each
+  vtkSmartPointer<vtkPolyData> m_segmentLines;
+  vtkSmartPointer<vtkActor> m_segmentActor;
+  std::vector<SegmentReport> m_segments;
+  std::vector<long long> m_segmentStart;  // first point of each segment (size + 1)
+  std::vector<double> m_coilWidth;        // springs: half-width of the zigzag (m)
+  void buildSegments(const std::vector<SegmentReport>& segments);
   void placeBodies();  // actor transforms and batched vertices from m_poses
   void addPrimitive(int body, const Primitive& p);
   void finishBody(int body);

@@ -348,6 +348,18 @@ void Viewport::setBodyPoses(const std::vector<BodyPose>& poses) {
   d->render();
 }
 
+void Viewport::setSegments(const std::vector<SegmentReport>& segments) {
+  if (d->view.scene) d->view.scene->setSegments(segments);
+}
+
+std::vector<Vec3> Viewport::segmentPolyline(int k) const {
+  return d->view.scene ? d->view.scene->segmentPolyline(k) : std::vector<Vec3>();
+}
+
+std::array<unsigned char, 3> Viewport::segmentColour(int k) const {
+  return d->view.scene ? d->view.scene->segmentColour(k) : std::array<unsigned char, 3>{0, 0, 0};
+}
+
 BodyPose Viewport::bodyPose(int body) const {
   if (!d->view.scene || body < 0 || body >= static_cast<int>(d->spec.bodies.size())) return {};
   return d->view.scene->pose(body);
@@ -617,9 +629,16 @@ void OffscreenView::setPose(const Eigen::VectorXd& q, bool reframe) {
     d->view.track();
 }
 
-void OffscreenView::setBodyPoses(const std::vector<BodyPose>& poses) {
+void OffscreenView::setBodyPoses(const std::vector<BodyPose>& poses, bool reframe) {
   d->view.scene->setPoses(poses);
-  d->view.track();
+  if (reframe)
+    d->view.frame(d->aspect);
+  else
+    d->view.track();
+}
+
+void OffscreenView::setSegments(const std::vector<SegmentReport>& segments) {
+  d->view.scene->setSegments(segments);
 }
 
 int OffscreenView::coarseShapes() const { return d->view.scene ? d->view.scene->coarseCount() : 0; }

@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <optional>
+#include <array>
 #include <vector>
 
 #include <QImage>
@@ -12,6 +13,7 @@
 
 #include "articulate/dynamics.h"
 #include "articulate/model_spec.h"
+#include "articulate/system.h"
 
 namespace art::gui {
 
@@ -75,8 +77,13 @@ class OffscreenView {
   /// initial view for this pose.
   void setPose(const Eigen::VectorXd& q, bool reframe = false);
   /// Moves the bodies to these poses (one per body, base coordinates; a tracking camera
-  /// follows). Throws std::invalid_argument for a wrong count.
-  void setBodyPoses(const std::vector<BodyPose>& poses);
+  /// follows) and, with `reframe`, recomputes the initial view for them (formulations whose
+  /// bodies the display model's joints do not place). Throws std::invalid_argument for a
+  /// wrong count.
+  void setBodyPoses(const std::vector<BodyPose>& poses, bool reframe = false);
+  /// Draws force elements (springs, dampers, cables; System::segments) as lines (see
+  /// Viewport::setSegments).
+  void setSegments(const std::vector<SegmentReport>& segments);
   /// Renders one frame.
   void render();
   /// Renders and writes a PNG; throws std::runtime_error naming the file on failure.
@@ -107,6 +114,15 @@ class Viewport : public QWidget {
   /// Moves the bodies to these poses (one per body, base coordinates) and renders. Throws
   /// std::invalid_argument for a wrong count.
   void setBodyPoses(const std::vector<BodyPose>& poses);
+  /// Draws force elements (springs, dampers, cables; System::segments, world coordinates) as
+  /// lines: cables red-orange when taut and pale blue-grey when slack, springs as green zigzags,
+  /// dampers dark grey. Shown with the next render (setBodyPoses renders); a new model clears
+  /// them.
+  void setSegments(const std::vector<SegmentReport>& segments);
+  /// The points of segment k's drawn polyline (world; straight segments: their two ends) and
+  /// its colour (RGB 0..255); empty and black for an index out of range.
+  std::vector<Vec3> segmentPolyline(int k) const;
+  std::array<unsigned char, 3> segmentColour(int k) const;
   /// The pose a body is shown at (base coordinates); identity without a model or for an index
   /// out of range.
   BodyPose bodyPose(int body) const;

@@ -11,6 +11,9 @@
 // reads back with no problem and saves to the identical text, and convert to a spatial_v2
 // document that reads back with no problem (what tests/fuzz/fuzz_model_loader.cpp checks).
 //
+// Files named structure_* are structure documents ("kind": "structure"): they go through the
+// structure reader (natural::structureFromJson and natural::loadStructure) instead.
+//
 // Rows with a `knownBug` document loader bugs not fixed yet: the row is expected to fail
 // (QEXPECT_FAIL), and once the loader is fixed the unexpected pass fails the test, so that the
 // note is removed with the fix.
@@ -23,6 +26,7 @@
 #include "articulate/model.h"
 #include "articulate/model_format.h"
 #include "articulate/model_io.h"
+#include "articulate/natural/structure_format.h"
 
 namespace {
 
@@ -178,6 +182,15 @@ const Row kRows[] = {
     {"constraint_unknown_type.json",
      "constraints[0].type: expected \"coupling\" or \"loop\", got \"gear\"", nullptr},
     // spatial_v2 model structs (and a motion beside them)
+    // structures: their bodies' and floor's drawing instructions, read as for trees
+    {"structure_appearance_cyl_arguments.json", "bodies[0].appearance[2]: 'cyl' needs 2 arguments",
+     nullptr},
+    {"structure_appearance_tiles_on_body.json",
+     "bodies[0].appearance[0]: 'tiles' is only allowed in the base's appearance", nullptr},
+    {"structure_base_appearance_not_list.json",
+     "base_appearance: expected a list of drawing instructions, got object", nullptr},
+    {"structure_base_appearance_sphere_radius.json",
+     "base_appearance[3]: 'sphere' radius must be a number > 0", nullptr},
     {"sv2_not_json.json", "sv2_not_json.json: is not valid JSON (line 1, column 43)", nullptr},
     {"sv2_truncated.json",
      "sv2_truncated.json: is not valid JSON (line 2, column 1): it ends too early", nullptr},
@@ -297,6 +310,7 @@ class TestMalformed : public QObject {
     QFETCH(QString, knownBug);
     const std::string path = std::string(kDir) + "/" + file.toStdString();
     const std::string want = expected.toStdString();
+    const bool structure = file.startsWith("structure_");
 
     // the problems as readJsonFile and readModelDocument report them
     std::vector<std::string> problems;
@@ -304,7 +318,12 @@ class TestMalformed : public QObject {
     try {
       const nlohmann::json doc = art::readJsonFile(path);
       art::Diagnostics d;
-      accepted = art::readModelDocument(doc, d).has_value();
+      if (structure) {
+        art::natural::structureFromJson(doc, d);
+        accepted = d.empty();
+      } else {
+        accepted = art::readModelDocument(doc, d).has_value();
+      }
       for (const auto& p : d) problems.push_back(p.text());
     } catch (const art::FormatError& e) {
       problems.push_back(local(e.what()));
@@ -320,7 +339,8 @@ class TestMalformed : public QObject {
     std::string thrown = "(nothing thrown)";
     bool listed = false;
     try {
-      art::loadModel(path);
+      if (structure) art::natural::loadStructure(path);
+      else art::loadModel(path);
     } catch (const art::FormatError& e) {
       thrown = local(e.what());
       listed = thrown.find(want) != std::string::npos;

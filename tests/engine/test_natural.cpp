@@ -17,6 +17,7 @@
 #include "articulate/natural/structure.h"
 #include "articulate/natural/structure_format.h"
 #include "articulate/simulation.h"
+#include "articulate/structure_system.h"
 
 namespace nc = art::natural;
 
@@ -683,6 +684,17 @@ class TestNatural : public QObject {
     QVERIFY((s.qd0() - sb.qd0()).lpNorm<Eigen::Infinity>() < 1e-14);
     QVERIFY((s.denseMassMatrix() - sb.denseMassMatrix()).lpNorm<Eigen::Infinity>() < 1e-14);
     QCOMPARE(sb.nc(), s.nc());
+    // drawing instructions round-trip, and the display model draws them (every body of the
+    // shipped structures has its own appearance)
+    QVERIFY(back.baseAppearance == spec.baseAppearance);
+    const art::ModelSpec shown = art::displayModel(spec);
+    QCOMPARE(shown.bodies.size(), spec.bodies.size());
+    QVERIFY(shown.baseAppearance == spec.baseAppearance);
+    for (std::size_t b = 0; b < spec.bodies.size(); ++b) {
+      QVERIFY(spec.bodies[b].appearance.has_value());
+      QVERIFY(back.bodies[b].appearance == spec.bodies[b].appearance);
+      QVERIFY(shown.bodies[b].appearance == *spec.bodies[b].appearance);
+    }
     nc::StructureSimulation sim(s, nc::simulationOptions(spec));
     nc::StructureData d(s);
     double worst = 0;
@@ -720,6 +732,18 @@ class TestNatural : public QObject {
     nc::structureFromJson(t, problems);
     QCOMPARE(problems.size(), std::size_t(1));
     QCOMPARE(QString::fromStdString(problems[0].path), QString("joints[0]"));
+    // without an appearance a body gets the default look (a bar: a rod along its axis); a
+    // document without any round-trips without the fields
+    {
+      nc::StructureSpec plain = naturalDoublePendulum();
+      for (nc::BodySpec& b : plain.bodies) b.appearance.reset();
+      plain.baseAppearance = nlohmann::json::array();
+      const art::ModelSpec shown = art::displayModel(plain);
+      QVERIFY(shown.bodies[0].appearance.is_array() && shown.bodies[0].appearance[0] == "cyl");
+      const auto written = nc::structureToJson(plain);
+      QVERIFY(!written.contains("base_appearance"));
+      QVERIFY(!written["bodies"][0].contains("appearance"));
+    }
     // the tree reader still refuses structures
     problems.clear();
     QVERIFY(!art::readModelDocument(doc, problems));

@@ -155,11 +155,13 @@ class TestNoAlloc : public QObject {
   }
 
   // the System interface's solver-facing calls write into caller-sized outputs: a tree with
-  // constraints, one with ground contact and controllers, a structure and a rigid body
+  // constraints, one with ground contact and controllers, structures (one with cables, whose
+  // segments are drawn every frame) and a rigid body
   void systemCallsDoNotAllocate_data() {
     QTest::addColumn<QString>("file");
     for (const char* file : {"fourbar.json", "quadruped.json", "floatbase_tree.json",
-                             "natural_fourbar.json", "bouncing_cylinder.json"})
+                             "natural_fourbar.json", "tensegrity_prism.json",
+                             "bouncing_cylinder.json"})
       QTest::newRow(file) << file;
   }
   void systemCallsDoNotAllocate() {
@@ -181,6 +183,9 @@ class TestNoAlloc : public QObject {
     std::vector<ContactReport> contacts;
     s->contacts(contacts);  // sized once
     s->contactJacobians(N, D);  // trees build its workspace on first use
+    std::vector<SegmentReport> segments;
+    const Eigen::VectorXd none;
+    s->segments(q, v, segments);  // sized once
     QVERIFY(s->step());
     s->auxiliaryState(w);
     const long before = g_allocations.load();
@@ -200,6 +205,8 @@ class TestNoAlloc : public QObject {
       s->contacts(contacts);
       s->contactJacobians(N, D);
       s->currentConstraintForces(lambda);
+      s->segments(q, v, segments);
+      s->segments(q, none, segments);
       QVERIFY(s->step());
     }
     QCOMPARE(g_allocations.load() - before, 0L);

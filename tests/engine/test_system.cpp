@@ -14,6 +14,8 @@
 //    tangential displacement, and the rigid body's floor impulse redone with N, D and M^-1;
 //  - force Jacobians: the central-difference default against the closed forms of a two-link
 //    tree and a spinning body, the structures' analytic ones against the default.
+//  - segments (springs and cables for the viewport) at the structure's own point positions,
+//    slack exactly when the cable adds no force.
 #include <cmath>
 #include <memory>
 #include <random>
@@ -939,6 +941,103 @@ class TestSystem : public QObject {
     QVERIFY(nc.structureVersion() != s0);
     QCOMPARE(nc.positionSize(), 12);
     QVERIFY(nc.step());
+  }
+
+  // segments (what the viewport draws for springs and cables): one per apparatus, its ends at
+  // the structure's own positions of the attachment points (natural::pointPosition of their
+  // local coordinates), a taut cable's tension k (l - l0) from those points, and slack exactly
+  // when removing the cable leaves the generalized forces unchanged; at rigidly displaced bars
+  // (some cables slack, some taut). Trees and rigid bodies have none.
+  void segmentsFollowAttachmentPoints() {
+    const natural::StructureSpec spec = natural::loadStructure(kModels + "/tensegrity_prism.json");
+    StructureSystem sys(spec);
+    const natural::Structure& st = sys.structure();
+    const int n = sys.positionSize(), na = static_cast<int>(spec.apparatuses.size());
+    QCOMPARE(na, 9);
+    // the same structure without apparatus k
+    std::vector<std::unique_ptr<StructureSystem>> without;
+    for (int k = 0; k < na; ++k) {
+      natural::StructureSpec s = spec;
+      s.apparatuses.erase(s.apparatuses.begin() + k);
+      without.push_back(std::make_unique<StructureSystem>(s));
+    }
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<double> u(-0.15, 0.15);
+    const Eigen::VectorXd v0 = Eigen::VectorXd::Zero(n);
+    Eigen::VectorXd f(n), fk(n);
+    std::vector<SegmentReport> seg;
+    int slack = 0, taut = 0;
+    for (int trial = 0; trial < 20; ++trial) {
+      Eigen::VectorXd q = st.q0();
+      if (trial > 0)  // each bar moved rigidly (both of its points by the same vector)
+        for (int b = 0; b < st.nq() / 6; ++b) {
+          const Eigen::Vector3d t(u(rng), u(rng), u(rng));
+          q.segment<3>(6 * b) += t;
+          q.segment<3>(6 * b + 3) += t;
+        }
+      sys.segments(q, Eigen::VectorXd(), seg);
+      QCOMPARE(static_cast<int>(seg.size()), na);
+      sys.evaluate(0, q, v0);
+      sys.generalizedForces(f);
+      for (int k = 0; k < na; ++k) {
+        const natural::ApparatusSpec& a = spec.apparatuses[static_cast<std::size_t>(k)];
+        const auto& bodyA = st.bodies()[static_cast<std::size_t>(a.bodyA)];
+        const auto& bodyB = st.bodies()[static_cast<std::size_t>(a.bodyB)];
+        const Vec3 pA = natural::pointPosition(st, a.bodyA, bodyA.localPoint(a.pointA), q);
+        const Vec3 pB = natural::pointPosition(st, a.bodyB, bodyB.localPoint(a.pointB), q);
+        QVERIFY(seg[k].kind == SegmentReport::Kind::Cable);
+        QVERIFY2((seg[k].a - pA).norm() < 1e-12 && (seg[k].b - pB).norm() < 1e-12,
+                 qPrintable(QString("segment %1 is off its attachment points").arg(k)));
+        without[static_cast<std::size_t>(k)]->evaluate(0, q, v0);
+        without[static_cast<std::size_t>(k)]->generalizedForces(fk);
+        const double effect = (f - fk).lpNorm<Eigen::Infinity>();
+        const double stretch = (pB - pA).norm() - *a.restLength;
+        if (seg[k].slack) {
+          ++slack;
+          QVERIFY2(effect < 1e-12, qPrintable(QString("slack cable %1 pulls: %2").arg(k).arg(effect)));
+          QCOMPARE(seg[k].tension, 0.0);
+          QVERIFY(stretch <= 0);
+        } else {
+          ++taut;
+          QVERIFY2(effect > 1e-6, qPrintable(QString("taut cable %1 pulls nothing").arg(k)));
+          QVERIFY(std::abs(seg[k].tension - a.stiffness * stretch) < 1e-9 * a.stiffness);
+        }
+      }
+    }
+    QVERIFY2(slack > 0 && taut > 0, qPrintable(QString("%1 slack, %2 taut").arg(slack).arg(taut)));
+    // q or v of the wrong size is refused
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, sys.segments(st.q0(), Eigen::VectorXd(3), seg));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, sys.segments(Eigen::VectorXd(3), v0, seg));
+    // springs with and without stiffness: Spring and Damper, never slack, and they push
+    natural::StructureSpec chain = natural::barChain(1);
+    natural::ApparatusSpec sp;
+    sp.bodyA = -1;
+    sp.bodyB = 0;
+    sp.pointA = Eigen::Vector3d(1, 1, 0);
+    sp.pointB = Eigen::Vector3d(1, 0, 0);
+    sp.stiffness = 10;
+    sp.restLength = 2.0;  // compressed: pushes
+    chain.apparatuses.push_back(sp);
+    sp.stiffness = 0;
+    sp.damping = 3;
+    chain.apparatuses.push_back(sp);
+    StructureSystem springs(chain);
+    Eigen::VectorXd v = Eigen::VectorXd::Zero(springs.velocitySize());
+    v.segment<2>(0) = Eigen::Vector2d(0, -0.5);  // the bar's point moves down: away from A
+    springs.segments(springs.positions(), Eigen::VectorXd(), seg);
+    QCOMPARE(seg.size(), std::size_t(2));
+    QVERIFY(seg[0].kind == SegmentReport::Kind::Spring);
+    QVERIFY(seg[1].kind == SegmentReport::Kind::Damper);
+    QVERIFY(!seg[0].slack && !seg[1].slack);
+    QVERIFY(std::abs(seg[0].tension - 10 * (1.0 - 2.0)) < 1e-12);
+    QVERIFY((seg[0].a - Vec3(1, 1, 0)).norm() < 1e-15 && (seg[0].b - Vec3(1, 0, 0)).norm() < 1e-12);
+    springs.segments(springs.positions(), v, seg);
+    // the bar's base point r is at the origin; point B (its end) moves with r here
+    QVERIFY(std::abs(seg[1].tension - 3 * 0.5) < 1e-12);
+    // no segments elsewhere, and the list is emptied
+    TreeSystem tree(loadTree("double_pendulum.json"), {});
+    tree.segments(tree.positions(), tree.velocities(), seg);
+    QVERIFY(seg.empty());
   }
 
   // size mismatches are refused with a message naming the argument

@@ -11,13 +11,45 @@
 #include "articulate/generators.h"
 #include "articulate/model.h"
 #include "articulate/model_format.h"
+#include "articulate/natural/structure_format.h"
+#include "articulate/structure_system.h"
 #include "viewport/viewport.h"
 
 Q_DECLARE_METATYPE(art::gui::Pick)
 
 namespace {
 const QString kBaselines = QStringLiteral(ARTICULATE_RENDER_BASELINES);
+
+// Compares a rendering with its baseline (see the header comment); empty when it matches.
+QString compareWithBaseline(const QImage& rendered, const QString& baseline) {
+  const QImage actual = rendered.convertToFormat(QImage::Format_RGB32);
+  const QString basePath = kBaselines + "/" + baseline + ".png";
+  const QImage base = QImage(basePath).convertToFormat(QImage::Format_RGB32);
+  if (base.isNull()) return "no baseline " + basePath;
+  if (base.size() != actual.size()) return "the baseline's size differs";
+  double sum = 0;
+  long bad = 0;
+  for (int y = 0; y < base.height(); ++y) {
+    const QRgb* a = reinterpret_cast<const QRgb*>(actual.constScanLine(y));
+    const QRgb* b = reinterpret_cast<const QRgb*>(base.constScanLine(y));
+    for (int x = 0; x < base.width(); ++x) {
+      const int dr = std::abs(qRed(a[x]) - qRed(b[x])), dg = std::abs(qGreen(a[x]) - qGreen(b[x])),
+                db = std::abs(qBlue(a[x]) - qBlue(b[x]));
+      sum += dr + dg + db;
+      if (std::max({dr, dg, db}) > 48) ++bad;
+    }
+  }
+  const double pixels = double(base.width()) * base.height();
+  const double mean = sum / (3 * pixels), badFraction = bad / pixels;
+  if (mean <= 2.0 && badFraction <= 0.01) return "";
+  actual.save(kBaselines + "/" + baseline + ".actual.png");
+  return QString("mean difference %1, %2% of pixels differ by > 48; actual image written to "
+                 "%3.actual.png")
+      .arg(mean)
+      .arg(100 * badFraction)
+      .arg(baseline);
 }
+}  // namespace
 
 class TestRender : public QObject {
   Q_OBJECT
@@ -40,35 +72,50 @@ class TestRender : public QObject {
     art::gui::Viewport::renderToPng(lm.spec, art::compile(lm.spec).q0, 640, 400, actualPath);
     const QImage actual = QImage(actualPath).convertToFormat(QImage::Format_RGB32);
     QCOMPARE(actual.size(), QSize(640, 400));
-    const QString basePath = kBaselines + "/" + baseline + ".png";
     if (qEnvironmentVariableIsSet("ARTICULATE_UPDATE_BASELINES")) {
-      QVERIFY(actual.save(basePath));
+      QVERIFY(actual.save(kBaselines + "/" + baseline + ".png"));
       QSKIP("baseline written");
     }
-    const QImage base = QImage(basePath).convertToFormat(QImage::Format_RGB32);
-    QVERIFY2(!base.isNull(), qPrintable("no baseline " + basePath));
-    QCOMPARE(base.size(), actual.size());
-    double sum = 0;
-    long bad = 0;
-    for (int y = 0; y < base.height(); ++y) {
-      const QRgb* a = reinterpret_cast<const QRgb*>(actual.constScanLine(y));
-      const QRgb* b = reinterpret_cast<const QRgb*>(base.constScanLine(y));
-      for (int x = 0; x < base.width(); ++x) {
-        const int dr = std::abs(qRed(a[x]) - qRed(b[x])), dg = std::abs(qGreen(a[x]) - qGreen(b[x])),
-                  db = std::abs(qBlue(a[x]) - qBlue(b[x]));
-        sum += dr + dg + db;
-        if (std::max({dr, dg, db}) > 48) ++bad;
+    const QString problem = compareWithBaseline(actual, baseline);
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+  }
+
+  // a structure with cables (the tensegrity prism with one bar moved towards the middle, so
+  // that some cables are slack and some taut): bodies posed by StructureSystem::bodyPoses,
+  // cables drawn from StructureSystem::segments in their taut and slack colours, and its floor
+  void structureWithCables() {
+    const art::natural::StructureSpec spec =
+        art::natural::loadStructure(ARTICULATE_MODELS_DIR "/tensegrity_prism.json");
+    art::StructureSystem system(spec);
+    Eigen::VectorXd q = system.positions();
+    for (int i : {0, 3}) q(i) -= 0.2;  // both points of bar1 (a bar3d_2p: [r; rj]) along -x
+    std::vector<art::BodyPose> poses;
+    std::vector<art::SegmentReport> segments;
+    system.bodyPoses(q, poses);
+    system.segments(q, Eigen::VectorXd(), segments);
+    int slack = 0;
+    for (const auto& s : segments) slack += s.slack;
+    QVERIFY2(slack > 0 && slack < static_cast<int>(segments.size()), "expected slack and taut cables");
+    art::gui::OffscreenView view(art::displayModel(spec), 640, 400);
+    view.setSegments(segments);
+    view.setBodyPoses(poses, true);
+    const QImage actual = view.image();
+    QCOMPARE(actual.size(), QSize(640, 400));
+    // both cable colours are on screen (Scene's taut red-orange and slack blue-grey)
+    int taut = 0, pale = 0;
+    for (int y = 0; y < actual.height(); ++y)
+      for (int x = 0; x < actual.width(); ++x) {
+        const QRgb c = actual.pixel(x, y);
+        taut += qRed(c) == 225 && qGreen(c) == 70 && qBlue(c) == 25;
+        pale += qRed(c) == 150 && qGreen(c) == 175 && qBlue(c) == 205;
       }
+    QVERIFY2(taut > 100 && pale > 50, qPrintable(QString("taut %1 px, slack %2 px").arg(taut).arg(pale)));
+    if (qEnvironmentVariableIsSet("ARTICULATE_UPDATE_BASELINES")) {
+      QVERIFY(actual.save(kBaselines + "/tensegrity_prism.png"));
+      QSKIP("baseline written");
     }
-    const double pixels = double(base.width()) * base.height();
-    const double mean = sum / (3 * pixels), badFraction = bad / pixels;
-    const bool ok = mean <= 2.0 && badFraction <= 0.01;
-    if (!ok) actual.save(kBaselines + "/" + baseline + ".actual.png");
-    QVERIFY2(ok, qPrintable(QString("mean difference %1, %2% of pixels differ by > 48; actual "
-                                    "image written to %3.actual.png")
-                                .arg(mean)
-                                .arg(100 * badFraction)
-                                .arg(baseline)));
+    const QString problem = compareWithBaseline(actual, "tensegrity_prism");
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
   }
 
   // a click on a body selects it and reports the body and a point on its surface; the view keys

@@ -48,8 +48,11 @@ class StructureSystem : public System {
   }
   EnergySample energy() override;
   int bodies() const override { return static_cast<int>(m_structure->bodies().size()); }
-  /// Each body's frame: its point, and its axes (bars: the axis and two perpendiculars; 2D
-  /// bodies in the x-y plane).
+  /// Each body's frame, in which its appearance is drawn (docs/model-format.md, "Body
+  /// frames"): the origin at the body's base point r, the axes its local axes e1, e2, e3
+  /// (two-point kinds: e1 = (rj - r) / L); 2D kinds: z is world z (a 2D bar: e1 and e1 turned
+  /// by 90 degrees); a 3D bar: x = e1 normalised, y = normalise(z_w x e1) (or x_w x e1 when
+  /// |e1_z| >= 0.9), z = x cross y, a frame that does not spin about the bar.
   void bodyPoses(const Eigen::VectorXd& q, std::vector<BodyPose>& poses) override;
 
   void positionDerivative(const VecRef& q, const VecRef& v, VecOut qdot) const override;
@@ -73,6 +76,13 @@ class StructureSystem : public System {
   const natural::SimulationOptions& options() const { return m_options; }
   /// Largest constraint residual max |phi| at the current state.
   double constraintError() { return m_sim->constraintError(); }
+  /// One segment per apparatus in spec order, from its point on body a (or the ground) to its
+  /// point on body b: kind Cable for cables, Spring for springs with stiffness, Damper for
+  /// those without; the tension of natural::updateStructure at (q, v), slack for a cable
+  /// whose tension is zero (shorter than its rest length, or pushed by its damping). Throws
+  /// std::invalid_argument when q or v (unless empty) does not have nq entries.
+  void segments(const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                std::vector<SegmentReport>& out) override;
 
  private:
   std::unique_ptr<natural::Structure> m_structure;
@@ -89,13 +99,17 @@ class StructureSystem : public System {
   Eigen::PartialPivLU<Eigen::MatrixXd> m_Klu;
   Eigen::VectorXd m_rhs, m_sol;
   bool m_forces = false;
+  std::unique_ptr<natural::StructureData> m_segmentData;  // segments' own workspace
+  Eigen::VectorXd m_rest;  // zero velocities (nq), for segments without v
   void build(const natural::StructureSpec& spec, const natural::SimulationOptions& options);
   bool stopped();
 };
 
-/// A tree whose bodies draw a structure's bodies (bars as rods from their point along their
-/// axis, rigid bodies as small boxes), for the viewport; poses come from
-/// StructureSystem::bodyPoses. Springs and cables are not drawn.
+/// A tree whose bodies draw a structure's bodies for the viewport: each body's appearance in
+/// its body frame (StructureSystem::bodyPoses gives the poses) or, without one, the default
+/// look (bars as rods from their point along their axis, rigid bodies as small boxes), and the
+/// structure's base appearance. Springs, dampers and cables are drawn by the viewport from
+/// StructureSystem::segments.
 ModelSpec displayModel(const natural::StructureSpec& spec);
 
 }  // namespace art

@@ -60,6 +60,16 @@ struct ContactReport {
   Vec3 frictionForce = Vec3::Zero();  // tangential ground reaction (N, normal to `normal`)
 };
 
+/// A force element drawn as a line between two world points: a structure's spring, damper or
+/// cable (natural/structure.h, apparatuses).
+struct SegmentReport {
+  enum class Kind { Spring, Damper, Cable };  // a damper: a spring without stiffness
+  Kind kind = Kind::Spring;
+  Vec3 a = Vec3::Zero(), b = Vec3::Zero();  // the two attachment points, world (m)
+  double tension = 0.0;  // N, positive pulls the points together (never negative for cables)
+  bool slack = false;    // a cable that pulls nothing (tension 0); false for springs
+};
+
 using VecOut = Eigen::Ref<Eigen::VectorXd>;
 using MatOut = Eigen::Ref<Eigen::MatrixXd>;
 
@@ -176,6 +186,17 @@ class System {
   /// vector resized to that (no allocation once it has the capacity). Friction is the
   /// tangential part of each reaction.
   virtual void contacts(std::vector<ContactReport>& out) { out.clear(); }
+  /// The force elements drawn as lines (springs, dampers, cables), at positions q and
+  /// velocities v (an empty v: at rest, the elastic tension alone), into `out` (resized to a
+  /// fixed number per system; no allocation once it has the capacity). Independent of the
+  /// evaluation point and of the integration state. None for trees and rigid bodies. Throws
+  /// std::invalid_argument on a size mismatch.
+  virtual void segments(const Eigen::VectorXd& q, const Eigen::VectorXd& v,
+                        std::vector<SegmentReport>& out) {
+    (void)q;
+    (void)v;
+    out.clear();
+  }
 
   // ---------------------------------------------------------------- contact and force Jacobians
   /// The ground's tangent basis for a unit normal n, as the columns (t1, t2, n) of a rotation:

@@ -10,6 +10,7 @@
 #include <Eigen/Geometry>
 #include <Eigen/LU>
 
+#include "articulate/appearance.h"
 #include "articulate/model_format.h"
 #include "articulate/model_io.h"
 
@@ -114,10 +115,17 @@ ojson vec(const Eigen::Vector3d& v, int n) {
   return a;
 }
 
-void readBody(Reader& rd, const json& jb, const std::string& p, int dim, BodySpec& b) {
+void readBody(Reader& rd, const json& jb, const std::string& p, int dim, std::size_t index,
+              Diagnostics& problems, BodySpec& b) {
   if (!rd.object(jb, p, {"name", "kind", "origin", "end", "angle", "orientation", "length",
-                         "mass", "mass_centre", "inertia", "velocity", "angular_velocity"}))
+                         "mass", "mass_centre", "inertia", "velocity", "angular_velocity",
+                         "appearance"}))
     return;
+  if (jb.contains("appearance")) {  // the tree bodies' parser, messages and limits
+    b.appearance = jb["appearance"];
+    interpretAppearance(*b.appearance, defaultBodyColour(static_cast<int>(index) + 1), false,
+                        at(p, "appearance"), &problems);
+  }
   if (!jb.contains("name")) rd.fail(p, "missing field 'name'");
   else if (rd.string(jb["name"], at(p, "name"), b.name) && b.name.empty())
     rd.fail(at(p, "name"), "must not be empty");
@@ -217,7 +225,8 @@ StructureSpec structureFromJson(const json& doc, Diagnostics& problems) {
   const std::size_t before = problems.size();
   StructureSpec s;
   if (!rd.object(doc, "", {"format", "version", "kind", "name", "description", "dimension",
-                           "gravity", "bodies", "joints", "apparatuses", "simulation"}))
+                           "gravity", "bodies", "joints", "apparatuses", "simulation",
+                           "base_appearance"}))
     return s;
   if (!doc.contains("format") || doc["format"] != kModelFormatName)
     rd.fail("format", "expected \"articulate-model\"");
@@ -241,7 +250,7 @@ StructureSpec structureFromJson(const json& doc, Diagnostics& problems) {
     for (std::size_t i = 0; i < doc["bodies"].size(); ++i) {
       const std::string p = idx("bodies", i);
       BodySpec b;
-      readBody(rd, doc["bodies"][i], p, d, b);
+      readBody(rd, doc["bodies"][i], p, d, i, problems, b);
       if (!b.name.empty() && (b.name == "ground" || !names.emplace(b.name, static_cast<int>(i)).second))
         rd.fail(at(p, "name"), "'" + b.name + "' is " + (b.name == "ground" ? "reserved" : "used twice"));
       s.bodies.push_back(b);
@@ -350,6 +359,10 @@ StructureSpec structureFromJson(const json& doc, Diagnostics& problems) {
       if (js.contains("dt")) rd.nonNegative(js["dt"], "simulation.dt", s.simulation.dt, true);
     }
   }
+  if (doc.contains("base_appearance")) {
+    s.baseAppearance = doc["base_appearance"];
+    interpretAppearance(s.baseAppearance, defaultBodyColour(0), true, "base_appearance", &problems);
+  }
   if (problems.size() != before) return s;
   // the structure's own checks, reported where they belong
   try {
@@ -414,6 +427,7 @@ ojson structureToJson(const StructureSpec& s) {
       if (d == 2) jb["angular_velocity"] = b.angularVelocity.z();
       else jb["angular_velocity"] = vec(b.angularVelocity, 3);
     }
+    if (b.appearance) jb["appearance"] = *b.appearance;
     doc["bodies"].push_back(jb);
   }
   doc["joints"] = ojson::array();
@@ -447,6 +461,7 @@ ojson structureToJson(const StructureSpec& s) {
   sim["integrator"] = integratorName(s.simulation.integrator);
   sim["dt"] = s.simulation.dt;
   doc["simulation"] = sim;
+  if (!s.baseAppearance.empty()) doc["base_appearance"] = s.baseAppearance;
   return doc;
 }
 

@@ -31,10 +31,12 @@
 // mass centre: S = tr(I)/2 I - I in 3D, S = I/2 I_2 (I the polar moment) in 2D, S = I (the
 // moment about an axis through the mass centre across the bar) for a 3D bar.
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <Eigen/Core>
+#include <nlohmann/json.hpp>
 
 namespace art::natural {
 
@@ -80,6 +82,10 @@ struct BodySpec {
   Eigen::Matrix3d inertia = Eigen::Matrix3d::Identity();
   Eigen::Vector3d velocity = Eigen::Vector3d::Zero();         // of the base point, world (m/s)
   Eigen::Vector3d angularVelocity = Eigen::Vector3d::Zero();  // world (rad/s); 2D: z only
+  // drawing instructions (appearance.h) in the body frame (StructureSystem::bodyPoses: origin
+  // at the base point r, axes the local axes); none: the default look (a rod for bars, a small
+  // box otherwise)
+  std::optional<nlohmann::json> appearance;
 };
 
 /// One quadratic constraint row on a coordinate vector x: phi = t' x + x' H x - c, H

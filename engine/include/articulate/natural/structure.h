@@ -105,6 +105,8 @@ struct StructureSpec {
   std::vector<JointSpec> joints;
   std::vector<ApparatusSpec> apparatuses;
   SimulationSpec simulation;
+  // drawing instructions fixed in the world (floors; `tiles` allowed), world coordinates
+  nlohmann::json baseAppearance = nlohmann::json::array();
 };
 
 /// Constraint rows sharing their coordinates: one body's intrinsic rows (x = q_body) or one
