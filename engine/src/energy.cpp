@@ -10,8 +10,8 @@ namespace {
 // Xup[i] (and X0[i] when withX0) and the velocity v[i] of body i, its parent's done
 template <class A, bool Free>
 void bodyVelocity(const Model& m, Workspace<A>& w, int i, const VecRef& q, const VecRef& qd,
-                  bool withX0) {
-  detail::updateXup<A, Free>(m, w, i, q, withX0);
+                  bool withX0, detail::SinCosBlocks* angles = nullptr) {
+  detail::updateXup<A, Free>(m, w, i, q, withX0, angles);
   const int p = m.parent[i];
   const typename A::Vec vJ = detail::jointVelocity<A, Free>(m, i, qd);
   if (p < 0)
@@ -72,8 +72,9 @@ void energyOnlyPass(const Model& m, Data& d, const VecRef& q, const VecRef& qd, 
   const auto& t = m.arrays<A>();
   double ke = 0.0;
   Vec3 mc = Vec3::Zero();  // sum of mass times centre of mass, base coordinates
+  detail::SinCosBlocks angles(q);
   for (int i = 0; i < m.nb; ++i) {
-    bodyVelocity<A, Free>(m, w, i, q, qd, true);
+    bodyVelocity<A, Free>(m, w, i, q, qd, true, &angles);
     const auto& I = t.I[i];
     ke += 0.5 * w.v[i].dot(I * w.v[i]);
     const auto& X0 = w.X0[i];
