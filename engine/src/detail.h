@@ -30,7 +30,7 @@ inline void checkFext(const char* fn, const Model& m, const ExternalForces* fext
 
 /// The kinetic and potential energy (J) of energyMomentum (equal to rounding) at (q, qd) of
 /// the model's sizes (not checked), without its momentum and composite inertia: one outward
-/// pass. Leaves Xup, X0 and v in the workspace.
+/// pass and an inward one. Leaves Xup and v in the workspace (and f as scratch).
 void kineticPotential(const Model& m, Data& d, const VecRef& q, const VecRef& qd, double& kinetic,
                       double& potential);
 
