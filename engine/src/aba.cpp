@@ -1,6 +1,7 @@
 // Articulated-body forward dynamics (Featherstone, RBDA Table 7.1; spatial_v2 FDab), for
-// single-DoF joints: U = IA S, d = S' U, u = tau - S' pA. A free joint (S = identity, always on
-// the base) has U = D = IA and u = tau - pA, so its body's spatial acceleration is
+// single-DoF joints: U = IA S, d = S' U, u = tau - S' pA (the workspace keeps 1/d). A free
+// joint (S = identity, always on the base) has U = D = IA and u = tau - pA, so its body's
+// spatial acceleration is
 // a = IA \ (tau - pA) and qdd = a - Xup a0 (RBDA section 9.3).
 #include <Eigen/Cholesky>
 
@@ -18,8 +19,9 @@ void abaPasses(const Model& m, Data& d, const VecRef& q, const VecRef& qd, const
   auto& w = d.ws<A>();
   const auto& t = m.arrays<A>();
   // outward pass: velocities, velocity-product accelerations, rigid-body bias forces
+  detail::SinCosBlocks angles(q);
   for (int i = 0; i < m.nb; ++i) {
-    detail::updateXup<A, Free>(m, w, i, q, fext != nullptr);
+    detail::updateXup<A, Free>(m, w, i, q, fext != nullptr, &angles);
     const int p = m.parent[i];
     const Vec vJ = detail::jointVelocity<A, Free>(m, i, qd);
     if (p < 0) {
@@ -38,21 +40,24 @@ void abaPasses(const Model& m, Data& d, const VecRef& q, const VecRef& qd, const
     if (detail::isFree<A, Free>(m, i)) continue;  // on the base: solved in the last pass
     const int k = t.axis[i];
     const double taui = tau(detail::vIdx<Free>(m, i));
+    double di;
     if (k >= 0) {  // S = e_k: columns and entries instead of products
       w.U[i] = w.IA[i].col(k);
-      w.d[i] = w.U[i](k);
+      di = w.U[i](k);
       w.u[i] = taui - w.pA[i](k);
     } else {
       w.U[i] = w.IA[i] * t.S[i];
-      w.d[i] = t.S[i].dot(w.U[i]);
+      di = t.S[i].dot(w.U[i]);
       w.u[i] = taui - t.S[i].dot(w.pA[i]);
     }
+    // the one division per body: its reciprocal serves U/d here and qdd below
+    w.d[i] = 1.0 / di;
     const int p = m.parent[i];
     if (p >= 0) {
       // Ia = IA - U U'/d and pa = pA + Ia c + U u/d, formed in place of IA and pA
       Mat& Ia = w.IA[i];
       Vec& pa = w.pA[i];
-      const Vec Ud = w.U[i] / w.d[i];
+      const Vec Ud = w.U[i] * w.d[i];
       for (int col = 0; col < A::dim; ++col) Ia.col(col) -= Ud * w.U[i](col);
       pa.noalias() += Ia * w.c[i];
       pa += Ud * w.u[i];
@@ -76,7 +81,7 @@ void abaPasses(const Model& m, Data& d, const VecRef& q, const VecRef& qd, const
       continue;
     }
     const int vi = detail::vIdx<Free>(m, i);
-    d.qdd(vi) = (w.u[i] - w.U[i].dot(a)) / w.d[i];
+    d.qdd(vi) = (w.u[i] - w.U[i].dot(a)) * w.d[i];
     w.a[i] = a + t.S[i] * d.qdd(vi);
   }
 }

@@ -10,8 +10,8 @@ namespace {
 // Xup[i] (and X0[i] when withX0) and the velocity v[i] of body i, its parent's done
 template <class A, bool Free>
 void bodyVelocity(const Model& m, Workspace<A>& w, int i, const VecRef& q, const VecRef& qd,
-                  bool withX0) {
-  detail::updateXup<A, Free>(m, w, i, q, withX0);
+                  bool withX0, detail::SinCosBlocks* angles = nullptr) {
+  detail::updateXup<A, Free>(m, w, i, q, withX0, angles);
   const int p = m.parent[i];
   const typename A::Vec vJ = detail::jointVelocity<A, Free>(m, i, qd);
   if (p < 0)
@@ -62,27 +62,47 @@ void energyPasses(const Model& m, Data& d, const VecRef& q, const VecRef& qd, En
   e.potential = -e.mass * e.cm.dot(m.gravity);
 }
 
-// Kinetic and potential energy only: the outward pass with X0 instead of the composite inertia
-// pass; the centre of mass of each body from its spatial inertia (spatial: mass I(5, 5) and
-// m c from the top-right block; planar: I(2, 2) and m c = (I(0, 2), -I(0, 1))).
+// Kinetic and potential energy only: the outward pass for the velocities, then an inward pass
+// accumulating each subtree's mass and first moment sum(m c) into its parent's coordinates
+// (E' h + M r through Xup: no X0, whose 3x3 products cost more), with each body's mass and m c
+// from its spatial inertia (spatial: I(5, 5) and the top-right block; planar: I(2, 2) and
+// (I(0, 2), -I(0, 1))). w.f holds (m c, M) per body as scratch.
 template <class A, bool Free>
 void energyOnlyPass(const Model& m, Data& d, const VecRef& q, const VecRef& qd, double& kinetic,
                     double& potential) {
   auto& w = d.ws<A>();
   const auto& t = m.arrays<A>();
   double ke = 0.0;
-  Vec3 mc = Vec3::Zero();  // sum of mass times centre of mass, base coordinates
+  detail::SinCosBlocks angles(q);
   for (int i = 0; i < m.nb; ++i) {
-    bodyVelocity<A, Free>(m, w, i, q, qd, true);
+    bodyVelocity<A, Free>(m, w, i, q, qd, false, &angles);
     const auto& I = t.I[i];
     ke += 0.5 * w.v[i].dot(I * w.v[i]);
-    const auto& X0 = w.X0[i];
+    if constexpr (A::dim == 6)
+      w.f[i] << I(2, 4), I(0, 5), I(1, 3), I(5, 5), 0.0, 0.0;
+    else
+      w.f[i] << I(0, 2), -I(0, 1), I(2, 2);
+  }
+  Vec3 mc = Vec3::Zero();  // sum of mass times centre of mass, base coordinates
+  for (int i = m.nb - 1; i >= 0; --i) {
+    const auto& X = w.Xup[i];
+    const int p = m.parent[i];
     if constexpr (A::dim == 6) {
-      const Vec3 h(I(2, 4), I(0, 5), I(1, 3));  // m c, body coordinates
-      mc += I(5, 5) * X0.r + X0.E.transpose() * h;
+      const Vec3 h = X.E.transpose() * w.f[i].template head<3>() + w.f[i](3) * X.r;
+      if (p < 0) {
+        mc += h;
+      } else {
+        w.f[p].template head<3>() += h;
+        w.f[p](3) += w.f[i](3);
+      }
     } else {
-      const Vec2 h(I(0, 2), -I(0, 1));
-      mc.head<2>() += I(2, 2) * X0.r + X0.E().transpose() * h;
+      const Vec2 h = X.E().transpose() * w.f[i].template head<2>() + w.f[i](2) * X.r;
+      if (p < 0) {
+        mc.head<2>() += h;
+      } else {
+        w.f[p].template head<2>() += h;
+        w.f[p](2) += w.f[i](2);
+      }
     }
   }
   kinetic = ke;

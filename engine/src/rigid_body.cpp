@@ -185,6 +185,12 @@ RigidBody::RigidBody(const RigidBodySpec& spec) : m_shape(spec.shape) {
     m_rolling = f.rollingResistance;
     m_gravityIntoFloor = std::max(0.0, -m_normal.dot(m_gravity));
     m_reboundSpeed = std::sqrt(2.0 * m_gravityIntoFloor * kRestingRebound);
+    double shapeRadius = m_shape.radius;  // sphere
+    if (m_shape.type == ShapeSpec::Type::Box)
+      shapeRadius = 0.5 * m_shape.size.norm();
+    else if (m_shape.type == ShapeSpec::Type::Cylinder)
+      shapeRadius = std::hypot(m_shape.radius, 0.5 * m_shape.length);
+    m_boundRadius = (shapeRadius + m_comBody.norm()) * (1.0 + 1e-9);
   }
   // initial state
   if (!finite(spec.position)) throw ModelError("initial.position", "must be finite");
@@ -458,6 +464,11 @@ void RigidBody::resolveContact(double h) {
   // contact is solved in body coordinates, where the inertia is diagonal.
   const double restingSpeed = std::max(2.0 * m_gravityIntoFloor * h, m_reboundSpeed);
   const double margin = restingSpeed * h;
+  m_warmStart = false;
+  // the shape lies within m_boundRadius of the reference point: a body that high above the plane
+  // has no point within the margin (the exact test below would return too), and needs neither
+  // its rotation nor its nearest point
+  if (m_normal.dot(m_s.position) - m_planeOffset - m_boundRadius > margin) return;
   // R from the quaternion the integration continues from (m_s.orientation is it normalised):
   // |q|^-2 times its scaled rotation, which does not wait for the normalisation
   const Mat3 R = (1.0 / squaredNorm(m_q)) * scaledRotation(m_q);
@@ -470,7 +481,6 @@ void RigidBody::resolveContact(double h) {
   int id[kMaxCandidates];  // the candidate's number, which keys the warm start
   int nc = 0;
   double lowest = 0.0;
-  m_warmStart = false;
   switch (m_shape.type) {
     case ShapeSpec::Type::Sphere:
       lowest = hc - m_shape.radius;

@@ -1,6 +1,7 @@
 // Spatial algebra and joint models against their explicit matrix definitions (spatial_v2).
 #include <QtTest>
 
+#include "../../engine/src/detail.h"  // detail::SinCosBlocks (private to the engine)
 #include "articulate/joint.h"
 #include "test_util.h"
 
@@ -226,6 +227,25 @@ class TestSpatial : public QObject {
                     Eigen::AngleAxisd(0.1, Vec3::UnitX())).toRotationMatrix();
     QVERIFY((rpyRotation(rpy) - R).norm() < 1e-15);
     QVERIFY((rpyAngles(R) - rpy).norm() < 1e-14);
+  }
+
+  // the blocked sines and cosines of ABA's and the energy check's outward passes (libmvec where
+  // built with it) against std::sin and std::cos: a few blocks and a partial last one, large
+  // angles, and asked for in the order a tree with skipped joints asks
+  void sinCosBlocksMatchTheLibrary() {
+    std::mt19937 rng(5);
+    const Eigen::VectorXd q = testutil::randomVector(29, rng, -60, 60);
+    detail::SinCosBlocks angles(q);
+    for (int i = 0; i < q.size(); i += (i % 5 == 3 ? 2 : 1)) {
+      double s = 2, c = 2;
+      angles.get(i, s, c);
+      QVERIFY2(std::abs(s - std::sin(q(i))) <= 4e-16 && std::abs(c - std::cos(q(i))) <= 4e-16,
+               qPrintable(QString::number(i)));
+    }
+    // asked again from the start (a second pass over the same q)
+    double s = 2, c = 2;
+    angles.get(0, s, c);
+    QVERIFY(std::abs(s - std::sin(q(0))) <= 4e-16 && std::abs(c - std::cos(q(0))) <= 4e-16);
   }
 
   void unknownJointCode() {

@@ -17,7 +17,7 @@ struct Workspace {
   std::vector<typename A::Xform> X0;   // base -> body coordinates
   std::vector<typename A::Vec> v, a, c, f, pA, U;  // velocities, accelerations, bias, forces
   std::vector<typename A::Mat> IA;                 // articulated / composite inertias
-  std::vector<double> d, u;
+  std::vector<double> d, u;  // ABA: 1/d_i = 1/(S' IA S) and u_i = tau_i - S' pA
   void resize(int nb) {
     Xup.resize(nb);
     X0.resize(nb);

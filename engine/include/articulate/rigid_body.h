@@ -233,6 +233,9 @@ class RigidBody {
   double m_restitution = 0.0, m_friction = 0.0, m_rolling = 0.0;
   double m_gravityIntoFloor = 0.0;  // max(0, -n . g), m/s^2
   double m_reboundSpeed = 0.0;      // the approach speed that rebounds 1 micrometre at e = 1 (m/s)
+  // the distance from the reference point beyond which no point of the shape lies (m), a little
+  // more, so that the contact's bounding-sphere rejection never disagrees with the exact test
+  double m_boundRadius = 0.0;
   // state
   double m_t = 0.0;
   long m_steps = 0;
