@@ -140,16 +140,28 @@ int screenshot(const Options& options) {
   const QString path = options.model.isEmpty() ? bundledModel() : options.model;
   if (path.isEmpty()) return fail("no model given and the bundled example was not found");
   try {
-    const art::LoadedModel model = art::loadModel(QFile::encodeName(path).toStdString());
-    Eigen::VectorXd q = art::gui::poseAtTime(model, options.time);
-    if (!model.motion && options.time > 0) {
-      const art::Model compiled = art::compile(model.spec);
-      art::Simulation sim(compiled, art::simulationOptions(model.spec));
-      if (!sim.advanceTo(options.time)) return fail(QString::fromStdString(sim.divergence()->message));
-      q = sim.q();
+    const art::gui::AnyDocument doc = art::gui::readAnyDocument(QFile::encodeName(path).toStdString());
+    const art::LoadedModel& model = doc.loaded;
+    if (model.motion || !(options.time > 0)) {
+      art::gui::Viewport::renderToPng(model.spec, art::gui::poseAtTime(model, options.time),
+                                      options.size.width(), options.size.height(), options.screenshot);
+      return 0;
     }
-    art::gui::Viewport::renderToPng(model.spec, q, options.size.width(), options.size.height(),
-                                    options.screenshot);
+    // no motion: simulate to the time, then draw the system's own poses and force elements
+    const std::unique_ptr<art::System> system = art::gui::makeSystem(model.spec, doc.rigid, doc.structure);
+    if (!system->advanceTo(options.time)) {
+      const auto divergence = system->divergence();
+      return fail(divergence ? QString::fromStdString(divergence->message)
+                             : QString("the simulation stopped before t = %1 s").arg(options.time));
+    }
+    std::vector<art::BodyPose> poses;
+    std::vector<art::SegmentReport> segments;
+    system->bodyPoses(system->positions(), poses);
+    system->segments(system->positions(), system->velocities(), segments);
+    art::gui::OffscreenView view(model.spec, options.size.width(), options.size.height());
+    view.setBodyPoses(poses, true);
+    view.setSegments(segments);
+    view.savePng(options.screenshot);
   } catch (const std::exception& e) {
     return fail(QString::fromStdString(e.what()));
   }

@@ -400,10 +400,7 @@ void MainWindow::showKeys() {
 }
 
 std::unique_ptr<System> MainWindow::makeSystem() const {
-  if (m_rigid) return std::make_unique<RigidBodySystem>(*m_rigid);
-  if (m_structure) return std::make_unique<StructureSystem>(*m_structure);
-  auto model = std::make_shared<const Model>(compile(m_model->spec));
-  return std::make_unique<TreeSystem>(model, simulationOptions(m_model->spec));
+  return gui::makeSystem(m_model->spec, m_rigid, m_structure);
 }
 
 void MainWindow::startTimeline() {
@@ -779,44 +776,53 @@ bool MainWindow::openFile(const QString& path) {
   return true;
 }
 
+AnyDocument readAnyDocument(const std::string& path) {
+  AnyDocument doc;
+  const nlohmann::json json = isUrdfPath(path) ? nlohmann::json() : readJsonFile(path);
+  if (natural::isStructureDocument(json)) {
+    Diagnostics problems;
+    natural::StructureSpec st = natural::structureFromJson(json, problems);
+    if (!problems.empty()) {
+      std::string text;
+      for (const Diagnostic& d : problems) text += (text.empty() ? "" : "\n") + d.text();
+      throw FormatError(path, text);
+    }
+    StructureSystem check(st);  // builds the structure (its own checks)
+    doc.loaded.spec = displayModel(st);
+    doc.loaded.format = kModelFormatName;
+    doc.structure = std::move(st);
+  } else if (LoadedDocument loaded = loadDocument(path); auto* body = std::get_if<RigidBodySpec>(&loaded)) {
+    RigidBodySystem check(*body);  // the spec's own checks (ModelError naming the field)
+    doc.rigid = *body;
+    doc.loaded.spec = displayModel(*body);
+    doc.loaded.format = kModelFormatName;
+  } else {
+    doc.loaded = std::get<LoadedModel>(std::move(loaded));
+    if (doc.loaded.motion) Recording::fromMotion(*doc.loaded.motion);  // checks the samples' sizes
+  }
+  return doc;
+}
+
+std::unique_ptr<System> makeSystem(const ModelSpec& spec, const std::optional<RigidBodySpec>& rigid,
+                                   const std::optional<natural::StructureSpec>& structure) {
+  if (rigid) return std::make_unique<RigidBodySystem>(*rigid);
+  if (structure) return std::make_unique<StructureSystem>(*structure);
+  auto model = std::make_shared<const Model>(compile(spec));
+  return std::make_unique<TreeSystem>(model, simulationOptions(spec));
+}
+
 bool MainWindow::openDocument(const QString& file) {
-  LoadedModel loaded;
-  std::optional<RigidBodySpec> rigid;
-  std::optional<natural::StructureSpec> structure;
+  AnyDocument doc;
   Eigen::VectorXd q;
   try {
-    const nlohmann::json json = isUrdfPath(localPath(file)) ? nlohmann::json() : readJsonFile(localPath(file));
-    if (natural::isStructureDocument(json)) {
-      Diagnostics problems;
-      natural::StructureSpec st = natural::structureFromJson(json, problems);
-      if (!problems.empty()) {
-        std::string text;
-        for (const Diagnostic& d : problems) text += (text.empty() ? "" : "\n") + d.text();
-        throw FormatError(localPath(file), text);
-      }
-      StructureSystem check(st);  // builds the structure (its own checks)
-      loaded.spec = displayModel(st);
-      loaded.format = kModelFormatName;
-      structure = std::move(st);
-      q = compile(loaded.spec).q0;
-    } else if (LoadedDocument doc = loadDocument(localPath(file));
-               auto* body = std::get_if<RigidBodySpec>(&doc)) {
-      RigidBodySystem check(*body);  // the spec's own checks (ModelError naming the field)
-      rigid = *body;
-      loaded.spec = displayModel(*body);
-      loaded.format = kModelFormatName;
-      q = compile(loaded.spec).q0;
-    } else {
-      loaded = std::get<LoadedModel>(std::move(doc));
-      q = poseAtTime(loaded, 0.0);
-      if (loaded.motion) Recording::fromMotion(*loaded.motion);  // checks the samples' sizes
-    }
+    doc = readAnyDocument(localPath(file));
+    q = doc.rigid || doc.structure ? compile(doc.loaded.spec).q0 : poseAtTime(doc.loaded, 0.0);
   } catch (const std::exception& e) {
     showError(tr("Could not open '%1'.").arg(QFileInfo(file).fileName()),
               QString::fromStdString(e.what()));
     return false;
   }
-  return showModel(std::move(loaded), std::move(rigid), std::move(structure), q, file);
+  return showModel(std::move(doc.loaded), std::move(doc.rigid), std::move(doc.structure), q, file);
 }
 
 void MainWindow::newModel() {

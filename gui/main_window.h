@@ -34,6 +34,23 @@ struct RecoveryEntry;
 struct Pick;
 struct ExportOptions;
 
+/// A model file of any kind the app opens: a kinematic tree (Articulate, spatial_v2 or URDF,
+/// perhaps with a motion), a rigid body or a natural-coordinate structure. For the last two,
+/// `loaded.spec` is their display model (displayModel) and the system places its bodies.
+struct AnyDocument {
+  LoadedModel loaded;
+  std::optional<RigidBodySpec> rigid;
+  std::optional<natural::StructureSpec> structure;
+};
+/// Reads and checks any model file. Throws FormatError / ModelError naming the field, or
+/// std::runtime_error when the file cannot be read.
+AnyDocument readAnyDocument(const std::string& path);
+/// A new system simulating a document from its initial state: the rigid body or structure when
+/// given, else the tree `spec` with its simulation settings. Throws ModelError when the tree
+/// does not compile.
+std::unique_ptr<System> makeSystem(const ModelSpec& spec, const std::optional<RigidBodySpec>& rigid,
+                                   const std::optional<natural::StructureSpec>& structure);
+
 /// The joint positions of a loaded model at time `t` (s): with a motion, linear interpolation
 /// between the samples around t (clamped to the first and last sample outside their range, the
 /// later sample at a repeated time; see Recording::stateAt); without one, the initial pose q0 of

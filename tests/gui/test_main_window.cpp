@@ -347,6 +347,22 @@ class TestMainWindow : public QObject {
     QCOMPARE(QImage(png2).size(), QSize(1280, 720));
   }
 
+  // every kind the app opens has screenshots: a rigid body and a structure, at the initial
+  // state and simulated to a time (the bodies have moved: the images differ)
+  void screenshotOfEveryModelKind() {
+    QTemporaryDir dir;
+    for (const char* model : {"bouncing_cylinder.json", "tensegrity_prism.json", "nc_double_pendulum.json"}) {
+      QString out;
+      const QString at0 = dir.filePath("a.png"), at1 = dir.filePath("b.png");
+      QCOMPARE(runGui({"--screenshot", at0, "--size", "320x200", kModels + "/" + model}, &out), 0);
+      QCOMPARE(runGui({"--screenshot", at1, "--size", "320x200", "--time", "0.4", kModels + "/" + model}, &out), 0);
+      const QImage a(at0), b(at1);
+      QVERIFY2(!a.isNull() && !b.isNull(), qPrintable(QString(model) + ": " + out));
+      QCOMPARE(b.size(), QSize(320, 200));
+      QVERIFY2(a != b, model);
+    }
+  }
+
   void screenshotErrorsExitWithTwo() {
     QTemporaryDir dir;
     const QString bad = dir.filePath("broken.json");
