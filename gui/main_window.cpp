@@ -423,11 +423,15 @@ void MainWindow::startTimeline() {
   updateIntegratorMenu();
 }
 
-void MainWindow::showState(const Eigen::VectorXd& q, const Eigen::VectorXd& qd) {
+void MainWindow::computeState(const Eigen::VectorXd& q, const Eigen::VectorXd& qd) {
   m_display->bodyPoses(q, m_poses);
   // playback and scrubbing too: the segments come from the shown state, not the simulation's
   static const Eigen::VectorXd none;  // velocities unknown: the elastic tension alone
   m_display->segments(q, qd.size() == m_display->velocitySize() ? qd : none, m_segments);
+}
+
+void MainWindow::showState(const Eigen::VectorXd& q, const Eigen::VectorXd& qd) {
+  computeState(q, qd);
   m_viewport->setSegments(m_segments);
   m_viewport->setBodyPoses(m_poses);
 }
@@ -510,11 +514,8 @@ bool MainWindow::exportImage(const QString& path, int width, int height) {
                        height > 0 ? height : m_viewport->height());
     view.setViewState(m_viewport->viewState());
     const bool timeline = m_playback->hasTimeline();
-    const Eigen::VectorXd& q = timeline ? m_playback->q() : m_display->positions();
-    const Eigen::VectorXd& qd = timeline ? m_playback->qd() : m_display->velocities();
-    m_display->bodyPoses(q, m_poses);
-    static const Eigen::VectorXd none;
-    m_display->segments(q, qd.size() == m_display->velocitySize() ? qd : none, m_segments);
+    computeState(timeline ? m_playback->q() : m_display->positions(),
+                 timeline ? m_playback->qd() : m_display->velocities());
     view.setSegments(m_segments);
     view.setBodyPoses(m_poses);
     view.savePng(path);

@@ -181,7 +181,10 @@ class MainWindow : public QMainWindow {
   void documentChanged(ModelDocument::Change change);
   std::unique_ptr<System> makeSystem() const;
   void showFrame();
-  /// Shows the state (q, qd): body poses and force-element segments from m_display.
+  /// m_poses and m_segments of the state (q, qd), from m_display (qd of another size: the
+  /// segments' elastic tension alone).
+  void computeState(const Eigen::VectorXd& q, const Eigen::VectorXd& qd);
+  /// Shows the state (q, qd) in the viewport (computeState).
   void showState(const Eigen::VectorXd& q, const Eigen::VectorXd& qd);
   void simulationProblem(const QString& message);
   void chooseIntegrator(const QString& name);

@@ -93,7 +93,7 @@ class SinCosBlocks {
 
  private:
   static constexpr int kBlock = 8;
-  void fill(int i);  // spatial.cpp
+  void fill(int i);  // sincos_blocks.cpp
   const double* m_q;
   int m_n;
   int m_begin = -kBlock;

@@ -339,7 +339,7 @@ void Scene::addToBatch(int body, const std::vector<BodyActors::Part>& parts) {
     if (!pd->GetPointData()->GetNormals()) pd = flatNormals(pd);
     vtkDataArray* normals = pd->GetPointData()->GetNormals();
     auto* colours = vtkUnsignedCharArray::SafeDownCast(pd->GetCellData()->GetArray("colours"));
-    const long long offset = static_cast<long long>(m_localPoints.size());
+    const vtkIdType offset = static_cast<vtkIdType>(m_localPoints.size());
     for (vtkIdType k = 0; k < pd->GetNumberOfPoints(); ++k) {
       m_localPoints.push_back(v3(pd->GetPoint(k)));
       m_localNormals.push_back(v3(normals->GetTuple3(k)));
@@ -368,12 +368,10 @@ void Scene::rebuildCells() {
   vtkNew<vtkCellArray> polys;
   m_cellBody.clear();
   m_cellColours.clear();
-  std::vector<vtkIdType> ids;
   for (const CellGroup& g : m_groups) {
     if (g.detail >= 0 && m_details[g.detail].coarse != g.coarse) continue;
     for (std::size_t k = 0, c = 0; k < g.cells.size(); k += 1 + g.cells[k], ++c) {
-      ids.assign(g.cells.begin() + k + 1, g.cells.begin() + k + 1 + g.cells[k]);
-      polys->InsertNextCell(static_cast<vtkIdType>(ids.size()), ids.data());
+      polys->InsertNextCell(g.cells[k], g.cells.data() + k + 1);
       m_cellBody.push_back(g.body);
       m_cellColours.insert(m_cellColours.end(), g.colours.begin() + 3 * c, g.colours.begin() + 3 * c + 3);
     }

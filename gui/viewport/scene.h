@@ -90,7 +90,7 @@ class Scene {
   struct CellGroup {
     int body = 0, detail = -1;
     bool coarse = false;
-    std::vector<long long> cells;
+    std::vector<vtkIdType> cells;
     std::vector<unsigned char> colours;
   };
   Model m_model;
