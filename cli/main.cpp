@@ -167,6 +167,7 @@ struct SimulateArgs {
   double duration = 1.0, dt = 0, rtol = 0, atol = 0;
   int every = 1;
   bool constraintForces = false;  // --constraint-forces: lambda columns
+  bool energyProjection = false;  // --energy-projection (trees)
 };
 
 bool endsWith(const std::string& s, const std::string& tail) {
@@ -191,6 +192,9 @@ SimulatedSystem makeSystem(const SimulateArgs& a) {
     if (!a.integrator.empty() && !natural::parseIntegrator(a.integrator, opt.integrator))
       throw std::invalid_argument("--integrator: structures are integrated with zhong06 or rk4");
     if (a.dt > 0) opt.dt = a.dt;
+    if (a.energyProjection)
+      throw std::invalid_argument("--energy-projection: for tree models (zhong06 keeps a "
+                                  "structure's energy bounded by itself)");
     auto system = std::make_unique<StructureSystem>(spec, opt);
     out.q0 = system->structure().q0();
     out.v0 = system->structure().qd0();
@@ -208,6 +212,9 @@ SimulatedSystem makeSystem(const SimulateArgs& a) {
     if (!a.q0.empty() || !a.qd0.empty())
       throw std::invalid_argument("--q0/--qd0: a rigid_body model has no joints (its initial "
                                   "state is the file's 'initial')");
+    if (a.energyProjection)
+      throw std::invalid_argument("--energy-projection: for tree models (a rigid body's "
+                                  "impacts change its energy)");
     out.dt = a.dt > 0 ? a.dt : 1e-3;
     out.system = std::make_unique<RigidBodySystem>(*rb, out.dt, out.dt * a.every);
     out.name = rb->name;
@@ -222,6 +229,7 @@ SimulatedSystem makeSystem(const SimulateArgs& a) {
   if (a.dt > 0) opt.dt = a.dt;
   if (a.rtol > 0) opt.relTol = a.rtol;
   if (a.atol > 0) opt.absTol = a.atol;
+  if (a.energyProjection) opt.energyProjection = true;
   out.q0 = model->q0;
   out.v0 = model->qd0;
   out.system = std::make_unique<TreeSystem>(model, opt);
@@ -266,6 +274,11 @@ int runSimulate(const SimulateArgs& a) {
   nlohmann::ordered_json doc;
   Eigen::VectorXd phi(nc), lambda(nc);
   const bool forces = a.constraintForces && nc > 0;
+  const auto* tree = dynamic_cast<const TreeSystem*>(&sys);
+  const bool projected = tree && tree->simulation().energyProjectionActive();
+  if (a.energyProjection && tree && !projected)
+    std::cerr << "warning: --energy-projection has no effect: the model is not passive (it has "
+                 "controllers, external forces or contact points) or its integrator is euler\n";
   double worst = 0;
   auto row = [&] {
     const EnergySample e = sys.energy();
@@ -310,6 +323,7 @@ int runSimulate(const SimulateArgs& a) {
   } else {
     doc["model"] = s.name;
     doc["integrator"] = sys.integratorName();
+    if (projected) doc["energy_projection"] = true;
     doc["dt"] = s.dt;
     if (forces) {
       doc["constraints"] = nlohmann::ordered_json::array();
@@ -334,6 +348,8 @@ int runSimulate(const SimulateArgs& a) {
   if (nc)
     std::cout << ", " << nq << " coordinates, " << nc << " constraints, largest residual "
               << worst;
+  if (projected)
+    std::cout << ", energy projection removed " << tree->simulation().energyProjected() << " J";
   std::cout << "), wrote " << samples + 1 << " samples to " << a.output << "\n";
   return 0;
 }
@@ -427,6 +443,7 @@ int main(int argc, char** argv) {
   simulate->add_option("--q0", sa.q0, "initial joint positions a,b,c (default: the model's)");
   simulate->add_option("--qd0", sa.qd0, "initial joint velocities (default: the model's)");
   simulate->add_option("--every", sa.every, "write every K-th sample (of dt)")->check(CLI::PositiveNumber)->capture_default_str();
+  simulate->add_flag("--energy-projection", sa.energyProjection, "trees with rk4 or dopri5: keep a passive model's total energy at its initial value by rescaling the velocities after every step (default: the model's simulation.energy_projection)");
   simulate->add_flag("--constraint-forces", sa.constraintForces, "also write the constraint forces lambda, one column per constraint row (named as the system names it)");
   simulate->add_option("-o,--output", sa.output, "FILE.csv or FILE.json")->required();
 

@@ -451,10 +451,23 @@ void MainWindow::simulationProblem(const QString& message) {
 void MainWindow::updateIntegratorMenu() {
   if (!m_integratorMenu) return;
   const QString current = m_model ? integratorName(m_model->spec.simulation.integrator) : "";
+  const bool tree = m_model && !m_model->motion && !m_rigid && !m_structure;
   for (QAction* a : m_integratorMenu->actions()) {
+    if (a == m_energyProjection) continue;
     a->setChecked(a->data().toString() == current);
-    a->setEnabled(m_model && !m_model->motion && !m_rigid && !m_structure);
+    a->setEnabled(tree);
   }
+  m_energyProjection->setChecked(m_model && m_model->spec.simulation.energyProjection);
+  m_energyProjection->setEnabled(tree);
+}
+
+void MainWindow::setEnergyProjection(bool on) {
+  if (!m_model || m_model->motion || m_rigid || m_structure) return;
+  if (m_model->spec.simulation.energyProjection == on) return;
+  const QString error = m_document->edit(
+      on ? tr("Turn energy projection on") : tr("Turn energy projection off"),
+      [on](ModelSpec& s) { s.simulation.energyProjection = on; });
+  if (!error.isEmpty()) showError(tr("Could not change the energy projection."), error);
 }
 
 void MainWindow::chooseIntegrator(const QString& name) {
@@ -758,6 +771,16 @@ void MainWindow::createMenus() {
     a->setCheckable(true);
     group->addAction(a);
   }
+  m_integratorMenu->addSeparator();
+  m_energyProjection = m_integratorMenu->addAction(tr("Energy &Projection (passive models)"));
+  m_energyProjection->setObjectName("energyProjectionAction");
+  m_energyProjection->setCheckable(true);
+  m_energyProjection->setToolTip(
+      tr("RK4 and Dormand-Prince on a model without controllers, external forces or contact "
+         "points: rescale the joint velocities after every step so that the total energy keeps "
+         "its initial value"));
+  m_integratorMenu->setToolTipsVisible(true);
+  connect(m_energyProjection, &QAction::triggered, this, &MainWindow::setEnergyProjection);
   sim->addAction(tr("Time &Step..."), this, &MainWindow::chooseStep);
 
   // help

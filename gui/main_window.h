@@ -188,6 +188,9 @@ class MainWindow : public QMainWindow {
   void showState(const Eigen::VectorXd& q, const Eigen::VectorXd& qd);
   void simulationProblem(const QString& message);
   void chooseIntegrator(const QString& name);
+  // Simulation > Integrator > Energy Projection: an undoable edit of the model's
+  // simulation.energy_projection
+  void setEnergyProjection(bool on);
   void updateIntegratorMenu();
   void chooseStep();
   void saveRecordingDialog();
@@ -216,6 +219,7 @@ class MainWindow : public QMainWindow {
   JointSlidersPanel* m_joints = nullptr;
   Autosaver* m_autosaver = nullptr;
   QMenu* m_integratorMenu = nullptr;
+  QAction* m_energyProjection = nullptr;  // Simulation > Integrator > Energy Projection
   QMenu* m_recentMenu = nullptr;
   QAction* m_saveAction = nullptr;
   QAction* m_saveAsAction = nullptr;

@@ -51,6 +51,14 @@ class Reader {
     }
     return true;
   }
+  bool boolean(const json& j, const std::string& path, bool& out) {
+    if (!j.is_boolean()) {
+      fail(path, std::string("expected true or false, got ") + typeName(j));
+      return false;
+    }
+    out = j.get<bool>();
+    return true;
+  }
   bool string(const json& j, const std::string& path, std::string& out) {
     if (!j.is_string()) {
       fail(path, std::string("expected a string, got ") + typeName(j));
@@ -569,6 +577,7 @@ ojson specToJson(const ModelSpec& s) {
       js["rtol"] = s.simulation.relTol;
       js["atol"] = s.simulation.absTol;
     }
+    if (s.simulation.energyProjection) js["energy_projection"] = true;
     doc["simulation"] = js;
   }
   return doc;
@@ -862,7 +871,7 @@ void specFromJson(const json& doc, ModelSpec& out, Diagnostics& problems) {
   if (doc.contains("simulation")) {
     const json& js = doc["simulation"];
     SimulationSpec& sim = out.simulation;
-    if (rd.object(js, "simulation", {"integrator", "dt", "rtol", "atol"})) {
+    if (rd.object(js, "simulation", {"integrator", "dt", "rtol", "atol", "energy_projection"})) {
       std::string name;
       if (js.contains("integrator") && rd.string(js["integrator"], "simulation.integrator", name) &&
           !parseIntegrator(name, sim.integrator))
@@ -873,6 +882,8 @@ void specFromJson(const json& doc, ModelSpec& out, Diagnostics& problems) {
       for (const auto& [field, value] : fields)
         if (js.contains(field) && rd.number(js[field], dot("simulation", field), *value) && !(*value > 0))
           rd.fail(dot("simulation", field), "must be > 0, got " + describe(*value));
+      if (js.contains("energy_projection"))
+        rd.boolean(js["energy_projection"], "simulation.energy_projection", sim.energyProjection);
     }
   }
   if (problems.size() != before) return;

@@ -63,6 +63,7 @@ SimulationOptions simulationOptions(const ModelSpec& spec) {
   o.dt = spec.simulation.dt;
   o.relTol = spec.simulation.relTol;
   o.absTol = spec.simulation.absTol;
+  o.energyProjection = spec.simulation.energyProjection;
   return o;
 }
 
@@ -76,6 +77,7 @@ Simulation::Simulation(const Model& model, const SimulationOptions& options)
   if (!model.constraints.empty()) m_cons.emplace(model);
   if (!model.contacts.empty()) m_contact.emplace(model);
   const int nu = contactStateSize(model);
+  m_passive = !model.controlled && model.forces.empty() && model.contacts.empty();
   m_tau = Eigen::VectorXd::Zero(nv);
   m_tauTotal = m_tau;
   m_fext.setZero(model.arithmetic == Arithmetic::Planar ? 3 : 6, model.nb);
@@ -105,6 +107,8 @@ void Simulation::setState(double t, const Eigen::VectorXd& q, const Eigen::Vecto
   m_energy = energyMomentum(m_model, m_data, m_q, m_qd);
   m_energyCurrent = true;
   m_e0 = m_energy.kinetic + m_energy.potential;
+  m_energyTarget = m_e0;
+  m_energyProjected = 0.0;
 }
 
 void Simulation::setJointForces(const Eigen::VectorXd& tau) {
@@ -112,6 +116,15 @@ void Simulation::setJointForces(const Eigen::VectorXd& tau) {
     throw std::invalid_argument("Simulation::setJointForces: tau needs " +
                                 std::to_string(m_model.nv()) + " entries");
   m_tau = tau;
+  const bool zero = tau.isZero(0.0);
+  // the forces did work: the energy to keep from now on is the present one
+  if (zero && !m_tauZero) m_energyTarget = energy().kinetic + energy().potential;
+  m_tauZero = zero;
+}
+
+bool Simulation::energyProjectionActive() const {
+  return m_opt.energyProjection && m_opt.integrator != Integrator::SemiImplicitEuler &&
+         m_passive && m_tauZero;
 }
 
 EnergyMomentum Simulation::energy() {
@@ -201,6 +214,13 @@ bool Simulation::check(double constraintError) {
   if (!std::isfinite(total) ||
       std::abs(total - m_e0) > m_opt.energyGrowthLimit * (std::abs(m_e0) + 1.0))
     return diverge("total energy", total);
+  if (energyProjectionActive()) {
+    const double target = m_energyTarget - potential;  // the kinetic energy to have
+    if (kinetic > 0 && target > 0 && std::abs(target - kinetic) <= kMaxEnergyCorrection * kinetic) {
+      m_qd1 *= std::sqrt(target / kinetic);
+      m_energyProjected += total - m_energyTarget;
+    }
+  }
   return true;
 }
 

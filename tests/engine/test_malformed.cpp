@@ -59,6 +59,8 @@ const Row kRows[] = {
      nullptr},
     {"missing_bodies.json", "(document): missing field 'bodies'", nullptr},
     {"gravity_wrong_size.json", "gravity: expected 3 numbers", nullptr},
+    {"simulation_energy_projection_not_boolean.json",
+     "simulation.energy_projection: expected true or false, got string", nullptr},
     {"kind_structure.json",
      "kind: 'structure' models are not supported by this version of Articulate", nullptr},
     // controllers, external forces

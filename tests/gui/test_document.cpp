@@ -251,6 +251,35 @@ class TestDocument : public QObject {
     QCOMPARE(p->startTime(), t);
     QVERIFY(p->q().isApprox(q));
     QVERIFY(w.statusText().contains("simulating on from t ="));
+    p->pause();
+    QTRY_VERIFY_WITH_TIMEOUT(!p->simulating(), 2000);
+
+    // Simulation > Integrator > Energy Projection: an undoable edit that the simulation follows
+    // (the double pendulum is passive: its recorded total energy then stays put)
+    auto* projection = w.findChild<QAction*>("energyProjectionAction");
+    QVERIFY(projection && projection->isEnabled() && !projection->isChecked());
+    projection->trigger();
+    QVERIFY(w.model()->spec.simulation.energyProjection);
+    QVERIFY(projection->isChecked());
+    QCOMPARE(w.document()->undoStack()->undoText(), QString("Turn energy projection on"));
+    QTRY_VERIFY_WITH_TIMEOUT(p->hasTimeline(), 5000);
+    const double from = p->endTime();
+    p->play();
+    QTRY_VERIFY_WITH_TIMEOUT(p->endTime() > from + 0.5, 10000);
+    p->pause();
+    QTRY_VERIFY_WITH_TIMEOUT(!p->simulating(), 2000);
+    const Recording& r = p->recording();
+    std::size_t first = 0;
+    while (first < r.size() && r.time(first) < from) ++first;
+    QVERIFY(r.size() > first + 100);
+    const double E = r.kinetic(first) + r.potential(first);
+    double worst = 0;
+    for (std::size_t k = first; k < r.size(); ++k)
+      worst = std::max(worst, std::abs(r.kinetic(k) + r.potential(k) - E));
+    QVERIFY2(worst < 1e-12 * std::abs(E), qPrintable(QString("energy moved by %1 J").arg(worst)));
+    undo->trigger();
+    QVERIFY(!w.model()->spec.simulation.energyProjection);
+    QVERIFY(!projection->isChecked());
   }
 };
 

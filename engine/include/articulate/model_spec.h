@@ -49,8 +49,12 @@ struct SimulationSpec {
   Integrator integrator = Integrator::RK4;
   double dt = 1e-3;                // fixed step, or dopri5's largest step (s)
   double relTol = 1e-9, absTol = 1e-9;  // dopri5 error tolerances
+  // rk4 and dopri5 on a passive model: rescale the joint velocities after every step so that the
+  // total energy stays at its initial value (SimulationOptions::energyProjection)
+  bool energyProjection = false;
   bool operator==(const SimulationSpec& o) const {
-    return integrator == o.integrator && dt == o.dt && relTol == o.relTol && absTol == o.absTol;
+    return integrator == o.integrator && dt == o.dt && relTol == o.relTol && absTol == o.absTol &&
+           energyProjection == o.energyProjection;
   }
 };
 

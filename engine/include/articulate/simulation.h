@@ -38,7 +38,20 @@ struct SimulationOptions {
   // this many times its initial magnitude (plus 1 J), or constraints that the projection
   // cannot close to 1e-8 (a loop that cannot be assembled) stops the simulation
   double energyGrowthLimit = 1e6;
+  // rk4 and dopri5 on a passive model (no controllers, external forces, contact points or
+  // joint forces): after every step, scale qd by sqrt((E* - V(q)) / T(q, qd)) so that the total
+  // energy T + V returns to E*, the energy of the state last set (setState, or
+  // setJointForces returning to zero). A projection onto the energy surface along the
+  // velocities (Hairer, Lubich & Wanner, Geometric Numerical Integration, IV.4): the step's
+  // correction is of the size of its own error, so the integrator keeps its order, and ideal
+  // constraints stay satisfied (J qd = 0 is homogeneous). A step whose energy error exceeds
+  // kMaxEnergyCorrection of its kinetic energy (near rest, or a step far too coarse) is left
+  // as it is. Ignored by semi-implicit Euler (symplectic: its energy error stays bounded).
+  bool energyProjection = false;
 };
+
+/// Largest relative change of the kinetic energy an energy projection makes in one step.
+inline constexpr double kMaxEnergyCorrection = 1e-3;
 
 /// The options a model asks for (ModelSpec::simulation).
 SimulationOptions simulationOptions(const ModelSpec& spec);
@@ -79,6 +92,13 @@ class Simulation {
   /// kept; the divergence check computes the kinetic and potential energy alone).
   EnergyMomentum energy();
   const std::optional<Divergence>& divergence() const { return m_divergence; }
+  /// Whether the steps are projected onto the energy surface now (SimulationOptions::
+  /// energyProjection asked for, an integrator other than semi-implicit Euler, a passive model
+  /// and zero joint forces).
+  bool energyProjectionActive() const;
+  /// The energy the projection has removed since the state was last set (J): the sum over
+  /// steps of E(step's result) - E*, i.e. about the drift the integrator alone would show.
+  double energyProjected() const { return m_energyProjected; }
 
   /// Largest constraint residual max |phi(q)| at the current state (m, rad or sine of an
   /// angle; 0 without constraints).
@@ -100,6 +120,8 @@ class Simulation {
   SimulationOptions m_opt;
   Data m_data;
   double m_t = 0.0, m_h = 0.0, m_e0 = 0.0;
+  double m_energyTarget = 0.0, m_energyProjected = 0.0;  // E* and the energy projected away (J)
+  bool m_passive = false, m_tauZero = true;
   Eigen::VectorXd m_q, m_qd, m_tau, m_tauTotal;
   ExternalForces m_fext;
   Eigen::VectorXd m_u;  // ground's tangential deformation under the contact points (may be empty)
@@ -124,7 +146,8 @@ class Simulation {
   // accepts the step held in m_q1, m_qd1 unless it diverged
   bool commit(double h);
   // whether the state held in m_q1, m_qd1, m_u1 is finite, its energy has not grown beyond
-  // the limit and its constraints hold after the projection (error `constraintError`)
+  // the limit and its constraints hold after the projection (error `constraintError`); then,
+  // with the energy projection active, scales m_qd1 onto the energy E*
   bool check(double constraintError = 0.0);
 };
 
