@@ -300,6 +300,8 @@ ModelSpec doublePendulum() {
   spec.gravity = Vec3(0, -9.81, 0);
   spec.bodies[0].q0 = M_PI / 3;
   spec.bodies[1].q0 = -M_PI / 6;
+  // passive: RK4 with the energy projection keeps its total energy constant
+  spec.simulation.energyProjection = true;
   return spec;
 }
 

@@ -49,7 +49,8 @@ ModelSpec planarChain(int n);
 ModelSpec floatBase(const ModelSpec& model);
 
 /// The double pendulum of the spatial_v2 reference trajectory: planar(2) under gravity
-/// [0, -9.81] released from rest at q = [pi/3, -pi/6].
+/// [0, -9.81] released from rest at q = [pi/3, -pi/6], simulated with RK4 and the energy
+/// projection (SimulationSpec::energyProjection).
 ModelSpec doublePendulum();
 
 /// spatial_v2 gfxExample: planar(2) adorned with every drawing instruction (tiled floor and
