@@ -11,6 +11,138 @@ namespace art {
 
 namespace {
 
+/// Entry (i, j) of a symmetric 6x6 matrix of which only the upper triangle is read.
+inline double upper(const Mat6& M, int i, int j) { return i <= j ? M(i, j) : M(j, i); }
+
+/// The inward step of a revolute joint about coordinate axis K on a tree transform without
+/// rotation (Model turnAxis: S = e_K and Xup[i] an AxisTransform<K>): U, 1/d and u of body i
+/// into the workspace, and Xup' Ia Xup and Xup' pa added to its parent p. Ia = IA - U U'/d has
+/// row and column K zero (Ia S = 0) and c has entries K and 3 + K zero (c = v x S qd), so only
+/// Ia's other 15 unique entries are formed (in registers, not in place of IA[i]), and the
+/// rotation and shift (as SpatialTransform::addTransposeTransformInertia, equal to rounding)
+/// skip the zero blocks. Reads IA[i]'s upper triangle only; writes IA[p]'s upper triangle only
+/// when `parentUpper` (the parent takes this path too), else both triangles.
+///
+/// The arithmetic runs in the coordinates permuted to (K, a, b) = (K, K + 1, K + 2) mod 3: a
+/// cyclic permutation, under which cross products keep their form, so one body of code (axis
+/// 0) serves the three axes.
+template <int K>
+void revoluteInward(Workspace<SpatialArith>& w, int i, int p, double taui, bool parentUpper) {
+  constexpr int P[6] = {K, (K + 1) % 3, (K + 2) % 3, 3 + K, 3 + (K + 1) % 3, 3 + (K + 2) % 3};
+  const Mat6& IA = w.IA[i];
+  const Vec6& pA = w.pA[i];
+  const Vec6& cv = w.c[i];
+  double U[6], Ud[6];
+  #pragma GCC unroll 6
+  for (int j = 0; j < 6; ++j) U[j] = upper(IA, P[j], K);
+  const double dinv = 1.0 / U[0];  // the one division per body: U/d here and qdd outward
+  const double u = taui - pA(K);
+  Vec6& Ui = w.U[i];
+  #pragma GCC unroll 6
+  for (int j = 0; j < 6; ++j) Ui(P[j]) = U[j];
+  w.d[i] = dinv;
+  w.u[i] = u;
+  #pragma GCC unroll 6
+  for (int j = 0; j < 6; ++j) Ud[j] = U[j] * dinv;
+  // Ia (permuted coordinates) without its zero row and column 0
+  double L[6][6];
+  #pragma GCC unroll 6
+  for (int r = 1; r < 6; ++r)
+    #pragma GCC unroll 6
+    for (int col = r; col < 6; ++col)
+      L[r][col] = L[col][r] = upper(IA, P[r], P[col]) - Ud[r] * U[col];
+  // pa = pA + Ia c + U u/d (original coordinates)
+  const double c1 = cv(P[1]), c2 = cv(P[2]), c4 = cv(P[4]), c5 = cv(P[5]);
+  Vec6 pa;
+  pa(K) = pA(K) + Ud[0] * u;
+  #pragma GCC unroll 6
+  for (int r = 1; r < 6; ++r)
+    pa(P[r]) = pA(P[r]) + L[r][1] * c1 + L[r][2] * c2 + L[r][4] * c4 + L[r][5] * c5 + Ud[r] * u;
+  const AxisTransform<K> X = AxisTransform<K>::from(w.Xup[i]);
+  w.pA[p] += X.applyTransposeForce(pa);
+  // rotate Ia = [A B; B' M] back to the parent's orientation: A1 = E'AE, B1 = E'BE, M1 = E'ME
+  // with E the rotation by (c, s) of coordinates 1 and 2; A's row 0 and B's row 0 are zero
+  const double c = X.c, s = X.s;
+  auto rotate2 = [&](double Saa, double Sab, double Sbb, double& Raa, double& Rab, double& Rbb) {
+    const double Taa = c * Saa - s * Sab, Tba = c * Sab - s * Sbb;
+    const double Tab = s * Saa + c * Sab, Tbb = s * Sab + c * Sbb;
+    Raa = c * Taa - s * Tba;
+    Rab = c * Tab - s * Tbb;
+    Rbb = s * Tab + c * Tbb;
+  };
+  double A11, A12, A22, M1[3][3], B1[3][3];
+  rotate2(L[1][1], L[1][2], L[2][2], A11, A12, A22);
+  M1[0][0] = L[3][3];
+  M1[0][1] = M1[1][0] = c * L[3][4] - s * L[3][5];
+  M1[0][2] = M1[2][0] = s * L[3][4] + c * L[3][5];
+  rotate2(L[4][4], L[4][5], L[5][5], M1[1][1], M1[1][2], M1[2][2]);
+  M1[2][1] = M1[1][2];
+  double T[3][3];
+  #pragma GCC unroll 6
+  for (int r = 1; r < 3; ++r) {
+    T[r][0] = L[r][3];
+    T[r][1] = c * L[r][4] - s * L[r][5];
+    T[r][2] = s * L[r][4] + c * L[r][5];
+  }
+  #pragma GCC unroll 6
+  for (int col = 0; col < 3; ++col) {
+    B1[0][col] = 0.0;
+    B1[1][col] = c * T[1][col] - s * T[2][col];
+    B1[2][col] = s * T[1][col] + c * T[2][col];
+  }
+  // shift by r (detail::addShiftedInertia): [A1 - D - D' - C rx, B1 + C; sym, M1] with
+  // C = rx M1 and D = B1 rx (row 0 zero)
+  const double rx = X.r(P[0]), ry = X.r(P[1]), rz = X.r(P[2]);
+  double C[3][3], D[3][3];
+  #pragma GCC unroll 6
+  for (int j = 0; j < 3; ++j) {
+    C[0][j] = ry * M1[2][j] - rz * M1[1][j];
+    C[1][j] = rz * M1[0][j] - rx * M1[2][j];
+    C[2][j] = rx * M1[1][j] - ry * M1[0][j];
+    D[0][j] = 0.0;
+  }
+  #pragma GCC unroll 6
+  for (int r = 1; r < 3; ++r) {
+    D[r][0] = B1[r][1] * rz - B1[r][2] * ry;
+    D[r][1] = B1[r][2] * rx - B1[r][0] * rz;
+    D[r][2] = B1[r][0] * ry - B1[r][1] * rx;
+  }
+  double tl[3][3];
+  #pragma GCC unroll 6
+  for (int r = 0; r < 3; ++r) {
+    const double Crx[3] = {C[r][1] * rz - C[r][2] * ry, C[r][2] * rx - C[r][0] * rz,
+                           C[r][0] * ry - C[r][1] * rx};
+    #pragma GCC unroll 6
+    for (int col = r; col < 3; ++col) tl[r][col] = -Crx[col];
+  }
+  tl[0][1] -= D[1][0];
+  tl[0][2] -= D[2][0];
+  tl[1][1] = A11 - D[1][1] - D[1][1] + tl[1][1];
+  tl[1][2] = A12 - D[1][2] - D[2][1] + tl[1][2];
+  tl[2][2] = A22 - D[2][2] - D[2][2] + tl[2][2];
+  Mat6& out = w.IA[p];
+  auto add = [&](int r, int col, double v) {
+    if (r <= col) out(r, col) += v;
+    else out(col, r) += v;
+  };
+  #pragma GCC unroll 6
+  for (int r = 0; r < 3; ++r)
+    #pragma GCC unroll 6
+    for (int col = 0; col < 3; ++col) {
+      const double tr = B1[r][col] + C[r][col];
+      out(P[r], P[3 + col]) += tr;
+      if (col >= r) {
+        add(P[r], P[col], tl[r][col]);
+        add(P[3 + r], P[3 + col], M1[r][col]);
+      }
+    }
+  if (parentUpper) return;
+  #pragma GCC unroll 6
+  for (int r = 0; r < 6; ++r)
+    #pragma GCC unroll 6
+    for (int col = r + 1; col < 6; ++col) out(col, r) = out(r, col);
+}
+
 template <class A, bool Free>
 void abaPasses(const Model& m, Data& d, const VecRef& q, const VecRef& qd, const VecRef& tau,
                const ExternalForces* fext) {
@@ -40,6 +172,20 @@ void abaPasses(const Model& m, Data& d, const VecRef& q, const VecRef& qd, const
     if (detail::isFree<A, Free>(m, i)) continue;  // on the base: solved in the last pass
     const int k = t.axis[i];
     const double taui = tau(detail::vIdx<Free>(m, i));
+    const int p = m.parent[i];
+    if constexpr (A::dim == 6) {
+      if (p >= 0 && m.spatial.turnAxis[i] >= 0) {
+        // the parent reads the upper triangle only when it takes this path too (a root
+        // takes the general one)
+        const bool parentUpper = m.spatial.turnAxis[p] >= 0 && m.parent[p] >= 0;
+        switch (m.spatial.turnAxis[i]) {
+          case 0: revoluteInward<0>(w, i, p, taui, parentUpper); break;
+          case 1: revoluteInward<1>(w, i, p, taui, parentUpper); break;
+          default: revoluteInward<2>(w, i, p, taui, parentUpper); break;
+        }
+        continue;
+      }
+    }
     double di;
     if (k >= 0) {  // S = e_k: columns and entries instead of products
       w.U[i] = w.IA[i].col(k);
@@ -52,7 +198,6 @@ void abaPasses(const Model& m, Data& d, const VecRef& q, const VecRef& qd, const
     }
     // the one division per body: its reciprocal serves U/d here and qdd below
     w.d[i] = 1.0 / di;
-    const int p = m.parent[i];
     if (p >= 0) {
       // Ia = IA - U U'/d and pa = pA + Ia c + U u/d, formed in place of IA and pA
       Mat& Ia = w.IA[i];
