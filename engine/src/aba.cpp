@@ -2,7 +2,11 @@
 // single-DoF joints: U = IA S, d = S' U, u = tau - S' pA (the workspace keeps 1/d). A free
 // joint (S = identity, always on the base) has U = D = IA and u = tau - pA, so its body's
 // spatial acceleration is
-// a = IA \ (tau - pA) and qdd = a - Xup a0 (RBDA section 9.3).
+// a = IA \ (tau - pA) and qdd = a - Xup a0 (RBDA section 9.3). A revolute joint about a
+// coordinate axis on a tree transform without rotation (Model turnAxis), the common case, takes
+// a specialised inward step (revoluteInward) that keeps its Ia in registers and reads and
+// writes only the upper triangle of the IA it shares with such a parent: after aba, such a
+// body's IA holds its articulated-body inertia (not Ia), valid in the upper triangle only.
 #include <Eigen/Cholesky>
 
 #include "detail.h"
@@ -13,6 +17,25 @@ namespace {
 
 /// Entry (i, j) of a symmetric 6x6 matrix of which only the upper triangle is read.
 inline double upper(const Mat6& M, int i, int j) { return i <= j ? M(i, j) : M(j, i); }
+
+/// c = v x vJ, the velocity-product acceleration of a joint with velocity vJ.
+template <class X, class Vec>
+inline Vec jointBias(const X&, const Vec& v, const Vec& vJ, double) {
+  return crossMotion(v, vJ);
+}
+/// The same for a revolute joint about coordinate axis K (vJ = e_K qd): four products.
+template <int K>
+inline Vec6 jointBias(const AxisTransform<K>&, const Vec6& v, const Vec6&, double qd) {
+  constexpr int a = AxisTransform<K>::a, b = AxisTransform<K>::b;
+  Vec6 c;
+  c(K) = 0.0;
+  c(a) = v(b) * qd;
+  c(b) = -(v(a) * qd);
+  c(3 + K) = 0.0;
+  c(3 + a) = v(3 + b) * qd;
+  c(3 + b) = -(v(3 + a) * qd);
+  return c;
+}
 
 /// The inward step of a revolute joint about coordinate axis K on a tree transform without
 /// rotation (Model turnAxis: S = e_K and Xup[i] an AxisTransform<K>): U, 1/d and u of body i
@@ -150,22 +173,34 @@ void abaPasses(const Model& m, Data& d, const VecRef& q, const VecRef& qd, const
   using Mat = typename A::Mat;
   auto& w = d.ws<A>();
   const auto& t = m.arrays<A>();
+  // the arrays' data pointers held in locals: Eigen's vector stores may alias anything, which
+  // would make the compiler reload them from the vectors after every one
+  const int* const parent = m.parent.data();
+  const Mat* const I = t.I.data();
+  const Vec* const S = t.S.data();
+  Vec* const v = w.v.data();
+  Vec* const c = w.c.data();
+  Vec* const pA = w.pA.data();
+  Vec* const acc = w.a.data();
+  Mat* const IA = w.IA.data();
   // outward pass: velocities, velocity-product accelerations, rigid-body bias forces
   detail::SinCosBlocks angles(q);
   for (int i = 0; i < m.nb; ++i) {
     detail::updateXup<A, Free>(m, w, i, q, fext != nullptr, &angles);
-    const int p = m.parent[i];
+    const int p = parent[i];
     const Vec vJ = detail::jointVelocity<A, Free>(m, i, qd);
     if (p < 0) {
-      w.v[i] = vJ;
-      w.c[i].setZero();
+      v[i] = vJ;
+      c[i].setZero();
     } else {
-      detail::withXup(m, w, i, [&](const auto& X) { w.v[i] = detail::sum(X.apply(w.v[p]), vJ); });
-      w.c[i] = crossMotion(w.v[i], vJ);
+      detail::withXup(m, w, i, [&](const auto& X) {
+        v[i] = detail::sum(X.apply(v[p]), vJ);
+        c[i] = jointBias(X, v[i], vJ, qd(detail::vIdx<Free>(m, i)));
+      });
     }
-    w.IA[i] = t.I[i];
-    w.pA[i] = crossForce(w.v[i], Vec(t.I[i] * w.v[i]));
-    if (fext) w.pA[i] -= detail::bodyExternalForce<A>(w, *fext, i);
+    IA[i] = I[i];
+    pA[i] = crossForce(v[i], Vec(I[i] * v[i]));
+    if (fext) pA[i] -= detail::bodyExternalForce<A>(w, *fext, i);
   }
   // inward pass: articulated-body inertias and bias forces
   for (int i = m.nb - 1; i >= 0; --i) {
@@ -213,21 +248,25 @@ void abaPasses(const Model& m, Data& d, const VecRef& q, const VecRef& qd, const
     }
   }
   // outward pass: accelerations
+  const Vec* const U = w.U.data();
+  const double* const dinv = w.d.data();
+  const double* const u = w.u.data();
+  double* const qdd = d.qdd.data();
   for (int i = 0; i < m.nb; ++i) {
-    const int p = m.parent[i];
+    const int p = parent[i];
     Vec a;
     detail::withXup(m, w, i, [&](const auto& X) {
-      a = detail::sum(X.apply(p < 0 ? t.aGrav : w.a[p]), w.c[i]);
+      a = detail::sum(X.apply(p < 0 ? t.aGrav : acc[p]), c[i]);
     });
     if (detail::isFree<A, Free>(m, i)) {
       const int vi = m.vIndex[i];
-      w.a[i] = Eigen::LLT<Mat>(w.IA[i]).solve(Vec(tau.template segment<A::dim>(vi) - w.pA[i]));
-      d.qdd.template segment<A::dim>(vi) = w.a[i] - a;
+      acc[i] = Eigen::LLT<Mat>(IA[i]).solve(Vec(tau.template segment<A::dim>(vi) - pA[i]));
+      d.qdd.template segment<A::dim>(vi) = acc[i] - a;
       continue;
     }
     const int vi = detail::vIdx<Free>(m, i);
-    d.qdd(vi) = (w.u[i] - w.U[i].dot(a)) * w.d[i];
-    w.a[i] = a + t.S[i] * d.qdd(vi);
+    qdd[vi] = (u[i] - U[i].dot(a)) * dinv[i];
+    acc[i] = a + S[i] * qdd[vi];
   }
 }
 
