@@ -48,7 +48,8 @@ inline Vec6 jointBias(const AxisTransform<K>&, const Vec6& v, const Vec6&, doubl
 ///
 /// The arithmetic runs in the coordinates permuted to (K, a, b) = (K, K + 1, K + 2) mod 3: a
 /// cyclic permutation, under which cross products keep their form, so one body of code (axis
-/// 0) serves the three axes.
+/// 0) serves the three axes. The loops are unrolled in full (GCC unroll) so that the permuted
+/// indices are constants: rolled, they cost twice the instructions.
 template <int K>
 void revoluteInward(Workspace<SpatialArith>& w, int i, int p, double taui, bool parentUpper) {
   constexpr int P[6] = {K, (K + 1) % 3, (K + 2) % 3, 3 + K, 3 + (K + 1) % 3, 3 + (K + 2) % 3};
@@ -93,7 +94,7 @@ void revoluteInward(Workspace<SpatialArith>& w, int i, int p, double taui, bool 
     Rab = c * Tab - s * Tbb;
     Rbb = s * Tab + c * Tbb;
   };
-  double A11, A12, A22, M1[3][3], B1[3][3];
+  double A11, A12, A22, M1[3][3], B1[3][3];  // B1 row 0 zero, not stored
   rotate2(L[1][1], L[1][2], L[2][2], A11, A12, A22);
   M1[0][0] = L[3][3];
   M1[0][1] = M1[1][0] = c * L[3][4] - s * L[3][5];
@@ -109,20 +110,18 @@ void revoluteInward(Workspace<SpatialArith>& w, int i, int p, double taui, bool 
   }
   #pragma GCC unroll 6
   for (int col = 0; col < 3; ++col) {
-    B1[0][col] = 0.0;
     B1[1][col] = c * T[1][col] - s * T[2][col];
     B1[2][col] = s * T[1][col] + c * T[2][col];
   }
   // shift by r (detail::addShiftedInertia): [A1 - D - D' - C rx, B1 + C; sym, M1] with
   // C = rx M1 and D = B1 rx (row 0 zero)
   const double rx = X.r(P[0]), ry = X.r(P[1]), rz = X.r(P[2]);
-  double C[3][3], D[3][3];
+  double C[3][3], D[3][3];  // D row 0 zero, not stored
   #pragma GCC unroll 6
   for (int j = 0; j < 3; ++j) {
     C[0][j] = ry * M1[2][j] - rz * M1[1][j];
     C[1][j] = rz * M1[0][j] - rx * M1[2][j];
     C[2][j] = rx * M1[1][j] - ry * M1[0][j];
-    D[0][j] = 0.0;
   }
   #pragma GCC unroll 6
   for (int r = 1; r < 3; ++r) {
@@ -152,7 +151,7 @@ void revoluteInward(Workspace<SpatialArith>& w, int i, int p, double taui, bool 
   for (int r = 0; r < 3; ++r)
     #pragma GCC unroll 6
     for (int col = 0; col < 3; ++col) {
-      const double tr = B1[r][col] + C[r][col];
+      const double tr = r == 0 ? C[0][col] : B1[r][col] + C[r][col];
       out(P[r], P[3 + col]) += tr;
       if (col >= r) {
         add(P[r], P[col], tl[r][col]);
