@@ -116,7 +116,8 @@ inline void updateXup(const Model& m, Workspace<A>& w, int i, const VecRef& q, b
     if (k >= 0) {
       // Xtree does not rotate: E is the joint's rotation itself (as Joint::transformTimes
       // gives it), written in place rather than returned through memory
-      const int a = (k + 1) % 3, b = (k + 2) % 3;
+      static constexpr int kNext[3] = {1, 2, 0}, kAfter[3] = {2, 0, 1};
+      const int a = kNext[k], b = kAfter[k];  // (k + 1) % 3 and (k + 2) % 3 without divisions
       double s, c;
       if (angles)
         angles->get(i, s, c);

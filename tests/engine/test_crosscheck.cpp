@@ -24,6 +24,13 @@ const std::vector<JointType> kPlanarTypes{JointType::PlanarR, JointType::PlanarP
 ModelSpec specFor(const QString& kind, int nb, int seed) {
   if (kind == "spatial") return randomTree(nb, seed, kSpatialTypes);
   if (kind == "revolute") return randomTree(nb, seed, {JointType::Rx, JointType::Ry, JointType::Rz});
+  if (kind == "unrotated") {
+    // tree transforms without rotation: the revolute joints take ABA's specialised inward step
+    // (Model turnAxis), next to prismatic and helical ones that take the general step
+    ModelSpec s = randomTree(nb, seed, kSpatialTypes);
+    for (BodySpec& b : s.bodies) b.rotation = Mat3::Identity();
+    return s;
+  }
   if (kind == "planar") {
     ModelSpec s = randomTree(nb, seed, kPlanarTypes);
     s.gravity = Vec3(1.2, -9.81, 0);
@@ -46,7 +53,7 @@ class TestCrossCheck : public QObject {
     QTest::addColumn<QString>("kind");
     QTest::addColumn<int>("nb");
     QTest::addColumn<int>("seed");
-    for (const char* kind : {"spatial", "revolute", "planar", "autotree"})
+    for (const char* kind : {"spatial", "revolute", "unrotated", "planar", "autotree"})
       for (int nb : {1, 2, 7, 20, 45})
         for (int seed : {1, 2})
           QTest::newRow(qPrintable(QString("%1/%2/seed%3").arg(kind).arg(nb).arg(seed)))
@@ -58,6 +65,17 @@ class TestCrossCheck : public QObject {
     QFETCH(int, nb);
     QFETCH(int, seed);
     const Model model = compile(specFor(kind, nb, seed));
+    if (kind == "unrotated" && nb == 45) {
+      // the specialised step meets all three axes, and parents taking either step
+      bool axes[3] = {}, generalParent = false, turningParent = false;
+      for (int i = 0; i < nb; ++i) {
+        const int k = model.spatial.turnAxis[i], p = model.parent[i];
+        if (k < 0 || p < 0) continue;
+        axes[k] = true;
+        (model.spatial.turnAxis[p] >= 0 ? turningParent : generalParent) = true;
+      }
+      QVERIFY(axes[0] && axes[1] && axes[2] && generalParent && turningParent);
+    }
     Data data(model);
     std::mt19937 rng(seed * 7919 + nb);
     const Eigen::VectorXd q = testutil::randomVector(nb, rng, -M_PI, M_PI);
