@@ -296,7 +296,7 @@ ModelSpec doublePendulum() {
   spec.name = "double_pendulum";
   spec.description =
       "Double pendulum: spatial_v2 planar(2) under gravity -y, released from rest at "
-      "q = [pi/3, -pi/6]";
+      "q = [pi/3, -pi/6]; RK4 with the energy projection on, so its total energy stays constant";
   spec.gravity = Vec3(0, -9.81, 0);
   spec.bodies[0].q0 = M_PI / 3;
   spec.bodies[1].q0 = -M_PI / 6;

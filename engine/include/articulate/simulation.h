@@ -97,7 +97,9 @@ class Simulation {
   /// and zero joint forces).
   bool energyProjectionActive() const;
   /// The energy the projection has removed since the state was last set (J): the sum over
-  /// steps of E(step's result) - E*, i.e. about the drift the integrator alone would show.
+  /// steps of E(step's result) - E*, what the integrator's steps gained (> 0) or lost along
+  /// the computed motion. On a regular motion that is the drift the integrator alone shows;
+  /// a chaotic one parts ways with the unprojected run, so the two sums differ.
   double energyProjected() const { return m_energyProjected; }
 
   /// Largest constraint residual max |phi(q)| at the current state (m, rad or sine of an
