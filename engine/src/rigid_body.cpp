@@ -48,17 +48,8 @@ inline Mat3 scaledRotation(const Vec4& q) {
   return R;
 }
 
-// A contact point's impulse response K = 1/m + [r]x' D [r]x: the velocity change of the point r
-// (from the centre of mass, body coordinates) per unit impulse there; D the inverse principal
-// moments. Symmetric positive definite.
-inline Mat3 responseMatrix(const Vec3& r, const Vec3& D, double invMass) {
-  const double rx = r.x(), ry = r.y(), rz = r.z();
-  Mat3 K;
-  K << invMass + D.y() * rz * rz + D.z() * ry * ry, -D.z() * rx * ry, -D.y() * rx * rz,
-      -D.z() * rx * ry, invMass + D.x() * rz * rz + D.z() * rx * rx, -D.x() * ry * rz,
-      -D.y() * rx * rz, -D.x() * ry * rz, invMass + D.x() * ry * ry + D.y() * rx * rx;
-  return K;
-}
+// the response of a contact point (defined below)
+inline Mat3 responseMatrix(const Vec3& r, const Vec3& D, double invMass);
 
 bool finite(const Vec3& v) { return v.allFinite(); }
 
@@ -192,6 +183,7 @@ RigidBody::RigidBody(const RigidBodySpec& spec) : m_shape(spec.shape) {
     m_origin = f.origin;
     m_normal = f.normal.normalized();
     m_planeOffset = m_normal.dot(m_origin);
+    m_floorAlongZ = m_normal == Vec3::UnitZ();
     m_restitution = f.restitution;
     m_friction = f.friction;
     m_rolling = f.rollingResistance;
@@ -408,6 +400,18 @@ void RigidBody::advanceTo(double t, double h) {
 
 namespace {
 
+// A contact point's impulse response K = 1/m + [r]x' D [r]x: the velocity change of the point r
+// (from the centre of mass, body coordinates) per unit impulse there; D the inverse principal
+// moments. Symmetric positive definite.
+inline Mat3 responseMatrix(const Vec3& r, const Vec3& D, double invMass) {
+  const double rx = r.x(), ry = r.y(), rz = r.z();
+  Mat3 K;
+  K << invMass + D.y() * rz * rz + D.z() * ry * ry, -D.z() * rx * ry, -D.y() * rx * rz,
+      -D.z() * rx * ry, invMass + D.x() * rz * rz + D.z() * rx * rx, -D.x() * ry * rz,
+      -D.y() * rx * rz, -D.x() * ry * rz, invMass + D.x() * ry * ry + D.y() * rx * rx;
+  return K;
+}
+
 // The sliding (or pulling) impulse at a point with response K, accumulated impulse J0, target
 // normal velocity and velocity vp, whose sticking impulse has the tangential part f (only its
 // direction matters): Coulomb friction against the slip velocity vt, J = l dir with dir = n - mu
@@ -431,24 +435,32 @@ inline Vec3 slideImpulse(const Mat3& K, const Vec3& J0, double target, const Vec
   return std::max(0.0, along > 0 ? num / along : 0.0) * dir;
 }
 
-// The impulse of a single contact point (response K and its inverse, velocity vp, height gap
-// above the plane, normal velocity vn): what leaves it at its target normal velocity without
-// slip, unless that pulls or lies outside the friction cone (then slideImpulse), without
-// restitution if restitution would gain energy.
-inline Vec3 singleImpulse(const Mat3& K, const Mat3& Kinv, const Vec3& n, const Vec3& vp,
-                          double gap, double vn, double h, double restingSpeed, double restitution,
-                          double mu) {
+// The impulse of a single contact point (response K, velocity vp, height gap above the plane,
+// normal velocity vn): what leaves it at its target normal velocity without slip, unless that
+// pulls or lies outside the friction cone (then slideImpulse), without restitution if
+// restitution would gain energy. The sticking impulse det(K) J = adj(K) (target n - vp) is
+// tested for the friction cone without dividing by det(K) > 0.
+inline Vec3 singleImpulse(const Mat3& K, const Vec3& n, const Vec3& vp, double gap, double vn,
+                          double h, double restingSpeed, double restitution, double mu) {
+  Mat3 adj;
+  adj(0, 0) = K(1, 1) * K(2, 2) - K(1, 2) * K(1, 2);
+  adj(0, 1) = adj(1, 0) = K(0, 2) * K(1, 2) - K(0, 1) * K(2, 2);
+  adj(0, 2) = adj(2, 0) = K(0, 1) * K(1, 2) - K(0, 2) * K(1, 1);
+  adj(1, 1) = K(0, 0) * K(2, 2) - K(0, 2) * K(0, 2);
+  adj(1, 2) = adj(2, 1) = K(0, 1) * K(0, 2) - K(0, 0) * K(1, 2);
+  adj(2, 2) = K(0, 0) * K(1, 1) - K(0, 1) * K(0, 1);
+  const double det = K(0, 0) * adj(0, 0) + K(0, 1) * adj(1, 0) + K(0, 2) * adj(2, 0);
   const double mu2 = mu * mu;
   Vec3 J = Vec3::Zero();
   for (double e : {restitution, 0.0}) {
     const double target = gap > 0 ? -gap / h : vn < -restingSpeed ? -e * vn : 0.0;
-    const Vec3 Js = Kinv * (target * n - vp);
-    const double ld = n.dot(Js);
-    const Vec3 fd = Js - ld * n;
+    const Vec3 Jd = adj * (target * n - vp);
+    const double ld = n.dot(Jd);
+    const Vec3 fd = Jd - ld * n;
     if (ld <= 0 || fd.squaredNorm() > mu2 * ld * ld)
       J = slideImpulse(K, Vec3::Zero(), target, n, vp, fd, mu);
     else
-      J = Js;
+      J = (1.0 / det) * Jd;
     // the kinetic energy changes by J . (vp + vp') / 2; resting contact (or a point above the
     // plane) has a target independent of e: the same impulse again, so no need to test it
     if (e == 0 || !(gap <= 0 && vn < -restingSpeed) ||
@@ -471,8 +483,9 @@ void RigidBody::resolveContact(double h) {
   // has no point within the margin (the exact test below would return too), and needs neither
   // its rotation nor its nearest point
   if (m_normal.dot(m_s.position) - m_planeOffset - m_boundRadius > margin) return;
-  if (m_shape.type == ShapeSpec::Type::Cylinder && m_rolling == 0 &&
-      rimContact(h, restingSpeed, margin))
+  if (m_shape.type == ShapeSpec::Type::Cylinder && m_rolling == 0 && !m_offset &&
+      (m_floorAlongZ ? rimContact<true>(h, restingSpeed, margin)
+                     : rimContact<false>(h, restingSpeed, margin)))
     return;
   // R from the quaternion the integration continues from (m_s.orientation is it normalised):
   // |q|^-2 times its scaled rotation, which does not wait for the normalisation
@@ -519,6 +532,33 @@ void RigidBody::resolveContact(double h) {
       // 1/s as s / s^2, so that the division runs alongside the square root
       const double invS = s * (1.0 / s2);
       const Vec3 u = s > 1e-12 ? Vec3(-n.x() * invS, -n.y() * invS, 0) : Vec3::UnitX();
+      // the common case of one point taking part, the nearest rim point of the lower cap (the
+      // cylinder rolling or wobbling on its rim), without rolling resistance: as below, without
+      // the candidate lists (rimContact when the reference point is the centre of mass)
+      const double zLow = na > 0 ? -halfLength : halfLength;
+      if (m_rolling == 0 && hc + zLow * na > margin && hc - zLow * na - rad * s > margin) {
+        const Vec3 r(rad * u.x(), rad * u.y(), zLow);
+        const double gap = hc + n.dot(r);
+        m_lastPenetration = std::max(0.0, -lowest);
+        const Vec3 v = R.transpose() * (m_s.momentum * m_invMass);
+        const Vec3 w = m_invInertia.cwiseProduct(R.transpose() *
+                                                 (m_s.angularMomentum - c.cross(m_s.momentum)));
+        const Vec3 vp = v + w.cross(r);
+        const double vn = n.dot(vp);
+        if (!(gap > 0 && vn < -restingSpeed)) {
+          m_lastContacts = 1;
+          const double target = gap > 0 ? -gap / h : vn < -restingSpeed ? -m_restitution * vn : 0.0;
+          if (target - vn > 0) {
+            const Vec3 J = singleImpulse(responseMatrix(r, m_invInertia, m_invMass), n, vp, gap, vn,
+                                         h, restingSpeed, m_restitution, m_friction);
+            const Vec3 Jw = R * J;
+            m_s.momentum += Jw;
+            m_s.angularMomentum += (R * r + c).cross(Jw);
+          }
+        }
+        if (lowest < 0) m_s.position -= lowest * m_normal;
+        return;
+      }
       const Vec3 dirs[4] = {rad * u, Vec3(-rad * u.y(), rad * u.x(), 0), -rad * u,
                             Vec3(rad * u.y(), -rad * u.x(), 0)};
       for (int cap = 0; cap < 2; ++cap) {
@@ -585,8 +625,8 @@ void RigidBody::resolveContact(double h) {
   if (approach > 0 && np == 1 && m_rolling == 0) {
     // one point: its impulse directly, without restitution if that would gain energy
     const Point& pt = pts[0];
-    const Vec3 J = singleImpulse(pt.K, pt.K.inverse(), n, v + w.cross(pt.r), pt.gap, pt.vn, h,
-                                 restingSpeed, m_restitution, m_friction);
+    const Vec3 J = singleImpulse(pt.K, n, v + w.cross(pt.r), pt.gap, pt.vn, h, restingSpeed,
+                                 m_restitution, m_friction);
     const Vec3 Jw = R * J;
     m_s.momentum += Jw;
     m_s.angularMomentum += (R * pt.r + c).cross(Jw);
@@ -659,7 +699,10 @@ void RigidBody::resolveContact(double h) {
   if (lowest < 0) m_s.position -= lowest * m_normal;
 }
 
-bool RigidBody::rimContact(double h, double restingSpeed, double margin) {
+// not inlined into resolveContact, so that its general case compiles as without it (the same
+// floating-point contractions: a resting body's round-off stays as it was)
+template <bool floorAlongZ>
+[[gnu::noinline]] bool RigidBody::rimContact(double h, double restingSpeed, double margin) {
   // R from the quaternion the integration continues from, whose norm is 1 within a few ulps
   // (rk4Centred and rk4Offset divide their result by the norm of the quaternion they started
   // from), so without the division by |q|^2. All in scalars: this is the step's dependency chain
@@ -671,10 +714,11 @@ bool RigidBody::rimContact(double h, double restingSpeed, double margin) {
                     R(0, 1) * a0 + R(1, 1) * a1 + R(2, 1) * a2,
                     R(0, 2) * a0 + R(1, 2) * a1 + R(2, 2) * a2};
   };
-  const Vec3 c = m_offset ? Vec3(R * m_comBody) : Vec3::Zero();
-  const Vec3 &N = m_normal, &p = m_s.momentum;
-  const double hc = N.dot(m_s.position + c) - m_planeOffset;
-  const Scalars3 n = toBody(N.x(), N.y(), N.z());  // body coordinates; the axis is body z
+  const Vec3 &N = m_normal, &p = m_s.momentum, &L = m_s.angularMomentum;
+  const double hc = N.dot(m_s.position) - m_planeOffset;
+  // the normal in body coordinates (the axis is body z); for the normal (0, 0, 1) exactly that,
+  // R's last row, without waiting for a product
+  const Scalars3 n = floorAlongZ ? Scalars3{R(2, 0), R(2, 1), R(2, 2)} : toBody(N.x(), N.y(), N.z());
   const double na = n.z, s2 = n.x * n.x + n.y * n.y, s = std::sqrt(s2);
   const double rad = m_shape.radius, halfLength = 0.5 * m_shape.length;
   const double lowest = hc - halfLength * std::abs(na) - rad * s;
@@ -687,8 +731,7 @@ bool RigidBody::rimContact(double h, double restingSpeed, double margin) {
   // 1/s as s / s^2, so that the division runs alongside the square root; u = m / s
   const double invS = s * (1.0 / s2), mx = -n.x, my = -n.y;
   const Scalars3 v = toBody(p.x() * m_invMass, p.y() * m_invMass, p.z() * m_invMass);
-  const Vec3 Lc = m_s.angularMomentum - c.cross(p);
-  const Scalars3 Lb = toBody(Lc.x(), Lc.y(), Lc.z());
+  const Scalars3 Lb = toBody(L.x(), L.y(), L.z());
   const Vec3& D = m_invInertia;
   const double w0 = D.x() * Lb.x, w1 = D.y() * Lb.y, w2 = D.z() * Lb.z;
   // The rim frame: x' = u, y' = z x u, z' = z. There the point is r' = (rad, 0, zLow), the normal
@@ -715,7 +758,7 @@ bool RigidBody::rimContact(double h, double restingSpeed, double margin) {
     double scale = 1.0;
     Vec3 J;
     if (impact) {  // rare: with singleImpulse's test of the energy
-      J = singleImpulse(K, Ki, Vec3(-s, 0.0, na), Vec3(px, py, pz), gap, vn, h, restingSpeed,
+      J = singleImpulse(K, Vec3(-s, 0.0, na), Vec3(px, py, pz), gap, vn, h, restingSpeed,
                         m_restitution, mu);
     } else {
       // singleImpulse's one pass (the target does not depend on restitution) on K's structure
@@ -752,8 +795,7 @@ bool RigidBody::rimContact(double h, double restingSpeed, double margin) {
     };
     const Vec3 Jw = scale * toWorld(J.x(), J.y(), J.z());
     m_s.momentum += Jw;
-    m_s.angularMomentum +=
-        scale * toWorld(-zLow * J.y(), zLow * J.x() - rad * J.z(), rad * J.y()) + c.cross(Jw);
+    m_s.angularMomentum += scale * toWorld(-zLow * J.y(), zLow * J.x() - rad * J.z(), rad * J.y());
   }
   if (lowest < 0) m_s.position -= lowest * m_normal;
   return true;

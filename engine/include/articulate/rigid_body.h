@@ -240,6 +240,9 @@ class RigidBody {
   // the axis so that the point lies on x; the same for every rim point, the inertia being
   // symmetric about the axis), the point (radius, 0, -length/2) [0] and (radius, 0, length/2) [1]
   std::array<Mat3, 2> m_rimK{}, m_rimKinv{};
+  // the floor's normal is (0, 0, 1) exactly (a flag rather than a comparison in resolveContact,
+  // which would let the compiler specialise, and so round differently, its general case)
+  bool m_floorAlongZ = false;
   // state
   double m_t = 0.0;
   long m_steps = 0;
@@ -261,9 +264,12 @@ class RigidBody {
   void rk4Offset(double h);
   void rk4Centred(double h);
   void resolveContact(double h);
-  // resolveContact's common case of a cylinder without rolling resistance touching with one rim
-  // point, the nearest of its lower cap (rolling or wobbling on its rim), solved in the rim frame;
-  // returns false, changing nothing, when another candidate is within the margin
+  // resolveContact's common case of a cylinder without rolling resistance, its reference point at
+  // the centre, touching with one rim point, the nearest of its lower cap (rolling or wobbling on
+  // its rim), solved in the rim frame; returns false, changing nothing, when another candidate is
+  // within the margin
+  // (floorAlongZ: the floor's normal is (0, 0, 1))
+  template <bool floorAlongZ>
   bool rimContact(double h, double restingSpeed, double margin);
 };
 
