@@ -487,6 +487,11 @@ void RigidBody::resolveContact(double h) {
       (m_floorAlongZ ? rimContact<true>(h, restingSpeed, margin)
                      : rimContact<false>(h, restingSpeed, margin)))
     return;
+  resolvePoints(h, restingSpeed, margin);
+}
+
+// not inlined into resolveContact, so that the common cases above skip its large stack frame
+[[gnu::noinline]] void RigidBody::resolvePoints(double h, double restingSpeed, double margin) {
   // R from the quaternion the integration continues from (m_s.orientation is it normalised):
   // |q|^-2 times its scaled rotation, which does not wait for the normalisation
   const Mat3 R = (1.0 / squaredNorm(m_q)) * scaledRotation(m_q);
@@ -699,10 +704,8 @@ void RigidBody::resolveContact(double h) {
   if (lowest < 0) m_s.position -= lowest * m_normal;
 }
 
-// not inlined into resolveContact, so that its general case compiles as without it (the same
-// floating-point contractions: a resting body's round-off stays as it was)
 template <bool floorAlongZ>
-[[gnu::noinline]] bool RigidBody::rimContact(double h, double restingSpeed, double margin) {
+bool RigidBody::rimContact(double h, double restingSpeed, double margin) {
   // R from the quaternion the integration continues from, whose norm is 1 within a few ulps
   // (rk4Centred and rk4Offset divide their result by the norm of the quaternion they started
   // from), so without the division by |q|^2. All in scalars: this is the step's dependency chain

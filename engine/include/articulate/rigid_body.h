@@ -264,6 +264,8 @@ class RigidBody {
   void rk4Offset(double h);
   void rk4Centred(double h);
   void resolveContact(double h);
+  // resolveContact's candidate points and their impulses, past the quick rejections
+  void resolvePoints(double h, double restingSpeed, double margin);
   // resolveContact's common case of a cylinder without rolling resistance, its reference point at
   // the centre, touching with one rim point, the nearest of its lower cap (rolling or wobbling on
   // its rim), solved in the rim frame; returns false, changing nothing, when another candidate is
