@@ -48,6 +48,9 @@ inline Mat3 scaledRotation(const Vec4& q) {
   return R;
 }
 
+// the response of a contact point (defined below)
+inline Mat3 responseMatrix(const Vec3& r, const Vec3& D, double invMass);
+
 bool finite(const Vec3& v) { return v.allFinite(); }
 
 void requirePositive(double v, const char* field, const char* unit) {
@@ -180,6 +183,7 @@ RigidBody::RigidBody(const RigidBodySpec& spec) : m_shape(spec.shape) {
     m_origin = f.origin;
     m_normal = f.normal.normalized();
     m_planeOffset = m_normal.dot(m_origin);
+    m_floorAlongZ = m_normal == Vec3::UnitZ();
     m_restitution = f.restitution;
     m_friction = f.friction;
     m_rolling = f.rollingResistance;
@@ -191,6 +195,12 @@ RigidBody::RigidBody(const RigidBodySpec& spec) : m_shape(spec.shape) {
     else if (m_shape.type == ShapeSpec::Type::Cylinder)
       shapeRadius = std::hypot(m_shape.radius, 0.5 * m_shape.length);
     m_boundRadius = (shapeRadius + m_comBody.norm()) * (1.0 + 1e-9);
+    if (m_shape.type == ShapeSpec::Type::Cylinder)
+      for (int k = 0; k < 2; ++k) {
+        const double z = (k ? 0.5 : -0.5) * m_shape.length;
+        m_rimK[k] = responseMatrix(Vec3(m_shape.radius, 0, z), m_invInertia, m_invMass);
+        m_rimKinv[k] = m_rimK[k].inverse();
+      }
   }
   // initial state
   if (!finite(spec.position)) throw ModelError("initial.position", "must be finite");
@@ -300,6 +310,10 @@ namespace {
 // scalar registers: Eigen's packets would insert and extract lanes on the step's dependency chain
 struct Quat {
   double x, y, z, w;
+};
+// a vector's coordinates as three scalars, likewise (RigidBody::rimContact)
+struct Scalars3 {
+  double x, y, z;
 };
 
 // The quaternion's rate for a body whose reference point is its centre of mass: scale * the
@@ -469,6 +483,15 @@ void RigidBody::resolveContact(double h) {
   // has no point within the margin (the exact test below would return too), and needs neither
   // its rotation nor its nearest point
   if (m_normal.dot(m_s.position) - m_planeOffset - m_boundRadius > margin) return;
+  if (m_shape.type == ShapeSpec::Type::Cylinder && m_rolling == 0 && !m_offset &&
+      (m_floorAlongZ ? rimContact<true>(h, restingSpeed, margin)
+                     : rimContact<false>(h, restingSpeed, margin)))
+    return;
+  resolvePoints(h, restingSpeed, margin);
+}
+
+// not inlined into resolveContact, so that the common cases above skip its large stack frame
+[[gnu::noinline]] void RigidBody::resolvePoints(double h, double restingSpeed, double margin) {
   // R from the quaternion the integration continues from (m_s.orientation is it normalised):
   // |q|^-2 times its scaled rotation, which does not wait for the normalisation
   const Mat3 R = (1.0 / squaredNorm(m_q)) * scaledRotation(m_q);
@@ -516,7 +539,7 @@ void RigidBody::resolveContact(double h) {
       const Vec3 u = s > 1e-12 ? Vec3(-n.x() * invS, -n.y() * invS, 0) : Vec3::UnitX();
       // the common case of one point taking part, the nearest rim point of the lower cap (the
       // cylinder rolling or wobbling on its rim), without rolling resistance: as below, without
-      // the candidate lists
+      // the candidate lists (rimContact when the reference point is the centre of mass)
       const double zLow = na > 0 ? -halfLength : halfLength;
       if (m_rolling == 0 && hc + zLow * na > margin && hc - zLow * na - rad * s > margin) {
         const Vec3 r(rad * u.x(), rad * u.y(), zLow);
@@ -679,6 +702,106 @@ void RigidBody::resolveContact(double h) {
 
   // move the deepest point onto the plane
   if (lowest < 0) m_s.position -= lowest * m_normal;
+}
+
+template <bool floorAlongZ>
+bool RigidBody::rimContact(double h, double restingSpeed, double margin) {
+  // R from the quaternion the integration continues from, whose norm is 1 within a few ulps
+  // (rk4Centred and rk4Offset divide their result by the norm of the quaternion they started
+  // from), so without the division by |q|^2. All in scalars: this is the step's dependency chain
+  // (m_q -> impulse -> L_b -> the next step's attitude), and Eigen's packets would shuffle lanes
+  // on it.
+  const Mat3 R = scaledRotation(m_q);
+  const auto toBody = [&R](double a0, double a1, double a2) {  // R' a
+    return Scalars3{R(0, 0) * a0 + R(1, 0) * a1 + R(2, 0) * a2,
+                    R(0, 1) * a0 + R(1, 1) * a1 + R(2, 1) * a2,
+                    R(0, 2) * a0 + R(1, 2) * a1 + R(2, 2) * a2};
+  };
+  const Vec3 &N = m_normal, &p = m_s.momentum, &L = m_s.angularMomentum;
+  const double hc = N.dot(m_s.position) - m_planeOffset;
+  // the normal in body coordinates (the axis is body z); for the normal (0, 0, 1) exactly that,
+  // R's last row, without waiting for a product
+  const Scalars3 n = floorAlongZ ? Scalars3{R(2, 0), R(2, 1), R(2, 2)} : toBody(N.x(), N.y(), N.z());
+  const double na = n.z, s2 = n.x * n.x + n.y * n.y, s = std::sqrt(s2);
+  const double rad = m_shape.radius, halfLength = 0.5 * m_shape.length;
+  const double lowest = hc - halfLength * std::abs(na) - rad * s;
+  if (lowest > margin) return true;
+  const double zLow = na > 0 ? -halfLength : halfLength;
+  // any other candidate within the margin (resolveContact's list: the other rim points of both
+  // caps), or a cap parallel to the plane: not this case
+  if (!(s > 1e-12 && hc + zLow * na > margin && hc - zLow * na - rad * s > margin)) return false;
+  m_lastPenetration = std::max(0.0, -lowest);
+  // 1/s as s / s^2, so that the division runs alongside the square root; u = m / s
+  const double invS = s * (1.0 / s2), mx = -n.x, my = -n.y;
+  const Scalars3 v = toBody(p.x() * m_invMass, p.y() * m_invMass, p.z() * m_invMass);
+  const Scalars3 Lb = toBody(L.x(), L.y(), L.z());
+  const Vec3& D = m_invInertia;
+  const double w0 = D.x() * Lb.x, w1 = D.y() * Lb.y, w2 = D.z() * Lb.z;
+  // The rim frame: x' = u, y' = z x u, z' = z. There the point is r' = (rad, 0, zLow), the normal
+  // n' = (-s, 0, na), its tangents t1 = (0, 1, 0) and t2 = (na, 0, s), and the point's velocity
+  // vp' = v' + w' x r' with v' = (u.v, (u x v)_z, v_z) and w' likewise: vp' = a + b / s, so that
+  // 1/s comes last. The response K' (m_rimK) is constant there.
+  const double wx = mx * w0 + my * w1, wy = mx * w1 - my * w0;       // s w'_x, s w'_y
+  const double vx = mx * v.x + my * v.y, vy = mx * v.y - my * v.x;   // s v'_x, s v'_y
+  const double bx = vx + zLow * wy, by = vy - zLow * wx, bz = -rad * wy;
+  const double ay = rad * w2, az = v.z;
+  const double px = invS * bx, py = ay + invS * by, pz = az + invS * bz;
+  const double gap = (hc + zLow * na) - rad * s;
+  const double vn = invS * (na * bz - s * bx) + na * az;
+  // a point above the plane approaching fast touches in the next step: an impact then
+  if (gap > 0 && vn < -restingSpeed) return true;
+  m_lastContacts = 1;
+  const bool impact = gap <= 0 && vn < -restingSpeed;
+  const double target = gap > 0 ? -gap / h : impact ? -m_restitution * vn : 0.0;
+  if (target - vn > 0) {
+    const int k = zLow > 0;
+    const Mat3 &K = m_rimK[k], &Ki = m_rimKinv[k];
+    const double mu = m_friction;
+    // the impulse in the rim frame, scale * J
+    double scale = 1.0;
+    Vec3 J;
+    if (impact) {  // rare: with singleImpulse's test of the energy
+      J = singleImpulse(K, Vec3(-s, 0.0, na), Vec3(px, py, pz), gap, vn, h, restingSpeed,
+                        m_restitution, mu);
+    } else {
+      // singleImpulse's one pass (the target does not depend on restitution) on K's structure
+      // (K'(0, 1) = K'(1, 2) = 0): the sticking impulse, else slideImpulse's
+      const double ex = -target * s - px, ey = -py, ez = target * na - pz;
+      const double jx = Ki(0, 0) * ex + Ki(0, 2) * ez, jy = Ki(1, 1) * ey,
+                   jz = Ki(0, 2) * ex + Ki(2, 2) * ez;
+      const double ld = na * jz - s * jx, fx = jx + ld * s, fz = jz - ld * na;
+      J = Vec3(jx, jy, jz);
+      if (ld <= 0 || (fx * fx + jy * jy) + fz * fz > mu * mu * ld * ld) {
+        const double vt1 = py, vt2 = invS * (na * bx + s * bz) + s * az;  // slip along t1, t2
+        const double vs = std::sqrt(vt1 * vt1 + vt2 * vt2);
+        if (vs > 0) {
+          const double knx = K(0, 2) * na - K(0, 0) * s, knz = K(2, 2) * na - K(0, 2) * s;
+          const double denom = vs * (na * knz - s * knx) - mu * (vt2 * (na * knx + s * knz));
+          scale = std::max(0.0, denom > 0 ? (target - vn) / denom : 0.0);
+          J = Vec3(-vs * s - mu * (vt2 * na), -mu * vt1, vs * na - mu * (vt2 * s));
+        } else {
+          J = slideImpulse(K, Vec3::Zero(), target, Vec3(-s, 0.0, na), Vec3(px, py, pz),
+                           Vec3(fx, jy, fz), mu);
+        }
+      }
+    }
+    // rim frame -> world: Q = R Rz, Rz's columns u, z x u, z; the scale last
+    const double ux = mx * invS, uy = my * invS;
+    Mat3 Q;
+    Q.col(0) = ux * R.col(0) + uy * R.col(1);
+    Q.col(1) = ux * R.col(1) - uy * R.col(0);
+    Q.col(2) = R.col(2);
+    const auto toWorld = [&Q](double a0, double a1, double a2) {
+      return Vec3(Q(0, 0) * a0 + Q(0, 1) * a1 + Q(0, 2) * a2,
+                  Q(1, 0) * a0 + Q(1, 1) * a1 + Q(1, 2) * a2,
+                  Q(2, 0) * a0 + Q(2, 1) * a1 + Q(2, 2) * a2);
+    };
+    const Vec3 Jw = scale * toWorld(J.x(), J.y(), J.z());
+    m_s.momentum += Jw;
+    m_s.angularMomentum += scale * toWorld(-zLow * J.y(), zLow * J.x() - rad * J.z(), rad * J.y());
+  }
+  if (lowest < 0) m_s.position -= lowest * m_normal;
+  return true;
 }
 
 Vec3 RigidBody::comPosition() const {

@@ -236,6 +236,13 @@ class RigidBody {
   // the distance from the reference point beyond which no point of the shape lies (m), a little
   // more, so that the contact's bounding-sphere rejection never disagrees with the exact test
   double m_boundRadius = 0.0;
+  // a cylinder's response K (and K^-1) at a rim point in its rim frame (body axes turned about
+  // the axis so that the point lies on x; the same for every rim point, the inertia being
+  // symmetric about the axis), the point (radius, 0, -length/2) [0] and (radius, 0, length/2) [1]
+  std::array<Mat3, 2> m_rimK{}, m_rimKinv{};
+  // the floor's normal is (0, 0, 1) exactly (a flag rather than a comparison in resolveContact,
+  // which would let the compiler specialise, and so round differently, its general case)
+  bool m_floorAlongZ = false;
   // state
   double m_t = 0.0;
   long m_steps = 0;
@@ -257,6 +264,15 @@ class RigidBody {
   void rk4Offset(double h);
   void rk4Centred(double h);
   void resolveContact(double h);
+  // resolveContact's candidate points and their impulses, past the quick rejections
+  void resolvePoints(double h, double restingSpeed, double margin);
+  // resolveContact's common case of a cylinder without rolling resistance, its reference point at
+  // the centre, touching with one rim point, the nearest of its lower cap (rolling or wobbling on
+  // its rim), solved in the rim frame; returns false, changing nothing, when another candidate is
+  // within the margin
+  // (floorAlongZ: the floor's normal is (0, 0, 1))
+  template <bool floorAlongZ>
+  bool rimContact(double h, double restingSpeed, double margin);
 };
 
 }  // namespace art
