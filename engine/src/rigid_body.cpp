@@ -476,7 +476,7 @@ void RigidBody::resolveContact(double h) {
   // the shape's candidate points near the plane and their heights above it: those below it, and
   // those within the distance they move at the resting speed in a step (resting contact). The
   // contact is solved in body coordinates, where the inertia is diagonal.
-  const double restingSpeed = std::max(2.0 * m_gravityIntoFloor * h, m_reboundSpeed);
+  const double restingSpeed = this->restingSpeed(h);
   const double margin = restingSpeed * h;
   m_warmStart = false;
   // the shape lies within m_boundRadius of the reference point: a body that high above the plane

@@ -551,21 +551,35 @@ void RigidBodySystem::generalizedForces(VecOut f) {
 }
 
 Vec3 RigidBodySystem::nearestPoint(const Mat3& R) const {
-  // the middle of a face or edge lying flat on the floor
+  // The middle of a face, edge or cap lying flat on the floor: flat when the heights of its points
+  // above the floor differ by no more than the step's contact margin, within which the contact
+  // takes them all as touching (RigidBody::contactMargin), and at least 1e-9 of the shape's size
+  // (a pose's round-off) for a body without gravity into the floor. A body resting on a face
+  // tilts by round-off (about 1e-9 rad), far below that, rather than by a fixed angle.
   const Vec3 nb = R.transpose() * m_body.floorNormal();  // the normal in body axes
   const ShapeSpec& shape = m_body.shape();
-  const double flat = 1e-9;
-  auto side = [&](double x) { return std::abs(x) <= flat ? 0.0 : (x > 0 ? -1.0 : 1.0); };
+  const double extent = shape.type == ShapeSpec::Type::Box
+                            ? shape.size.maxCoeff()
+                            : shape.type == ShapeSpec::Type::Cylinder
+                                  ? std::max(2.0 * shape.radius, shape.length)
+                                  : 2.0 * shape.radius;
+  const double flat = std::max(m_body.contactMargin(m_h), 1e-9 * extent);
+  // along a body axis on which the shape spans length e: the middle when its ends' heights differ
+  // by at most flat, else the lower end
+  auto side = [&](double e, double x) {
+    return e * std::abs(x) <= flat ? 0.0 : (x > 0 ? -0.5 * e : 0.5 * e);
+  };
   Vec3 pb = Vec3::Zero();
   switch (shape.type) {
     case ShapeSpec::Type::Sphere: pb = -shape.radius * nb; break;
     case ShapeSpec::Type::Box:
-      for (int i = 0; i < 3; ++i) pb(i) = 0.5 * shape.size(i) * side(nb(i));
+      for (int i = 0; i < 3; ++i) pb(i) = side(shape.size(i), nb(i));
       break;
     case ShapeSpec::Type::Cylinder: {
+      // the rim's heights differ by 2 radius |radial|
       const Vec3 radial(nb.x(), nb.y(), 0.0);
-      if (radial.norm() > flat) pb = -shape.radius * radial.normalized();
-      pb.z() = 0.5 * shape.length * side(nb.z());
+      if (2.0 * shape.radius * radial.norm() > flat) pb = -shape.radius * radial.normalized();
+      pb.z() = side(shape.length, nb.z());
       break;
     }
   }

@@ -591,6 +591,29 @@ class TestSystem : public QObject {
              qPrintable(QString("friction %1 N").arg(c[0].frictionForce.norm())));
     QVERIFY(std::abs(c[0].distance) < 1e-9);
     QVERIFY((c[0].position - Vec3(s.positions()(0), s.positions()(1), 0)).norm() < 1e-9);
+    // the cap counts as flat, and the report gives its centre, while the rim's heights differ by
+    // at most the step's contact margin (here about 4.5e-7 m, where resting tilts by round-off
+    // spread it by 1e-10 m): the cap tilted to half the margin reports its centre, tilted to twice
+    // it the rim's lowest point
+    const double margin = s.body().contactMargin(1e-4);
+    QVERIFY(margin > 1e-7 && margin < 1e-6);
+    for (const double factor : {0.5, 2.0}) {
+      Eigen::VectorXd q = s.positions();
+      const Eigen::Quaterniond o(
+          Eigen::AngleAxisd(std::asin(factor * margin / (2 * spec.shape.radius)), Vec3::UnitX()));
+      q(3) = o.w();
+      q(4) = o.x();
+      q(5) = o.y();
+      q(6) = o.z();
+      s.setState(s.time(), q, Eigen::VectorXd::Zero(6));
+      s.contacts(c);
+      const double offset = (c[0].position - q.head<3>()).head<2>().norm();
+      if (factor < 1)
+        QVERIFY2(offset < 1e-6, qPrintable(QString("offset %1 m").arg(offset)));
+      else
+        QVERIFY2(std::abs(offset - spec.shape.radius) < 1e-6,
+                 qPrintable(QString("offset %1 m").arg(offset)));
+    }
   }
 
   // a tree's compliant ground: the reported reactions carry the quadruped's weight

@@ -37,6 +37,7 @@
 
 #include <Eigen/Core>
 #include <Eigen/Geometry>
+#include <algorithm>
 #include <array>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -211,6 +212,11 @@ class RigidBody {
   double lastPenetration() const { return m_lastPenetration; }
   /// Number of contact points that took part in the last step's contact (0: none).
   int lastContactPoints() const { return m_lastContacts; }
+  /// The contact margin of a step of h seconds (m): the shape's points up to this height above
+  /// the floor take part in the step's contact (resting contact), the distance a point moves in
+  /// the step at the resting speed max(2 |g . n| h, the speed that rebounds 1 micrometre). 0
+  /// without gravity into the floor or without a floor.
+  double contactMargin(double h) const { return restingSpeed(h) * h; }
 
  private:
   // time derivatives of the state; the quaternion's is qScale * dq (coefficients x, y, z, w)
@@ -266,6 +272,10 @@ class RigidBody {
   void resolveContact(double h);
   // resolveContact's candidate points and their impulses, past the quick rejections
   void resolvePoints(double h, double restingSpeed, double margin);
+  // approach speeds below this are resting contact (m/s), for a step of h seconds
+  double restingSpeed(double h) const {
+    return std::max(2.0 * m_gravityIntoFloor * h, m_reboundSpeed);
+  }
   // resolveContact's common case of a cylinder without rolling resistance, its reference point at
   // the centre, touching with one rim point, the nearest of its lower cap (rolling or wobbling on
   // its rim), solved in the rim frame; returns false, changing nothing, when another candidate is
