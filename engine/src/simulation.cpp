@@ -117,8 +117,11 @@ void Simulation::setJointForces(const Eigen::VectorXd& tau) {
                                 std::to_string(m_model.nv()) + " entries");
   m_tau = tau;
   const bool zero = tau.isZero(0.0);
-  // the forces did work: the energy to keep from now on is the present one
-  if (zero && !m_tauZero) m_energyTarget = energy().kinetic + energy().potential;
+  if (zero && !m_tauZero) {
+    // the forces did work: the energy to keep from now on is the present one
+    const EnergyMomentum e = energy();
+    m_energyTarget = e.kinetic + e.potential;
+  }
   m_tauZero = zero;
 }
 
@@ -189,7 +192,7 @@ void Simulation::stage(int k, double t, const Eigen::VectorXd& q, const Eigen::V
   if (m_contact) m_ku[k] = m_contact->udot;
 }
 
-bool Simulation::check(double constraintError) {
+bool Simulation::check(double constraintError, double& kinetic, double& potential) {
   auto diverge = [&](const std::string& quantity, double value) {
     std::ostringstream s;
     s << "the simulation diverged at t = " << m_t << " s: " << quantity << " = " << value;
@@ -208,20 +211,20 @@ bool Simulation::check(double constraintError) {
   if (!(constraintError <= kMaxConstraintError))
     return diverge("constraint error", constraintError);
   // the energies alone: the momentum and composite inertia wait until energy() asks for them
-  double kinetic = 0.0, potential = 0.0;
   detail::kineticPotential(m_model, m_data, m_q1, m_qd1, kinetic, potential);
   const double total = kinetic + potential;
   if (!std::isfinite(total) ||
       std::abs(total - m_e0) > m_opt.energyGrowthLimit * (std::abs(m_e0) + 1.0))
     return diverge("total energy", total);
-  if (energyProjectionActive()) {
-    const double target = m_energyTarget - potential;  // the kinetic energy to have
-    if (kinetic > 0 && target > 0 && std::abs(target - kinetic) <= kMaxEnergyCorrection * kinetic) {
-      m_qd1 *= std::sqrt(target / kinetic);
-      m_energyProjected += total - m_energyTarget;
-    }
-  }
   return true;
+}
+
+void Simulation::projectEnergy(double kinetic, double potential) {
+  const double target = m_energyTarget - potential;  // the kinetic energy to have
+  if (kinetic > 0 && target > 0 && std::abs(target - kinetic) <= kMaxEnergyCorrection * kinetic) {
+    m_qd1 *= std::sqrt(target / kinetic);
+    m_energyProjected += kinetic + potential - m_energyTarget;
+  }
 }
 
 bool Simulation::fixedStep(double h) {
@@ -260,10 +263,12 @@ bool Simulation::commit(double h) {
   if (m_model.hasFreeJoints) normalizeConfiguration(m_model, m_q1);
   if (m_cons && m_q1.allFinite() && m_qd1.allFinite())
     constraintError = projectConstraints(m_model, m_data, *m_cons, m_q1, m_qd1);
-  if (!check(constraintError)) {
+  double kinetic = 0.0, potential = 0.0;
+  if (!check(constraintError, kinetic, potential)) {
     m_t = t0;
     return false;
   }
+  if (energyProjectionActive()) projectEnergy(kinetic, potential);
   m_q.swap(m_q1);
   m_qd.swap(m_qd1);
   m_u.swap(m_u1);

@@ -148,9 +148,11 @@ class Simulation {
   // accepts the step held in m_q1, m_qd1 unless it diverged
   bool commit(double h);
   // whether the state held in m_q1, m_qd1, m_u1 is finite, its energy has not grown beyond
-  // the limit and its constraints hold after the projection (error `constraintError`); then,
-  // with the energy projection active, scales m_qd1 onto the energy E*
-  bool check(double constraintError = 0.0);
+  // the limit and its constraints hold after the projection (error `constraintError`); leaves
+  // the state's kinetic and potential energy (J) in `kinetic` and `potential`
+  bool check(double constraintError, double& kinetic, double& potential);
+  // the energy projection: scales m_qd1 (whose energies check() gave) onto the energy E*
+  void projectEnergy(double kinetic, double potential);
 };
 
 }  // namespace art
