@@ -451,7 +451,7 @@ void MainWindow::simulationProblem(const QString& message) {
 void MainWindow::updateIntegratorMenu() {
   if (!m_integratorMenu) return;
   const QString current = m_model ? integratorName(m_model->spec.simulation.integrator) : "";
-  const bool tree = m_model && !m_model->motion && !m_rigid && !m_structure;
+  const bool tree = simulatesTree();
   for (QAction* a : m_integratorMenu->actions()) {
     if (a == m_energyProjection) continue;
     a->setChecked(a->data().toString() == current);
@@ -461,8 +461,12 @@ void MainWindow::updateIntegratorMenu() {
   m_energyProjection->setEnabled(tree);
 }
 
+bool MainWindow::simulatesTree() const {
+  return m_model && !m_model->motion && !m_rigid && !m_structure;
+}
+
 void MainWindow::setEnergyProjection(bool on) {
-  if (!m_model || m_model->motion || m_rigid || m_structure) return;
+  if (!simulatesTree()) return;
   if (m_model->spec.simulation.energyProjection == on) return;
   const QString error = m_document->edit(
       on ? tr("Turn energy projection on") : tr("Turn energy projection off"),
@@ -471,7 +475,7 @@ void MainWindow::setEnergyProjection(bool on) {
 }
 
 void MainWindow::chooseIntegrator(const QString& name) {
-  if (!m_model || m_model->motion || m_rigid || m_structure) return;
+  if (!simulatesTree()) return;
   Integrator chosen = Integrator::RK4;
   if (!parseIntegrator(name.toStdString(), chosen)) return;
   if (m_model->spec.simulation.integrator == chosen) return;
@@ -481,7 +485,7 @@ void MainWindow::chooseIntegrator(const QString& name) {
 }
 
 void MainWindow::chooseStep() {
-  if (!m_model || m_model->motion || m_rigid || m_structure) return;
+  if (!simulatesTree()) return;
   bool ok = false;
   const double dt = QInputDialog::getDouble(this, tr("Time Step"), tr("Step (s):"),
                                             m_model->spec.simulation.dt, 1e-7, 1.0, 7, &ok, {},

@@ -192,6 +192,9 @@ class MainWindow : public QMainWindow {
   // simulation.energy_projection
   void setEnergyProjection(bool on);
   void updateIntegratorMenu();
+  // a tree model that is simulated (not a recorded motion, rigid body or structure): the one
+  // whose integrator settings the Simulation menu edits
+  bool simulatesTree() const;
   void chooseStep();
   void saveRecordingDialog();
   void exportImageDialog();
