@@ -48,6 +48,13 @@ double relativeDrift(const ModelSpec& spec, Integrator integ, double dt, double 
   return worst;
 }
 
+// one data row per reference trajectory (the column "index")
+void addTrajectoryRows() {
+  QTest::addColumn<int>("index");
+  for (int k = 0; k < 3; ++k)
+    QTest::newRow(reference()["trajectories"][k]["name"].get<std::string>().c_str()) << k;
+}
+
 ModelSpec referenceSpec(const json& tr) {
   ModelSpec spec = specFromSpatialV2(tr["model"]);
   const Eigen::VectorXd q0 = vec(tr["inputs"]["q0"]), qd0 = vec(tr["inputs"]["qd0"]);
@@ -102,9 +109,7 @@ class TestSimulation : public QObject {
   // below 1e-8 (relative) over 10 s at dt = 0.25 ms. At 1 ms these chaotic models drift
   // 2.5e-8 (double pendulum) to 1.9e-6 (autoTree5): that is RK4's own error, not a defect.
   void rk4EnergyErrorIsFourthOrder_data() {
-    QTest::addColumn<int>("index");
-    for (int k = 0; k < 3; ++k)
-      QTest::newRow(reference()["trajectories"][k]["name"].get<std::string>().c_str()) << k;
+    addTrajectoryRows();
   }
   void rk4EnergyErrorIsFourthOrder() {
     QFETCH(int, index);
@@ -127,12 +132,9 @@ class TestSimulation : public QObject {
   // The energy projection (SimulationOptions::energyProjection) at the RK4 and 1 ms on
   // the reference models: the total energy stays within 1e-8 (relative) over 10 s, where RK4
   // alone drifts 2.5e-8 to 1.9e-6, and the trajectory still follows spatial_v2's reference to
-  // 1e-6 in q at every sample: the projection does not buy the energy with accuracy. What it
-  // removed over the run has the size of RK4's own drift.
+  // 1e-6 in q at every sample: the projection does not buy the energy with accuracy.
   void energyProjectionKeepsEnergyAndAccuracy_data() {
-    QTest::addColumn<int>("index");
-    for (int k = 0; k < 3; ++k)
-      QTest::newRow(reference()["trajectories"][k]["name"].get<std::string>().c_str()) << k;
+    addTrajectoryRows();
   }
   void energyProjectionKeepsEnergyAndAccuracy() {
     QFETCH(int, index);
