@@ -206,7 +206,7 @@ void abaPasses(const Model& m, Data& d, const VecRef& q, const VecRef& qd, const
     if (detail::isFree<A, Free>(m, i)) continue;  // on the base: solved in the last pass
     const int k = t.axis[i];
     const double taui = tau(detail::vIdx<Free>(m, i));
-    const int p = m.parent[i];
+    const int p = parent[i];
     if constexpr (A::dim == 6) {
       if (p >= 0 && m.spatial.turnAxis[i] >= 0) {
         // the parent reads the upper triangle only when it takes this path too (a root
