@@ -316,25 +316,11 @@ struct Scalars3 {
   double x, y, z;
 };
 
-// The quaternion's rate for a body whose reference point is its centre of mass: scale * the
-// result. With Rs = |q|^2 R (stage quaternions are not quite unit), wb = |q|^2 w_b =
-// D Rs' L_b; DL holds D_k L_j in row k, with the factor 2 of Rs's off-diagonal entries folded
-// into the off-diagonal ones, so that only the quaternion's own products are on the critical
-// path; then the rate as quaternionRate.
-inline Quat attitudeRate(const Quat& q, const Mat3& DL, double& scale) {
-  const double x = q.x, y = q.y, z = q.z, w = q.w;
-  const double xx = x * x, yy = y * y, zz = z * z, ww = w * w;
-  // Rs = [xx+ww-yy-zz, 2(xy-wz), 2(xz+wy); 2(xy+wz), ww+yy-xx-zz, 2(yz-wx);
-  //       2(xz-wy), 2(yz+wx), ww+zz-xx-yy]; wb_k = sum_j Rs(j, k) D_k L_j
-  const double w0 = DL(0, 0) * ((ww + xx) - (yy + zz)) +
-                    (DL(0, 1) * (x * y + w * z) + DL(0, 2) * (x * z - w * y));
-  const double w1 = DL(1, 1) * ((ww + yy) - (xx + zz)) +
-                    (DL(1, 0) * (x * y - w * z) + DL(1, 2) * (y * z + w * x));
-  const double w2 = DL(2, 2) * ((ww + zz) - (xx + yy)) +
-                    (DL(2, 0) * (x * z + w * y) + DL(2, 1) * (y * z - w * x));
-  scale = 0.5 / ((xx + yy) + (zz + ww));
-  return {w * w0 + (y * w2 - z * w1), w * w1 + (z * w0 - x * w2), w * w2 + (x * w1 - y * w0),
-          -(x * w0 + y * w1 + z * w2)};
+// the quaternion's rate 1/2 q (x) (0, w_b) for the body-frame angular velocity w_b, as
+// quaternionRate, the factor 1/2 folded into the caller's coefficients
+inline Quat bodyRate(const Quat& q, const Scalars3& w) {
+  return {q.w * w.x + (q.y * w.z - q.z * w.y), q.w * w.y + (q.z * w.x - q.x * w.z),
+          q.w * w.z + (q.x * w.y - q.y * w.x), -(q.x * w.x + q.y * w.y + q.z * w.z)};
 }
 
 // q + a k
@@ -345,31 +331,51 @@ inline Quat stage(const Quat& q, double a, const Quat& k) {
 }  // namespace
 
 void RigidBody::rk4Centred(double h) {
-  // b at the centre of mass: L_b' = 0 and p' = m g are constant, so RK4's position and momentum
-  // stages sum exactly to r + h p/m + h^2/2 g and p + h m g; only the attitude has stages
+  // b at the centre of mass: the world angular momentum L and p' = m g are constant, so RK4's
+  // position and momentum stages sum exactly to r + h p/m + h^2/2 g and p + h m g, and L stays.
+  // The attitude is integrated with the angular momentum in body axes, L_b = R' L, as Euler's
+  // equations L_b' = L_b x w_b, w_b = D L_b, q' = 1/2 q (x) (0, w_b): the same motion (RK4 on an
+  // equivalent system; the two differ by RK4's truncation error, here (h |w|)^5 ~ 1e-25), but
+  // L_b's stages do not depend on q, so each stage's chain is a product and a sum rather than a
+  // rotation of L by the stage's quaternion.
   const Quat q0{m_q(0), m_q(1), m_q(2), m_q(3)};
-  Mat3 DL = (2.0 * m_invInertia) * m_s.angularMomentum.transpose();
-  DL.diagonal() *= 0.5;
-  const double h2 = 0.5 * h, h3 = h / 3.0, h6 = h / 6.0;
-  double s1, s2, s3, s4;
-  const Quat k1 = attitudeRate(q0, DL, s1);
-  const Quat k2 = attitudeRate(stage(q0, h2 * s1, k1), DL, s2);
-  const Quat k3 = attitudeRate(stage(q0, h2 * s2, k2), DL, s3);
-  const Quat k4 = attitudeRate(stage(q0, h * s3, k3), DL, s4);
+  // L_b = R(q0)' L; |q0|^2 is 1 within a few ulps (see m_q), so the scaled rotation is R
+  const Mat3 R = scaledRotation(m_q);
+  const Vec3& L = m_s.angularMomentum;
+  const Vec3& D = m_invInertia;
+  const double Dx = D.x(), Dy = D.y(), Dz = D.z();
+  const Scalars3 L1{R(0, 0) * L.x() + R(1, 0) * L.y() + R(2, 0) * L.z(),
+                    R(0, 1) * L.x() + R(1, 1) * L.y() + R(2, 1) * L.z(),
+                    R(0, 2) * L.x() + R(1, 2) * L.y() + R(2, 2) * L.z()};
+  const auto omega = [&](const Scalars3& Lb) { return Scalars3{Dx * Lb.x, Dy * Lb.y, Dz * Lb.z}; };
+  // L_b + a (L_b0 x w), the next stage's body angular momentum
+  const auto next = [](const Scalars3& Lb, double a, const Scalars3& l, const Scalars3& w) {
+    return Scalars3{Lb.x + a * (l.y * w.z - l.z * w.y), Lb.y + a * (l.z * w.x - l.x * w.z),
+                    Lb.z + a * (l.x * w.y - l.y * w.x)};
+  };
+  const double h2 = 0.5 * h, h4 = 0.25 * h;
+  const Scalars3 w1 = omega(L1);
+  const Quat k1 = bodyRate(q0, w1);
+  const Scalars3 L2 = next(L1, h2, L1, w1), w2 = omega(L2);
+  const Quat k2 = bodyRate(stage(q0, h4, k1), w2);
+  const Scalars3 L3 = next(L1, h2, L2, w2), w3 = omega(L3);
+  const Quat k3 = bodyRate(stage(q0, h4, k2), w3);
+  const Scalars3 L4 = next(L1, h, L3, w3), w4 = omega(L4);
+  const Quat k4 = bodyRate(stage(q0, h2, k3), w4);
   m_s.position += h * (m_invMass * m_s.momentum + h2 * m_gravity);
   m_s.momentum += h * m_weight;
-  // the last stage's rate last, so that it ends the dependency chain
   // The RK4 result divided by |q0|, a factor computed alongside the stages and folded into the
   // coefficients, so that the integration's own quaternion keeps a norm within one step's RK4
   // norm error of 1 (RK4 shrinks it by about (h |w| / 2)^6 / 144 a step, which would otherwise
-  // accumulate) without a normalisation on the dependency chain.
-  const double sigma = inverseNorm(m_q);
-  const double a0 = sigma, a1 = sigma * h6 * s1, a2 = sigma * h3 * s2, a3 = sigma * h3 * s3,
-               a4 = (sigma * h6) * s4;
-  m_q = Vec4(a0 * q0.x + a1 * k1.x + a2 * k2.x + a3 * k3.x + a4 * k4.x,
-             a0 * q0.y + a1 * k1.y + a2 * k2.y + a3 * k3.y + a4 * k4.y,
-             a0 * q0.z + a1 * k1.z + a2 * k2.z + a3 * k3.z + a4 * k4.z,
-             a0 * q0.w + a1 * k1.w + a2 * k2.w + a3 * k3.w + a4 * k4.w);
+  // accumulate) without a normalisation on the dependency chain. The rates are linear in q, so
+  // this is RK4 from the unit quaternion.
+  const double sigma = inverseNorm(m_q), h12 = h / 12.0;
+  const double a1 = sigma * h12, a2 = sigma * (2.0 * h12);
+  // the last stage's rate last, so that it ends the dependency chain
+  m_q = Vec4(sigma * q0.x + a1 * k1.x + a2 * k2.x + a2 * k3.x + a1 * k4.x,
+             sigma * q0.y + a1 * k1.y + a2 * k2.y + a2 * k3.y + a1 * k4.y,
+             sigma * q0.z + a1 * k1.z + a2 * k2.z + a2 * k3.z + a1 * k4.z,
+             sigma * q0.w + a1 * k1.w + a2 * k2.w + a2 * k3.w + a1 * k4.w);
   m_s.orientation.coeffs() = normalised(m_q);
 }
 
