@@ -316,16 +316,12 @@ struct Scalars3 {
   double x, y, z;
 };
 
-// the quaternion's rate 1/2 q (x) (0, w_b) for the body-frame angular velocity w_b, as
-// quaternionRate, the factor 1/2 folded into the caller's coefficients
-inline Quat bodyRate(const Quat& q, const Scalars3& w) {
-  return {q.w * w.x + (q.y * w.z - q.z * w.y), q.w * w.y + (q.z * w.x - q.x * w.z),
-          q.w * w.z + (q.x * w.y - q.y * w.x), -(q.x * w.x + q.y * w.y + q.z * w.z)};
-}
-
-// q + a k
-inline Quat stage(const Quat& q, double a, const Quat& k) {
-  return {q.x + a * k.x, q.y + a * k.y, q.z + a * k.z, q.w + a * k.w};
+// q0 + q (x) (0, w): a stage quaternion of the attitude's RK4 from the previous one, q, and the
+// body angular velocity w times the stage's fraction of the step times 1/2; three multiply-adds
+// after q
+inline Quat stage(const Quat& q0, const Quat& q, const Scalars3& w) {
+  return {q0.x + q.w * w.x + q.y * w.z - q.z * w.y, q0.y + q.w * w.y + q.z * w.x - q.x * w.z,
+          q0.z + q.w * w.z + q.x * w.y - q.y * w.x, q0.w - q.x * w.x - q.y * w.y - q.z * w.z};
 }
 
 }  // namespace
@@ -336,10 +332,14 @@ void RigidBody::rk4Centred(double h) {
   // The attitude is integrated with the angular momentum in body axes, L_b = R' L, as Euler's
   // equations L_b' = L_b x w_b, w_b = D L_b, q' = 1/2 q (x) (0, w_b): the same motion (RK4 on an
   // equivalent system; the two differ by RK4's truncation error, here (h |w|)^5 ~ 1e-25), but
-  // L_b's stages do not depend on q, so each stage's chain is a product and a sum rather than a
-  // rotation of L by the stage's quaternion.
+  // L_b's stages do not depend on q. Written for the shortest dependency chain: L_b x D L_b =
+  // E (L_y L_z, L_z L_x, L_x L_y) with E = (D_z - D_y, D_x - D_z, D_y - D_x), one product and one
+  // multiply-add per stage; and the stage quaternions q_i from one another, three multiply-adds
+  // per stage, the stages' rates k_i recovered as (q_i - q0) / (their fraction of h).
   const Quat q0{m_q(0), m_q(1), m_q(2), m_q(3)};
-  // L_b = R(q0)' L; |q0|^2 is 1 within a few ulps (see m_q), so the scaled rotation is R
+  // L_b = R(q0)' L; |q0|^2 is 1 within a few ulps (see m_q), so the scaled rotation is R. R
+  // depends on q0 alone, known long before a contact's impulse changes L: the matrix product is
+  // all that follows L on the dependency chain.
   const Mat3 R = scaledRotation(m_q);
   const Vec3& L = m_s.angularMomentum;
   const Vec3& D = m_invInertia;
@@ -347,35 +347,40 @@ void RigidBody::rk4Centred(double h) {
   const Scalars3 L1{R(0, 0) * L.x() + R(1, 0) * L.y() + R(2, 0) * L.z(),
                     R(0, 1) * L.x() + R(1, 1) * L.y() + R(2, 1) * L.z(),
                     R(0, 2) * L.x() + R(1, 2) * L.y() + R(2, 2) * L.z()};
-  const auto omega = [&](const Scalars3& Lb) { return Scalars3{Dx * Lb.x, Dy * Lb.y, Dz * Lb.z}; };
-  // L_b + a (L_b0 x w), the next stage's body angular momentum
-  const auto next = [](const Scalars3& Lb, double a, const Scalars3& l, const Scalars3& w) {
-    return Scalars3{Lb.x + a * (l.y * w.z - l.z * w.y), Lb.y + a * (l.z * w.x - l.x * w.z),
-                    Lb.z + a * (l.x * w.y - l.y * w.x)};
-  };
   const double h2 = 0.5 * h, h4 = 0.25 * h;
-  const Scalars3 w1 = omega(L1);
-  const Quat k1 = bodyRate(q0, w1);
-  const Scalars3 L2 = next(L1, h2, L1, w1), w2 = omega(L2);
-  const Quat k2 = bodyRate(stage(q0, h4, k1), w2);
-  const Scalars3 L3 = next(L1, h2, L2, w2), w3 = omega(L3);
-  const Quat k3 = bodyRate(stage(q0, h4, k2), w3);
-  const Scalars3 L4 = next(L1, h, L3, w3), w4 = omega(L4);
-  const Quat k4 = bodyRate(stage(q0, h2, k3), w4);
+  // L1 + a L x D L, for the stage fraction a
+  const Scalars3 E{Dz - Dy, Dx - Dz, Dy - Dx};
+  const auto next = [&L1, &E](double a, const Scalars3& l) {
+    return Scalars3{L1.x + (a * E.x) * (l.y * l.z), L1.y + (a * E.y) * (l.z * l.x),
+                    L1.z + (a * E.z) * (l.x * l.y)};
+  };
+  const Scalars3 L2 = next(h2, L1), L3 = next(h2, L2), L4 = next(h, L3);
+  // a w = a D L
+  const auto omega = [Dx, Dy, Dz](double a, const Scalars3& l) {
+    return Scalars3{(a * Dx) * l.x, (a * Dy) * l.y, (a * Dz) * l.z};
+  };
+  const Quat q2 = stage(q0, q0, omega(h4, L1));
+  const Quat q3 = stage(q0, q2, omega(h4, L2));
+  const Quat q4 = stage(q0, q3, omega(h2, L3));
   m_s.position += h * (m_invMass * m_s.momentum + h2 * m_gravity);
   m_s.momentum += h * m_weight;
-  // The RK4 result divided by |q0|, a factor computed alongside the stages and folded into the
-  // coefficients, so that the integration's own quaternion keeps a norm within one step's RK4
-  // norm error of 1 (RK4 shrinks it by about (h |w| / 2)^6 / 144 a step, which would otherwise
-  // accumulate) without a normalisation on the dependency chain. The rates are linear in q, so
-  // this is RK4 from the unit quaternion.
-  const double sigma = inverseNorm(m_q), h12 = h / 12.0;
-  const double a1 = sigma * h12, a2 = sigma * (2.0 * h12);
-  // the last stage's rate last, so that it ends the dependency chain
-  m_q = Vec4(sigma * q0.x + a1 * k1.x + a2 * k2.x + a2 * k3.x + a1 * k4.x,
-             sigma * q0.y + a1 * k1.y + a2 * k2.y + a2 * k3.y + a1 * k4.y,
-             sigma * q0.z + a1 * k1.z + a2 * k2.z + a2 * k3.z + a1 * k4.z,
-             sigma * q0.w + a1 * k1.w + a2 * k2.w + a2 * k3.w + a1 * k4.w);
+  // RK4: q0 + h/6 (k1 + 2 k2 + 2 k3 + k4) = q0 + ((q2 - q0) + 2 (q3 - q0) + (q4 - q0)) / 3 +
+  // h/6 k4 with k4 = 1/2 q4 (x) (0, w4), the last stage's rate last, so that it ends the
+  // dependency chain. (The differences are exact, q_i and q0 being that close.) Divided by |q0|,
+  // a factor computed alongside the stages and folded into the coefficients, so that the
+  // integration's own quaternion keeps a norm within one step's RK4 norm error of 1 (RK4 shrinks
+  // it by about (h |w| / 2)^6 / 144 a step, which would otherwise accumulate) without a
+  // normalisation on the dependency chain. The rates are linear in q, so this is RK4 from the
+  // unit quaternion.
+  const double sigma = inverseNorm(m_q), s3 = sigma / 3.0;
+  const Quat d{(q2.x - q0.x) + 2.0 * (q3.x - q0.x), (q2.y - q0.y) + 2.0 * (q3.y - q0.y),
+               (q2.z - q0.z) + 2.0 * (q3.z - q0.z), (q2.w - q0.w) + 2.0 * (q3.w - q0.w)};
+  const Quat b{sigma * q0.x + s3 * d.x, sigma * q0.y + s3 * d.y, sigma * q0.z + s3 * d.z,
+               sigma * q0.w + s3 * d.w};
+  const Quat e{b.x + s3 * (q4.x - q0.x), b.y + s3 * (q4.y - q0.y), b.z + s3 * (q4.z - q0.z),
+               b.w + s3 * (q4.w - q0.w)};
+  const Quat q = stage(e, q4, omega(sigma * h / 12.0, L4));
+  m_q = Vec4(q.x, q.y, q.z, q.w);
   m_s.orientation.coeffs() = normalised(m_q);
 }
 
