@@ -311,7 +311,7 @@ namespace {
 struct Quat {
   double x, y, z, w;
 };
-// a vector's coordinates as three scalars, likewise (RigidBody::rimContact)
+// a vector's coordinates as three scalars, likewise (body angular momenta, rimContact)
 struct Scalars3 {
   double x, y, z;
 };
@@ -366,7 +366,9 @@ void RigidBody::rk4Centred(double h) {
   m_s.momentum += h * m_weight;
   // RK4: q0 + h/6 (k1 + 2 k2 + 2 k3 + k4) = q0 + ((q2 - q0) + 2 (q3 - q0) + (q4 - q0)) / 3 +
   // h/6 k4 with k4 = 1/2 q4 (x) (0, w4), the last stage's rate last, so that it ends the
-  // dependency chain. (The differences are exact, q_i and q0 being that close.) Divided by |q0|,
+  // dependency chain. (A difference is exact where q_i's coefficient is within a factor 2 of
+  // q0's, Sterbenz's lemma: all but coefficients near zero, whose error is then as small.)
+  // Divided by |q0|,
   // a factor computed alongside the stages and folded into the coefficients, so that the
   // integration's own quaternion keeps a norm within one step's RK4 norm error of 1 (RK4 shrinks
   // it by about (h |w| / 2)^6 / 144 a step, which would otherwise accumulate) without a
