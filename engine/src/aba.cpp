@@ -211,7 +211,7 @@ void abaPasses(const Model& m, Data& d, const VecRef& q, const VecRef& qd, const
       if (p >= 0 && m.spatial.turnAxis[i] >= 0) {
         // the parent reads the upper triangle only when it takes this path too (a root
         // takes the general one)
-        const bool parentUpper = m.spatial.turnAxis[p] >= 0 && m.parent[p] >= 0;
+        const bool parentUpper = m.spatial.turnAxis[p] >= 0 && parent[p] >= 0;
         switch (m.spatial.turnAxis[i]) {
           case 0: revoluteInward<0>(w, i, p, taui, parentUpper); break;
           case 1: revoluteInward<1>(w, i, p, taui, parentUpper); break;

@@ -316,6 +316,12 @@ struct Scalars3 {
   double x, y, z;
 };
 
+// R' a (body coordinates of the world vector a, for R body -> world), in scalars
+inline Scalars3 transposeTimes(const Mat3& R, double a0, double a1, double a2) {
+  return {R(0, 0) * a0 + R(1, 0) * a1 + R(2, 0) * a2, R(0, 1) * a0 + R(1, 1) * a1 + R(2, 1) * a2,
+          R(0, 2) * a0 + R(1, 2) * a1 + R(2, 2) * a2};
+}
+
 // q0 + q (x) (0, w): a stage quaternion of the attitude's RK4 from the previous one, q, and the
 // body angular velocity w times the stage's fraction of the step times 1/2; three multiply-adds
 // after q
@@ -344,9 +350,7 @@ void RigidBody::rk4Centred(double h) {
   const Vec3& L = m_s.angularMomentum;
   const Vec3& D = m_invInertia;
   const double Dx = D.x(), Dy = D.y(), Dz = D.z();
-  const Scalars3 L1{R(0, 0) * L.x() + R(1, 0) * L.y() + R(2, 0) * L.z(),
-                    R(0, 1) * L.x() + R(1, 1) * L.y() + R(2, 1) * L.z(),
-                    R(0, 2) * L.x() + R(1, 2) * L.y() + R(2, 2) * L.z()};
+  const Scalars3 L1 = transposeTimes(R, L.x(), L.y(), L.z());
   const double h2 = 0.5 * h, h4 = 0.25 * h;
   // L1 + a L x D L, for the stage fraction a
   const Scalars3 E{Dz - Dy, Dx - Dz, Dy - Dx};
@@ -368,12 +372,11 @@ void RigidBody::rk4Centred(double h) {
   // h/6 k4 with k4 = 1/2 q4 (x) (0, w4), the last stage's rate last, so that it ends the
   // dependency chain. (A difference is exact where q_i's coefficient is within a factor 2 of
   // q0's, Sterbenz's lemma: all but coefficients near zero, whose error is then as small.)
-  // Divided by |q0|,
-  // a factor computed alongside the stages and folded into the coefficients, so that the
-  // integration's own quaternion keeps a norm within one step's RK4 norm error of 1 (RK4 shrinks
-  // it by about (h |w| / 2)^6 / 144 a step, which would otherwise accumulate) without a
-  // normalisation on the dependency chain. The rates are linear in q, so this is RK4 from the
-  // unit quaternion.
+  // Divided by |q0|, a factor computed alongside the stages and folded into the coefficients,
+  // so that the integration's own quaternion keeps a norm within one step's RK4 norm error of 1
+  // (RK4 shrinks it by about (h |w| / 2)^6 / 144 a step, which would otherwise accumulate)
+  // without a normalisation on the dependency chain. The rates are linear in q, so this is RK4
+  // from the unit quaternion.
   const double sigma = inverseNorm(m_q), s3 = sigma / 3.0;
   const Quat d{(q2.x - q0.x) + 2.0 * (q3.x - q0.x), (q2.y - q0.y) + 2.0 * (q3.y - q0.y),
                (q2.z - q0.z) + 2.0 * (q3.z - q0.z), (q2.w - q0.w) + 2.0 * (q3.w - q0.w)};
@@ -725,16 +728,12 @@ bool RigidBody::rimContact(double h, double restingSpeed, double margin) {
   // (m_q -> impulse -> L_b -> the next step's attitude), and Eigen's packets would shuffle lanes
   // on it.
   const Mat3 R = scaledRotation(m_q);
-  const auto toBody = [&R](double a0, double a1, double a2) {  // R' a
-    return Scalars3{R(0, 0) * a0 + R(1, 0) * a1 + R(2, 0) * a2,
-                    R(0, 1) * a0 + R(1, 1) * a1 + R(2, 1) * a2,
-                    R(0, 2) * a0 + R(1, 2) * a1 + R(2, 2) * a2};
-  };
   const Vec3 &N = m_normal, &p = m_s.momentum, &L = m_s.angularMomentum;
   const double hc = N.dot(m_s.position) - m_planeOffset;
   // the normal in body coordinates (the axis is body z); for the normal (0, 0, 1) exactly that,
   // R's last row, without waiting for a product
-  const Scalars3 n = floorAlongZ ? Scalars3{R(2, 0), R(2, 1), R(2, 2)} : toBody(N.x(), N.y(), N.z());
+  const Scalars3 n =
+      floorAlongZ ? Scalars3{R(2, 0), R(2, 1), R(2, 2)} : transposeTimes(R, N.x(), N.y(), N.z());
   const double na = n.z, s2 = n.x * n.x + n.y * n.y, s = std::sqrt(s2);
   const double rad = m_shape.radius, halfLength = 0.5 * m_shape.length;
   const double lowest = hc - halfLength * std::abs(na) - rad * s;
@@ -746,8 +745,8 @@ bool RigidBody::rimContact(double h, double restingSpeed, double margin) {
   m_lastPenetration = std::max(0.0, -lowest);
   // 1/s as s / s^2, so that the division runs alongside the square root; u = m / s
   const double invS = s * (1.0 / s2), mx = -n.x, my = -n.y;
-  const Scalars3 v = toBody(p.x() * m_invMass, p.y() * m_invMass, p.z() * m_invMass);
-  const Scalars3 Lb = toBody(L.x(), L.y(), L.z());
+  const Scalars3 v = transposeTimes(R, p.x() * m_invMass, p.y() * m_invMass, p.z() * m_invMass);
+  const Scalars3 Lb = transposeTimes(R, L.x(), L.y(), L.z());
   const Vec3& D = m_invInertia;
   const double w0 = D.x() * Lb.x, w1 = D.y() * Lb.y, w2 = D.z() * Lb.z;
   // The rim frame: x' = u, y' = z x u, z' = z. There the point is r' = (rad, 0, zLow), the normal

@@ -24,6 +24,20 @@ Eigen::VectorXd vec(const json& j) {
   return v;
 }
 
+// the energy to measure an energy error against (J): the largest of the total, kinetic and
+// potential energy, so that a total near zero does not inflate the relative error
+double energyScale(const EnergyMomentum& e) {
+  return std::max({std::abs(e.kinetic + e.potential), e.kinetic, std::abs(e.potential)});
+}
+
+// a pendulum (planar, one link) released from rest at 1 rad under gravity -y
+Model swingingPendulum() {
+  ModelSpec spec = planarChain(1);
+  spec.gravity = Vec3(0, -9.81, 0);
+  spec.bodies[0].q0 = 1.0;
+  return compile(spec);
+}
+
 // the largest relative energy error over `duration` (s), sampled every 10 ms; `projected`, if
 // given, receives the energy the projection removed (J)
 double relativeDrift(const ModelSpec& spec, Integrator integ, double dt, double duration,
@@ -37,7 +51,7 @@ double relativeDrift(const ModelSpec& spec, Integrator integ, double dt, double 
   if (sim.energyProjectionActive() != projection) return INFINITY;
   const EnergyMomentum e0 = sim.energy();
   const double E0 = e0.kinetic + e0.potential;
-  const double scale = std::max({std::abs(E0), e0.kinetic, std::abs(e0.potential)});
+  const double scale = energyScale(e0);
   double worst = 0;
   for (int k = 1; k <= static_cast<int>(duration / 0.01 + 0.5); ++k) {
     if (!sim.advanceTo(k * 0.01)) return INFINITY;
@@ -113,10 +127,7 @@ class TestSimulation : public QObject {
   }
   void rk4EnergyErrorIsFourthOrder() {
     QFETCH(int, index);
-    const json& tr = reference()["trajectories"][index];
-    ModelSpec spec = specFromSpatialV2(tr["model"]);
-    const Eigen::VectorXd q0 = vec(tr["inputs"]["q0"]);
-    for (std::size_t i = 0; i < spec.bodies.size(); ++i) spec.bodies[i].q0 = q0(i);
+    const ModelSpec spec = referenceSpec(reference()["trajectories"][index]);
     const double d1 = relativeDrift(spec, Integrator::RK4, 1e-3, 10.0);
     const double d2 = relativeDrift(spec, Integrator::RK4, 5e-4, 10.0);
     const double d4 = relativeDrift(spec, Integrator::RK4, 2.5e-4, 10.0);
@@ -147,8 +158,7 @@ class TestSimulation : public QObject {
     Simulation sim(m, o);
     QVERIFY(sim.energyProjectionActive());
     const EnergyMomentum e0 = sim.energy();
-    const double scale =
-        std::max({std::abs(e0.kinetic + e0.potential), e0.kinetic, std::abs(e0.potential)});
+    const double scale = energyScale(e0);
     double worstQ = 0;
     for (std::size_t k = 0; k < tr["t"].size(); ++k) {
       QVERIFY(sim.advanceTo(tr["t"][k].get<double>()));
@@ -170,10 +180,7 @@ class TestSimulation : public QObject {
   // (a pendulum swinging to 1 rad, not the chaotic chains above, where the two runs part
   // ways), at a step coarse enough for RK4 to lose a measurable amount of energy
   void energyProjectedIsTheDriftRemoved() {
-    ModelSpec spec = planarChain(1);
-    spec.gravity = Vec3(0, -9.81, 0);
-    spec.bodies[0].q0 = 1.0;
-    const Model m = compile(spec);
+    const Model m = swingingPendulum();
     SimulationOptions o;
     o.dt = 0.02;
     Simulation plain(m, o);
@@ -249,7 +256,7 @@ class TestSimulation : public QObject {
     QVERIFY(sim.energyProjectionActive());
     const EnergyMomentum e0 = sim.energy();
     const double E0 = e0.kinetic + e0.potential;
-    const double scale = std::max({std::abs(E0), e0.kinetic, std::abs(e0.potential)});
+    const double scale = energyScale(e0);
     double worstE = 0, worstPhi = 0;
     for (int k = 1; k <= 1000; ++k) {
       QVERIFY(sim.advanceTo(0.01 * k));
@@ -264,10 +271,7 @@ class TestSimulation : public QObject {
 
   // symplectic Euler: energy error stays bounded (no secular growth) on a pendulum
   void symplecticEulerEnergyIsBounded() {
-    ModelSpec spec = planarChain(1);
-    spec.gravity = Vec3(0, -9.81, 0);
-    spec.bodies[0].q0 = 1.0;
-    const Model m = compile(spec);
+    const Model m = swingingPendulum();
     SimulationOptions o;
     o.integrator = Integrator::SemiImplicitEuler;
     o.dt = 1e-3;
