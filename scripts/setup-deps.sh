@@ -7,7 +7,7 @@ packages=(
   build-essential cmake ninja-build ccache pkg-config
   libeigen3-dev nlohmann-json3-dev libcli11-dev libbenchmark-dev
   liburdfdom-dev liburdfdom-headers-dev
-  qt6-base-dev qt6-charts-dev libvtk9-dev libgl1-mesa-dri
+  qt6-base-dev libqt6opengl6-dev qt6-charts-dev libvtk9-dev libgl1-mesa-dri
   xvfb xauth
   dpkg-dev file binutils desktop-file-utils
   python3 python3-jsonschema
