@@ -72,7 +72,7 @@ void factorizeMassMatrix(const Model& m, Data& d) {
   L = d.H;
   for (int k = m.nv() - 1; k >= 0; --k) {
     if (!(L(k, k) > 0.0))
-      throw std::runtime_error("factorizeMassMatrix: the joint-space inertia matrix is not "
+      throw SingularInertiaError("the joint-space inertia matrix is not "
                                "positive definite at joint '" + m.names[m.dofBody[k]] + "'");
     L(k, k) = std::sqrt(L(k, k));
     for (int i = lambda[k]; i >= 0; i = lambda[i]) L(k, i) /= L(k, k);

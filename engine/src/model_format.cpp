@@ -685,6 +685,10 @@ void specFromJson(const json& doc, ModelSpec& out, Diagnostics& problems) {
                         arith + " model");
           else if (jj.is_object() && jj.contains("pitch") && b.joint.type != JointType::H)
             rd.fail(dot(jp, "pitch"), "only helical (H) joints have a pitch");
+          else if (b.joint.type == JointType::H && !(jj.is_object() && jj.contains("pitch")))
+            // no silent pitch 0 (a revolute joint): spatial_v2's jcalc fails on 'H' without one
+            rd.fail(jp, "a helical (H) joint needs its pitch: {\"type\": \"H\", \"pitch\": p} "
+                        "(metres per radian)");
         }
       }
       // placement
@@ -969,7 +973,71 @@ ojson recordingToJson(const ModelSpec& spec, const Motion& motion) {
 }
 
 void saveRecording(const std::string& path, const ModelSpec& spec, const Motion& motion) {
-  writeFileAtomically(path, formatJson(recordingToJson(spec, motion)));
+  // Streamed: the same bytes as formatJson(recordingToJson(spec, motion)), written a piece at a
+  // time, so that a long recording is never held a second time as JSON (a document of
+  // nlohmann values and its text took about seven times the samples' memory). A recording has
+  // more than four fields, so formatJson writes it one field per line, and numeric arrays and
+  // matrices on one line each.
+  ojson head;
+  head["format"] = kRecordingFormatName;
+  head["version"] = kRecordingFormatVersion;
+  if (!motion.title.empty()) head["title"] = motion.title;
+  if (!motion.author.empty()) head["author"] = motion.author;
+  if (!motion.description.empty()) head["description"] = motion.description;
+  if (!motion.date.empty()) head["date"] = motion.date;
+  head["model"] = specToJson(spec);
+  AtomicFile file(path);
+  std::string out = "{\n";
+  for (auto it = head.begin(); it != head.end(); ++it) {
+    const std::string key = "  " + ojson(it.key()).dump() + ": ";
+    out += key;
+    formatJsonInto(*it, 2, key.size(), out);
+    out += ",\n";
+  }
+  const auto flush = [&](std::size_t above) {
+    if (out.size() < above) return;
+    file.write(out);
+    out.clear();
+  };
+  // one array field: `count` entries, each written by `entry`
+  bool firstField = true;
+  const auto field = [&](const char* name, Eigen::Index count, const auto& entry) {
+    if (!firstField) out += ",\n";
+    firstField = false;
+    out += std::string("  \"") + name + "\": ";
+    if (count == 0) {
+      out += "[]";
+      return;
+    }
+    out += '[';
+    for (Eigen::Index k = 0; k < count; ++k) {
+      if (k) out += ", ";
+      entry(k);
+      flush(std::size_t(1) << 20);
+    }
+    out += ']';
+  };
+  const auto numbers = [&](const char* name, const Eigen::VectorXd& v) {
+    field(name, v.size(), [&](Eigen::Index k) { out += formatJsonNumber(v(k)); });
+  };
+  const auto rows = [&](const char* name, const Eigen::MatrixXd& m) {
+    field(name, m.rows(), [&](Eigen::Index r) {
+      out += '[';
+      for (Eigen::Index c = 0; c < m.cols(); ++c) {
+        if (c) out += ", ";
+        out += formatJsonNumber(m(r, c));
+      }
+      out += ']';
+    });
+  };
+  numbers("t", motion.t);
+  rows("q", motion.q);
+  if (motion.qd.size()) rows("qd", motion.qd);
+  if (motion.kinetic.size()) numbers("kinetic", motion.kinetic);
+  if (motion.potential.size()) numbers("potential", motion.potential);
+  out += "\n}\n";
+  file.write(out);
+  file.commit();
 }
 
 namespace {
@@ -1036,7 +1104,7 @@ std::optional<LoadedModel> readModelDocumentAsIs(const json& doc, Diagnostics& p
   if (looksLikeSpatialV2(doc)) {
     lm.format = "spatial_v2";
     try {
-      lm.spec = specFromSpatialV2(doc);
+      lm.spec = specFromSpatialV2(doc, "", &lm.notes);
     } catch (const FormatError& e) {
       problems.push_back({e.path(), std::string(e.what()).substr(std::string(e.what()).find(": ") + 2)});
       return std::nullopt;

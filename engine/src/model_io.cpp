@@ -1,15 +1,18 @@
 #include "articulate/model_io.h"
 
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <new>
 #include <sstream>
 #include <system_error>
 
 #include <optional>
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "articulate/floating_base.h"
@@ -69,7 +72,65 @@ std::string readTextFile(const std::string& path) {
   return text;
 }
 
-json readJsonFile(const std::string& path) { return parseJsonText(readTextFile(path), path); }
+namespace {
+constexpr std::streamoff kMaxModelBytes = std::streamoff{256} << 20;
+constexpr std::streamoff kMaxRecordingBytes = std::streamoff{16} << 30;
+
+// Whether a file's first bytes declare an Articulate recording (its "format" field leads the
+// document, as saveRecording writes it).
+bool declaresRecording(std::istream& in) {
+  std::string head(4096, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<std::size_t>(in.gcount()));
+  in.clear();
+  in.seekg(0);
+  const std::size_t open = head.find_first_not_of(" \t\r\n");
+  if (open == std::string::npos || head[open] != '{') return false;
+  const std::size_t key = head.find_first_not_of(" \t\r\n", open + 1);
+  static const std::string field = "\"format\"";
+  if (key == std::string::npos || head.compare(key, field.size(), field) != 0) return false;
+  const std::size_t colon = head.find_first_not_of(" \t\r\n", key + field.size());
+  if (colon == std::string::npos || head[colon] != ':') return false;
+  const std::size_t value = head.find_first_not_of(" \t\r\n", colon + 1);
+  static const std::string recording = "\"articulate-recording\"";
+  return value != std::string::npos && head.compare(value, recording.size(), recording) == 0;
+}
+}  // namespace
+
+json readJsonFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw FormatError(path, std::string("cannot open: ") + std::strerror(errno));
+  in.seekg(0, std::ios::end);
+  const std::streamoff size = in.tellg();
+  if (size < 0) throw FormatError(path, "cannot read (not a regular file?)");
+  in.seekg(0);
+  if (size <= kMaxModelBytes) {
+    std::string text(static_cast<std::size_t>(size), '\0');
+    in.read(text.data(), size);
+    return parseJsonText(text, path);
+  }
+  // Past a model's limit only a recording, whose samples legitimately fill gigabytes: parsed
+  // from the stream, so the text is never held whole (the document takes about the file's size)
+  if (!declaresRecording(in)) throw FormatError(path, "is larger than 256 MiB");
+  if (size > kMaxRecordingBytes) throw FormatError(path, "is a recording larger than 16 GiB");
+  try {
+    return json::parse(in, [](int depth, json::parse_event_t, json&) {
+      if (depth > kMaxDepth) throw TooDeep{};
+      return true;
+    });
+  } catch (const TooDeep&) {
+    throw FormatError(path, "is nested deeper than " + std::to_string(kMaxDepth) + " levels");
+  } catch (const json::out_of_range& e) {
+    const std::string what = e.what();
+    throw FormatError(path, "is not valid JSON: " + what.substr(what.find(' ') + 1));
+  } catch (const json::parse_error& e) {
+    throw FormatError(path, "is not valid JSON (at byte " + std::to_string(e.byte) + ")" +
+                                (static_cast<std::streamoff>(e.byte) >= size ? ": it ends too early" : ""));
+  } catch (const std::bad_alloc&) {
+    throw FormatError(path, "is a recording too large for the memory available (" +
+                                std::to_string(size >> 20) + " MiB)");
+  }
+}
 
 namespace {
 
@@ -154,6 +215,12 @@ std::string formatJson(const ojson& value) {
   return out + "\n";
 }
 
+void formatJsonInto(const ojson& value, int indent, std::size_t column, std::string& out) {
+  format(value, indent, column, out);
+}
+
+std::string formatJsonNumber(double value) { return scalar(ojson(value)); }
+
 ojson specToSpatialV2(const ModelSpec& original) {
   // spatial_v2 has no free joint: free bodies become its six-joint floatbase emulation
   const ModelSpec spec = expandFreeJoints(original);
@@ -224,31 +291,102 @@ ojson specToSpatialV2(const ModelSpec& original) {
   return out;
 }
 
-void writeFileAtomically(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".tmp-" + std::to_string(::getpid());
-  auto fail = [&](const char* what) {
-    const int err = errno;
-    ::unlink(tmp.c_str());
-    throw std::runtime_error("cannot save '" + path + "': " + what + ": " + std::strerror(err));
-  };
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  if (fd < 0) fail("creating a temporary file");
+namespace {
+/// The file a path names: symbolic links followed (up to 40, as the kernel does), each
+/// relative link target taken from its link's directory. A path that does not exist yet is
+/// its own target.
+std::string resolveLinks(std::string path) {
+  for (int hops = 0; hops < 40; ++hops) {
+    struct stat st;
+    if (::lstat(path.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return path;
+    std::string link(static_cast<std::size_t>(st.st_size > 0 ? st.st_size : 4096), '\0');
+    const ssize_t n = ::readlink(path.c_str(), link.data(), link.size());
+    if (n < 0) return path;
+    link.resize(static_cast<std::size_t>(n));
+    if (link.empty() || link[0] == '/') {
+      path = link;
+    } else {
+      const std::size_t slash = path.rfind('/');
+      path = (slash == std::string::npos ? std::string() : path.substr(0, slash + 1)) + link;
+    }
+  }
+  return path;
+}
+
+std::string directoryOf(const std::string& path) {
+  const std::size_t slash = path.rfind('/');
+  if (slash == std::string::npos) return ".";
+  return slash == 0 ? "/" : path.substr(0, slash);
+}
+}  // namespace
+
+AtomicFile::AtomicFile(const std::string& path) : m_path(path), m_target(resolveLinks(path)) {
+  // a unique name per writer (several threads may save beside one another)
+  static std::atomic<unsigned long> counter{0};
+  m_tmp = m_target + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(++counter);
+  m_fd = ::open(m_tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+  if (m_fd < 0) fail("creating a temporary file");
+}
+
+AtomicFile::~AtomicFile() {
+  if (m_fd >= 0) ::close(m_fd);
+  if (!m_tmp.empty()) ::unlink(m_tmp.c_str());
+}
+
+void AtomicFile::fail(const char* what) {
+  const int err = errno;
+  if (m_fd >= 0) ::close(m_fd);
+  m_fd = -1;
+  if (!m_tmp.empty()) ::unlink(m_tmp.c_str());
+  m_tmp.clear();
+  throw std::runtime_error("cannot save '" + m_path + "': " + what + ": " + std::strerror(err));
+}
+
+void AtomicFile::write(const char* data, std::size_t size) {
+  if (m_fd < 0) throw std::logic_error("AtomicFile::write after commit or failure");
   std::size_t done = 0;
-  while (done < text.size()) {
-    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+  while (done < size) {
+    const ssize_t n = ::write(m_fd, data + done, size - done);
     if (n < 0) {
       if (errno == EINTR) continue;
-      ::close(fd);
       fail("writing");
     }
     done += static_cast<std::size_t>(n);
   }
-  if (::fsync(fd) != 0) {
-    ::close(fd);
-    fail("flushing");
+}
+
+void AtomicFile::commit() {
+  if (m_fd < 0) throw std::logic_error("AtomicFile::commit twice or after a failure");
+  // an existing file keeps its permissions (and, where we may, its owner)
+  struct stat st;
+  if (::stat(m_target.c_str(), &st) == 0) {
+    if (::fchmod(m_fd, st.st_mode & 07777) != 0) fail("keeping the file's permissions");
+    if (::fchown(m_fd, st.st_uid, st.st_gid) != 0 && errno != EPERM) fail("keeping the file's owner");
   }
+  if (::fsync(m_fd) != 0) fail("flushing");
+  const int fd = m_fd;
+  m_fd = -1;
   if (::close(fd) != 0) fail("closing");
-  if (::rename(tmp.c_str(), path.c_str()) != 0) fail("renaming over the target");
+  if (::rename(m_tmp.c_str(), m_target.c_str()) != 0) fail("renaming over the target");
+  m_tmp.clear();
+  // the rename itself is durable only once the directory is flushed
+  const int dir = ::open(directoryOf(m_target).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir >= 0) {
+    const int rc = ::fsync(dir);
+    const int err = errno;
+    ::close(dir);
+    // some file systems cannot flush a directory (EINVAL); the rename has happened either way
+    if (rc != 0 && err != EINVAL) {
+      errno = err;
+      fail("flushing the directory");
+    }
+  }
+}
+
+void writeFileAtomically(const std::string& path, const std::string& text) {
+  AtomicFile file(path);
+  file.write(text);
+  file.commit();
 }
 
 }  // namespace art

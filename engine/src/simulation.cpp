@@ -101,9 +101,15 @@ void Simulation::setState(double t, const Eigen::VectorXd& q, const Eigen::Vecto
   m_qd = qd;
   normalizeConfiguration(m_model, m_q);
   m_u.setZero();
-  if (m_cons) projectConstraints(m_model, m_data, *m_cons, m_q, m_qd);
   m_h = m_opt.dt;
   m_divergence.reset();
+  if (m_cons) {
+    try {
+      projectConstraints(m_model, m_data, *m_cons, m_q, m_qd);
+    } catch (const SingularInertiaError& e) {
+      singular(e);  // the state stays as given; the simulation cannot start from it
+    }
+  }
   m_energy = energyMomentum(m_model, m_data, m_q, m_qd);
   m_energyCurrent = true;
   m_e0 = m_energy.kinetic + m_energy.potential;
@@ -145,15 +151,13 @@ double Simulation::constraintError() {
 }
 
 const Eigen::VectorXd& Simulation::constraintForces() {
-  static const Eigen::VectorXd none;
-  if (!m_cons) return none;
+  if (!m_cons) return m_noConstraintForces;
   accel(m_t, m_q, m_qd, m_u);
   return m_cons->lambda;
 }
 
 const Eigen::Matrix3Xd& Simulation::contactForces() {
-  static const Eigen::Matrix3Xd none;
-  if (!m_contact) return none;
+  if (!m_contact) return m_noContactForces;
   groundContact(m_model, m_data, *m_contact, m_q, m_qd, m_u);
   return m_contact->force;
 }
@@ -346,12 +350,34 @@ bool Simulation::adaptiveStep(double hMax) {
 
 bool Simulation::step() {
   if (m_divergence) return false;
-  if (m_opt.integrator == Integrator::DormandPrince45) return adaptiveStep(m_opt.dt);
-  return fixedStep(m_opt.dt);
+  try {
+    if (m_opt.integrator == Integrator::DormandPrince45) return adaptiveStep(m_opt.dt);
+    return fixedStep(m_opt.dt);
+  } catch (const SingularInertiaError& e) {
+    return singular(e);
+  }
+}
+
+bool Simulation::singular(const SingularInertiaError& e) {
+  // no acceleration exists at this state: the simulation stops at its last good state, as on
+  // any divergence (the stages of the failed step never reached m_q, m_qd)
+  std::ostringstream s;
+  s << "the simulation cannot go on at t = " << m_t << " s: " << e.what()
+    << " (a body without mass or inertia where the motion needs some)";
+  m_divergence = Divergence{m_t, "joint-space inertia", s.str()};
+  return false;
 }
 
 bool Simulation::advanceTo(double t) {
   if (m_divergence) return false;
+  try {
+    return advanceSteps(t);
+  } catch (const SingularInertiaError& e) {
+    return singular(e);
+  }
+}
+
+bool Simulation::advanceSteps(double t) {
   const double eps = 1e-12 * std::max(1.0, std::abs(t));
   while (t - m_t > eps) {
     const double remaining = t - m_t;

@@ -16,6 +16,9 @@ namespace {
 using Clock = std::chrono::steady_clock;
 constexpr auto kWorkSlice = std::chrono::milliseconds(8);  // steps between command checks
 constexpr double kMaxLag = 0.1;  // wall seconds behind schedule before giving up catching up
+// The thread's unpublished samples are bounded: past this many doubles (64 MiB) while the
+// consumer is not taking them, it stops stepping until it is (it never drops a sample).
+constexpr std::size_t kMaxLocalDoubles = std::size_t(8) << 20;
 }  // namespace
 
 struct Simulator::Command {
@@ -43,10 +46,12 @@ Simulator::~Simulator() {
 
 namespace {
 template <class Queue, class C>
-void push(std::mutex& mutex, std::condition_variable& wake, Queue& queue, C&& command) {
+void push(std::mutex& mutex, std::condition_variable& wake, Queue& queue, C&& command,
+          std::atomic<long>& sent) {
   {
     std::lock_guard<std::mutex> lock(mutex);
     queue.push_back(std::forward<C>(command));
+    ++sent;  // under the lock: the queue's order and the count agree
   }
   wake.notify_one();
 }
@@ -63,26 +68,26 @@ long Simulator::load(std::unique_ptr<System> system) {
   c->system = std::move(system);
   c->generation = ++m_generation;
   const long g = c->generation;
-  push(m_commandMutex, m_wake, m_commands, std::move(c));
+  push(m_commandMutex, m_wake, m_commands, std::move(c), m_sent);
   return g;
 }
 
 void Simulator::play() {
   auto c = std::make_unique<Command>();
   c->type = Command::Type::Play;
-  push(m_commandMutex, m_wake, m_commands, std::move(c));
+  push(m_commandMutex, m_wake, m_commands, std::move(c), m_sent);
 }
 
 void Simulator::pause() {
   auto c = std::make_unique<Command>();
   c->type = Command::Type::Pause;
-  push(m_commandMutex, m_wake, m_commands, std::move(c));
+  push(m_commandMutex, m_wake, m_commands, std::move(c), m_sent);
 }
 
 void Simulator::stepOnce() {
   auto c = std::make_unique<Command>();
   c->type = Command::Type::Step;
-  push(m_commandMutex, m_wake, m_commands, std::move(c));
+  push(m_commandMutex, m_wake, m_commands, std::move(c), m_sent);
 }
 
 long Simulator::reset() {
@@ -90,7 +95,7 @@ long Simulator::reset() {
   c->type = Command::Type::Reset;
   c->generation = ++m_generation;
   const long g = c->generation;
-  push(m_commandMutex, m_wake, m_commands, std::move(c));
+  push(m_commandMutex, m_wake, m_commands, std::move(c), m_sent);
   return g;
 }
 
@@ -102,7 +107,7 @@ long Simulator::setState(double t, const Eigen::VectorXd& q, const Eigen::Vector
   c->qd = qd;
   c->generation = ++m_generation;
   const long g = c->generation;
-  push(m_commandMutex, m_wake, m_commands, std::move(c));
+  push(m_commandMutex, m_wake, m_commands, std::move(c), m_sent);
   return g;
 }
 
@@ -110,21 +115,21 @@ void Simulator::setSpeed(double speed) {
   auto c = std::make_unique<Command>();
   c->type = Command::Type::Speed;
   c->value = speed;
-  push(m_commandMutex, m_wake, m_commands, std::move(c));
+  push(m_commandMutex, m_wake, m_commands, std::move(c), m_sent);
 }
 
 void Simulator::setUnpaced(bool unpaced) {
   auto c = std::make_unique<Command>();
   c->type = Command::Type::Unpaced;
   c->value = unpaced ? 1.0 : 0.0;
-  push(m_commandMutex, m_wake, m_commands, std::move(c));
+  push(m_commandMutex, m_wake, m_commands, std::move(c), m_sent);
 }
 
 void Simulator::setStopTime(double t) {
   auto c = std::make_unique<Command>();
   c->type = Command::Type::StopTime;
   c->value = t;
-  push(m_commandMutex, m_wake, m_commands, std::move(c));
+  push(m_commandMutex, m_wake, m_commands, std::move(c), m_sent);
 }
 
 bool Simulator::takeSnapshots(SnapshotBatch& into) {
@@ -152,6 +157,7 @@ void Simulator::setStatus() {
   m_status.steps = m_steps;
   m_status.divergence = m_sim ? m_sim->divergence() : std::nullopt;
   m_status.error = m_error;
+  m_status.commandsApplied = m_applied;
 }
 
 void Simulator::record() {
@@ -165,11 +171,23 @@ void Simulator::record() {
   Eigen::Map<Eigen::VectorXd>(s + 1 + nq, nv) = m_sim->velocities();
   s[1 + nq + nv] = e.kinetic;
   s[2 + nq + nv] = e.potential;
-  if (m_local.nc) m_sim->currentConstraintForces(Eigen::Map<Eigen::VectorXd>(s + 3 + nq + nv, m_local.nc));
+  if (m_local.nc) {
+    try {
+      m_sim->currentConstraintForces(Eigen::Map<Eigen::VectorXd>(s + 3 + nq + nv, m_local.nc));
+    } catch (...) {
+      m_local.data.resize(at);  // no half-written sample is ever published
+      throw;
+    }
+  }
 }
 
 void Simulator::publish() {
   if (m_local.data.empty()) return;
+  // the batch's header is the thread's own: once swapped out under the lock, m_shared belongs
+  // to the consumer, whose takeSnapshots may swap it away at any moment, so it is never read
+  // here after the lock is released
+  const long generation = m_local.generation;
+  const int nq = m_local.nq, nv = m_local.nv, nc = m_local.nc;
   bool swapped = false;
   {
     std::lock_guard<std::mutex> lock(m_channelMutex);
@@ -182,10 +200,10 @@ void Simulator::publish() {
   if (swapped) {
     // m_local now holds the consumer's old buffer: reuse its capacity
     m_local.data.clear();
-    m_local.generation = m_shared.generation;
-    m_local.nq = m_shared.nq;
-    m_local.nv = m_shared.nv;
-    m_local.nc = m_shared.nc;
+    m_local.generation = generation;
+    m_local.nq = nq;
+    m_local.nv = nv;
+    m_local.nc = nc;
   }
 }
 
@@ -254,6 +272,29 @@ void Simulator::apply(Command& c) {
 }
 
 void Simulator::run() {
+  // an exception from a system (a step, a constraint solve, a load) must not end the process
+  // through std::terminate: it stops stepping and is reported in the status, and the thread
+  // goes on serving commands (a load or a new state starts afresh)
+  for (;;) {
+    try {
+      runLoop();
+      return;
+    } catch (const std::exception& e) {
+      fault(e.what());
+    } catch (...) {
+      fault("an unknown error");
+    }
+  }
+}
+
+void Simulator::fault(const std::string& what) {
+  m_running = false;
+  m_error = "The simulation stopped: " + what;
+  publish();
+  setStatus();
+}
+
+void Simulator::runLoop() {
   Clock::time_point anchorWall = Clock::now(), rateWall = anchorWall;
   double anchorSim = 0.0, rateSim = 0.0;
   bool wasRunning = false;
@@ -262,22 +303,27 @@ void Simulator::run() {
     {
       std::unique_lock<std::mutex> lock(m_commandMutex);
       auto woken = [&] { return m_quit || !m_commands.empty(); };
-      if (!m_running) {
-        // idle: wait for a command; poll only while unpublished samples wait for the consumer
+      const bool full = m_local.data.size() >= kMaxLocalDoubles;
+      if (!m_running || full) {
+        // idle (or the consumer is behind): wait for a command; poll only while unpublished
+        // samples wait for the consumer
         if (m_local.data.empty()) m_wake.wait(lock, woken);
         else m_wake.wait_for(lock, std::chrono::milliseconds(4), woken);
       }
       if (m_quit) return;
       commands.swap(m_commands);
     }
-    for (auto& c : commands) apply(*c);
+    for (auto& c : commands) {
+      ++m_applied;  // counted first: a command that throws has still been dealt with
+      apply(*c);
+    }
     // any command (play, speed, a new state) restarts the pacing from now
     if (m_running && (!commands.empty() || !wasRunning) && m_sim) {
       anchorWall = rateWall = Clock::now();
       anchorSim = rateSim = m_sim->time();
     }
     wasRunning = m_running;
-    if (!m_running || !m_sim) {
+    if (!m_running || !m_sim || m_local.data.size() >= kMaxLocalDoubles) {
       publish();
       setStatus();
       continue;
@@ -295,7 +341,8 @@ void Simulator::run() {
       }
       ++m_steps;
       record();
-      if ((++k & 15) == 0 && Clock::now() - start > kWorkSlice) break;
+      if ((++k & 15) == 0 && (Clock::now() - start > kWorkSlice || m_local.data.size() >= kMaxLocalDoubles))
+        break;
     }
     const Clock::time_point now = Clock::now();
     if (m_sim->time() >= m_stopTime) m_running = false;

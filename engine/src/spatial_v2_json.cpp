@@ -64,6 +64,12 @@ Joint joint(const json& j, const std::string& path) {
   if (!parseJointCode(code, jt.type) || jt.type == JointType::Free)
     throw FormatError(path, "unknown joint code '" + code +
                                 "' (known: Rx Ry Rz R Px Py Pz P H r px py)");
+  // spatial_v2's jcalc reads jtyp.pars.pitch for 'H' and fails without it: so does this reader
+  const bool hasPitch = j.is_object() && (j.contains("pitch") || (j.contains("pars") && j["pars"].is_object() &&
+                                                                   j["pars"].contains("pitch")));
+  if (jt.type == JointType::H && !hasPitch)
+    throw FormatError(path, "a helical joint 'H' needs its pitch (pars.pitch, metres per radian), "
+                            "as spatial_v2's jcalc does");
   return jt;
 }
 
@@ -119,7 +125,7 @@ bool looksLikeSpatialV2(const json& doc) {
   return doc.is_object() && doc.contains("NB") && !doc.contains("format");
 }
 
-ModelSpec specFromSpatialV2(const json& model, const std::string& path) {
+ModelSpec specFromSpatialV2(const json& model, const std::string& path, std::vector<std::string>* notes) {
   auto at = [&](const std::string& f) { return path.empty() ? f : path + "." + f; };
   if (!model.is_object()) throw FormatError(path, "expected a spatial_v2 model object");
   const json& nbj = field(model, "NB", path);
@@ -226,9 +232,24 @@ ModelSpec specFromSpatialV2(const json& model, const std::string& path) {
   if (model.contains("appearance")) {
     const json& a = model["appearance"];
     if (a.contains("base")) spec.baseAppearance = a["base"];
-    if (a.contains("body") && a["body"].is_array()) {
-      for (std::size_t i = 0; i < a["body"].size() && i < spec.bodies.size(); ++i)
-        spec.bodies[i].appearance = a["body"][i];
+    if (a.contains("body")) {
+      // showmotion draws body i from appearance.body{i} for every i up to NB, and fails on a
+      // shorter list: so does this reader, naming the first body without an entry
+      const json& body = a["body"];
+      if (!body.is_array())
+        throw FormatError(at("appearance.body"), "expected a list with one entry per body (NB = " +
+                                                     std::to_string(nb) + ")");
+      if (body.size() < spec.bodies.size())
+        throw FormatError(at("appearance.body"),
+                          "expected " + std::to_string(nb) + " entries (one per body, NB), got " +
+                              std::to_string(body.size()) + ": body " +
+                              std::to_string(body.size() + 1) + " has no appearance");
+      for (std::size_t i = 0; i < spec.bodies.size(); ++i) spec.bodies[i].appearance = body[i];
+      if (body.size() > spec.bodies.size() && notes)
+        notes->push_back(at("appearance.body") + ": " + std::to_string(body.size()) + " entries for " +
+                         std::to_string(nb) + " bodies: the last " +
+                         std::to_string(body.size() - spec.bodies.size()) +
+                         " are not used (showmotion draws bodies 1 to NB)");
     }
   }
   if (model.contains("camera")) {

@@ -7,6 +7,7 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -438,11 +439,100 @@ bool signedPermutation(const Mat3& R) {
   return true;
 }
 
+// Whether text is well-formed UTF-8 (no overlong forms, surrogates or code points past
+// U+10FFFF) with no control characters but tab, newline and carriage return.
+bool validUtf8(const std::string& text) {
+  const auto* p = reinterpret_cast<const unsigned char*>(text.data());
+  const auto* end = p + text.size();
+  while (p < end) {
+    const unsigned c = *p;
+    if (c < 0x80) {
+      if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') return false;
+      ++p;
+      continue;
+    }
+    const int extra = c >= 0xF0 ? 3 : c >= 0xE0 ? 2 : c >= 0xC2 ? 1 : -1;
+    if (extra < 0 || c > 0xF4 || end - p <= extra) return false;
+    unsigned code = c & (0x3F >> extra);
+    for (int k = 1; k <= extra; ++k) {
+      if ((p[k] & 0xC0) != 0x80) return false;
+      code = (code << 6) | (p[k] & 0x3F);
+    }
+    if ((extra == 2 && (code < 0x800 || (code >= 0xD800 && code <= 0xDFFF))) ||
+        (extra == 3 && (code < 0x10000 || code > 0x10FFFF)))
+      return false;
+    p += extra + 1;
+  }
+  return true;
+}
+
+// A name for a message: bytes outside printable ASCII as \xHH.
+std::string printable(const std::string& name) {
+  std::string out;
+  for (const unsigned char c : name) {
+    if (c >= 0x20 && c < 0x7F) {
+      out += static_cast<char>(c);
+    } else {
+      static const char* hex = "0123456789ABCDEF";
+      out += "\\x";
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    }
+  }
+  return out;
+}
+
+// The deepest element nesting of an XML text, by a scan of its markup (comments, CDATA,
+// processing instructions and declarations skipped; quoted attribute values may hold '>').
+// TinyXML, which urdfdom parses with, builds and frees its element tree recursively, so a deep
+// enough document overflows the stack: it is measured first, without recursion.
+std::size_t xmlNestingDepth(const std::string& xml) {
+  std::size_t depth = 0, deepest = 0, k = 0;
+  const auto skipPast = [&](const char* end) {
+    const std::size_t at = xml.find(end, k);
+    k = at == std::string::npos ? xml.size() : at + std::strlen(end);
+  };
+  while ((k = xml.find('<', k)) != std::string::npos) {
+    if (xml.compare(k, 4, "<!--") == 0) {
+      skipPast("-->");
+    } else if (xml.compare(k, 9, "<![CDATA[") == 0) {
+      skipPast("]]>");
+    } else if (xml.compare(k, 2, "<?") == 0) {
+      skipPast("?>");
+    } else if (xml.compare(k, 2, "<!") == 0) {
+      skipPast(">");
+    } else if (xml.compare(k, 2, "</") == 0) {
+      if (depth > 0) --depth;
+      skipPast(">");
+    } else {
+      // a start tag: to its '>' outside quotes; "/>" closes it at once
+      char quote = 0, last = 0;
+      for (++k; k < xml.size(); ++k) {
+        const char c = xml[k];
+        if (quote) {
+          if (c == quote) quote = 0;
+        } else if (c == '"' || c == '\'') {
+          quote = c;
+        } else if (c == '>') {
+          break;
+        }
+        if (!std::isspace(static_cast<unsigned char>(c))) last = c;
+      }
+      ++k;
+      if (last != '/') deepest = std::max(deepest, ++depth);
+    }
+  }
+  return deepest;
+}
+
 }  // namespace
 
 ModelSpec specFromUrdf(const std::string& xml, const std::string& source,
                        std::vector<std::string>* notes) {
   const auto fail = [&](const std::string& reason) { return FormatError(source, reason); };
+  if (xmlNestingDepth(xml) > kMaxUrdfDepth)
+    throw fail("is nested deeper than " + std::to_string(kMaxUrdfDepth) +
+               " XML elements (a URDF document needs a handful)");
   urdf::ModelInterfaceSharedPtr m;
   ErrorCollector collector;
   {
@@ -460,6 +550,20 @@ ModelSpec specFromUrdf(const std::string& xml, const std::string& source,
     std::string why;
     for (const std::string& e : collector.errors) why += (why.empty() ? "" : "; ") + e;
     throw fail("not a valid URDF document" + (why.empty() ? std::string() : ": " + why));
+  }
+
+  // names become the model's body names, which every format writes as UTF-8 (JSON, and URDF
+  // itself): a name in another encoding would load here and fail on the first save
+  const auto checkName = [&](const char* what, const std::string& name) {
+    if (!validUtf8(name))
+      throw fail(std::string(what) + " '" + printable(name) + "': the name is not valid UTF-8 text");
+  };
+  checkName("robot", m->getName());
+  {
+    std::vector<urdf::LinkSharedPtr> all;
+    m->getLinks(all);
+    for (const auto& link : all) checkName("link", link->name);
+    for (const auto& [name, joint] : m->joints_) checkName("joint", name);
   }
 
   // links in document order (urdfdom keeps them by name)

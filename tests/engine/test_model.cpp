@@ -3,6 +3,12 @@
 #include <QtTest>
 
 #include <functional>
+#include <set>
+
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "articulate/dynamics.h"
 #include "articulate/generators.h"
@@ -12,6 +18,24 @@
 using namespace art;
 using Edit = std::function<void(ModelSpec&)>;
 Q_DECLARE_METATYPE(Edit)
+
+// fsync interposed: records which kinds of file the process flushed, so that the test can see
+// that a save flushes the directory after its rename (and not only the file)
+namespace {
+std::set<std::string> g_fsyncedDirectories;
+}
+extern "C" int fsync(int fd) {
+  using Real = int (*)(int);
+  static const auto real = reinterpret_cast<Real>(dlsym(RTLD_NEXT, "fsync"));
+  struct stat st;
+  if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+    char link[64], target[4096];
+    std::snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+    const ssize_t n = readlink(link, target, sizeof target - 1);
+    if (n > 0) g_fsyncedDirectories.insert(std::string(target, static_cast<std::size_t>(n)));
+  }
+  return real(fd);
+}
 
 namespace {
 ModelSpec threeLinks() {
@@ -206,6 +230,60 @@ class TestModel : public QObject {
     }
     QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{"model.json"});
     QCOMPARE(readJsonFile(path)["a"].get<int>(), 2);
+  }
+
+  void atomicWriteKeepsLinksPermissionsAndFlushesTheDirectory() {
+    QTemporaryDir dir;
+    const QString real = dir.filePath("real.json"), link = dir.filePath("link.json");
+    writeFileAtomically(real.toStdString(), R"({"a": 1})");
+    QVERIFY(::chmod(real.toLocal8Bit().constData(), 0640) == 0);
+    QVERIFY(QFile::link("real.json", link));  // a relative link, as users make them
+    g_fsyncedDirectories.clear();
+    writeFileAtomically(link.toStdString(), R"({"a": 2})");
+    // the link is still a link, and its target has the new bytes and the old permissions
+    QVERIFY(QFileInfo(link).isSymLink());
+    QCOMPARE(readJsonFile(link.toStdString())["a"].get<int>(), 2);
+    struct stat st;
+    QVERIFY(::stat(real.toLocal8Bit().constData(), &st) == 0);
+    QCOMPARE(st.st_mode & 07777, 0640u);
+    // the rename was made durable: the directory holding the target was flushed
+    const QString canonical = QFileInfo(dir.path()).canonicalFilePath();
+    QVERIFY2(g_fsyncedDirectories.count(canonical.toStdString()) == 1,
+             qPrintable("flushed directories: " + QString::number(g_fsyncedDirectories.size())));
+    // a new file gets 0666 less the umask, not a fixed 0644
+    const mode_t old = ::umask(0007);
+    writeFileAtomically(dir.filePath("new.json").toStdString(), "{}");
+    ::umask(old);
+    QVERIFY(::stat(dir.filePath("new.json").toLocal8Bit().constData(), &st) == 0);
+    QCOMPARE(st.st_mode & 07777, 0660u);
+    // a writer dropped before commit leaves the target as it was and no temporary behind
+    {
+      AtomicFile file(real.toStdString());
+      file.write("{\"a\": 3");
+    }
+    QCOMPARE(readJsonFile(real.toStdString())["a"].get<int>(), 2);
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::System).size(), 3);
+  }
+
+  void spatialV2AppearanceListsFollowShowmotion() {
+    // showmotion draws bodies 1..NB from appearance.body: a longer list loads, and its unused
+    // entries are named in a note (a shorter one is refused: test_malformed)
+    const nlohmann::json eye = {{1, 0, 0, 0, 0, 0}, {0, 1, 0, 0, 0, 0}, {0, 0, 1, 0, 0, 0},
+                                {0, 0, 0, 1, 0, 0}, {0, 0, 0, 0, 1, 0}, {0, 0, 0, 0, 0, 1}};
+    const nlohmann::json box = {"box", {{0, 0, 0}, {1, 1, 1}}};
+    nlohmann::json doc = {{"NB", 2}, {"parent", {0, 1}}, {"jtype", {"Rz", "Rx"}},
+                          {"Xtree", {eye, eye}}, {"I", {eye, eye}},
+                          {"appearance", {{"base", nlohmann::json::array()}, {"body", nlohmann::json::array({box, box, box})}}}};
+    Diagnostics problems;
+    const auto loaded = readModelDocument(doc, problems);
+    QVERIFY2(loaded && problems.empty(), problems.empty() ? "" : problems[0].text().c_str());
+    QCOMPARE(loaded->notes.size(), std::size_t(1));
+    QCOMPARE(QString::fromStdString(loaded->notes[0]),
+             QString("appearance.body: 3 entries for 2 bodies: the last 1 are not used (showmotion "
+                     "draws bodies 1 to NB)"));
+    QCOMPARE(loaded->spec.bodies[1].appearance, box);
+    doc["appearance"]["body"] = nlohmann::json::array({box, box});
+    QVERIFY(readModelDocument(doc, problems)->notes.empty());
   }
 
   void truncatedJsonNamesLineAndColumn() {

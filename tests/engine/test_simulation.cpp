@@ -147,6 +147,32 @@ class TestSimulation : public QObject {
   void energyProjectionKeepsEnergyAndAccuracy_data() {
     addTrajectoryRows();
   }
+  // Found by fuzz_model_loader: a geared double elbow whose middle link has no mass and whose
+  // last link has no mass (only rotational inertia) has a singular joint-space inertia matrix.
+  // The constrained step's factorisation threw std::runtime_error out of step(), through the
+  // System interface (the simulator thread stopped with an exception, `simulate` ended on it).
+  // It is a divergence: step and advanceTo return false at the last good state, with a reason.
+  void aSingularInertiaMatrixIsADivergence() {
+    const LoadedModel lm = loadModel(ARTICULATE_TEST_DATA_DIR "/fuzz_regressions/fuzz_massless_geared_elbow.json");
+    const Model m = compile(lm.spec);
+    for (const char* integrator : {"rk4", "euler", "dopri5"}) {
+      SimulationOptions opt;
+      QVERIFY(parseIntegrator(integrator, opt.integrator));
+      Simulation sim(m, opt);
+      const Eigen::VectorXd q0 = sim.q(), qd0 = sim.qd();
+      QVERIFY(!sim.step());
+      QVERIFY(sim.divergence());
+      QCOMPARE(sim.divergence()->quantity, std::string("joint-space inertia"));
+      QVERIFY2(sim.divergence()->message.find("not positive definite at joint 'elbow'") != std::string::npos,
+               sim.divergence()->message.c_str());
+      QCOMPARE(sim.time(), 0.0);
+      QVERIFY(sim.q() == q0 && sim.qd() == qd0);
+      Simulation again(m, opt);
+      QVERIFY(!again.advanceTo(0.1));
+      QVERIFY(again.divergence());
+    }
+  }
+
   void energyProjectionKeepsEnergyAndAccuracy() {
     QFETCH(int, index);
     const json& tr = reference()["trajectories"][index];

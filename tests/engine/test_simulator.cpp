@@ -2,7 +2,13 @@
 // recording (chunked storage, interpolation, truncation, files) and the threaded Simulator
 // (same trajectory as a Simulation run directly, pacing never ahead of the wall clock,
 // generations, divergence keeps the history).
+#include <array>
+#include <atomic>
 #include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <mutex>
 #include <thread>
 
 #include <QtTest>
@@ -32,6 +38,31 @@ ModelSpec rotor(double izz) {
 }
 
 Eigen::VectorXd vec1(double v) { return Eigen::VectorXd::Constant(1, v); }
+
+// waits until the simulator's thread has applied every command sent so far (a state, not a
+// clock: under load the thread may take long to get there, and the test waits for it)
+bool settle(const Simulator& sim, double limit = 30.0) {
+  const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(limit);
+  while (sim.status().commandsApplied < sim.commandsSent()) {
+    if (std::chrono::steady_clock::now() > end) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  return true;
+}
+
+// a tree system whose step throws once `after` steps were taken (a solver failing mid-run)
+class ThrowingSystem : public TreeSystem {
+ public:
+  ThrowingSystem(std::shared_ptr<const Model> model, int after)
+      : TreeSystem(std::move(model), {}), m_left(after) {}
+  bool step() override {
+    if (m_left-- <= 0) throw std::runtime_error("a solver failed");
+    return TreeSystem::step();
+  }
+
+ private:
+  int m_left;
+};
 
 // runs the simulator until it pauses by itself or `wall` seconds pass, collecting snapshots
 Recording drain(Simulator& sim, long generation, int n, double wall) {
@@ -264,6 +295,78 @@ class TestSimulator : public QObject {
       QVERIFY(back.q(k) == r.q(k) && back.qd(k) == r.qd(k));
       QCOMPARE(back.potential(k), r.potential(k));
     }
+    // the streamed writer writes the very bytes of the document formatJson would: with and
+    // without the optional fields, with no sample, and past its 1 MiB write buffer
+    const auto fileText = [](const std::string& file) { return readTextFile(file); };
+    QCOMPARE(fileText(path), formatJson(recordingToJson(spec, mo)));
+    Motion bare = mo;
+    bare.title = bare.author = "";
+    bare.qd.resize(0, 0);
+    bare.kinetic.resize(0);
+    bare.potential.resize(0);
+    saveRecording(path, spec, bare);
+    QCOMPARE(fileText(path), formatJson(recordingToJson(spec, bare)));
+    Motion none;
+    none.q.resize(0, 2);
+    saveRecording(path, spec, none);
+    QCOMPARE(fileText(path), formatJson(recordingToJson(spec, none)));
+    Motion big;
+    const Eigen::Index n = 40000;
+    big.t = Eigen::VectorXd::LinSpaced(n, 0.0, 40.0);
+    big.q = Eigen::MatrixXd::Random(n, 2) * 3.14159;
+    big.qd = Eigen::MatrixXd::Random(n, 2);
+    big.kinetic = Eigen::VectorXd::Random(n).cwiseAbs();
+    big.potential = -Eigen::VectorXd::Random(n).cwiseAbs();
+    big.date = "2026-11-24T20:00:00Z";
+    saveRecording(path, spec, big);
+    const std::string streamed = fileText(path);
+    QVERIFY(streamed.size() > (std::size_t(2) << 20));
+    QVERIFY(streamed == formatJson(recordingToJson(spec, big)));
+  }
+
+  // A recording past the 256 MiB model-file limit (about 15 minutes of the 6-joint arm at
+  // 1 kHz) reopens: before, loadModel refused it as "larger than 256 MiB". A model file that
+  // large is still refused, and the recording's every sample comes back exactly.
+  void aRecordingPastTheModelLimitReopens() {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+    QSKIP("writes and parses a 270 MiB file: too slow and large under a sanitizer");
+#endif
+    const ModelSpec spec = loadModel(std::string(ARTICULATE_MODELS_DIR) + "/arm6.json").spec;
+    const Eigen::Index n = 960000;  // 16 minutes at 1 kHz
+    Motion mo;
+    mo.t = Eigen::VectorXd::LinSpaced(n, 0.0, (n - 1) * 1e-3);
+    mo.q = Eigen::MatrixXd::Random(n, 6);
+    mo.qd = Eigen::MatrixXd::Random(n, 6) * 3.0;
+    mo.kinetic = Eigen::VectorXd::Random(n).cwiseAbs();
+    mo.potential = Eigen::VectorXd::Random(n);
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("long.json").toStdString();
+    saveRecording(path, spec, mo);
+    const auto bytes = std::filesystem::file_size(path);
+    QVERIFY2(bytes > (std::uintmax_t(256) << 20), qPrintable(QString("%1 bytes").arg(bytes)));
+    {
+      const LoadedModel lm = loadModel(path);
+      QVERIFY(lm.motion);
+      QCOMPARE(lm.motion->t.size(), n);
+      QVERIFY(lm.motion->t == mo.t && lm.motion->q == mo.q && lm.motion->qd == mo.qd);
+      QVERIFY(lm.motion->kinetic == mo.kinetic && lm.motion->potential == mo.potential);
+    }
+    // the same size as a model file (its format field says so) is refused, naming the limit
+    {
+      std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+      std::string head(200, '\0');
+      f.read(head.data(), 200);
+      const std::size_t at = head.find("articulate-recording");
+      QVERIFY(at != std::string::npos);
+      f.seekp(static_cast<std::streamoff>(at));
+      f.write("articulate-model    ", 20);  // same length: the rest of the file stays
+    }
+    try {
+      loadModel(path);
+      QFAIL("a 270 MiB model file was read");
+    } catch (const FormatError& e) {
+      QVERIFY2(std::string(e.what()).find("is larger than 256 MiB") != std::string::npos, e.what());
+    }
   }
 
   // --- the threaded simulator ---
@@ -304,7 +407,7 @@ class TestSimulator : public QObject {
     QVERIFY2(st.time <= 0.5 * wall + 2e-3, qPrintable(QString("t = %1 after %2 s").arg(st.time).arg(wall)));
     QVERIFY(st.time > 0.0);
     sim.pause();
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    QVERIFY(settle(sim));
     const double paused = sim.status().time;
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
     QCOMPARE(sim.status().time, paused);
@@ -327,7 +430,7 @@ class TestSimulator : public QObject {
     QVERIFY(rec.q(0) == q && rec.qd(0) == qd);
     // a wrong size is refused with a message and changes nothing
     sim.setState(0.0, Eigen::VectorXd::Zero(5), Eigen::VectorXd::Zero(5));
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    QVERIFY(settle(sim));
     QVERIFY(sim.status().error.find("expected 2") != std::string::npos);
     QVERIFY(std::abs(sim.status().time - 7.1) < 1e-9);
   }
@@ -353,8 +456,89 @@ class TestSimulator : public QObject {
     for (std::size_t k = 0; k < rec.size(); ++k) QVERIFY(rec.q(k).allFinite());
     QVERIFY(std::abs(rec.endTime() - st.time) < 1e-12);
     sim.play();  // refuses to run on from a diverged state
-    std::this_thread::sleep_for(std::chrono::milliseconds(30));
+    QVERIFY(settle(sim));
     QVERIFY(!sim.status().running);
+    QCOMPARE(sim.status().time, st.time);
+    QCOMPARE(sim.status().steps, st.steps);
+  }
+
+  void anExceptionInAStepPausesWithItsMessage() {
+    // before: Simulator::run had no try/catch, so this ended the process (std::terminate)
+    auto model = std::make_shared<const Model>(compile(doublePendulum()));
+    Simulator sim;
+    const long g = sim.load(std::make_unique<ThrowingSystem>(model, 100));
+    sim.setUnpaced(true);
+    sim.play();
+    const Recording rec = drain(sim, g, model->nb, 30.0);
+    QVERIFY(settle(sim));
+    const SimulatorStatus st = sim.status();
+    QVERIFY(!st.running);
+    QVERIFY2(st.error == "The simulation stopped: a solver failed", st.error.c_str());
+    QCOMPARE(rec.size(), std::size_t(101));  // t = 0 and the 100 steps before the failure
+    // the thread still serves commands: a new model runs
+    const long g2 = sim.load(model, {});
+    sim.setStopTime(0.1);
+    sim.play();
+    const Recording again = drain(sim, g2, model->nb, 30.0);
+    QCOMPARE(again.size(), std::size_t(101));
+    QVERIFY(sim.status().error.empty());
+  }
+
+  void loadingModelsOfOtherSizesWhileCollectingFast() {
+    // Stress for the snapshot channel: models with different position and constraint counts
+    // loaded one after another while a consumer takes batches as fast as it can. Every batch
+    // must carry its own generation's sizes, and each new generation must reach the consumer.
+    // Before the fix publish() read the batch header back from the consumer's buffer after
+    // releasing the lock: batches came labelled with an old generation (the live recording
+    // froze) or with an old constraint count (record() threw and the process ended); under
+    // ThreadSanitizer the read is reported as a data race.
+    struct Kind {
+      std::shared_ptr<const Model> model;
+      int nc;
+    };
+    const std::string dir = ARTICULATE_MODELS_DIR;
+    std::vector<Kind> kinds;
+    for (const char* file : {"fourbar.json", "double_pendulum.json", "slider_crank.json", "arm6.json"}) {
+      auto model = std::make_shared<const Model>(compile(loadModel(dir + "/" + file).spec));
+      kinds.push_back({model, TreeSystem(model, {}).constraintSize()});
+    }
+    QVERIFY(kinds[0].nc > 0 && kinds[1].nc == 0);  // both sides of the constraint count
+    Simulator sim;
+    sim.setUnpaced(true);
+    std::atomic<bool> stop{false};
+    std::atomic<long> bad{0}, batches{0}, newest{0};
+    std::map<long, std::array<int, 3>> sizes;  // generation -> nq, nv, nc (written before load)
+    std::mutex sizesMutex;
+    std::thread consumer([&] {
+      SnapshotBatch batch;
+      while (!stop) {
+        if (!sim.takeSnapshots(batch)) continue;
+        ++batches;
+        std::lock_guard<std::mutex> lock(sizesMutex);
+        const auto it = sizes.find(batch.generation);
+        if (it == sizes.end() || it->second != std::array<int, 3>{batch.nq, batch.nv, batch.nc}) ++bad;
+        if (batch.generation > newest) newest = batch.generation;
+      }
+    });
+    for (int round = 0; round < 120; ++round) {
+      const Kind& k = kinds[static_cast<std::size_t>(round) % kinds.size()];
+      {
+        std::lock_guard<std::mutex> lock(sizesMutex);
+        sizes[sim.generation() + 1] = {k.model->nq(), k.model->nv(), k.nc};
+      }
+      const long g = sim.load(k.model, {});
+      sim.play();
+      // the new generation reaches the consumer (a frozen channel never does)
+      const auto end = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+      while (newest < g && std::chrono::steady_clock::now() < end)
+        std::this_thread::sleep_for(std::chrono::microseconds(200));
+      QVERIFY2(newest >= g, qPrintable(QString("generation %1 never arrived (round %2)").arg(g).arg(round)));
+      QVERIFY2(sim.status().error.empty(), sim.status().error.c_str());
+    }
+    stop = true;
+    consumer.join();
+    QCOMPARE(bad.load(), 0L);
+    QVERIFY(batches > 120);
   }
 };
 

@@ -429,6 +429,78 @@ class TestUrdf : public QObject {
     }
   }
 
+  // TinyXML (urdfdom's parser) builds and frees its element tree recursively: a deeply nested
+  // document overflowed the stack (a segmentation fault, not an error). It is refused first,
+  // whatever the nested elements are called, while comments, CDATA and quoted '>' do not count
+  // as nesting, and a long chain of links (nested by reference, not by markup) still loads.
+  void deepNesting() {
+    for (const std::string& tag : {std::string("link"), std::string("x")}) {
+      std::string xml = "<?xml version='1.0'?><robot name='r'><link name='a'/>";
+      const int n = 200000;
+      for (int k = 0; k < n; ++k) xml += "<" + tag + ">";
+      for (int k = 0; k < n; ++k) xml += "</" + tag + ">";
+      xml += "</robot>";
+      try {
+        specFromUrdf(xml, "deep.urdf");
+        QFAIL("no error");
+      } catch (const FormatError& e) {
+        QVERIFY2(QString(e.what()).contains("is nested deeper than 256 XML elements"), e.what());
+      }
+    }
+    // at the limit: no depth error (the document is simply not a URDF link tree, or it is)
+    std::string ok = "<robot name='r'><!-- <a><b><c> --><link name='a'><visual><geometry>"
+                     "<box size='1 1 1'/></geometry><material name='m'><color rgba='1 0 0 1'/>"
+                     "</material></visual></link><![CDATA[<<<<]]></robot>";
+    QCOMPARE(specFromUrdf(ok, "ok.urdf").bodies.size(), std::size_t(0));
+    std::string chain = "<robot name='chain'><link name='l0'/>";
+    const int links = 3000;
+    for (int k = 1; k <= links; ++k) {
+      chain += "<link name='l" + std::to_string(k) + "'><inertial><mass value='1'/><inertia ixx='0.1' "
+               "iyy='0.1' izz='0.1' ixy='0' ixz='0' iyz='0'/></inertial></link>";
+      chain += "<joint name='j" + std::to_string(k) + "' type='continuous'><parent link='l" +
+               std::to_string(k - 1) + "'/><child link='l" + std::to_string(k) +
+               "'/><origin xyz='0 0 0.1' rpy='0 0 0'/><axis xyz='0 1 0'/></joint>";
+    }
+    chain += "</robot>";
+    const ModelSpec spec = specFromUrdf(chain, "chain.urdf");
+    QCOMPARE(spec.bodies.size(), std::size_t(links));
+    QCOMPARE(spec.bodies.back().parent, links - 2);  // 0-based: body k hangs from body k - 1
+  }
+
+  // Found by fuzz_urdf: a name that is not UTF-8 (here a lone lead byte 0xD4, read by TinyXML
+  // as one Latin-1 character when the XML declaration is broken) loaded, then the URDF export
+  // wrote a document urdfdom could not read back, and the Articulate format's save threw
+  // (JSON text is UTF-8). Names enter the model only as valid UTF-8; the message names the byte.
+  void namesMustBeUtf8() {
+    const std::string body = "<link name='a'/><link name='b'><inertial><mass value='1'/><inertia ixx='1' "
+                              "iyy='1' izz='1' ixy='0' ixz='0' iyz='0'/></inertial></link><joint name='j' "
+                              "type='continuous'><parent link='a'/><child link='b'/></joint>";
+    const struct {
+      std::string xml, message;
+    } rows[] = {
+        {"<=xml version='1.0'?><robot name='c\xD4'>" + body + "</robot>",
+         "robot 'c\\xD4': the name is not valid UTF-8 text"},
+        {"<robot name='r'>" + body + "<link name='\x01x'/><joint name='k' type='fixed'><parent link='b'/>"
+         "<child link='\x01x'/></joint></robot>",
+         "link '\\x01x': the name is not valid UTF-8 text"},
+        {"<robot name='r'>" + body.substr(0, body.find("<joint")) + "<joint name='j\xC0\xAF' type='continuous'>"
+         "<parent link='a'/><child link='b'/></joint></robot>",
+         "joint 'j\\xC0\\xAF': the name is not valid UTF-8 text"},  // an overlong '/'
+    };
+    for (const auto& row : rows) {
+      try {
+        specFromUrdf(row.xml, "names.urdf");
+        QFAIL(qPrintable(QString::fromStdString("no error for " + row.message)));
+      } catch (const FormatError& e) {
+        QVERIFY2(std::string(e.what()).find(row.message) != std::string::npos, e.what());
+      }
+    }
+    // UTF-8 names load and save
+    const ModelSpec spec = specFromUrdf("<robot name='Grüße'>" + body + "</robot>", "ok.urdf");
+    QCOMPARE(spec.name, std::string("Grüße"));
+    QVERIFY(!formatJson(specToJson(spec)).empty());
+  }
+
   // what URDF does not store is listed, not silently lost
   void exportNotes() {
     ModelSpec spec = model("arm6.json");

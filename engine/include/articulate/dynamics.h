@@ -10,6 +10,8 @@
 //  - writes its result into `data` and returns a reference to it, allocating nothing.
 // Each algorithm lives in its own source file (kinematics, rnea, aba, crba, energy).
 
+#include <stdexcept>
+
 #include <Eigen/Core>
 
 #include "articulate/data.h"
@@ -56,8 +58,17 @@ const Eigen::MatrixXd& crba(const Model& model, Data& data, const VecRef& q);
 const Eigen::VectorXd& biasForces(const Model& model, Data& data, const VecRef& q,
                                   const VecRef& qd, const ExternalForces* fext = nullptr);
 
+/// The joint-space inertia matrix is not positive definite at some state: the dynamics are
+/// undefined there (a body without mass or inertia where the motion needs some, e.g. a massless
+/// link between two joints about one axis). A simulation reports it as a divergence.
+class SingularInertiaError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 /// Factorises data.H = L^T L in place exploiting tree sparsity (Featherstone, RBDA Table 6.3);
-/// the factor is stored in data.L. Throws std::runtime_error if H is not positive definite.
+/// the factor is stored in data.L. Throws SingularInertiaError naming the joint if H is not
+/// positive definite.
 void factorizeMassMatrix(const Model& model, Data& data);
 
 /// Solves H x = b in place with the factor from factorizeMassMatrix.

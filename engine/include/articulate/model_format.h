@@ -75,8 +75,10 @@ LoadedModel loadModel(const std::string& path, bool convertFloats = true);
 /// The Articulate recording document for a model and its samples (docs/model-format.md).
 nlohmann::ordered_json recordingToJson(const ModelSpec& spec, const Motion& motion);
 
-/// Saves a recording (model and samples) atomically. Throws std::runtime_error naming the file
-/// when it cannot be written.
+/// Saves a recording (model and samples) atomically (AtomicFile), streamed: the bytes of
+/// formatJson(recordingToJson(spec, motion)) without building that document, so that saving
+/// needs little memory beyond the motion itself. Throws std::runtime_error naming the file when
+/// it cannot be written.
 void saveRecording(const std::string& path, const ModelSpec& spec, const Motion& motion);
 
 /// The canonical Articulate document of a rigid body (kind "rigid_body"; fields in

@@ -73,7 +73,9 @@ class Simulation {
   /// Sets the state (q of size nq, qd of size nv; free joints' quaternions are normalised);
   /// throws std::invalid_argument on a size mismatch. The ground's tangential
   /// deformation is reset to zero; a state that violates the model's constraints is projected
-  /// onto them (q() and qd() then return the projected state).
+  /// onto them (q() and qd() then return the projected state). Where the joint-space inertia
+  /// is singular at that state the projection cannot be made: the state stays as given and
+  /// divergence() says why (step() then returns false).
   void setState(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd);
   /// Sets constant joint forces (N m or N); throws std::invalid_argument on a size mismatch.
   void setJointForces(const Eigen::VectorXd& tau);
@@ -82,7 +84,9 @@ class Simulation {
   /// shortened), dopri5 adapts its steps and lands on `t`. Returns false (and stays at the
   /// last good state) if the simulation diverged; see divergence().
   bool advanceTo(double t);
-  /// One step of dt (fixed-step) or one accepted adaptive step. Returns false on divergence.
+  /// One step of dt (fixed-step) or one accepted adaptive step. Returns false on divergence,
+  /// which includes a state where the joint-space inertia matrix is singular (no acceleration
+  /// exists: SingularInertiaError, reported as a divergence of "joint-space inertia").
   bool step();
 
   double time() const { return m_t; }
@@ -135,6 +139,11 @@ class Simulation {
   long m_steps = 0, m_rejected = 0;
   std::optional<ConstraintData> m_cons;  // when the model has constraints
   std::optional<ContactData> m_contact;  // when the model has contact points
+  // what constraintForces and contactForces return without constraints or contacts: members,
+  // not function-local statics, whose first use registers a destructor with atexit (a calloc
+  // on a stepping path)
+  const Eigen::VectorXd m_noConstraintForces;
+  const Eigen::Matrix3Xd m_noContactForces;
 
   // qdd at time t and state (q, qd) with the ground deformation u, with the controllers',
   // external and ground forces; with contact points it also leaves du/dt in m_contact->udot
@@ -144,6 +153,8 @@ class Simulation {
   void stage(int k, double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
              const Eigen::VectorXd& u);
   bool fixedStep(double h);
+  bool advanceSteps(double t);  // advanceTo's loop
+  bool singular(const SingularInertiaError& e);  // a singular H as a divergence; returns false
   bool adaptiveStep(double hMax);
   // accepts the step held in m_q1, m_qd1 unless it diverged
   bool commit(double h);

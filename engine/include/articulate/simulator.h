@@ -49,7 +49,9 @@ struct SimulatorStatus {
   long steps = 0;            // steps since the last load/reset/setState
   double realTimeFactor = 0.0;  // simulated seconds per wall second over the last ~0.5 s
   std::optional<Divergence> divergence;  // why it paused itself, if it did
-  std::string error;         // a rejected command (e.g. a wrong state size)
+  long commandsApplied = 0;   // commands the thread has applied (see Simulator::commandsSent)
+  std::string error;         // a rejected command (e.g. a wrong state size), or the exception
+                             // that stopped the simulation ("The simulation stopped: ...")
 };
 
 class Simulator {
@@ -93,10 +95,16 @@ class Simulator {
   SimulatorStatus status() const;
   /// The generation of the most recent load/reset/setState command.
   long generation() const { return m_generation.load(); }
+  /// How many commands have been sent so far. Commands are applied in order, so once
+  /// status().commandsApplied reaches this count every command sent before has taken effect
+  /// (a test or a caller waits for a state this way instead of for a time).
+  long commandsSent() const { return m_sent.load(); }
 
  private:
   struct Command;
   void run();
+  void runLoop();
+  void fault(const std::string& what);  // stops stepping after an exception, reported in status
   void apply(Command& c);
   void publish();  // hands the local batch to the consumer when it took the last one
   void record();
@@ -108,6 +116,7 @@ class Simulator {
   std::deque<std::unique_ptr<Command>> m_commands;
   bool m_quit = false;
   std::atomic<long> m_generation{0};
+  std::atomic<long> m_sent{0};
 
   // snapshot channel: the thread fills m_local and swaps it into m_shared when that was taken
   std::mutex m_channelMutex;
@@ -122,7 +131,7 @@ class Simulator {
   std::unique_ptr<System> m_sim;
   bool m_running = false, m_unpaced = false;
   double m_speed = 1.0, m_stopTime = 0.0;
-  long m_steps = 0, m_threadGeneration = 0;
+  long m_steps = 0, m_threadGeneration = 0, m_applied = 0;
   std::string m_error;
 
   std::thread m_thread;  // last: started after everything above exists

@@ -4,6 +4,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -29,8 +30,12 @@ class FormatError : public std::runtime_error {
 /// 3x3 row-major nested arrays; the arithmetic follows their size), optional gravity, gc
 /// ({"body": [...], "point": [npt][3] or [3][npt]}), appearance and camera (kept as given).
 /// Bodies are named "body1".."bodyNB". `path` prefixes error paths.
-/// Throws FormatError naming the JSON path for any missing, mistyped or inconsistent field.
-ModelSpec specFromSpatialV2(const nlohmann::json& model, const std::string& path = "");
+/// Throws FormatError naming the JSON path for any missing, mistyped or inconsistent field,
+/// and where spatial_v2 itself fails: a helical joint without a pitch, an appearance.body list
+/// shorter than NB. What spatial_v2 accepts but does not use (appearance.body entries past NB)
+/// is left out with a note appended to `notes` when given.
+ModelSpec specFromSpatialV2(const nlohmann::json& model, const std::string& path = "",
+                            std::vector<std::string>* notes = nullptr);
 
 /// Whether a JSON document is meant as a spatial_v2 model struct: it has NB and no "format".
 bool looksLikeSpatialV2(const nlohmann::json& doc);

@@ -49,6 +49,9 @@ UrdfText specToUrdf(const ModelSpec& spec);
 /// Throws UrdfError as specToUrdf, std::runtime_error naming the file when it cannot write.
 std::vector<std::string> saveUrdf(const std::string& path, const ModelSpec& spec);
 
+/// The deepest XML element nesting a URDF document may have (a real one has about five).
+inline constexpr std::size_t kMaxUrdfDepth = 256;
+
 /// Reads URDF text into a spatial ModelSpec with the default gravity [0 0 -9.81]. The root
 /// link is the fixed base (its own mass is ignored: the base does not move); "revolute" and
 /// "continuous" joints become R joints, "prismatic" joints P joints (about or along x, y or z
@@ -59,8 +62,9 @@ std::vector<std::string> saveUrdf(const std::string& path, const ModelSpec& spec
 /// instructions in their material's colour. Limits, dynamics (damping, friction), collisions
 /// and meshes are not used; each kind is listed in `notes` when present.
 /// Throws FormatError (its path() is `source`) naming the link or joint and the reason: XML
-/// or URDF errors reported by urdfdom, "floating" and "planar" joints, a zero joint axis,
-/// invalid mass properties or geometry sizes.
+/// nested deeper than kMaxUrdfDepth elements (checked before parsing, whose recursion a deeper
+/// document would overflow), XML or URDF errors reported by urdfdom, "floating" and "planar"
+/// joints, a zero joint axis, invalid mass properties or geometry sizes.
 ModelSpec specFromUrdf(const std::string& xml, const std::string& source,
                        std::vector<std::string>* notes = nullptr);
 

@@ -161,6 +161,7 @@ void readBody(Reader& rd, const json& jb, const std::string& p, int dim, std::si
     else if (rd.vector(jb["end"], dim, at(p, "end"), end)) {
       const Eigen::Vector3d axis = end - b.origin;
       b.length = axis.norm();
+      b.givenEnd = end;
       if (!(b.length > 0)) rd.fail(at(p, "end"), "must differ from 'origin'");
       else if (dim == 2) {
         const Eigen::Vector3d a = axis / b.length;
@@ -171,7 +172,7 @@ void readBody(Reader& rd, const json& jb, const std::string& p, int dim, std::si
     }
   } else if (dim == 2) {
     double angle = 0;
-    if (jb.contains("angle")) rd.number(jb["angle"], at(p, "angle"), angle);
+    if (jb.contains("angle") && rd.number(jb["angle"], at(p, "angle"), angle)) b.givenAngle = angle;
     b.orientation << std::cos(angle), -std::sin(angle), 0, std::sin(angle), std::cos(angle), 0,
         0, 0, 1;
   } else if (jb.contains("orientation") &&
@@ -404,9 +405,14 @@ ojson structureToJson(const StructureSpec& s) {
     jb["kind"] = bodyKindName(b.kind);
     jb["origin"] = vec(b.origin, d);
     if (bar) {
-      jb["end"] = vec(b.origin + b.length * b.orientation.col(0), d);
+      const Eigen::Vector3d end = b.origin + b.length * b.orientation.col(0);
+      const bool given = b.givenEnd && (*b.givenEnd - end).head(d).norm() <= 1e-12 * (1.0 + end.norm());
+      jb["end"] = vec(given ? *b.givenEnd : end, d);
     } else if (d == 2) {
-      jb["angle"] = std::atan2(b.orientation(1, 0), b.orientation(0, 0));
+      const double angle = std::atan2(b.orientation(1, 0), b.orientation(0, 0));
+      const bool given = b.givenAngle && std::abs(std::cos(*b.givenAngle) - b.orientation(0, 0)) <= 1e-15 &&
+                         std::abs(std::sin(*b.givenAngle) - b.orientation(1, 0)) <= 1e-15;
+      jb["angle"] = given ? *b.givenAngle : angle;
     } else {
       ojson rows = ojson::array();
       for (int i = 0; i < 3; ++i) rows.push_back(vec(b.orientation.row(i).transpose(), 3));

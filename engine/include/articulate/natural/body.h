@@ -75,6 +75,12 @@ struct BodySpec {
   // local axes in world as columns (a proper rotation); bars: column 0 is the bar's axis
   Eigen::Matrix3d orientation = Eigen::Matrix3d::Identity();
   double length = 1.0;  // bars and two-point kinds: distance from r to the second point (m)
+  // what a file gave instead of the orientation and length (bars: the other end, m; 2D
+  // non-bars: the angle, rad), written back as given while the orientation and length still
+  // agree with it, so that saving a loaded structure gives the file it was, digit for digit
+  // (recomputing them from the orientation would move the last digit on every save)
+  std::optional<Eigen::Vector3d> givenEnd;
+  std::optional<double> givenAngle;
   double mass = 1.0;    // kg, > 0
   Eigen::Vector3d massCentre = Eigen::Vector3d::Zero();  // local, first k components (m)
   // about the mass centre in local axes (kg m^2): 3D rigid: the tensor; 2D: (0,0) is the
