@@ -1,9 +1,13 @@
 // Image, image-sequence and video export (see export.h).
 #include "export.h"
 
+#include <cerrno>
 #include <cmath>
+#include <cstdio>
+#include <cstring>
 #include <memory>
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -21,14 +25,25 @@ int exportFrameCount(const ExportOptions& o) {
 
 namespace {
 
+// A video is written beside its target under a temporary name with the same suffix (ffmpeg
+// picks the container by it) and renamed over the target once complete: cancelling or failing
+// leaves an existing file as it was.
+QString partialPath(const QString& path) {
+  const QFileInfo info(path);
+  return info.dir().filePath(QString(".%1.partial-%2.%3")
+                                 .arg(info.completeBaseName())
+                                 .arg(QCoreApplication::applicationPid())
+                                 .arg(info.suffix()));
+}
+
 // ffmpeg reading raw RGB frames on its standard input
 class FfmpegVideo {
  public:
-  FfmpegVideo(const QString& program, const ExportOptions& o) {
+  FfmpegVideo(const QString& program, const ExportOptions& o, const QString& output) {
     m_process.setProgram(program);
     m_process.setArguments({"-y", "-loglevel", "error", "-f", "rawvideo", "-pix_fmt", "rgb24",
                             "-s", QString("%1x%2").arg(o.width).arg(o.height), "-r",
-                            QString::number(o.fps), "-i", "-", "-pix_fmt", "yuv420p", o.path});
+                            QString::number(o.fps), "-i", "-", "-pix_fmt", "yuv420p", output});
     m_process.setProcessChannelMode(QProcess::MergedChannels);
     m_process.start();
     if (!m_process.waitForStarted(10000)) throw std::runtime_error("cannot start ffmpeg");
@@ -70,13 +85,22 @@ QString exportFrames(const ModelSpec& spec, const Recording& recording, System& 
   const QString ffmpeg = ffmpegProgram();
   if (o.kind == ExportOptions::Kind::Video && !ogg && ffmpeg.isEmpty())
     return "ffmpeg is not installed: install it (apt-get install ffmpeg) or export to a .ogv file";
+  const bool video = o.kind == ExportOptions::Kind::Video;
+  const QString part = video ? partialPath(o.path) : QString();
+  // whatever happens below, an unfinished video goes and the target stays as it was
+  struct RemovePartial {
+    QString path;
+    ~RemovePartial() {
+      if (!path.isEmpty()) QFile::remove(path);
+    }
+  } cleanup{part};
   try {
     OffscreenView offscreen(spec, o.width, o.height);
     std::unique_ptr<OggVideoWriter> oggWriter;
     std::unique_ptr<FfmpegVideo> ffmpegWriter;
-    if (o.kind == ExportOptions::Kind::Video) {
-      if (ogg) oggWriter = std::make_unique<OggVideoWriter>(o.path, o.width, o.height, o.fps);
-      else ffmpegWriter = std::make_unique<FfmpegVideo>(ffmpeg, o);
+    if (video) {
+      if (ogg) oggWriter = std::make_unique<OggVideoWriter>(part, o.width, o.height, o.fps);
+      else ffmpegWriter = std::make_unique<FfmpegVideo>(ffmpeg, o, part);
     }
     const QFileInfo first(o.path);
     const QString stem = first.dir().filePath(first.completeBaseName());
@@ -92,8 +116,8 @@ QString exportFrames(const ModelSpec& spec, const Recording& recording, System& 
       poses.segments(q, qd, segments);
       offscreen.setSegments(segments);
       offscreen.setBodyPoses(bodyPoses);
-      if (o.kind == ExportOptions::Kind::Images) {
-        offscreen.savePng(QString("%1_%2.png").arg(stem).arg(k, 5, 10, QChar('0')));
+      if (!video) {
+        offscreen.savePng(QString("%1_%2.png").arg(stem).arg(k, 5, 10, QChar('0')));  // atomic
       } else {
         const QImage frame = offscreen.image();
         if (oggWriter) oggWriter->addFrame(frame);
@@ -102,12 +126,21 @@ QString exportFrames(const ModelSpec& spec, const Recording& recording, System& 
       if (progress && !progress(k + 1, total)) {
         if (ffmpegWriter) ffmpegWriter->kill();
         oggWriter.reset();
-        if (o.kind == ExportOptions::Kind::Video) QFile::remove(o.path);
         return "cancelled";
       }
     }
     if (oggWriter) oggWriter->finish();
-    if (ffmpegWriter) return ffmpegWriter->finish();
+    if (ffmpegWriter) {
+      const QString failure = ffmpegWriter->finish();
+      if (!failure.isEmpty()) return failure;
+    }
+    oggWriter.reset();
+    if (video) {
+      // complete: it takes the target's place in one step (rename(2) replaces atomically)
+      if (std::rename(QFile::encodeName(part).constData(), QFile::encodeName(o.path).constData()) != 0)
+        return QString("cannot write '%1': %2").arg(o.path, QString::fromLocal8Bit(std::strerror(errno)));
+      cleanup.path.clear();
+    }
   } catch (const std::exception& e) {
     return QString::fromStdString(e.what());
   }

@@ -34,9 +34,11 @@ int exportFrameCount(const ExportOptions& options);
 
 /// Renders the recording's frames from options.start to options.end and writes them (`poses`
 /// turns the recorded states into body poses and segments; `spec` gives the drawing). Calls
-/// `progress(done, total)` after each frame; returning false cancels (files already written
-/// stay; an unfinished video is removed). Returns an empty string on success, else the reason
-/// (also "cancelled").
+/// `progress(done, total)` after each frame; returning false cancels. Every file is written
+/// atomically: each image through a temporary file renamed over it, a video under a temporary
+/// name beside the target that replaces it only once complete, so that cancelling or failing
+/// leaves an existing file of that name as it was (images already written stay). Returns an
+/// empty string on success, else the reason (also "cancelled").
 QString exportFrames(const ModelSpec& spec, const Recording& recording, System& poses,
                      const ViewState& view,
                      const ExportOptions& options,

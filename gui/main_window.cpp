@@ -107,7 +107,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), m_settings(Settin
       },
       this);
   connect(m_document, &ModelDocument::changed, m_autosaver, &Autosaver::noteChange);
-  connect(m_autosaver, &Autosaver::failed, this, [this](const QString& why) { statusBar()->showMessage(why); });
+  connect(m_autosaver, &Autosaver::failed, this, &MainWindow::autosaveFailed);
+  connect(m_autosaver, &Autosaver::saved, this, [this] { m_autosaveWarned = false; });
   connect(m_playback, &Playback::problem, this, &MainWindow::simulationProblem);
 
   createDocks();
@@ -748,6 +749,7 @@ void MainWindow::createMenus() {
   view->addSeparator();
   m_saveCameraAction =
       view->addAction(tr("Save &Camera to Model"), this, &MainWindow::saveCameraToModel);
+  m_saveCameraAction->setShortcut(QKeySequence(tr("Ctrl+Shift+C")));
   view->addSeparator();
   QMenu* panels = view->addMenu(tr("&Panels"));
   for (QDockWidget* dock : findChildren<QDockWidget*>())
@@ -888,6 +890,7 @@ bool MainWindow::showModel(LoadedModel loaded, std::optional<RigidBodySpec> rigi
                                ? tr("Rigid-body and structure models have no joints to pose.")
                                : QString());
   m_path = file;
+  m_setAside.clear();  // they belong to the model that was open
   m_resetting = true;
   m_document->reset(m_model->spec);
   m_resetting = false;
@@ -991,7 +994,7 @@ bool MainWindow::offerRecovery() {
     box.setDefaultButton(recoverButton);
     box.setEscapeButton(laterButton);
     box.exec();
-    if (box.clickedButton() == discardButton) store.remove(entry.pid);
+    if (box.clickedButton() == discardButton) store.remove(entry.owner);
     else if (box.clickedButton() == recoverButton && recover(entry)) return true;
   }
   return false;
@@ -1004,7 +1007,7 @@ bool MainWindow::recover(const RecoveryEntry& entry) {
   m_document->markModified();
   updateTitle();
   // this process owns the changes now: its own recovery file first, then the old one goes
-  if (m_autosaver->saveNow()) m_autosaver->store().remove(entry.pid);
+  if (m_autosaver->saveNow()) m_autosaver->store().remove(entry.owner);
   statusBar()->showMessage(
       tr("Recovered the unsaved changes to %1; save them to keep them")
           .arg(entry.original.isEmpty() ? tr("a new model") : QDir::toNativeSeparators(entry.original)));
@@ -1160,6 +1163,7 @@ void MainWindow::documentChanged(ModelDocument::Change change) {
   };
   const bool cameraOnly = change == ModelDocument::Change::Values &&
                           withoutCamera(m_model->spec) == withoutCamera(m_document->spec());
+  const std::string previousSpec = cameraOnly ? std::string() : specToJson(m_model->spec).dump();
   m_model->spec = m_document->spec();
   if (cameraOnly) {
     if (!m_cameraEdit) {
@@ -1168,25 +1172,101 @@ void MainWindow::documentChanged(ModelDocument::Change change) {
     }
     return;
   }
-  // the model changed under the simulation: restart it, from the current state when the state
-  // sizes still match, else from the initial state
+  // The model changed under the timeline. A value edit of a simulated model carries the
+  // recording over: the history up to the playhead stays and the simulation goes on from its
+  // state there. A timeline that no longer fits (other state sizes, a structural edit, or a
+  // recorded motion of another size) is set aside, so that undoing the edit brings it back.
   const Eigen::VectorXd q = m_playback->q(), qd = m_playback->qd();
   const double t = m_playback->time();
   const bool live = m_playback->live(), playing = m_playback->playing();
+  Recording history = m_playback->releaseRecording();
   try {
-    m_viewport->setModel(m_model->spec, compile(m_model->spec).q0);
+    const Model edited = compile(m_model->spec);
+    if (m_model->motion && Recording::fromMotion(*m_model->motion).positionSize() != edited.nq()) {
+      // the motion cannot pose the edited model: it is set aside, and the model simulates
+      m_setAside.push_back({previousSpec, std::move(history), std::move(m_model->motion), t});
+      m_model->motion.reset();
+      statusBar()->showMessage(tr("The recorded motion does not fit the edited model: it is set "
+                                  "aside (Undo brings it back), and the model simulates"));
+    }
+    m_viewport->setModel(m_model->spec, edited.q0);
     startTimeline();
   } catch (const std::exception& e) {
     showError(tr("Could not apply the change."), QString::fromStdString(e.what()));
     return;
   }
-  if (live && q.size() == m_display->positionSize() && qd.size() == m_display->velocitySize()) {
-    m_playback->restartFrom(t, q, qd);
+  // back to a model whose timeline an earlier edit set aside (an undo, a redo): it returns, and
+  // the timeline it replaces is set aside in turn
+  const std::string key = specToJson(m_model->spec).dump();
+  if (std::any_of(m_setAside.begin(), m_setAside.end(), [&](const SetAside& a) { return a.spec == key; })) {
+    if (live && !history.empty()) m_setAside.push_back({previousSpec, std::move(history), std::nullopt, t});
+    restoreSetAside(key);
+    if (m_setAside.size() > kSetAsideLimit) m_setAside.pop_front();
+    return;
+  }
+  if (m_setAside.size() > kSetAsideLimit) m_setAside.pop_front();
+  if (!live || history.empty()) return;
+  const bool sameSizes = history.positionSize() == m_display->positionSize() &&
+                         history.velocitySize() == m_display->velocitySize() &&
+                         history.constraintSize() == m_display->constraintSize();
+  if (change == ModelDocument::Change::Values && sameSizes) {
+    m_playback->continueFrom(std::move(history), t, q, qd);
     if (playing) m_playback->play();
     statusBar()->showMessage(tr("The model changed: simulating on from t = %1 s").arg(t));
-  } else if (live) {
-    statusBar()->showMessage(tr("The model changed size: simulating from the initial state"));
+    return;
   }
+  m_setAside.push_back({previousSpec, std::move(history), std::nullopt, t});
+  if (m_setAside.size() > kSetAsideLimit) m_setAside.pop_front();
+  if (sameSizes) {
+    m_playback->restartFrom(t, q, qd);
+    if (playing) m_playback->play();
+    statusBar()->showMessage(tr("The model changed: simulating on from t = %1 s; the recording "
+                                "before it is set aside (Undo brings it back)").arg(t));
+  } else {
+    statusBar()->showMessage(tr("The model changed size: simulating from the initial state; the "
+                                "recording is set aside (Undo brings it back)"));
+  }
+}
+
+bool MainWindow::restoreSetAside(const std::string& key) {
+  for (auto it = m_setAside.rbegin(); it != m_setAside.rend(); ++it) {
+    if (it->spec != key) continue;
+    SetAside entry = std::move(*it);
+    m_setAside.erase(std::next(it).base());
+    if (entry.motion) {
+      m_model->motion = std::move(entry.motion);
+      startTimeline();
+      m_playback->setTime(entry.time);
+      statusBar()->showMessage(tr("The recorded motion is back"));
+      return true;
+    }
+    if (entry.recording.positionSize() != m_display->positionSize() ||
+        entry.recording.velocitySize() != m_display->velocitySize() ||
+        entry.recording.constraintSize() != m_display->constraintSize())
+      return false;
+    m_playback->restoreRecording(std::move(entry.recording), entry.time);
+    statusBar()->showMessage(tr("The recording is back (%1 s)").arg(m_playback->endTime()));
+    return true;
+  }
+  return false;
+}
+
+void MainWindow::autosaveFailed(const QString& why) {
+  statusBar()->showMessage(why);
+  // a dialog, once per run of failures (the next autosave that works ends the run): the status
+  // bar alone is easily missed, and unsaved work is at stake
+  if (m_autosaveWarned) return;
+  m_autosaveWarned = true;
+  auto* box = new QMessageBox(QMessageBox::Warning, tr("Articulate"),
+                              tr("Your unsaved changes could not be autosaved."),
+                              QMessageBox::Ok, this);
+  box->setObjectName("autosaveFailedBox");
+  box->setInformativeText(why + "\n\n" +
+                          tr("Articulate keeps trying every minute. Save the model (File > Save) "
+                             "to keep your changes safe."));
+  box->setAttribute(Qt::WA_DeleteOnClose);
+  box->setModal(false);
+  box->show();
 }
 
 void MainWindow::setModified(bool modified) {

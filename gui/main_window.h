@@ -3,6 +3,7 @@
 // bar at the bottom, menus, drag-and-drop of model files, and the open document (a model file
 // as loaded, plus whether the camera was saved into it since).
 
+#include <deque>
 #include <optional>
 
 #include <QMainWindow>
@@ -11,6 +12,7 @@
 
 #include "articulate/model_format.h"
 #include "articulate/natural/structure.h"
+#include "articulate/recording.h"
 #include "articulate/system.h"
 #include "document.h"
 #include "settings.h"
@@ -173,12 +175,16 @@ class MainWindow : public QMainWindow {
   void selectBody(int body);  // in the view, the tree and the Properties dock
   void about();
   void setModified(bool modified);
+  void autosaveFailed(const QString& why);
   void updateTitle();
   bool maybeSave();
   void showError(const QString& title, const QString& details);
   void createShortcuts();
   void startTimeline();
   void documentChanged(ModelDocument::Change change);
+  /// After an edit, brings back the newest timeline set aside for the model whose canonical
+  /// JSON is `key` (an undo): its motion, or a live recording with the simulation at its end.
+  bool restoreSetAside(const std::string& key);
   std::unique_ptr<System> makeSystem() const;
   void showFrame();
   /// m_poses and m_segments of the state (q, qd), from m_display (qd of another size: the
@@ -216,6 +222,7 @@ class MainWindow : public QMainWindow {
   ModelTreePanel* m_tree = nullptr;
   PropertiesPanel* m_properties = nullptr;
   bool m_resetting = false, m_cameraEdit = false;
+  bool m_autosaveWarned = false;  // a dialog has told of the current run of autosave failures
   Playback* m_playback = nullptr;
   PlaybackBar* m_playbackBar = nullptr;
   PlotsPanel* m_plots = nullptr;
@@ -233,6 +240,18 @@ class MainWindow : public QMainWindow {
   QAction* m_addBodyAction = nullptr;
   QAction* m_moveAction = nullptr;
   LinkOptionsForm* m_linkOptions = nullptr;
+  /// Timelines an edit could not carry over (the model's state sizes or structure changed, so
+  /// its recording or recorded motion no longer fits it): kept, moved and not copied, with the
+  /// model they belong to, so that undoing the edit brings them back. Newest last; at most
+  /// kSetAsideLimit, cleared when another model is opened.
+  struct SetAside {
+    std::string spec;  // the canonical JSON of the model the timeline belongs to
+    Recording recording;
+    std::optional<Motion> motion;  // the model's own motion (an animation), else a live recording
+    double time = 0.0;             // the playhead
+  };
+  static constexpr std::size_t kSetAsideLimit = 8;
+  std::deque<SetAside> m_setAside;
 };
 
 }  // namespace art::gui

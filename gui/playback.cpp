@@ -2,6 +2,8 @@
 #include "playback.h"
 
 #include <algorithm>
+
+#include <QFile>
 #include <cmath>
 
 #include <QHBoxLayout>
@@ -55,8 +57,24 @@ void Playback::setAnimation(Recording recording) {
   emit stateChanged();
 }
 
+double recordingLimitBytes(const QByteArray& meminfo) {
+  QByteArray text = meminfo;
+  if (text.isEmpty()) {
+    QFile f("/proc/meminfo");
+    if (f.open(QIODevice::ReadOnly)) text = f.readAll();
+  }
+  for (const QByteArray& line : text.split('\n')) {
+    if (!line.startsWith("MemAvailable:")) continue;
+    bool ok = false;
+    const double kib = line.mid(13).trimmed().split(' ').value(0).toDouble(&ok);
+    if (ok && kib > 0) return std::min(kRecordingLimitBytes, 0.5 * kib * 1024);
+  }
+  return kRecordingLimitBytes;
+}
+
 void Playback::setSimulation(std::unique_ptr<System> system) {
   Simulator* sim = simulator();
+  m_limitBytes = recordingLimitBytes();
   m_live = true;
   m_recording =
       Recording(system->positionSize(), system->velocitySize(), system->constraintSize());
@@ -200,6 +218,44 @@ void Playback::restartFrom(double t, const Eigen::VectorXd& q, const Eigen::Vect
   emit stateChanged();
 }
 
+void Playback::continueFrom(Recording history, double t, const Eigen::VectorXd& q,
+                            const Eigen::VectorXd& qd) {
+  if (!m_live) return;
+  m_recording = std::move(history);
+  m_recording.truncateAfter(std::nextafter(t, -1e300));  // the simulator sends the sample at t
+  sendState(t, q, qd);
+  m_follow = true;
+  emit stateChanged();
+}
+
+void Playback::restoreRecording(Recording recording, double playhead) {
+  if (!m_live || !m_simulator || recording.empty()) return;
+  if (m_playing) pause();
+  m_recording = std::move(recording);
+  const double end = m_recording.endTime();
+  const double shown = std::clamp(playhead, m_recording.startTime(), end);
+  Eigen::VectorXd q, qd, shownQ, shownQd;
+  m_recording.stateAt(end, q, qd);
+  m_recording.stateAt(shown, shownQ, shownQd);
+  m_recording.truncateAfter(std::nextafter(end, -1e300));  // the simulator sends the sample at end
+  sendState(end, q, qd);
+  // the playhead stays where it was (as in setStateHere, it does not follow meanwhile)
+  m_follow = false;
+  m_time = shown;
+  m_q = shownQ;
+  m_qd = shownQd;
+  m_shownTime = m_time;
+  m_shownSize = m_recording.size();
+  emit frameChanged(m_time);
+  emit stateChanged();
+}
+
+Recording Playback::releaseRecording() {
+  Recording taken = std::move(m_recording);
+  m_recording = Recording();
+  return taken;
+}
+
 void Playback::setStateHere(const Eigen::VectorXd& q, const Eigen::VectorXd& qd) {
   if (!m_live || !m_simulator) return;
   if (m_playing) pause();
@@ -227,7 +283,7 @@ void Playback::takeSnapshots() {
     if (m_batch.generation != m_generation || m_batch.nq != m_recording.positionSize() ||
         m_batch.nv != m_recording.velocitySize() || m_batch.nc != m_recording.constraintSize())
       continue;
-    const double limit = kRecordingLimitBytes /
+    const double limit = m_limitBytes /
                          double(Recording::bytesPerSample(m_batch.nq, m_batch.nv, m_batch.nc));
     if (double(m_recording.size() + m_batch.size()) > limit) {
       m_simulator->pause();
@@ -235,7 +291,7 @@ void Playback::takeSnapshots() {
       emit problem(tr("The recording is full (%1 samples, %2 GB): the simulation paused. Scrub "
                       "back and resume, or restart.")
                        .arg(m_recording.size())
-                       .arg(kRecordingLimitBytes / 1e9, 0, 'f', 1));
+                       .arg(m_limitBytes / 1e9, 0, 'f', 1));
       return;
     }
     for (std::size_t k = 0; k < m_batch.size(); ++k)
@@ -248,6 +304,11 @@ void Playback::takeSnapshots() {
 void Playback::checkStatus() {
   m_simStatus = m_simulator->status();
   if (m_simStatus.generation != m_generation || m_reportedProblem) return;
+  // the thread hands its last samples over after it stopped: the problem is told once they are
+  // here, so that the recording the message speaks of ends where the simulation stopped
+  if ((m_simStatus.divergence || !m_simStatus.error.empty()) && m_simStatus.loaded &&
+      (m_recording.empty() || m_recording.endTime() < m_simStatus.time))
+    return;
   if (m_simStatus.divergence) {
     m_reportedProblem = true;
     m_playing = false;

@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 
+#include <QByteArray>
 #include <QElapsedTimer>
 #include <QObject>
 #include <QString>
@@ -38,8 +39,15 @@ int timeDecimals(double speed);
 /// Steps of the fine slider over the whole range, and of the coarse one.
 inline constexpr int kFineSteps = 10000;
 inline constexpr int kCoarseSteps = 100;
-/// A live recording pauses the simulation when it would pass this size (bytes).
+/// A live recording pauses the simulation when it would pass recordingLimitBytes(): at most
+/// this many bytes (4 GiB) ...
 inline constexpr double kRecordingLimitBytes = 4.0 * 1024 * 1024 * 1024;
+/// ... and at most half the memory available when the recording starts (MemAvailable in
+/// /proc/meminfo, which counts free memory and what the kernel can reclaim), so that a long
+/// recording pauses the simulation instead of driving the machine into swap or the OOM killer.
+/// `meminfo` is the text of /proc/meminfo (empty: read it; without a MemAvailable line the 4 GiB
+/// cap alone applies).
+double recordingLimitBytes(const QByteArray& meminfo = {});
 
 class Playback : public QObject {
   Q_OBJECT
@@ -75,6 +83,16 @@ class Playback : public QObject {
   /// The state shown now (interpolated at time()).
   const Eigen::VectorXd& q() const { return m_q; }
   const Eigen::VectorXd& qd() const { return m_qd; }
+  /// Live: takes `history` (of this timeline's sizes) as the recording up to time t, and the
+  /// simulation goes on from (q, qd) at t (after a value edit of the model: what was recorded
+  /// before stays); playing or paused as before.
+  void continueFrom(Recording history, double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd);
+  /// Live: takes `recording` (of this timeline's sizes) back whole, with the simulation paused
+  /// at its last state and the playhead at `playhead` (undoing an edit that set it aside).
+  void restoreRecording(Recording recording, double playhead);
+  /// Hands the recording over (moved, not copied) and leaves an empty one: the caller then
+  /// starts another timeline.
+  Recording releaseRecording();
   /// Time of one jog step: the range over kFineSteps (at least 1e-6 s).
   double jogStep() const;
 
@@ -139,6 +157,7 @@ class Playback : public QObject {
   SnapshotBatch m_batch;
   SimulatorStatus m_simStatus;
   bool m_reportedProblem = false;
+  double m_limitBytes = kRecordingLimitBytes;  // recordingLimitBytes() when the timeline started
 
   Recording m_recording;
   bool m_live = false, m_playing = false, m_follow = false;

@@ -22,6 +22,7 @@
 #include <vtkTransform.h>
 #include <vtkNew.h>
 #include <vtkPNGWriter.h>
+#include <QSaveFile>
 #include <vtkRenderWindow.h>
 #include <vtkRenderer.h>
 #include <vtkImageData.h>
@@ -649,18 +650,13 @@ void OffscreenView::render() {
 }
 
 void OffscreenView::savePng(const QString& path) {
-  render();
-  vtkNew<vtkWindowToImageFilter> grab;
-  grab->SetInput(d->window);
-  grab->ReadFrontBufferOff();
-  grab->Update();
-  vtkNew<vtkPNGWriter> writer;
-  const QByteArray file = path.toLocal8Bit();
-  writer->SetFileName(file.constData());
-  writer->SetInputConnection(grab->GetOutputPort());
-  writer->Write();
-  if (writer->GetErrorCode() != 0)
-    throw std::runtime_error("cannot write '" + path.toStdString() + "'");
+  // written atomically (QSaveFile: a temporary file renamed over the target on commit), so an
+  // existing image is replaced whole or not at all
+  const QImage frame = image();
+  QSaveFile file(path);
+  if (!file.open(QIODevice::WriteOnly) || !frame.save(&file, "PNG") || !file.commit())
+    throw std::runtime_error("cannot write '" + path.toStdString() + "': " +
+                             file.errorString().toStdString());
 }
 
 QImage OffscreenView::image() {

@@ -244,11 +244,16 @@ class TestDocument : public QObject {
     QTRY_VERIFY_WITH_TIMEOUT(!p->simulating(), 2000);
     const double t = p->time();
     const Eigen::VectorXd q = p->q();
+    const std::size_t samples = p->recording().size();
+    const Eigen::VectorXd halfway = p->recording().q(samples / 2);
     QVERIFY(w.document()->edit("Set time step to 0.0005 s",
                                [](ModelSpec& s) { s.simulation.dt = 5e-4; }).isEmpty());
     QCOMPARE(w.model()->spec.simulation.dt, 5e-4);
     QTRY_VERIFY_WITH_TIMEOUT(p->hasTimeline(), 5000);
-    QCOMPARE(p->startTime(), t);
+    // a value edit keeps what was recorded before it (it used to discard the whole recording)
+    QCOMPARE(p->startTime(), 0.0);
+    QTRY_VERIFY_WITH_TIMEOUT(p->endTime() >= t, 5000);  // the simulator sends the sample at t
+    QCOMPARE(p->recording().q(samples / 2), halfway);
     QVERIFY(p->q().isApprox(q));
     QVERIFY(w.statusText().contains("simulating on from t ="));
     p->pause();
@@ -280,6 +285,83 @@ class TestDocument : public QObject {
     undo->trigger();
     QVERIFY(w.model()->spec.simulation.energyProjection);
     QVERIFY(projection->isChecked());
+  }
+
+  void structuralEditsSetTheTimelineAsideAndUndoBringsItBack() {
+    MainWindow w;
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.openFile(ARTICULATE_MODELS_DIR "/double_pendulum.json"));
+    Playback* p = w.playback();
+    const auto addTip = [&] {
+      return w.document()->edit("Add body 'tip'", [](ModelSpec& s) {
+        BodySpec b;
+        b.name = "tip";
+        b.parent = 1;
+        b.joint.type = JointType::PlanarR;
+        b.inertia = InertiaSpec::fromMassComInertia(0.5, Vec3(0.2, 0, 0), Mat3::Identity() * 1e-3);
+        addBody(s, b);
+      }, ModelDocument::Change::Structure);
+    };
+
+    // a live recording: a body added changes the sizes, the recording is set aside
+    p->setUnpaced(true);
+    p->play();
+    QTRY_VERIFY_WITH_TIMEOUT(p->endTime() > 0.2, 10000);
+    p->pause();
+    QTRY_VERIFY_WITH_TIMEOUT(!p->simulating(), 5000);
+    const std::size_t samples = p->recording().size();
+    const double end = p->endTime();
+    const Eigen::VectorXd last = p->recording().q(samples - 1);
+    const QString added = addTip();
+    QVERIFY2(added.isEmpty(), qPrintable(added));
+    QCOMPARE(p->recording().positionSize(), 3);
+    QVERIFY(p->recording().size() <= 1);
+    QVERIFY2(w.statusText().contains("set aside"), qPrintable(w.statusText()));
+    // undo: the same recording is back, and the simulation goes on from its end
+    w.document()->undoStack()->undo();
+    QCOMPARE(p->recording().positionSize(), 2);
+    QTRY_COMPARE_WITH_TIMEOUT(p->recording().size(), samples, 5000);
+    QCOMPARE(p->endTime(), end);
+    QCOMPARE(p->recording().q(samples - 1), last);
+    p->play();
+    QTRY_VERIFY_WITH_TIMEOUT(p->endTime() > end + 0.05, 10000);
+    p->pause();
+    QTRY_VERIFY_WITH_TIMEOUT(!p->simulating(), 5000);
+
+    // a recorded motion (a saved recording): adding a body used to leave the motion's 2-joint
+    // samples under a 3-joint model, and the next frame threw from frameChanged
+    Motion motion = p->recording().toMotion();
+    QTemporaryDir dir;
+    const QString file = dir.filePath("swing.json");
+    saveRecording(file.toStdString(), w.model()->spec, motion);
+    QVERIFY(w.openFile(file));
+    QVERIFY(!p->live());
+    const std::size_t motionSamples = p->recording().size();
+    QCOMPARE(motionSamples, static_cast<std::size_t>(motion.t.size()));
+    QVERIFY(addTip().isEmpty());
+    QVERIFY(p->live());  // the edited model simulates
+    QVERIFY(!w.model()->motion);
+    QVERIFY2(w.statusText().contains("set aside"), qPrintable(w.statusText()));
+    // scrubbing and playing the edited model is safe
+    p->play();
+    QTRY_VERIFY_WITH_TIMEOUT(p->endTime() > 0.05, 10000);
+    p->pause();
+    p->setTime(0.0);
+    p->tick();
+    QCOMPARE(p->q().size(), 3);
+    // undo brings the motion back as the animation it was
+    w.document()->undoStack()->undo();
+    QVERIFY(!p->live());
+    QVERIFY(w.model()->motion.has_value());
+    QCOMPARE(p->recording().size(), motionSamples);
+    p->setTime(0.5 * p->endTime());
+    p->tick();
+    QCOMPARE(p->q().size(), 2);
+    // redo sets it aside again
+    w.document()->undoStack()->redo();
+    QVERIFY(p->live());
+    QCOMPARE(p->q().size(), 3);
   }
 };
 

@@ -60,6 +60,18 @@ double labelTime(const MainWindow& w) {
 class TestPlayback : public QObject {
   Q_OBJECT
  private slots:
+  void recordingLimitFollowsTheAvailableMemory() {
+    // the 4 GiB cap, lowered to half of what the kernel reports available (it used to ignore
+    // the machine's memory: a 2 GiB machine would swap long before the cap)
+    const QByteArray small = "MemTotal:        2000000 kB\nMemFree:          100000 kB\n"
+                             "MemAvailable:    1000000 kB\nBuffers:           1000 kB\n";
+    QCOMPARE(recordingLimitBytes(small), 0.5 * 1000000 * 1024);
+    QCOMPARE(recordingLimitBytes("MemAvailable:   100000000 kB\n"), kRecordingLimitBytes);
+    QCOMPARE(recordingLimitBytes("MemTotal: 1000 kB\n"), kRecordingLimitBytes);  // no line: the cap
+    const double here = recordingLimitBytes();
+    QVERIFY(here > 0 && here <= kRecordingLimitBytes);
+  }
+
   void initTestCase() {
     QStandardPaths::setTestModeEnabled(true);
     QSettings().clear();
@@ -232,11 +244,35 @@ class TestPlayback : public QObject {
     // cancelling removes the unfinished video
     o.path = dir.filePath("cancelled.ogv");
     TreeSystem poses(std::make_shared<const Model>(compile(w.model()->spec)), {});
-    const QString error = exportFrames(w.model()->spec, p->recording(), poses,
-                                       w.viewport()->viewState(), o,
-                                       [](int done, int) { return done < 2; });
+    const auto cancelAfterOne = [](int done, int) { return done < 2; };
+    QString error = exportFrames(w.model()->spec, p->recording(), poses,
+                                 w.viewport()->viewState(), o, cancelAfterOne);
     QCOMPARE(error, QString("cancelled"));
     QVERIFY(!QFile::exists(o.path));
+    // exporting over an existing file and cancelling leaves that file as it was (it used to be
+    // deleted: ffmpeg ran with -y on the target, and cancel removed the target), with no
+    // temporary file left beside it; ffmpeg's path (mp4) and the Ogg writer's alike
+    const QStringList suffixes = ffmpegProgram().isEmpty() ? QStringList{"ogv"} : QStringList{"ogv", "mp4"};
+    for (const QString& suffix : suffixes) {
+      o.path = dir.filePath("existing." + suffix);
+      {
+        QFile f(o.path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("the user's earlier video");
+      }
+      const QStringList before = QDir(dir.path()).entryList(QDir::Files | QDir::Hidden);
+      error = exportFrames(w.model()->spec, p->recording(), poses, w.viewport()->viewState(), o,
+                           cancelAfterOne);
+      QCOMPARE(error, QString("cancelled"));
+      QFile f(o.path);
+      QVERIFY(f.open(QIODevice::ReadOnly));
+      QCOMPARE(f.readAll(), QByteArray("the user's earlier video"));
+      QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), before);
+      // finishing replaces it whole
+      QVERIFY(exportFrames(w.model()->spec, p->recording(), poses, w.viewport()->viewState(), o, {}).isEmpty());
+      QVERIFY(QFileInfo(o.path).size() > 1000);
+      QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), before);
+    }
   }
 
   void rigidBodySimulatesThroughTheSameSeam() {
@@ -393,7 +429,7 @@ class TestPlayback : public QObject {
     QVERIFY2(w.lastError().contains("diverged at t = "), qPrintable(w.lastError()));
     QVERIFY(w.statusText().contains("diverged"));
     QVERIFY(waitFor([&] { return !p->playing(); }, 2));
-    QVERIFY(p->recording().size() > 100);
+    QVERIFY2(p->recording().size() > 100, qPrintable(QString("%1 samples; %2").arg(p->recording().size()).arg(w.lastError())));
     for (std::size_t k = 0; k < p->recording().size(); ++k)
       QVERIFY(p->recording().q(k).allFinite());
     // the pose shown is finite and the last good one

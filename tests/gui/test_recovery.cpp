@@ -6,6 +6,12 @@
 // a child process that edits through the Properties panel is SIGKILLed after its autosave, and
 // a fresh window restores its edit exactly.
 #include <QtTest>
+
+#include <algorithm>
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <QtWidgets>
 
 #include "articulate/model.h"
@@ -56,14 +62,16 @@ class DialogAnswerer : public QObject {
   QPointer<QMessageBox> m_last;
 };
 
-/// The pid of a process that has ended (a finished `true`).
-qint64 deadPid() {
+/// A process that has ended (a `sleep`, killed and reaped: no zombie answers kill(pid, 0)),
+/// as the writer of a recovery: its pid, start time and boot.
+RecoveryOwner deadOwner() {
   QProcess p;
-  p.start("/bin/true", {});
-  if (!p.waitForStarted()) return 0;
-  const qint64 pid = p.processId();
-  p.waitForFinished();  // and reaped: no zombie answers kill(pid, 0)
-  return pid;
+  p.start("/bin/sleep", {"60"});
+  if (!p.waitForStarted()) return {};
+  const RecoveryOwner owner = RecoveryOwner::ofProcess(p.processId());
+  p.kill();
+  p.waitForFinished();
+  return owner;
 }
 
 }  // namespace
@@ -77,11 +85,11 @@ class TestRecovery : public QObject {
   ModelSpec m_edited;  // with link2's mass 3.75 kg
 
   RecoveryStore store() const { return RecoveryStore(RecoveryStore::defaultDirectory()); }
-  bool exists(qint64 pid) const { return store().entry(pid).has_value(); }
-  /// Writes a recovery of m_edited for process `pid`.
-  void writeRecovery(qint64 pid) const {
+  bool exists(const RecoveryOwner& owner) const { return store().entry(owner).has_value(); }
+  /// Writes a recovery of m_edited for `owner`.
+  void writeRecovery(const RecoveryOwner& owner) const {
     const ModelSpec edited = m_edited;
-    store().write(pid, m_original, "articulate-model",
+    store().write(owner, m_original, "articulate-model",
                   [edited](const std::string& path) { saveModel(path, edited); });
   }
 
@@ -112,7 +120,7 @@ class TestRecovery : public QObject {
     w.show();
     w.autosaver()->setInterval(50);
     QVERIFY(w.openFile(m_original));
-    const qint64 self = QCoreApplication::applicationPid();
+    const RecoveryOwner self = RecoveryOwner::current();
     QTest::qWait(200);
     QVERIFY(!exists(self));  // nothing to save
 
@@ -126,7 +134,9 @@ class TestRecovery : public QObject {
     std::optional<RecoveryEntry> e = store().entry(self);
     QCOMPARE(e->original, m_original);
     QCOMPARE(e->format, QString("articulate-model"));
-    QCOMPARE(e->pid, self);
+    QCOMPARE(e->pid, self.pid);
+    QVERIFY(self.startTicks > 0);
+    QCOMPARE(e->owner.startTicks, self.startTicks);
     QCOMPARE(text(loadModel(localPath(e->documentPath)).spec), text(m_edited));
     // a second edit is written at the next tick
     mass->setValue(4.5);
@@ -157,23 +167,41 @@ class TestRecovery : public QObject {
     QCOMPARE(text(loadModel(localPath(m_original)).spec), text(m_spec));  // not saved
   }
 
+  // A process killed but not yet reaped by its parent (a zombie) still answers kill(pid, 0):
+  // it was taken for alive, and its recovery was never offered while its parent lived on (the
+  // real program's crash test, started from a shell that had not waited, found this).
+  void aZombieIsNotAlive() {
+    const pid_t child = ::fork();
+    QVERIFY(child >= 0);
+    if (child == 0) ::_exit(0);
+    const RecoveryOwner zombie = RecoveryOwner::ofProcess(child);
+    QTRY_VERIFY(!zombie.isAlive());  // once it has exited; its parent (this test) has not reaped it
+    QCOMPARE(::kill(child, 0), 0);   // kill(pid, 0) alone cannot tell
+    writeRecovery(zombie);
+    const QList<RecoveryEntry> orphans = store().orphans();
+    QVERIFY(std::any_of(orphans.begin(), orphans.end(),
+                        [&](const RecoveryEntry& e) { return e.owner.key() == zombie.key(); }));
+    int status = 0;
+    QCOMPARE(::waitpid(child, &status, 0), child);
+  }
+
   void offersOnlyDeadOwners() {
-    const qint64 dead = deadPid();
-    QVERIFY(dead > 0);
-    QVERIFY(!RecoveryStore::isAlive(dead, RecoveryStore::currentBootId()));
+    const RecoveryOwner dead = deadOwner();
+    QVERIFY(dead.pid > 0 && dead.startTicks > 0);
+    QVERIFY(!dead.isAlive());
     writeRecovery(dead);
     QProcess sleeper;
     sleeper.start("/bin/sleep", {"60"});
     QVERIFY(sleeper.waitForStarted());
-    const qint64 live = sleeper.processId();
-    QVERIFY(RecoveryStore::isAlive(live, RecoveryStore::currentBootId()));
+    const RecoveryOwner live = RecoveryOwner::ofProcess(sleeper.processId());
+    QVERIFY(live.isAlive());
     writeRecovery(live);
     const QList<RecoveryEntry> orphans = store().orphans();
     QCOMPARE(orphans.size(), 1);
-    QCOMPARE(orphans[0].pid, dead);
+    QCOMPARE(orphans[0].pid, dead.pid);
     // a live pid of an earlier boot is not that process: offered
     if (!RecoveryStore::currentBootId().isEmpty()) {
-      QVERIFY(!RecoveryStore::isAlive(live, "another-boot"));
+      QVERIFY(!RecoveryStore::isAlive(live.pid, "another-boot"));
       QFile owner(store().entry(live)->ownerPath);
       QVERIFY(owner.open(QIODevice::ReadOnly));
       QByteArray json = owner.readAll();
@@ -201,10 +229,10 @@ class TestRecovery : public QObject {
   }
 
   void laterKeepsRecoverRestores() {
-    const qint64 dead = deadPid();
-    QVERIFY(dead > 0);
+    const RecoveryOwner dead = deadOwner();
+    QVERIFY(dead.pid > 0);
     writeRecovery(dead);
-    const qint64 self = QCoreApplication::applicationPid();
+    const RecoveryOwner self = RecoveryOwner::current();
     {
       MainWindow w;
       w.show();
@@ -247,7 +275,8 @@ class TestRecovery : public QObject {
     child.setProcessChannelMode(QProcess::ForwardedErrorChannel);
     child.start(ARTICULATE_AUTOSAVE_CHILD, {m_original, "3.75"});
     QVERIFY(child.waitForStarted());
-    const qint64 pid = child.processId();
+    const RecoveryOwner pid = RecoveryOwner::ofProcess(child.processId());
+    QVERIFY(pid.startTicks > 0);
     QByteArray out;
     QElapsedTimer clock;
     clock.start();
@@ -275,6 +304,63 @@ class TestRecovery : public QObject {
     QVERIFY(w.isWindowModified());
     QVERIFY(!exists(pid));
     QCOMPARE(text(loadModel(localPath(m_original)).spec), text(m_spec));  // not saved yet
+  }
+
+  void aReusedPidNeitherHidesNorDeletesARecovery() {
+    // A crashed process that had this very pid, in an earlier boot or pid namespace: before, a
+    // recovery was named and judged by pid alone, so orphans() skipped it as this process's own
+    // and this process's discard() deleted it.
+    RecoveryOwner earlier = RecoveryOwner::current();
+    QVERIFY(earlier.startTicks > 1);
+    earlier.startTicks -= 1;  // the same pid, started at another time
+    writeRecovery(earlier);
+    QList<RecoveryEntry> orphans = store().orphans();
+    QCOMPARE(orphans.size(), 1);
+    QCOMPARE(orphans[0].owner.key(), earlier.key());
+    Autosaver own([] { return Autosaver::Source{}; });
+    own.discard();
+    QVERIFY(exists(earlier));
+    // a running process whose pid is the writer's but that started at another time is not it
+    QProcess sleeper;
+    sleeper.start("/bin/sleep", {"60"});
+    QVERIFY(sleeper.waitForStarted());
+    RecoveryOwner reused = RecoveryOwner::ofProcess(sleeper.processId());
+    QVERIFY(reused.isAlive());
+    reused.startTicks += 7;
+    QVERIFY(!reused.isAlive());
+    writeRecovery(reused);
+    QCOMPARE(store().orphans().size(), 2);
+    sleeper.kill();
+    sleeper.waitForFinished();
+  }
+
+  void autosaveFailureIsShownInADialog() {
+    // before, a failing autosave showed only in the status bar, where it is easily missed
+    MainWindow w;
+    w.show();
+    QTemporaryDir dir;
+    const QString notAFolder = dir.filePath("recovery");
+    {
+      QFile f(notAFolder);  // a file where the folder should be: mkpath fails, even for root
+      QVERIFY(f.open(QIODevice::WriteOnly));
+    }
+    w.autosaver()->setStore(RecoveryStore(notAFolder));
+    w.autosaver()->setInterval(50);
+    QVERIFY(w.openFile(m_original));
+    w.properties()->setBody(1);
+    auto* mass = w.properties()->findChild<QDoubleSpinBox*>("massSpin");
+    mass->setValue(3.75);
+    QMessageBox* box = nullptr;
+    QTRY_VERIFY((box = w.findChild<QMessageBox*>("autosaveFailedBox")) && box->isVisible());
+    QVERIFY2(box->text().contains("could not be autosaved"), qPrintable(box->text()));
+    QVERIFY(box->informativeText().contains("cannot create the recovery folder"));
+    QVERIFY(w.statusText().contains("Autosave failed"));
+    // one dialog per failure streak, not one a minute
+    QTest::qWait(300);
+    QCOMPARE(w.findChildren<QMessageBox*>("autosaveFailedBox").size(), 1);
+    box->close();
+    w.autosaver()->discard();
+    w.document()->undoStack()->setClean();
   }
 };
 
