@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages Articulate needs to build, test and run.
 # Runs apt-get through sudo when not root. Safe to run again: apt-get skips what is installed.
+#   scripts/setup-deps.sh          what configure, build, tests, run.sh and package.sh need
+#   scripts/setup-deps.sh --fuzz   also clang and libFuzzer's runtime (scripts/fuzz.sh)
 set -euo pipefail
 
 packages=(
@@ -8,10 +10,11 @@ packages=(
   libeigen3-dev nlohmann-json3-dev libcli11-dev libbenchmark-dev
   liburdfdom-dev liburdfdom-headers-dev
   qt6-base-dev libqt6opengl6-dev qt6-charts-dev libvtk9-dev libgl1-mesa-dri
-  xvfb xauth
+  xvfb xauth xdotool ffmpeg
   dpkg-dev file binutils desktop-file-utils
   python3 python3-jsonschema
 )
+if [ "${1:-}" = "--fuzz" ]; then packages+=(clang libclang-rt-14-dev); fi
 
 missing=()
 for p in "${packages[@]}"; do

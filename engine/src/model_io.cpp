@@ -24,13 +24,15 @@ using nlohmann::json;
 namespace {
 constexpr int kMaxDepth = 256;
 struct TooDeep {};
-}  // namespace
 
-json parseJsonText(const std::string& text, const std::string& name) {
+// Parses JSON from text or a stream with the depth limit; a syntax error is described by
+// `syntax(error)`, the reason after the file's name.
+template <class Input, class Syntax>
+json parseLimited(Input&& input, const std::string& name, Syntax&& syntax) {
   try {
     // the callback sees every value with its depth; refusing deep documents keeps every later
     // recursive walk (and its stack) bounded
-    return json::parse(text, [](int depth, json::parse_event_t, json&) {
+    return json::parse(std::forward<Input>(input), [](int depth, json::parse_event_t, json&) {
       if (depth > kMaxDepth) throw TooDeep{};
       return true;
     });
@@ -41,7 +43,14 @@ json parseJsonText(const std::string& text, const std::string& name) {
     const std::string what = e.what();
     throw FormatError(name, "is not valid JSON: " + what.substr(what.find(' ') + 1));
   } catch (const json::parse_error& e) {
-    if (text.find_first_not_of(" \t\r\n") == std::string::npos) throw FormatError(name, "is empty");
+    throw FormatError(name, syntax(e));
+  }
+}
+}  // namespace
+
+json parseJsonText(const std::string& text, const std::string& name) {
+  return parseLimited(text, name, [&](const json::parse_error& e) -> std::string {
+    if (text.find_first_not_of(" \t\r\n") == std::string::npos) return "is empty";
     // report the line and column of the byte where parsing stopped
     std::size_t line = 1, col = 1;
     for (std::size_t k = 0; k + 1 < e.byte && k < text.size(); ++k) {
@@ -55,8 +64,8 @@ json parseJsonText(const std::string& text, const std::string& name) {
     std::ostringstream s;
     s << "is not valid JSON (line " << line << ", column " << col << ")";
     if (e.byte >= text.size()) s << ": it ends too early";
-    throw FormatError(name, s.str());
-  }
+    return s.str();
+  });
 }
 
 std::string readTextFile(const std::string& path) {
@@ -114,18 +123,10 @@ json readJsonFile(const std::string& path) {
   if (!declaresRecording(in)) throw FormatError(path, "is larger than 256 MiB");
   if (size > kMaxRecordingBytes) throw FormatError(path, "is a recording larger than 16 GiB");
   try {
-    return json::parse(in, [](int depth, json::parse_event_t, json&) {
-      if (depth > kMaxDepth) throw TooDeep{};
-      return true;
+    return parseLimited(in, path, [&](const json::parse_error& e) {
+      return "is not valid JSON (at byte " + std::to_string(e.byte) + ")" +
+             (static_cast<std::streamoff>(e.byte) >= size ? ": it ends too early" : "");
     });
-  } catch (const TooDeep&) {
-    throw FormatError(path, "is nested deeper than " + std::to_string(kMaxDepth) + " levels");
-  } catch (const json::out_of_range& e) {
-    const std::string what = e.what();
-    throw FormatError(path, "is not valid JSON: " + what.substr(what.find(' ') + 1));
-  } catch (const json::parse_error& e) {
-    throw FormatError(path, "is not valid JSON (at byte " + std::to_string(e.byte) + ")" +
-                                (static_cast<std::streamoff>(e.byte) >= size ? ": it ends too early" : ""));
   } catch (const std::bad_alloc&) {
     throw FormatError(path, "is a recording too large for the memory available (" +
                                 std::to_string(size >> 20) + " MiB)");

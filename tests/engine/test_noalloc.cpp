@@ -30,13 +30,13 @@ std::atomic<long> g_allocations{0};
 }
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-// Under a sanitizer its runtime owns malloc; it calls this hook on every allocation instead.
-#include <sanitizer/allocator_interface.h>
-namespace {
-void countAllocation(const volatile void*, std::size_t) { ++g_allocations; }
-[[maybe_unused]] const int g_hooked = __sanitizer_install_malloc_and_free_hooks(countAllocation, nullptr);
-}  // namespace
+// Under a sanitizer its runtime owns malloc, and GCC 12's runtimes call neither the
+// __sanitizer_malloc_hook nor hooks installed with __sanitizer_install_malloc_and_free_hooks
+// (tried: both count nothing): nothing here could see an allocation, so the test does not run
+// (initTestCase); the plain build's run counts every allocation.
+constexpr bool kCanCount = false;
 #else
+constexpr bool kCanCount = true;
 // glibc's allocator under its own names: the counting wrappers below replace malloc and its
 // relatives for the whole process (libstdc++'s operator new and Eigen's aligned_malloc call
 // malloc, so they are counted too, and so is an allocation made inside any library)
@@ -78,6 +78,9 @@ using namespace art;
 class TestNoAlloc : public QObject {
   Q_OBJECT
  private slots:
+  void initTestCase() {
+    if (!kCanCount) QSKIP("under a sanitizer no allocation can be counted (see the top of this file)");
+  }
   void algorithmsDoNotAllocate_data() {
     QTest::addColumn<bool>("planar");
     QTest::addColumn<bool>("free");

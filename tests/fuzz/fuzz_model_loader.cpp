@@ -1,39 +1,39 @@
-// libFuzzer harness for the model loader (see README.md in this directory).
+// libFuzzer harness for the Articulate model format (see README.md in this directory).
 //
 // The input bytes are a JSON text. They go through the same path as a file opened by the
-// application: parseJsonText -> readModelDocument (either format) -> compile. A model that
-// loads is then run through a few algorithms and written back: the Articulate document it
-// saves must read back without a problem and save to the identical text, and the spatial_v2
-// document it converts to must read back without a problem. A broken round trip calls abort()
-// (a finding). Only the loader's documented exceptions (FormatError, ModelError,
-// std::invalid_argument) may leave the loader; anything else escaping is a finding too.
+// application: parseJsonText -> readModelDocument (an Articulate model or recording, or a
+// spatial_v2 struct, which fuzz_spatial_v2 works on harder) -> compile. A model that loads is
+// then run through the algorithms at its initial state (state vectors sized nq and nv, so
+// that free joints, whose nq is 7 and nv 6, are exercised too), stepped as the application
+// simulates it, and written back: the Articulate document it saves must read back without a
+// problem and save to the identical text, and the spatial_v2 document it converts to must read
+// back without a problem. A broken round trip calls abort() (a finding). Only the loader's
+// documented exceptions (FormatError, ModelError, std::invalid_argument) may leave the loader;
+// anything else escaping is a finding too.
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
+#include <memory>
 #include <string>
 
 #include "articulate/dynamics.h"
 #include "articulate/model.h"
 #include "articulate/model_format.h"
 #include "articulate/model_io.h"
+#include "articulate/recording.h"
+#include "articulate/simulation.h"
+#include "fuzz_common.h"
 
 namespace {
 
-[[noreturn]] void finding(const char* what, const std::string& detail) {
-  std::fprintf(stderr, "fuzz_model_loader: %s\n%s\n", what, detail.c_str());
-  std::abort();
-}
-
-std::string joined(const art::Diagnostics& problems) {
-  std::string text;
-  for (const auto& p : problems) text += p.text() + "\n";
-  return text;
-}
+using fuzz::finding;
+using fuzz::joined;
 
 void exercise(const art::Model& model) {
   art::Data data(model);
-  const Eigen::VectorXd zero = Eigen::VectorXd::Zero(model.nb);
-  art::aba(model, data, zero, zero, zero);
+  // the state vectors have the model's own sizes: nq positions, nv velocities and forces
+  // (not one per body: a free joint has 7 and 6)
+  const Eigen::VectorXd zero = Eigen::VectorXd::Zero(model.nv());
+  const Eigen::VectorXd q0 = model.q0;
+  art::aba(model, data, q0, zero, zero);
   art::aba(model, data, model.q0, model.qd0, zero);
   art::rnea(model, data, model.q0, model.qd0, zero);
   art::crba(model, data, model.q0);
@@ -84,8 +84,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* bytes, std::size_t siz
       if (problems.empty()) finding("no model and no problem reported", text);
       return 0;
     }
-    const art::Model model = art::compile(loaded->spec);
-    exercise(model);
+    const auto model = std::make_shared<const art::Model>(art::compile(loaded->spec));
+    exercise(*model);
+    if (loaded->motion) {
+      // a recording poses the model it came with: one row of nq positions per sample
+      const art::Recording rec = art::Recording::fromMotion(*loaded->motion);
+      if (rec.positionSize() != model->nq())
+        finding("a recording does not fit its model",
+                std::to_string(rec.positionSize()) + " positions for nq = " + std::to_string(model->nq()));
+    }
+    art::TreeSystem system(model, art::simulationOptions(loaded->spec));
+    fuzz::stepChecked(system, 20);
     roundTrip(loaded->spec);
   } catch (const art::FormatError&) {
   } catch (const art::ModelError&) {

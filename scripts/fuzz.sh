@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Fuzzes every input surface (tests/fuzz/README.md): each libFuzzer harness runs for SECONDS
+# (default 30, CI's stage; 600 by hand) from a seeded corpus made of the project's own files,
+# with a fixed seed, and stops at the first finding (a sanitizer report, an escaped exception,
+# a broken round trip, a timeout or running out of memory), whose input it keeps under
+# build/fuzz/artifacts/ and prints. Each harness's figures (executions, corpus, coverage) are
+# printed at its end.
+#   scripts/fuzz.sh [SECONDS] [HARNESS...]
+# Installs clang and libFuzzer's runtime (Debian 12: clang, libclang-rt-14-dev) besides
+# scripts/setup-deps.sh's packages. JOBS sets the build's parallelism (default: nproc).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-30}
+shift || true
+harnesses=("$@")
+[ ${#harnesses[@]} -gt 0 ] || harnesses=(fuzz_model_loader fuzz_spatial_v2 fuzz_urdf fuzz_rigid_body fuzz_structure fuzz_appearance)
+scripts/setup-deps.sh --fuzz
+build=build/fuzz
+# -O1 -g1: the sanitizers' recommended optimisation with line tables for reports, about half
+# the compile time of -O2 -g
+CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
+  -DARTICULATE_FUZZ=ON -DARTICULATE_BUILD_TESTS=OFF -DARTICULATE_BUILD_BENCH=OFF \
+  -DARTICULATE_BUILD_GUI=OFF -DARTICULATE_HOST_ARCH=OFF >/dev/null
+cmake --build "$build" -j "${JOBS:-$(nproc)}" --target "${harnesses[@]}"
+
+# seeds: the example models, the malformed files and fuzz regressions of the test suite, the
+# reference data's spatial_v2 models (with their motions), URDF robots written here and the
+# drawing-instruction lists of the models; fresh each run, so that a run is repeatable
+seeds=$build/seeds
+rm -rf "$seeds" && mkdir -p "$seeds" "$build/artifacts"
+python3 tests/fuzz/make_seeds.py "$seeds"
+
+export ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1
+export LSAN_OPTIONS=suppressions=$PWD/tests/fuzz/lsan.supp:print_suppressions=0
+export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+failed=()
+for h in "${harnesses[@]}"; do
+  case "$h" in
+    fuzz_urdf) corpus=urdf dict=tests/fuzz/urdf.dict ;;
+    fuzz_appearance) corpus=appearance dict=tests/fuzz/model.dict ;;
+    *) corpus=json dict=tests/fuzz/model.dict ;;
+  esac
+  work=$build/corpus/$h
+  rm -rf "$work" && mkdir -p "$work"
+  echo "fuzz: $h for $seconds s from $(ls "$seeds/$corpus" | wc -l) seeds"
+  # -seed fixes the mutations; -max_len fits the largest seeds; -timeout and -rss_limit_mb
+  # make a hang or a memory blow-up a finding too
+  if ! "$build/tests/fuzz/$h" -seed=1 -max_total_time="$seconds" -max_len=131072 -timeout=10 \
+      -rss_limit_mb=2048 -dict="$dict" -print_final_stats=1 \
+      -artifact_prefix="$build/artifacts/$h-" "$work" "$seeds/$corpus" 2>"$build/$h.log"; then
+    failed+=("$h")
+    tail -n 60 "$build/$h.log"
+  fi
+  grep -E "^stat::(number_of_executed_units|average_exec_per_sec|peak_rss_mb)|INITED|DONE" "$build/$h.log" | tr '\n' ' '
+  echo
+done
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "fuzz: findings in ${failed[*]} (inputs under $build/artifacts/)" >&2
+  exit 1
+fi
+echo "fuzz: no findings in ${#harnesses[@]} harnesses"
