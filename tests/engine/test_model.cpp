@@ -273,7 +273,8 @@ class TestModel : public QObject {
     const nlohmann::json box = {"box", {{0, 0, 0}, {1, 1, 1}}};
     nlohmann::json doc = {{"NB", 2}, {"parent", {0, 1}}, {"jtype", {"Rz", "Rx"}},
                           {"Xtree", {eye, eye}}, {"I", {eye, eye}},
-                          {"appearance", {{"base", nlohmann::json::array()}, {"body", nlohmann::json::array({box, box, box})}}}};
+                          {"appearance", {{"base", nlohmann::json::array()},
+                                          {"body", nlohmann::json::array({box, box, box})}}}};
     Diagnostics problems;
     const auto loaded = readModelDocument(doc, problems);
     QVERIFY2(loaded && problems.empty(), problems.empty() ? "" : problems[0].text().c_str());
