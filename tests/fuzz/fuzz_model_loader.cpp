@@ -32,8 +32,7 @@ void exercise(const art::Model& model) {
   // the state vectors have the model's own sizes: nq positions, nv velocities and forces
   // (not one per body: a free joint has 7 and 6)
   const Eigen::VectorXd zero = Eigen::VectorXd::Zero(model.nv());
-  const Eigen::VectorXd q0 = model.q0;
-  art::aba(model, data, q0, zero, zero);
+  art::aba(model, data, model.q0, zero, zero);
   art::aba(model, data, model.q0, model.qd0, zero);
   art::rnea(model, data, model.q0, model.qd0, zero);
   art::crba(model, data, model.q0);
