@@ -6,11 +6,11 @@
 // Run: build/release/bench/articulate-bench [--benchmark_filter=BM_aba]
 #include <benchmark/benchmark.h>
 
-#include "articulate/dynamics.h"
-#include "articulate/generators.h"
-#include "articulate/model_format.h"
-#include "articulate/simulation.h"
-#include "articulate/rigid_body.h"
+#include "articulate/dynamics/dynamics.h"
+#include "articulate/formulations/generators.h"
+#include "articulate/formats/articulate.h"
+#include "articulate/formulations/tree_simulation.h"
+#include "articulate/formulations/rigid_body.h"
 #include "workloads.h"
 
 #ifdef ARTICULATE_BENCH_COMPARE

@@ -4,8 +4,8 @@
 // Newton matrix densely below 200 unknowns and with SparseLU above (the 100-bar chain).
 #include <benchmark/benchmark.h>
 
-#include "articulate/natural/integrator.h"
-#include "articulate/natural/structure_format.h"
+#include "articulate/formulations/natural/integrator.h"
+#include "articulate/formats/structure.h"
 
 namespace {
 

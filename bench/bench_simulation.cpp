@@ -10,11 +10,11 @@
 
 #include <benchmark/benchmark.h>
 
-#include "articulate/generators.h"
-#include "articulate/recording.h"
-#include "articulate/simulation.h"
-#include "articulate/simulator.h"
-#include "articulate/system.h"
+#include "articulate/formulations/generators.h"
+#include "articulate/simulation/recording.h"
+#include "articulate/formulations/tree_simulation.h"
+#include "articulate/simulation/simulator.h"
+#include "articulate/simulation/system.h"
 
 namespace {
 

@@ -6,8 +6,8 @@
 
 #include <QApplication>
 
-#include "articulate/generators.h"
-#include "articulate/recording.h"
+#include "articulate/formulations/generators.h"
+#include "articulate/simulation/recording.h"
 #include "playback.h"
 #include "viewport/viewport.h"
 

@@ -28,8 +28,8 @@
 #include <dart/dynamics/Skeleton.hpp>
 #include <mujoco/mujoco.h>
 
-#include "articulate/dynamics.h"
-#include "articulate/model.h"
+#include "articulate/dynamics/dynamics.h"
+#include "articulate/model/model.h"
 
 namespace bench {
 

@@ -2,7 +2,7 @@
 
 #include <random>
 
-#include "articulate/generators.h"
+#include "articulate/formulations/generators.h"
 
 namespace bench {
 

@@ -8,7 +8,7 @@
 
 #include <Eigen/Core>
 
-#include "articulate/model_spec.h"
+#include "articulate/model/spec.h"
 
 namespace bench {
 

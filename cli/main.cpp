@@ -11,18 +11,18 @@
 
 #include <CLI/CLI.hpp>
 
-#include "articulate/conformance.h"
-#include "articulate/dynamics.h"
-#include "articulate/floating_base.h"
-#include "articulate/generators.h"
-#include "articulate/model_format.h"
-#include "articulate/model_io.h"
-#include "articulate/natural/structure_format.h"
-#include "articulate/rigid_body.h"
-#include "articulate/simulation.h"
-#include "articulate/urdf.h"
-#include "articulate/structure_system.h"
-#include "articulate/system.h"
+#include "articulate/formats/conformance.h"
+#include "articulate/dynamics/dynamics.h"
+#include "articulate/formats/floating_base.h"
+#include "articulate/formulations/generators.h"
+#include "articulate/formats/articulate.h"
+#include "articulate/formats/files.h"
+#include "articulate/formats/structure.h"
+#include "articulate/formulations/rigid_body.h"
+#include "articulate/formulations/tree_simulation.h"
+#include "articulate/formats/urdf.h"
+#include "articulate/simulation/structure_system.h"
+#include "articulate/simulation/system.h"
 
 namespace {
 

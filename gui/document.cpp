@@ -3,7 +3,7 @@
 
 #include <QUndoCommand>
 
-#include "articulate/model.h"
+#include "articulate/model/model.h"
 
 namespace art::gui {
 

@@ -9,7 +9,7 @@
 #include <QString>
 #include <QUndoStack>
 
-#include "articulate/model_spec.h"
+#include "articulate/model/spec.h"
 
 namespace art::gui {
 

@@ -7,9 +7,9 @@
 
 #include <QString>
 
-#include "articulate/model_spec.h"
-#include "articulate/recording.h"
-#include "articulate/system.h"
+#include "articulate/model/spec.h"
+#include "articulate/simulation/recording.h"
+#include "articulate/simulation/system.h"
 #include "viewport/viewport.h"
 
 namespace art::gui {

@@ -12,8 +12,8 @@
 #include <QSlider>
 #include <QVBoxLayout>
 
-#include "articulate/joint.h"
-#include "articulate/model.h"
+#include "articulate/spatial/joint.h"
+#include "articulate/model/model.h"
 #include "document.h"
 
 namespace art::gui {

@@ -5,7 +5,7 @@
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 
-#include "articulate/joint.h"
+#include "articulate/spatial/joint.h"
 
 namespace art::gui {
 

@@ -5,7 +5,7 @@
 
 #include <QWidget>
 
-#include "articulate/model_edit.h"
+#include "articulate/model/edit.h"
 
 class QComboBox;
 class QDoubleSpinBox;

@@ -16,11 +16,11 @@
 #include <QScreen>
 #include <QTimer>
 
-#include "articulate/model_format.h"
+#include "articulate/formats/articulate.h"
 #include "main_window.h"
 #include "playback.h"
-#include "articulate/simulation.h"
-#include "articulate/model.h"
+#include "articulate/formulations/tree_simulation.h"
+#include "articulate/model/model.h"
 #include "viewport/viewport.h"
 
 namespace {

@@ -10,10 +10,10 @@
 #include <QString>
 #include <QStringList>
 
-#include "articulate/model_format.h"
-#include "articulate/natural/structure.h"
-#include "articulate/recording.h"
-#include "articulate/system.h"
+#include "articulate/formats/articulate.h"
+#include "articulate/formulations/natural/structure.h"
+#include "articulate/simulation/recording.h"
+#include "articulate/simulation/system.h"
 #include "document.h"
 #include "settings.h"
 

@@ -10,8 +10,8 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 
-#include "articulate/joint.h"
-#include "articulate/model_edit.h"
+#include "articulate/spatial/joint.h"
+#include "articulate/model/edit.h"
 #include "document.h"
 
 namespace art::gui {

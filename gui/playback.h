@@ -16,8 +16,8 @@
 #include <QString>
 #include <QWidget>
 
-#include "articulate/recording.h"
-#include "articulate/simulator.h"
+#include "articulate/simulation/recording.h"
+#include "articulate/simulation/simulator.h"
 
 class QAction;
 class QLabel;

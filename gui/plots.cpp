@@ -20,7 +20,7 @@
 #include <QVBoxLayout>
 #include <QValueAxis>
 
-#include "articulate/model_io.h"
+#include "articulate/formats/files.h"
 
 namespace art::gui {
 

@@ -8,7 +8,7 @@
 
 #include <QWidget>
 
-#include "articulate/recording.h"
+#include "articulate/simulation/recording.h"
 
 class QChart;
 class QLineSeries;

@@ -17,10 +17,10 @@
 
 #include <Eigen/Geometry>
 
-#include "articulate/appearance.h"
-#include "articulate/diagnostics.h"
-#include "articulate/joint.h"
-#include "articulate/model_edit.h"
+#include "articulate/model/appearance.h"
+#include "articulate/model/diagnostics.h"
+#include "articulate/spatial/joint.h"
+#include "articulate/model/edit.h"
 #include "document.h"
 #include "link_options.h"
 

@@ -16,7 +16,7 @@
 #include <QStandardPaths>
 #include <QTimer>
 
-#include "articulate/model_io.h"
+#include "articulate/formats/files.h"
 
 namespace art::gui {
 

@@ -4,7 +4,7 @@
 
 #include <Eigen/Core>
 
-#include "articulate/model_spec.h"
+#include "articulate/model/spec.h"
 
 namespace art::gui {
 

@@ -24,8 +24,8 @@
 #include <vtkTransformPolyDataFilter.h>
 #include <vtkUnsignedCharArray.h>
 
-#include "articulate/appearance.h"
-#include "articulate/dynamics.h"
+#include "articulate/model/appearance.h"
+#include "articulate/dynamics/dynamics.h"
 
 namespace art::gui {
 

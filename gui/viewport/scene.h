@@ -7,11 +7,11 @@
 
 #include <vtkSmartPointer.h>
 
-#include "articulate/appearance.h"
-#include "articulate/dynamics.h"
-#include "articulate/model.h"
-#include "articulate/model_spec.h"
-#include "articulate/system.h"
+#include "articulate/model/appearance.h"
+#include "articulate/dynamics/dynamics.h"
+#include "articulate/model/model.h"
+#include "articulate/model/spec.h"
+#include "articulate/simulation/system.h"
 
 class vtkActor;
 class vtkPolyData;

@@ -11,9 +11,9 @@
 #include <QImage>
 #include <QWidget>
 
-#include "articulate/dynamics.h"
-#include "articulate/model_spec.h"
-#include "articulate/system.h"
+#include "articulate/dynamics/dynamics.h"
+#include "articulate/model/spec.h"
+#include "articulate/simulation/system.h"
 
 namespace art::gui {
 

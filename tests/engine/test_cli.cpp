@@ -5,7 +5,7 @@
 #include <array>
 #include <cmath>
 
-#include "articulate/model_io.h"
+#include "articulate/formats/files.h"
 
 namespace {
 

@@ -2,8 +2,8 @@
 // recommended 1e-9 normwise-relative tolerance, and the check itself detects errors.
 #include <QtTest>
 
-#include "articulate/conformance.h"
-#include "articulate/model_io.h"
+#include "articulate/formats/conformance.h"
+#include "articulate/formats/files.h"
 
 using namespace art;
 

@@ -9,10 +9,10 @@
 #include <cmath>
 #include <random>
 
-#include "articulate/constraints.h"
-#include "articulate/generators.h"
-#include "articulate/model_format.h"
-#include "articulate/simulation.h"
+#include "articulate/dynamics/constraints.h"
+#include "articulate/formulations/generators.h"
+#include "articulate/formats/articulate.h"
+#include "articulate/formulations/tree_simulation.h"
 #include "test_util.h"
 
 using namespace art;

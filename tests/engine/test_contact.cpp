@@ -6,12 +6,12 @@
 
 #include <cmath>
 
-#include "articulate/contact.h"
-#include "articulate/floating_base.h"
-#include "articulate/generators.h"
-#include "articulate/model_format.h"
-#include "articulate/model_io.h"
-#include "articulate/simulation.h"
+#include "articulate/dynamics/contact.h"
+#include "articulate/formats/floating_base.h"
+#include "articulate/formulations/generators.h"
+#include "articulate/formats/articulate.h"
+#include "articulate/formats/files.h"
+#include "articulate/formulations/tree_simulation.h"
 
 using namespace art;
 

@@ -5,9 +5,9 @@
 
 #include <Eigen/Eigenvalues>
 
-#include "articulate/dynamics.h"
-#include "articulate/generators.h"
-#include "articulate/model_io.h"
+#include "articulate/dynamics/dynamics.h"
+#include "articulate/formulations/generators.h"
+#include "articulate/formats/files.h"
 #include "test_util.h"
 
 using namespace art;

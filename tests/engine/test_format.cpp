@@ -3,11 +3,11 @@
 // with showmotion's graphics-context rules.
 #include <QtTest>
 
-#include "articulate/appearance.h"
-#include "articulate/generators.h"
-#include "articulate/model.h"
-#include "articulate/model_format.h"
-#include "articulate/model_io.h"
+#include "articulate/model/appearance.h"
+#include "articulate/formulations/generators.h"
+#include "articulate/model/model.h"
+#include "articulate/formats/articulate.h"
+#include "articulate/formats/files.h"
 
 using namespace art;
 using nlohmann::json;

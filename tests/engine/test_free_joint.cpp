@@ -11,13 +11,13 @@
 #include <Eigen/Eigenvalues>
 #include <Eigen/Geometry>
 
-#include "articulate/configuration.h"
-#include "articulate/dynamics.h"
-#include "articulate/floating_base.h"
-#include "articulate/generators.h"
-#include "articulate/model_format.h"
-#include "articulate/model_io.h"
-#include "articulate/simulation.h"
+#include "articulate/dynamics/configuration.h"
+#include "articulate/dynamics/dynamics.h"
+#include "articulate/formats/floating_base.h"
+#include "articulate/formulations/generators.h"
+#include "articulate/formats/articulate.h"
+#include "articulate/formats/files.h"
+#include "articulate/formulations/tree_simulation.h"
 #include "test_util.h"
 
 using namespace art;

@@ -23,10 +23,10 @@
 #include <string>
 #include <vector>
 
-#include "articulate/model.h"
-#include "articulate/model_format.h"
-#include "articulate/model_io.h"
-#include "articulate/natural/structure_format.h"
+#include "articulate/model/model.h"
+#include "articulate/formats/articulate.h"
+#include "articulate/formats/files.h"
+#include "articulate/formats/structure.h"
 
 namespace {
 

@@ -10,10 +10,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "articulate/dynamics.h"
-#include "articulate/generators.h"
-#include "articulate/model_format.h"
-#include "articulate/model_io.h"
+#include "articulate/dynamics/dynamics.h"
+#include "articulate/formulations/generators.h"
+#include "articulate/formats/articulate.h"
+#include "articulate/formats/files.h"
 
 using namespace art;
 using Edit = std::function<void(ModelSpec&)>;

@@ -7,11 +7,11 @@
 
 #include <Eigen/Geometry>
 
-#include "articulate/dynamics.h"
-#include "articulate/generators.h"
-#include "articulate/model.h"
-#include "articulate/model_edit.h"
-#include "articulate/model_format.h"
+#include "articulate/dynamics/dynamics.h"
+#include "articulate/formulations/generators.h"
+#include "articulate/model/model.h"
+#include "articulate/model/edit.h"
+#include "articulate/formats/articulate.h"
 
 using namespace art;
 

@@ -8,17 +8,17 @@
 #include <cmath>
 #include <functional>
 
-#include "articulate/appearance.h"
-#include "articulate/configuration.h"
-#include "articulate/dynamics.h"
-#include "articulate/floating_base.h"
-#include "articulate/generators.h"
-#include "articulate/model.h"
-#include "articulate/model_format.h"
-#include "articulate/model_io.h"
-#include "articulate/rigid_body.h"
-#include "articulate/natural/structure_format.h"
-#include "articulate/simulation.h"
+#include "articulate/model/appearance.h"
+#include "articulate/dynamics/configuration.h"
+#include "articulate/dynamics/dynamics.h"
+#include "articulate/formats/floating_base.h"
+#include "articulate/formulations/generators.h"
+#include "articulate/model/model.h"
+#include "articulate/formats/articulate.h"
+#include "articulate/formats/files.h"
+#include "articulate/formulations/rigid_body.h"
+#include "articulate/formats/structure.h"
+#include "articulate/formulations/tree_simulation.h"
 
 using namespace art;
 

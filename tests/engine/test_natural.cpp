@@ -10,14 +10,14 @@
 #include <Eigen/Geometry>
 #include <Eigen/QR>
 
-#include "articulate/generators.h"
-#include "articulate/model_format.h"
-#include "articulate/model_io.h"
-#include "articulate/natural/integrator.h"
-#include "articulate/natural/structure.h"
-#include "articulate/natural/structure_format.h"
-#include "articulate/simulation.h"
-#include "articulate/structure_system.h"
+#include "articulate/formulations/generators.h"
+#include "articulate/formats/articulate.h"
+#include "articulate/formats/files.h"
+#include "articulate/formulations/natural/integrator.h"
+#include "articulate/formulations/natural/structure.h"
+#include "articulate/formats/structure.h"
+#include "articulate/formulations/tree_simulation.h"
+#include "articulate/simulation/structure_system.h"
 
 namespace nc = art::natural;
 

@@ -13,17 +13,17 @@
 
 #include <Eigen/Core>
 
-#include "articulate/configuration.h"
-#include "articulate/dynamics.h"
-#include "articulate/generators.h"
-#include "articulate/model_format.h"
-#include "articulate/model_io.h"
-#include "articulate/natural/integrator.h"
-#include "articulate/natural/structure_format.h"
-#include "articulate/simulation.h"
-#include "articulate/rigid_body.h"
-#include "articulate/structure_system.h"
-#include "articulate/system.h"
+#include "articulate/dynamics/configuration.h"
+#include "articulate/dynamics/dynamics.h"
+#include "articulate/formulations/generators.h"
+#include "articulate/formats/articulate.h"
+#include "articulate/formats/files.h"
+#include "articulate/formulations/natural/integrator.h"
+#include "articulate/formats/structure.h"
+#include "articulate/formulations/tree_simulation.h"
+#include "articulate/formulations/rigid_body.h"
+#include "articulate/simulation/structure_system.h"
+#include "articulate/simulation/system.h"
 
 namespace {
 std::atomic<long> g_allocations{0};

@@ -1,4 +1,4 @@
-// The single rigid body with floor impacts (engine/include/articulate/rigid_body.h): mass
+// The single rigid body with floor impacts (engine/formulations/include/articulate/formulations/rigid_body.h): mass
 // properties against closed forms, conservation in free flight, a symmetric top against its
 // closed form, ballistic flight, a turned scene turning the motion (the floor's general
 // normal), independence of the reference point, the energy ratio of a normal impact, no
@@ -8,11 +8,11 @@
 #include <cmath>
 #include <limits>
 
-#include "articulate/generators.h"
-#include "articulate/model.h"
-#include "articulate/model_format.h"
-#include "articulate/model_io.h"
-#include "articulate/rigid_body.h"
+#include "articulate/formulations/generators.h"
+#include "articulate/model/model.h"
+#include "articulate/formats/articulate.h"
+#include "articulate/formats/files.h"
+#include "articulate/formulations/rigid_body.h"
 
 using namespace art;
 

@@ -3,10 +3,10 @@
 // divergence detection, and `articulate-cli simulate` end to end.
 #include <QtTest>
 
-#include "articulate/generators.h"
-#include "articulate/model_format.h"
-#include "articulate/model_io.h"
-#include "articulate/simulation.h"
+#include "articulate/formulations/generators.h"
+#include "articulate/formats/articulate.h"
+#include "articulate/formats/files.h"
+#include "articulate/formulations/tree_simulation.h"
 
 using namespace art;
 using nlohmann::json;

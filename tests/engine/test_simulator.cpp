@@ -13,12 +13,12 @@
 
 #include <QtTest>
 
-#include "articulate/control.h"
-#include "articulate/generators.h"
-#include "articulate/model_format.h"
-#include "articulate/model_io.h"
-#include "articulate/recording.h"
-#include "articulate/simulator.h"
+#include "articulate/dynamics/control.h"
+#include "articulate/formulations/generators.h"
+#include "articulate/formats/articulate.h"
+#include "articulate/formats/files.h"
+#include "articulate/simulation/recording.h"
+#include "articulate/simulation/simulator.h"
 
 using namespace art;
 

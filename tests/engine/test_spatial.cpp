@@ -1,8 +1,8 @@
 // Spatial algebra and joint models against their explicit matrix definitions (spatial_v2).
 #include <QtTest>
 
-#include "../../engine/src/detail.h"  // detail::SinCosBlocks (private to the engine)
-#include "articulate/joint.h"
+#include "../../engine/dynamics/src/detail.h"  // detail::SinCosBlocks (private to the engine)
+#include "articulate/spatial/joint.h"
 #include "test_util.h"
 
 using namespace art;

@@ -25,13 +25,13 @@
 
 #include <Eigen/Dense>
 
-#include "articulate/dynamics.h"
-#include "articulate/generators.h"
-#include "articulate/model_format.h"
-#include "articulate/model_io.h"
-#include "articulate/natural/structure_format.h"
-#include "articulate/structure_system.h"
-#include "articulate/system.h"
+#include "articulate/dynamics/dynamics.h"
+#include "articulate/formulations/generators.h"
+#include "articulate/formats/articulate.h"
+#include "articulate/formats/files.h"
+#include "articulate/formats/structure.h"
+#include "articulate/simulation/structure_system.h"
+#include "articulate/simulation/system.h"
 #include "test_util.h"
 
 using namespace art;

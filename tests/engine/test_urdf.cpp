@@ -7,13 +7,13 @@
 #include <algorithm>
 #include <random>
 
-#include "articulate/appearance.h"
-#include "articulate/dynamics.h"
-#include "articulate/generators.h"
-#include "articulate/model.h"
-#include "articulate/model_format.h"
-#include "articulate/model_io.h"
-#include "articulate/urdf.h"
+#include "articulate/model/appearance.h"
+#include "articulate/dynamics/dynamics.h"
+#include "articulate/formulations/generators.h"
+#include "articulate/model/model.h"
+#include "articulate/formats/articulate.h"
+#include "articulate/formats/files.h"
+#include "articulate/formats/urdf.h"
 #include "engine/test_util.h"
 
 using namespace art;

@@ -10,8 +10,8 @@
 #include <cstdint>
 #include <string>
 
-#include "articulate/appearance.h"
-#include "articulate/model_io.h"
+#include "articulate/model/appearance.h"
+#include "articulate/formats/files.h"
 #include "fuzz_common.h"
 
 namespace {

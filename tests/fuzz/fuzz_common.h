@@ -10,8 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "articulate/diagnostics.h"
-#include "articulate/system.h"
+#include "articulate/model/diagnostics.h"
+#include "articulate/simulation/system.h"
 
 namespace fuzz {
 

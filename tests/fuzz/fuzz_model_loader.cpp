@@ -14,12 +14,12 @@
 #include <memory>
 #include <string>
 
-#include "articulate/dynamics.h"
-#include "articulate/model.h"
-#include "articulate/model_format.h"
-#include "articulate/model_io.h"
-#include "articulate/recording.h"
-#include "articulate/simulation.h"
+#include "articulate/dynamics/dynamics.h"
+#include "articulate/model/model.h"
+#include "articulate/formats/articulate.h"
+#include "articulate/formats/files.h"
+#include "articulate/simulation/recording.h"
+#include "articulate/formulations/tree_simulation.h"
 #include "fuzz_common.h"
 
 namespace {

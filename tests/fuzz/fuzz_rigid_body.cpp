@@ -10,10 +10,10 @@
 #include <string>
 #include <variant>
 
-#include "articulate/model.h"
-#include "articulate/model_format.h"
-#include "articulate/model_io.h"
-#include "articulate/system.h"
+#include "articulate/model/model.h"
+#include "articulate/formats/articulate.h"
+#include "articulate/formats/files.h"
+#include "articulate/simulation/system.h"
 #include "fuzz_common.h"
 
 namespace {

@@ -15,12 +15,12 @@
 #include <cstdint>
 #include <string>
 
-#include "articulate/dynamics.h"
-#include "articulate/model.h"
-#include "articulate/model_format.h"
-#include "articulate/model_io.h"
-#include "articulate/recording.h"
-#include "articulate/spatial_v2_json.h"
+#include "articulate/dynamics/dynamics.h"
+#include "articulate/model/model.h"
+#include "articulate/formats/articulate.h"
+#include "articulate/formats/files.h"
+#include "articulate/simulation/recording.h"
+#include "articulate/formats/spatial_v2.h"
 #include "fuzz_common.h"
 
 namespace {

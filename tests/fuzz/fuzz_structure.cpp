@@ -10,10 +10,10 @@
 #include <cstdint>
 #include <string>
 
-#include "articulate/model.h"
-#include "articulate/model_io.h"
-#include "articulate/natural/structure_format.h"
-#include "articulate/structure_system.h"
+#include "articulate/model/model.h"
+#include "articulate/formats/files.h"
+#include "articulate/formats/structure.h"
+#include "articulate/simulation/structure_system.h"
 #include "fuzz_common.h"
 
 namespace {

@@ -12,12 +12,12 @@
 #include <cstdint>
 #include <string>
 
-#include "articulate/dynamics.h"
-#include "articulate/model.h"
-#include "articulate/model_format.h"
-#include "articulate/model_io.h"
-#include "articulate/spatial_v2_json.h"
-#include "articulate/urdf.h"
+#include "articulate/dynamics/dynamics.h"
+#include "articulate/model/model.h"
+#include "articulate/formats/articulate.h"
+#include "articulate/formats/files.h"
+#include "articulate/formats/spatial_v2.h"
+#include "articulate/formats/urdf.h"
 #include "fuzz_common.h"
 
 namespace {

@@ -5,7 +5,7 @@
 #include <QtTest>
 #include <string>
 
-#include "articulate/model_format.h"
+#include "articulate/formats/articulate.h"
 
 namespace art::test {
 

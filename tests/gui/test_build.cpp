@@ -5,10 +5,10 @@
 #include <QtTest>
 #include <QtWidgets>
 
-#include "articulate/dynamics.h"
-#include "articulate/model.h"
-#include "articulate/model_edit.h"
-#include "articulate/model_format.h"
+#include "articulate/dynamics/dynamics.h"
+#include "articulate/model/model.h"
+#include "articulate/model/edit.h"
+#include "articulate/formats/articulate.h"
 #include "document.h"
 #include "link_options.h"
 #include "main_window.h"

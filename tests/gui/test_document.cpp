@@ -5,9 +5,9 @@
 #include <QtTest>
 #include <QtWidgets>
 
-#include "articulate/generators.h"
-#include "articulate/model_edit.h"
-#include "articulate/model_format.h"
+#include "articulate/formulations/generators.h"
+#include "articulate/model/edit.h"
+#include "articulate/formats/articulate.h"
 #include "document.h"
 #include "main_window.h"
 #include "model_tree.h"

@@ -8,9 +8,9 @@
 
 #include <cmath>
 
-#include "articulate/generators.h"
-#include "articulate/model.h"
-#include "articulate/model_format.h"
+#include "articulate/formulations/generators.h"
+#include "articulate/model/model.h"
+#include "articulate/formats/articulate.h"
 #include "document.h"
 #include "joint_sliders.h"
 #include "main_window.h"

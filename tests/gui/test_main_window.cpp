@@ -4,9 +4,9 @@
 #include <QtTest>
 #include <QtWidgets>
 
-#include "articulate/model.h"
-#include "articulate/model_format.h"
-#include "articulate/model_io.h"
+#include "articulate/model/model.h"
+#include "articulate/formats/articulate.h"
+#include "articulate/formats/files.h"
 #include "main_window.h"
 #include "viewport/viewport.h"
 

@@ -5,13 +5,13 @@
 #include <QtTest>
 #include <QtWidgets>
 
-#include "articulate/model.h"
-#include "articulate/model_format.h"
-#include "articulate/model_io.h"
-#include "articulate/simulation.h"
-#include "articulate/natural/structure_format.h"
-#include "articulate/structure_system.h"
-#include "articulate/system.h"
+#include "articulate/model/model.h"
+#include "articulate/formats/articulate.h"
+#include "articulate/formats/files.h"
+#include "articulate/formulations/tree_simulation.h"
+#include "articulate/formats/structure.h"
+#include "articulate/simulation/structure_system.h"
+#include "articulate/simulation/system.h"
 #include "export.h"
 #include "main_window.h"
 #include "playback.h"

@@ -14,8 +14,8 @@
 #include <unistd.h>
 #include <QtWidgets>
 
-#include "articulate/model.h"
-#include "articulate/model_format.h"
+#include "articulate/model/model.h"
+#include "articulate/formats/articulate.h"
 #include "document.h"
 #include "main_window.h"
 #include "properties.h"

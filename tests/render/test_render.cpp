@@ -8,11 +8,11 @@
 #include <QImage>
 #include <QSignalSpy>
 
-#include "articulate/generators.h"
-#include "articulate/model.h"
-#include "articulate/model_format.h"
-#include "articulate/natural/structure_format.h"
-#include "articulate/structure_system.h"
+#include "articulate/formulations/generators.h"
+#include "articulate/model/model.h"
+#include "articulate/formats/articulate.h"
+#include "articulate/formats/structure.h"
+#include "articulate/simulation/structure_system.h"
 #include "viewport/viewport.h"
 
 Q_DECLARE_METATYPE(art::gui::Pick)

@@ -1,0 +1,45 @@
+#pragma once
+// Compliant ground contact of spatial_v2 (gcontact, after Azad & Featherstone, "Modelling the
+// contact between a rolling sphere and a compliant ground plane", ACRA 2010) for the model's
+// contact points. The ground is the plane z = 0 (planar models: y = 0), normal up. For a point
+// at height z with velocity v, and zr = sqrt(max(0, -z)):
+//   normal force      fn = zr (-K z - D zdot), no contact unless fn > 0;
+//   tangential force  ft = -zr (K u + D v_t), where u is the point's tangential deformation of
+//                     the ground, a state with rate du/dt = v_t while sticking;
+//   friction cone     |ft| <= mu fn: beyond it the point slips, ft is scaled onto the cone and
+//                     du/dt = -(ft + K zr u) / (D zr); out of contact du/dt = -(K / D) u.
+// K (N/m^1.5), D (N s/m^1.5) and mu are the model's `ground` parameters.
+
+#include <Eigen/Core>
+
+#include "articulate/model/data.h"
+#include "articulate/dynamics/dynamics.h"
+#include "articulate/model/model.h"
+
+namespace art {
+
+/// Number of tangential deformation variables of a model: 2 per contact point (spatial), 1
+/// (planar).
+int contactStateSize(const Model& model);
+
+/// Contact results and workspace for one Model. Sized once; nothing allocates afterwards.
+struct ContactData {
+  /// Sizes every array for `model`.
+  explicit ContactData(const Model& model);
+
+  Eigen::Matrix3Xd position;  // contact points in base coordinates (3 x np), m
+  Eigen::Matrix3Xd velocity;  // their velocities (3 x np), m/s
+  Eigen::Matrix3Xd force;     // ground reaction on each point, base coordinates (3 x np), N
+  Eigen::VectorXd udot;       // rate of the tangential deformation (contactStateSize), m/s
+  ExternalForces fext;        // the reactions as body forces, base coordinates (6 or 3 x nb)
+  int inContact = 0;          // points with a nonzero force
+};
+
+/// Ground-contact forces at (q, qd) with tangential deformation `u` (contactStateSize entries,
+/// m; point k owns u[2k], u[2k + 1] along base x and y, or u[k] along x in planar models):
+/// fills `cdata` (forces, deformation rates, and fext for aba/rnea). Overwrites the tree
+/// workspace of `data` (Xup, X0, v). Throws std::invalid_argument on a size mismatch.
+void groundContact(const Model& model, Data& data, ContactData& cdata, const VecRef& q,
+                   const VecRef& qd, const VecRef& u);
+
+}  // namespace art

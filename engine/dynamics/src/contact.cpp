@@ -1,0 +1,117 @@
+// Ground contact of spatial_v2 (gcPosVel + gcontact + Fpt): contact-point kinematics by an
+// outward pass, the nonlinear spring-damper law with tangential deformation and friction cone
+// per point, and the reactions as external body forces [p x f; f] in base coordinates.
+#include "articulate/dynamics/contact.h"
+
+#include <cmath>
+
+#include "detail.h"
+
+namespace art {
+
+namespace {
+
+// contact-point positions and velocities in base coordinates (planar: z = 0)
+template <class A, bool Free>
+void pointMotion(const Model& m, Data& d, ContactData& cd, const VecRef& q, const VecRef& qd) {
+  using Vec = typename A::Vec;
+  auto& w = d.ws<A>();
+  for (int i = 0; i < m.nb; ++i) {
+    detail::updateXup<A, Free>(m, w, i, q, true);
+    const Vec vJ = detail::jointVelocity<A, Free>(m, i, qd);
+    w.v[i] = m.parent[i] < 0 ? vJ : Vec(w.Xup[i].apply(w.v[m.parent[i]]) + vJ);
+  }
+  for (std::size_t k = 0; k < m.contacts.size(); ++k) {
+    const int b = m.contacts[k].body;
+    const Vec3& pt = m.contacts[k].point;
+    const auto& X0 = w.X0[b];
+    const Vec v0 = X0.applyInverse(w.v[b]);  // body velocity in base coordinates
+    const auto col = static_cast<Eigen::Index>(k);
+    if constexpr (A::dim == 6) {
+      const Vec3 p = X0.E.transpose() * pt + X0.r;
+      cd.position.col(col) = p;
+      cd.velocity.col(col) = v0.template tail<3>() + v0.template head<3>().cross(p);
+    } else {
+      const Vec2 p = X0.E().transpose() * pt.head<2>() + X0.r;
+      cd.position.col(col) << p.x(), p.y(), 0.0;
+      cd.velocity.col(col) << v0(1) - v0(0) * p.y(), v0(2) + v0(0) * p.x(), 0.0;
+    }
+  }
+}
+
+}  // namespace
+
+int contactStateSize(const Model& model) {
+  return static_cast<int>(model.contacts.size()) *
+         (model.arithmetic == Arithmetic::Spatial ? 2 : 1);
+}
+
+ContactData::ContactData(const Model& model) {
+  const auto np = static_cast<Eigen::Index>(model.contacts.size());
+  position.setZero(3, np);
+  velocity.setZero(3, np);
+  force.setZero(3, np);
+  udot.setZero(contactStateSize(model));
+  fext.setZero(model.arithmetic == Arithmetic::Spatial ? 6 : 3, model.nb);
+}
+
+void groundContact(const Model& m, Data& d, ContactData& cd, const VecRef& q, const VecRef& qd,
+                   const VecRef& u) {
+  detail::checkSize("groundContact", "q", q.size(), m.nq());
+  detail::checkSize("groundContact", "qd", qd.size(), m.nv());
+  detail::checkSize("groundContact", "u", u.size(), contactStateSize(m));
+  const bool spatial = m.arithmetic == Arithmetic::Spatial;
+  detail::dispatchTree(m, [&](auto arith, auto free) {
+    pointMotion<decltype(arith), decltype(free)::value>(m, d, cd, q, qd);
+  });
+  const double K = m.ground.stiffness, D = m.ground.damping, mu = m.ground.friction;
+  const int nt = spatial ? 2 : 1;  // tangential directions: x, y (spatial) or x (planar)
+  const int up = spatial ? 2 : 1;  // normal direction: z (spatial) or y (planar)
+  cd.fext.setZero();
+  cd.inContact = 0;
+  for (Eigen::Index k = 0; k < cd.position.cols(); ++k) {
+    const double z = cd.position(up, k), zd = cd.velocity(up, k);
+    const double zr = std::sqrt(std::max(0.0, -z));
+    const double fn = zr * (-K * z - D * zd);
+    Vec3 f = Vec3::Zero();
+    if (!(fn > 0.0)) {
+      // out of contact: the ground's deformation relaxes
+      for (int j = 0; j < nt; ++j) cd.udot(nt * k + j) = -(K / D) * u(nt * k + j);
+      cd.force.col(k).setZero();
+      continue;
+    }
+    ++cd.inContact;
+    f(up) = fn;
+    // sticking: ft = -zr (K u + D v_t), du/dt = v_t
+    double ft[2] = {0.0, 0.0}, mag2 = 0.0;
+    for (int j = 0; j < nt; ++j) {
+      ft[j] = -zr * (K * u(nt * k + j) + D * cd.velocity(j, k));
+      mag2 += ft[j] * ft[j];
+      cd.udot(nt * k + j) = cd.velocity(j, k);
+    }
+    const double limit = mu * fn, mag = std::sqrt(mag2);
+    if (mag > limit) {
+      // slipping: the force lies on the friction cone and the deformation follows it
+      const double scale = mag > 0.0 ? limit / mag : 0.0;
+      for (int j = 0; j < nt; ++j) {
+        ft[j] *= scale;
+        cd.udot(nt * k + j) = -(ft[j] + K * zr * u(nt * k + j)) / (D * zr);
+      }
+    }
+    for (int j = 0; j < nt; ++j) f(j) = ft[j];
+    cd.force.col(k) = f;
+    // the force f at point p as a body force in base coordinates: [p x f; f]
+    const Vec3 p = cd.position.col(k);
+    const int b = m.contacts[static_cast<std::size_t>(k)].body;
+    if (spatial) {
+      cd.fext.col(b).head<3>() += p.cross(f);
+      cd.fext.col(b).tail<3>() += f;
+    } else {
+      cd.fext(0, b) += p.x() * f.y() - p.y() * f.x();
+      cd.fext(1, b) += f.x();
+      cd.fext(2, b) += f.y();
+    }
+  }
+}
+
+}  // namespace art

@@ -1,0 +1,176 @@
+#pragma once
+// Private helpers shared by the algorithm files.
+
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+
+#include "articulate/dynamics/dynamics.h"
+
+namespace art::detail {
+
+inline void checkSize(const char* fn, const char* arg, Eigen::Index got, Eigen::Index want) {
+  if (got != want) {
+    std::ostringstream s;
+    s << fn << ": " << arg << " has size " << got << ", the model needs " << want;
+    throw std::invalid_argument(s.str());
+  }
+}
+
+inline void checkFext(const char* fn, const Model& m, const ExternalForces* fext) {
+  if (!fext) return;
+  const int dim = m.arithmetic == Arithmetic::Spatial ? 6 : 3;
+  if (fext->rows() != dim || fext->cols() != m.nb) {
+    std::ostringstream s;
+    s << fn << ": fext is " << fext->rows() << "x" << fext->cols() << ", the model needs " << dim
+      << "x" << m.nb << " (one column per body, base coordinates)";
+    throw std::invalid_argument(s.str());
+  }
+}
+
+/// Calls f(SpatialArith{}) or f(PlanarArith{}) for the model's arithmetic.
+template <class F>
+decltype(auto) dispatch(const Model& m, F&& f) {
+  if (m.arithmetic == Arithmetic::Spatial) return f(SpatialArith{});
+  return f(PlanarArith{});
+}
+
+/// Calls f(arith, std::bool_constant<Free>{}) for the model's arithmetic and whether it has
+/// free joints: the instantiation for Free = false indexes q, qd by body as before free joints
+/// existed, so models without them pay nothing for them.
+template <class F>
+decltype(auto) dispatchTree(const Model& m, F&& f) {
+  if (m.arithmetic == Arithmetic::Planar) return f(PlanarArith{}, std::false_type{});
+  if (m.hasFreeJoints) return f(SpatialArith{}, std::true_type{});
+  return f(SpatialArith{}, std::false_type{});
+}
+
+/// Whether joint i is free (only ever in the Free instantiation of a spatial model).
+template <class A, bool Free>
+inline bool isFree(const Model& m, int i) {
+  if constexpr (Free && A::dim == 6)
+    return m.joints[i].type == JointType::Free;
+  else
+    return false;
+}
+
+/// Index of joint i's first position variable.
+template <bool Free>
+inline int qIdx(const Model& m, int i) {
+  if constexpr (Free)
+    return m.qIndex[i];
+  else
+    return i;
+}
+
+/// Index of joint i's first velocity variable.
+template <bool Free>
+inline int vIdx(const Model& m, int i) {
+  if constexpr (Free)
+    return m.vIndex[i];
+  else
+    return i;
+}
+
+/// Sines and cosines of joint angles q[i], for an outward pass that asks for them in increasing
+/// i: computed kBlock at a time with glibc's vector math (libmvec, 4 lanes with AVX2, 2
+/// without) where the build has it, a few times faster than one sincos call per joint; equal to
+/// std::sin and std::cos within a few ulp (not bit for bit).
+class SinCosBlocks {
+ public:
+  explicit SinCosBlocks(const VecRef& q) : m_q(q.data()), m_n(static_cast<int>(q.size())) {}
+  void get(int i, double& s, double& c) {
+    if (i < m_begin || i >= m_begin + kBlock) fill(i);
+    s = m_s[i - m_begin];
+    c = m_c[i - m_begin];
+  }
+
+ private:
+  static constexpr int kBlock = 8;
+  void fill(int i);  // sincos_blocks.cpp
+  const double* m_q;
+  int m_n;
+  int m_begin = -kBlock;
+  alignas(32) double m_s[kBlock], m_c[kBlock];
+};
+
+/// Xup[i] = XJ(q_i) * Xtree[i]; also X0 when `withX0`. `angles`, when given, supplies the sine
+/// and cosine of q(i) for a joint turning about a coordinate axis (Free = false only).
+template <class A, bool Free = false>
+inline void updateXup(const Model& m, Workspace<A>& w, int i, const VecRef& q, bool withX0,
+                      SinCosBlocks* angles = nullptr) {
+  const auto& t = m.arrays<A>();
+  if constexpr (Free && A::dim == 6) {
+    if (m.joints[i].type == JointType::Free)
+      w.Xup[i] = Joint::freeTransform(q.data() + m.qIndex[i]) * t.Xtree[i];
+    else
+      w.Xup[i] = A::jointTimesTree(m.joints[i], q(m.qIndex[i]), t.Xtree[i]);
+  } else if constexpr (A::dim == 6) {
+    const int k = m.spatial.turnAxis[i];
+    if (k >= 0) {
+      // Xtree does not rotate: E is the joint's rotation itself (as Joint::transformTimes
+      // gives it), written in place rather than returned through memory
+      static constexpr int kNext[3] = {1, 2, 0}, kAfter[3] = {2, 0, 1};
+      const int a = kNext[k], b = kAfter[k];  // (k + 1) % 3 and (k + 2) % 3 without divisions
+      double s, c;
+      if (angles)
+        angles->get(i, s, c);
+      else
+        ::sincos(q(i), &s, &c);
+      Mat3& E = w.Xup[i].E;
+      E.setIdentity();
+      E(a, a) = c;
+      E(a, b) = s;
+      E(b, a) = -s;
+      E(b, b) = c;
+      w.Xup[i].r = t.Xtree[i].r;
+    } else {
+      w.Xup[i] = A::jointTimesTree(m.joints[i], q(i), t.Xtree[i]);
+    }
+  } else {
+    w.Xup[i] = A::jointTimesTree(m.joints[i], q(i), t.Xtree[i]);
+  }
+  if (withX0) w.X0[i] = m.parent[i] < 0 ? w.Xup[i] : w.Xup[i] * w.X0[m.parent[i]];
+}
+
+/// a + b for fixed-size vectors, written out so that it always inlines: inside the large
+/// algorithm functions GCC compiles Eigen's expression as an out-of-line call per body.
+template <class V>
+inline V sum(const V& a, const V& b) {
+  V out;
+  for (int k = 0; k < V::RowsAtCompileTime; ++k) out(k) = a(k) + b(k);
+  return out;
+}
+
+/// Calls f(X) with X = Xup[i] as an AxisTransform<k> (spatial.h) when joint i turns about
+/// coordinate axis k on a tree transform without rotation (Model turnAxis), else with Xup[i]
+/// itself: the same operations in about a third of the arithmetic.
+template <class A, class F>
+inline void withXup(const Model& m, const Workspace<A>& w, int i, F&& f) {
+  if constexpr (A::dim == 6) {
+    switch (m.spatial.turnAxis[i]) {
+      case 0: f(AxisTransform<0>::from(w.Xup[i])); return;
+      case 1: f(AxisTransform<1>::from(w.Xup[i])); return;
+      case 2: f(AxisTransform<2>::from(w.Xup[i])); return;
+      default: break;
+    }
+  }
+  f(w.Xup[i]);
+}
+
+/// The joint velocity vJ = S qd_i of joint i (the body's velocity itself for a free joint).
+template <class A, bool Free = false>
+inline typename A::Vec jointVelocity(const Model& m, int i, const VecRef& qd) {
+  if constexpr (Free && A::dim == 6) {
+    if (m.joints[i].type == JointType::Free) return qd.template segment<6>(m.vIndex[i]);
+  }
+  return m.arrays<A>().S[i] * qd(vIdx<Free>(m, i));
+}
+
+/// The external force on body i in body coordinates (requires X0[i]).
+template <class A>
+inline typename A::Vec bodyExternalForce(const Workspace<A>& w, const ExternalForces& fext, int i) {
+  return w.X0[i].applyForce(fext.col(i).template head<A::dim>());
+}
+
+}  // namespace art::detail

@@ -1,0 +1,75 @@
+#pragma once
+// Reading and writing model files.
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "articulate/model/spec.h"
+#include "articulate/formats/spatial_v2.h"
+
+namespace art {
+
+/// Reads a whole file as bytes; throws FormatError (its path() is the file) when it cannot be
+/// opened or read, or is over 256 MiB.
+std::string readTextFile(const std::string& path);
+
+/// Reads a JSON file; throws FormatError (its path() is the file) with the line and column on
+/// a syntax error or a truncated file, and on files nested deeper than 256 or over 256 MiB,
+/// except an Articulate recording (its first field "format": "articulate-recording", as
+/// saveRecording writes it), which may be up to 16 GiB: such a file is parsed from the stream,
+/// never held whole as text, and a syntax error names its byte offset instead.
+nlohmann::json readJsonFile(const std::string& path);
+
+/// Parses JSON text with the same limits; `name` labels messages.
+nlohmann::json parseJsonText(const std::string& text, const std::string& name);
+
+/// A spatial_v2 model struct as JSON (NB, parent, jtype, Xtree, I, gravity, gc, appearance,
+/// camera), which MATLAB/Octave's jsondecode turns back into a model for spatial_v2. Free
+/// joints, which spatial_v2 lacks, are written as its six-joint floatbase emulation
+/// (expandFreeJoints, floating_base.h); loading the result converts them back.
+nlohmann::ordered_json specToSpatialV2(const ModelSpec& spec);
+
+/// Formats JSON for people: objects one field per line (in insertion order for ordered_json),
+/// arrays of numbers or of short number rows on one line, other arrays one item per line when
+/// they do not fit in 100 columns. Numbers keep the shortest exact form; -0 is written as 0.
+std::string formatJson(const nlohmann::ordered_json& value);
+
+/// formatJson's pieces, for writers that stream a document too large to build as JSON: `value`
+/// formatted as formatJson does at `indent` spaces, starting at output column `column`,
+/// appended to `out`; and one number exactly as formatJson writes it.
+void formatJsonInto(const nlohmann::ordered_json& value, int indent, std::size_t column, std::string& out);
+std::string formatJsonNumber(double value);
+
+/// A file written atomically, in pieces: the bytes go to a temporary file beside the target
+/// (beside the file a symbolic link points to, so the link stays a link), and commit() flushes
+/// it, gives it the target's permissions (or 0666 less the umask for a new file), renames it
+/// over the target and flushes the directory, so that after a crash or a failure the target is
+/// either the old file or the new one, never torn. Destroyed without commit(), the temporary
+/// file is removed and the target is untouched. Every failure throws std::runtime_error naming
+/// the file and the system error.
+class AtomicFile {
+ public:
+  explicit AtomicFile(const std::string& path);
+  ~AtomicFile();
+  AtomicFile(const AtomicFile&) = delete;
+  AtomicFile& operator=(const AtomicFile&) = delete;
+  /// Appends bytes to the temporary file.
+  void write(const char* data, std::size_t size);
+  void write(const std::string& text) { write(text.data(), text.size()); }
+  /// Flushes, renames over the target and flushes the directory (see the class comment).
+  void commit();
+  /// The file the bytes end up in (a symbolic link's target, resolved).
+  const std::string& target() const { return m_target; }
+
+ private:
+  [[noreturn]] void fail(const char* what);
+  std::string m_path, m_target, m_tmp;
+  int m_fd = -1;
+};
+
+/// Writes text to a file atomically (AtomicFile): a failure never leaves a half-written or
+/// damaged file. Throws std::runtime_error naming the file and the system error.
+void writeFileAtomically(const std::string& path, const std::string& text);
+
+}  // namespace art

@@ -1,0 +1,74 @@
+#pragma once
+// URDF (the ROS Unified Robot Description Format) import and export through Debian's urdfdom:
+// its parser reads the XML, its exporter writes it. Both convert between urdf::ModelInterface
+// and ModelSpec here. The mapping and what is refused are in docs/model-format.md, section URDF.
+//
+// Frames: a URDF link frame is the body frame; a joint's <origin> (xyz, fixed-axis
+// roll-pitch-yaw) is the joint frame in the parent link's frame, which is BodySpec's
+// placement (translation, rotation^T). <inertial> is the mass, the centre of mass and the
+// inertia about it in the link frame (a rotated inertial frame is rotated into link axes).
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "articulate/model/spec.h"
+
+namespace art {
+
+/// A model that has no URDF form (a helical or free joint, planar arithmetic, a loop
+/// closure); the message names the body or constraint and the reason.
+class UrdfError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// A URDF document and what the conversion left out.
+struct UrdfText {
+  std::string xml;                 // the URDF document (UTF-8)
+  std::vector<std::string> notes;  // one line per thing not carried over (initial state, ...)
+};
+
+/// Whether `path` names a URDF file (extension ".urdf", any case).
+bool isUrdfPath(const std::string& path);
+
+/// Converts a spatial kinematic tree to URDF. The base is the root link "base"; body i becomes
+/// link `name` on joint `name_joint`: Rx Ry Rz as "continuous" about x, y, z of the joint
+/// frame, Px Py Pz as "prismatic" (with <limit lower="-1000" upper="1000" effort="1000"
+/// velocity="100">, since URDF requires limits and Articulate's joints have none); coupling
+/// constraints become <mimic>. Boxes, cylinders and spheres of the appearance become
+/// <visual>s with their colour. Numbers are written with 17 significant digits (shortest
+/// exact form), so importing the result gives the same dynamics to round-off.
+/// Throws UrdfError naming the body and the reason for planar models, helical and free
+/// joints and loop constraints. What URDF cannot hold but does not change the tree
+/// (gravity other than [0 0 -9.81], initial state, controllers, contacts, forces, camera,
+/// lines, triangles and tiles) is left out and listed in `notes`.
+UrdfText specToUrdf(const ModelSpec& spec);
+
+/// specToUrdf written to a file atomically (writeFileAtomically); returns the notes.
+/// Throws UrdfError as specToUrdf, std::runtime_error naming the file when it cannot write.
+std::vector<std::string> saveUrdf(const std::string& path, const ModelSpec& spec);
+
+/// The deepest XML element nesting a URDF document may have (a real one has about five).
+inline constexpr std::size_t kMaxUrdfDepth = 256;
+
+/// Reads URDF text into a spatial ModelSpec with the default gravity [0 0 -9.81]. The root
+/// link is the fixed base (its own mass is ignored: the base does not move); "revolute" and
+/// "continuous" joints become R joints, "prismatic" joints P joints (about or along x, y or z
+/// of the joint frame; any other axis turns the body frame so that the axis is its z, with the
+/// link's inertia, drawing and child placements turned to match); "fixed" joints merge the
+/// child link into its parent (inertias added, drawings and children moved along); <mimic>
+/// becomes a coupling constraint. Visual boxes, cylinders and spheres become drawing
+/// instructions in their material's colour. Limits, dynamics (damping, friction), collisions
+/// and meshes are not used; each kind is listed in `notes` when present.
+/// Throws FormatError (its path() is `source`) naming the link or joint and the reason: XML
+/// nested deeper than kMaxUrdfDepth elements (checked before parsing, whose recursion a deeper
+/// document would overflow), XML or URDF errors reported by urdfdom, "floating" and "planar"
+/// joints, a zero joint axis, invalid mass properties or geometry sizes.
+ModelSpec specFromUrdf(const std::string& xml, const std::string& source,
+                       std::vector<std::string>* notes = nullptr);
+
+/// Reads a URDF file (at most 256 MiB) with specFromUrdf. Throws FormatError naming the file.
+ModelSpec loadUrdf(const std::string& path, std::vector<std::string>* notes = nullptr);
+
+}  // namespace art

@@ -1,0 +1,1432 @@
+// The Articulate model format: reading with every problem collected, canonical writing.
+#include "articulate/formats/articulate.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "articulate/formats/floating_base.h"
+#include "articulate/model/appearance.h"
+#include "articulate/model/model.h"
+#include "articulate/formats/files.h"
+#include "articulate/formulations/tree_simulation.h"
+#include "articulate/formats/spatial_v2.h"
+#include "articulate/formats/urdf.h"
+
+namespace art {
+
+namespace {
+
+using nlohmann::json;
+using ojson = nlohmann::ordered_json;
+
+constexpr int kMaxBodies = 100000;
+
+std::string idx(const std::string& path, std::size_t i) { return path + "[" + std::to_string(i) + "]"; }
+std::string dot(const std::string& path, const char* f) { return path.empty() ? f : path + "." + f; }
+
+std::string describe(double v) {
+  std::ostringstream s;
+  s << v;
+  return s.str();
+}
+
+// Reads values, recording a problem and returning false for anything malformed.
+class Reader {
+ public:
+  explicit Reader(Diagnostics& d) : m_d(d) {}
+  void fail(const std::string& path, const std::string& msg) { m_d.push_back({path, msg}); }
+
+  bool number(const json& j, const std::string& path, double& out) {
+    if (!j.is_number()) {
+      fail(path, std::string("expected a number, got ") + typeName(j));
+      return false;
+    }
+    out = j.get<double>();
+    if (!std::isfinite(out)) {
+      fail(path, "must be finite");
+      return false;
+    }
+    return true;
+  }
+  bool boolean(const json& j, const std::string& path, bool& out) {
+    if (!j.is_boolean()) {
+      fail(path, std::string("expected true or false, got ") + typeName(j));
+      return false;
+    }
+    out = j.get<bool>();
+    return true;
+  }
+  bool string(const json& j, const std::string& path, std::string& out) {
+    if (!j.is_string()) {
+      fail(path, std::string("expected a string, got ") + typeName(j));
+      return false;
+    }
+    out = j.get<std::string>();
+    return true;
+  }
+  bool vector(const json& j, int n, const std::string& path, Eigen::VectorXd& out) {
+    if (!j.is_array() || j.size() != static_cast<std::size_t>(n)) {
+      fail(path, "expected " + std::to_string(n) + " numbers");
+      return false;
+    }
+    out.resize(n);
+    bool ok = true;
+    for (int i = 0; i < n; ++i) ok = number(j[i], idx(path, i), out(i)) && ok;
+    return ok;
+  }
+  bool vec3(const json& j, const std::string& path, Vec3& out) {
+    Eigen::VectorXd v;
+    if (!vector(j, 3, path, v)) return false;
+    out = v;
+    return true;
+  }
+  bool matrix(const json& j, int r, int c, const std::string& path, Eigen::MatrixXd& out) {
+    const std::string shape = std::to_string(r) + "x" + std::to_string(c);
+    if (!j.is_array() || j.size() != static_cast<std::size_t>(r)) {
+      fail(path, "expected a " + shape + " matrix (" + std::to_string(r) + " rows)");
+      return false;
+    }
+    out.resize(r, c);
+    bool ok = true;
+    for (int i = 0; i < r; ++i) {
+      Eigen::VectorXd row;
+      if (!vector(j[i], c, idx(path, i), row)) {
+        ok = false;
+        continue;
+      }
+      out.row(i) = row.transpose();
+    }
+    return ok;
+  }
+  // an object whose fields are all known
+  bool object(const json& j, const std::string& path, std::initializer_list<const char*> known) {
+    if (!j.is_object()) {
+      fail(path, std::string("expected an object, got ") + typeName(j));
+      return false;
+    }
+    for (auto it = j.begin(); it != j.end(); ++it) {
+      bool found = false;
+      for (const char* k : known) found = found || it.key() == k;
+      if (!found) {
+        std::string list;
+        for (const char* k : known) list += (list.empty() ? "" : ", ") + std::string(k);
+        fail(dot(path, it.key().c_str()), "unknown field (expected one of: " + list + ")");
+      }
+    }
+    return true;
+  }
+  static const char* typeName(const json& j) { return j.is_null() ? "null" : j.type_name(); }
+
+ private:
+  Diagnostics& m_d;
+};
+
+Mat3 activeRotation(const Vec3& axis, double angle) {
+  return Eigen::AngleAxisd(angle, axis.stableNormalized()).toRotationMatrix();
+}
+
+// the orientation R of the joint frame in parent coordinates (columns = joint axes)
+bool readRotation(Reader& rd, const json& j, bool planar, const std::string& path, Mat3& R) {
+  if (j.is_array()) {
+    Eigen::MatrixXd M;
+    if (planar && j.size() == 2) {
+      if (!rd.matrix(j, 2, 2, path, M)) return false;
+      R.setIdentity();
+      R.topLeftCorner<2, 2>() = M;
+    } else {
+      if (!rd.matrix(j, 3, 3, path, M)) return false;
+      R = M;
+    }
+  } else if (j.is_object() && j.contains("rpy")) {
+    rd.object(j, path, {"rpy"});
+    Vec3 rpy;
+    if (!rd.vec3(j["rpy"], dot(path, "rpy"), rpy)) return false;
+    R = rpyRotation(rpy);
+  } else if (j.is_object() && j.contains("axis")) {
+    rd.object(j, path, {"axis", "angle"});
+    Vec3 axis;
+    double angle = 0;
+    if (!rd.vec3(j["axis"], dot(path, "axis"), axis)) return false;
+    if (!j.contains("angle")) {
+      rd.fail(path, "axis-angle rotation needs 'angle' (rad)");
+      return false;
+    }
+    if (!rd.number(j["angle"], dot(path, "angle"), angle)) return false;
+    if (axis.stableNorm() == 0) {
+      rd.fail(dot(path, "axis"), "must be nonzero");
+      return false;
+    }
+    R = activeRotation(axis, angle);
+  } else if (j.is_object() && j.contains("angle")) {
+    rd.object(j, path, {"angle"});
+    double angle = 0;
+    if (!rd.number(j["angle"], dot(path, "angle"), angle)) return false;
+    R = activeRotation(Vec3::UnitZ(), angle);
+  } else {
+    rd.fail(path, "expected a 3x3 rotation matrix, {\"rpy\": [r, p, y]}, {\"axis\": [x, y, z], "
+                  "\"angle\": a} or (planar) {\"angle\": a}");
+    return false;
+  }
+  if (!isProperRotation(R)) {
+    rd.fail(path, "is not a proper rotation matrix (orthonormal, determinant +1)");
+    return false;
+  }
+  return true;
+}
+
+// planar models may give 2D positions and centres of mass
+bool readPoint(Reader& rd, const json& j, bool planar, const std::string& path, Vec3& out) {
+  if (planar && j.is_array() && j.size() == 2) {
+    Eigen::VectorXd v;
+    if (!rd.vector(j, 2, path, v)) return false;
+    out = Vec3(v(0), v(1), 0);
+    return true;
+  }
+  return rd.vec3(j, path, out);
+}
+
+void readInertia(Reader& rd, const json& j, bool planar, const std::string& path, InertiaSpec& out) {
+  if (!rd.object(j, path, {"mass", "com", "about_com", "matrix"})) return;
+  if (j.contains("matrix")) {
+    if (j.contains("mass") || j.contains("com") || j.contains("about_com"))
+      rd.fail(path, "give either 'matrix' or 'mass', 'com' and 'about_com', not both");
+    Eigen::MatrixXd M;
+    const int n = planar ? 3 : 6;
+    if (!rd.matrix(j["matrix"], n, n, dot(path, "matrix"), M)) return;
+    if (planar) {
+      // embed the planar inertia: spatial_v2's planar form, kept exactly
+      json sv2 = {{"NB", 1}, {"parent", {0}}, {"jtype", {"r"}},
+                  {"Xtree", {{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}}}};
+      json rows = json::array();
+      for (int r = 0; r < 3; ++r) rows.push_back({M(r, 0), M(r, 1), M(r, 2)});
+      sv2["I"] = {rows};
+      try {
+        out = specFromSpatialV2(sv2).bodies[0].inertia;
+      } catch (const FormatError& e) {
+        rd.fail(dot(path, "matrix"), "is not a planar rigid-body inertia [Izz+m|c|^2 -m*cy m*cx; "
+                                     "-m*cy m 0; m*cx 0 m]");
+      }
+    } else {
+      out = InertiaSpec::fromMatrix(M);
+    }
+    return;
+  }
+  out = InertiaSpec{};
+  if (!j.contains("mass")) rd.fail(path, "missing field 'mass' (kg)");
+  else if (rd.number(j["mass"], dot(path, "mass"), out.mass) && out.mass < 0)
+    rd.fail(dot(path, "mass"), "must be >= 0, got " + describe(out.mass));
+  if (j.contains("com")) readPoint(rd, j["com"], planar, dot(path, "com"), out.com);
+  if (j.contains("about_com")) {
+    const json& a = j["about_com"];
+    const std::string p = dot(path, "about_com");
+    double izz = 0;
+    if (planar && a.is_number()) {
+      if (rd.number(a, p, izz)) out.aboutCom = Mat3::Identity() * izz;
+    } else if (a.is_array() && a.size() == 3 && a[0].is_number()) {
+      Vec3 d;
+      if (rd.vec3(a, p, d)) out.aboutCom = d.asDiagonal();
+    } else {
+      Eigen::MatrixXd M;
+      if (rd.matrix(a, 3, 3, p, M)) out.aboutCom = M;
+    }
+  }
+}
+
+int resolveBody(Reader& rd, const json& j, const std::map<std::string, int>& names,
+                const std::string& path, bool baseAllowed) {
+  std::string name;
+  if (!rd.string(j, path, name)) return -2;
+  if (name == "base") {
+    if (baseAllowed) return -1;
+    rd.fail(path, "must name a body, not 'base'");
+    return -2;
+  }
+  const auto it = names.find(name);
+  if (it == names.end()) {
+    rd.fail(path, "'" + name + "' is not defined");
+    return -2;
+  }
+  return it->second;
+}
+
+void readCamera(Reader& rd, const json& j, const std::map<std::string, int>& names,
+                const std::string& path, CameraSpec& cam) {
+  if (!rd.object(j, path, {"body", "trackpoint", "direction", "up", "zoom", "locus"})) return;
+  if (j.contains("body")) cam.body = std::max(-1, resolveBody(rd, j["body"], names, dot(path, "body"), true));
+  Vec3 v;
+  if (j.contains("trackpoint") && rd.vec3(j["trackpoint"], dot(path, "trackpoint"), v)) cam.trackpoint = v;
+  for (const char* f : {"direction", "up"}) {
+    if (!j.contains(f)) continue;
+    if (!rd.vec3(j[f], dot(path, f), v)) continue;
+    if (v.norm() == 0) {
+      rd.fail(dot(path, f), "must be nonzero");
+      continue;
+    }
+    (std::string(f) == "up" ? cam.up : cam.direction) = v;
+  }
+  if (cam.up && cam.direction.value_or(Vec3(0, -1, 0.8)).cross(*cam.up).norm() == 0)
+    rd.fail(dot(path, "up"), "must not be parallel to direction");
+  double z;
+  if (j.contains("zoom") && rd.number(j["zoom"], dot(path, "zoom"), z)) {
+    if (z <= 0) rd.fail(dot(path, "zoom"), "must be > 0, got " + describe(z));
+    else cam.zoom = z;
+  }
+  Eigen::VectorXd l;
+  if (j.contains("locus") && rd.vector(j["locus"], 2, dot(path, "locus"), l)) {
+    if ((l.array().abs() > 1).any()) rd.fail(dot(path, "locus"), "must lie in [-1, 1]^2");
+    else cam.locus = Vec2(l);
+  }
+}
+
+ojson vecJson(const Eigen::VectorXd& v) {
+  ojson a = ojson::array();
+  for (Eigen::Index i = 0; i < v.size(); ++i) a.push_back(v(i));
+  return a;
+}
+ojson matJson(const Eigen::MatrixXd& M) {
+  ojson a = ojson::array();
+  for (Eigen::Index r = 0; r < M.rows(); ++r) a.push_back(vecJson(M.row(r).transpose()));
+  return a;
+}
+
+std::string bodyName(const ModelSpec& s, int b) { return b < 0 ? "base" : s.bodies[b].name; }
+
+ojson cameraJson(const ModelSpec& s) {
+  const CameraSpec& c = s.camera;
+  ojson j = ojson::object();
+  if (c.body >= 0) j["body"] = bodyName(s, c.body);
+  if (c.trackpoint) j["trackpoint"] = vecJson(*c.trackpoint);
+  if (c.direction) j["direction"] = vecJson(*c.direction);
+  if (c.up) j["up"] = vecJson(*c.up);
+  if (c.zoom) j["zoom"] = *c.zoom;
+  if (c.locus) j["locus"] = vecJson(*c.locus);
+  return j;
+}
+
+// orders bodies so that parents precede children (stable); reports cycles
+bool sortBodies(Reader& rd, std::vector<BodySpec>& bodies, std::vector<int>& parentIdx,
+                std::vector<int>& order) {
+  const int n = static_cast<int>(bodies.size());
+  std::vector<int> state(n, 0);  // 0 new, 1 visiting, 2 done
+  order.clear();
+  bool ok = true;
+  for (int start = 0; start < n; ++start) {
+    if (state[start]) continue;
+    // walk up to the first placed ancestor, then place the chain top-down
+    std::vector<int> chain;
+    int b = start;
+    while (b >= 0 && state[b] == 0) {
+      state[b] = 1;
+      chain.push_back(b);
+      b = parentIdx[b];
+    }
+    if (b >= 0 && state[b] == 1) {
+      std::string cycle = "'" + bodies[b].name + "'";
+      for (int c = parentIdx[b]; c != b && c >= 0; c = parentIdx[c]) cycle += " -> '" + bodies[c].name + "'";
+      rd.fail("bodies[" + std::to_string(b) + "].parent", "the parents form a cycle: " + cycle + " -> '" + bodies[b].name + "'");
+      ok = false;
+      for (int c : chain) state[c] = 2;
+      continue;
+    }
+    for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+      state[*it] = 2;
+      order.push_back(*it);
+    }
+  }
+  return ok;
+}
+
+// format, version, name and description: the fields every kind of document starts with
+void readHeader(Reader& rd, const json& doc, std::string& name, std::string& description) {
+  std::string fmt;
+  if (!doc.contains("format")) rd.fail("", "missing field 'format' (\"articulate-model\")");
+  else if (rd.string(doc["format"], "format", fmt) && fmt != kModelFormatName)
+    rd.fail("format", "expected \"articulate-model\", got \"" + fmt + "\"");
+  double version = 0;
+  if (!doc.contains("version")) rd.fail("", "missing field 'version'");
+  else if (rd.number(doc["version"], "version", version) &&
+           (version != std::floor(version) || version < 1 || version > kModelFormatVersion))
+    rd.fail("version", "this Articulate reads format version " +
+                           std::to_string(kModelFormatVersion) + ", got " + describe(version));
+  if (doc.contains("name")) rd.string(doc["name"], "name", name);
+  if (doc.contains("description")) rd.string(doc["description"], "description", description);
+}
+
+// "N problems:" and one problem per line, for FormatError
+std::string problemList(const Diagnostics& problems) {
+  std::string text;
+  for (std::size_t k = 0; k < problems.size(); ++k) text += (k ? "\n" : "") + problems[k].text();
+  return std::to_string(problems.size()) + " problem" + (problems.size() > 1 ? "s" : "") + ":\n" +
+         text;
+}
+
+void readControl(Reader& rd, const json& j, const std::string& path, ControlSpec& c) {
+  if (!rd.object(j, path, {"type", "torque", "kp", "kd", "target", "target_velocity", "t"}))
+    return;
+  std::string type;
+  if (!j.contains("type")) {
+    rd.fail(path, "missing field 'type' (\"constant\", \"pd\" or \"table\")");
+    return;
+  }
+  if (!rd.string(j["type"], dot(path, "type"), type)) return;
+  auto allowed = [&](std::initializer_list<const char*> fields) {
+    for (auto it = j.begin(); it != j.end(); ++it) {
+      bool ok = it.key() == "type";
+      for (const char* f : fields) ok = ok || it.key() == f;
+      if (!ok) rd.fail(dot(path, it.key().c_str()), "is not used by a '" + type + "' controller");
+    }
+  };
+  auto num = [&](const char* field, double& out) {
+    if (j.contains(field)) rd.number(j[field], dot(path, field), out);
+  };
+  if (type == "constant") {
+    c.type = ControlSpec::Type::Constant;
+    allowed({"torque"});
+    if (!j.contains("torque")) rd.fail(path, "a constant controller needs 'torque'");
+    num("torque", c.torque);
+  } else if (type == "pd") {
+    c.type = ControlSpec::Type::PD;
+    allowed({"torque", "kp", "kd", "target", "target_velocity"});
+    num("torque", c.torque);
+    num("kp", c.kp);
+    num("kd", c.kd);
+    num("target", c.target);
+    num("target_velocity", c.targetVelocity);
+    if (c.kp < 0) rd.fail(dot(path, "kp"), "must be >= 0");
+    if (c.kd < 0) rd.fail(dot(path, "kd"), "must be >= 0");
+  } else if (type == "table") {
+    c.type = ControlSpec::Type::Table;
+    allowed({"t", "torque"});
+    if (!j.contains("t") || !j.contains("torque")) {
+      rd.fail(path, "a table needs 't' (times, s) and 'torque' (one force per time)");
+      return;
+    }
+    const json& jt = j["t"];
+    const json& jv = j["torque"];
+    if (!jt.is_array() || jt.empty()) {
+      rd.fail(dot(path, "t"), "expected a non-empty array of times");
+      return;
+    }
+    if (!jv.is_array() || jv.size() != jt.size()) {
+      rd.fail(dot(path, "torque"), "expected " + std::to_string(jt.size()) +
+                                       " numbers (one per time in 't')");
+      return;
+    }
+    c.times.assign(jt.size(), 0.0);
+    c.torques.assign(jt.size(), 0.0);
+    for (std::size_t k = 0; k < jt.size(); ++k) {
+      if (rd.number(jt[k], idx(dot(path, "t"), k), c.times[k]) && k > 0 &&
+          !(c.times[k] > c.times[k - 1]))
+        rd.fail(idx(dot(path, "t"), k), "times must increase");
+      rd.number(jv[k], idx(dot(path, "torque"), k), c.torques[k]);
+    }
+  } else {
+    rd.fail(dot(path, "type"), "expected \"constant\", \"pd\" or \"table\", got \"" + type + "\"");
+  }
+}
+
+ojson controlJson(const ControlSpec& c) {
+  ojson j;
+  switch (c.type) {
+    case ControlSpec::Type::None:
+      break;
+    case ControlSpec::Type::Constant:
+      j = {{"type", "constant"}, {"torque", c.torque}};
+      break;
+    case ControlSpec::Type::PD:
+      j = {{"type", "pd"}, {"kp", c.kp}, {"kd", c.kd}, {"target", c.target}};
+      if (c.targetVelocity != 0) j["target_velocity"] = c.targetVelocity;
+      if (c.torque != 0) j["torque"] = c.torque;
+      break;
+    case ControlSpec::Type::Table:
+      j = {{"type", "table"}, {"t", c.times}, {"torque", c.torques}};
+      break;
+  }
+  return j;
+}
+
+}  // namespace
+
+ojson specToJson(const ModelSpec& s) {
+  const bool planar = s.arithmetic == Arithmetic::Planar;
+  ojson doc;
+  doc["format"] = kModelFormatName;
+  doc["version"] = kModelFormatVersion;
+  if (!s.name.empty()) doc["name"] = s.name;
+  if (!s.description.empty()) doc["description"] = s.description;
+  doc["kind"] = "tree";
+  doc["arithmetic"] = planar ? "planar" : "spatial";
+  if (s.gravity) doc["gravity"] = planar ? vecJson(s.gravity->head<2>()) : vecJson(*s.gravity);
+  ojson bodies = ojson::array();
+  for (const BodySpec& b : s.bodies) {
+    ojson jb;
+    jb["name"] = b.name;
+    jb["parent"] = bodyName(s, b.parent);
+    if (b.joint.type == JointType::H)
+      jb["joint"] = {{"type", "H"}, {"pitch", b.joint.pitch}};
+    else
+      jb["joint"] = std::string(jointCode(b.joint.type));
+    ojson placement = ojson::object();
+    if (!b.translation.isZero(0))
+      placement["position"] = planar ? vecJson(b.translation.head<2>()) : vecJson(b.translation);
+    if (!b.rotation.isIdentity(0)) {
+      const Mat3 R = b.rotation.transpose();
+      placement["rotation"] = planar ? matJson(R.topLeftCorner<2, 2>()) : matJson(R);
+    }
+    if (!placement.empty()) jb["placement"] = placement;
+    const InertiaSpec& in = b.inertia;
+    if (in.raw) {
+      if (planar) {
+        const int id[3] = {2, 3, 4};
+        Mat3 P;
+        for (int r = 0; r < 3; ++r)
+          for (int c = 0; c < 3; ++c) P(r, c) = in.matrix(id[r], id[c]);
+        jb["inertia"] = {{"matrix", matJson(P)}};
+      } else {
+        jb["inertia"] = {{"matrix", matJson(in.matrix)}};
+      }
+    } else {
+      ojson ji;
+      ji["mass"] = in.mass;
+      const bool planarForm = planar && in.com.z() == 0 &&
+                              in.aboutCom == Mat3::Identity() * in.aboutCom(2, 2);
+      if (!in.com.isZero(0)) ji["com"] = planarForm ? vecJson(in.com.head<2>()) : vecJson(in.com);
+      if (planarForm)
+        ji["about_com"] = in.aboutCom(2, 2);
+      else if (Mat3(in.aboutCom.diagonal().asDiagonal()) == in.aboutCom)
+        ji["about_com"] = vecJson(in.aboutCom.diagonal());
+      else
+        ji["about_com"] = matJson(in.aboutCom);
+      jb["inertia"] = ji;
+    }
+    if (b.joint.type == JointType::Free) {
+      ojson init = ojson::object();
+      if (!b.freePosition.isZero(0)) init["position"] = vecJson(b.freePosition);
+      if (b.freeOrientation != Eigen::Vector4d(1, 0, 0, 0))
+        init["orientation"] = vecJson(b.freeOrientation);
+      if (!b.freeVelocity.isZero(0)) init["velocity"] = vecJson(b.freeVelocity);
+      if (!init.empty()) jb["initial"] = init;
+    } else if (b.q0 != 0 || b.qd0 != 0) {
+      jb["initial"] = {{"q", b.q0}, {"qd", b.qd0}};
+    }
+    jb["appearance"] = b.appearance;
+    if (b.control.type != ControlSpec::Type::None) jb["control"] = controlJson(b.control);
+    bodies.push_back(jb);
+  }
+  doc["bodies"] = bodies;
+  if (!s.baseAppearance.empty()) doc["base_appearance"] = s.baseAppearance;
+  if (!s.camera.empty()) doc["camera"] = cameraJson(s);
+  if (!s.contacts.empty()) {
+    ojson c = ojson::array();
+    for (const auto& cp : s.contacts)
+      c.push_back({{"body", bodyName(s, cp.body)}, {"point", vecJson(cp.point)}});
+    doc["contacts"] = c;
+  }
+  if (s.ground != GroundSpec{})
+    doc["ground"] = {{"stiffness", s.ground.stiffness},
+                     {"damping", s.ground.damping},
+                     {"friction", s.ground.friction}};
+  if (!s.constraints.empty()) {
+    ojson cs = ojson::array();
+    for (const ConstraintSpec& c : s.constraints) {
+      ojson jc;
+      if (!c.name.empty()) jc["name"] = c.name;
+      if (c.type == ConstraintSpec::Type::Coupling) {
+        jc["type"] = "coupling";
+        jc["joint"] = bodyName(s, c.joint);
+        jc["master"] = bodyName(s, c.master);
+        jc["ratio"] = c.ratio;
+        jc["offset"] = c.offset;
+      } else {
+        jc["type"] = "loop";
+        ojson a = {{"body", bodyName(s, c.bodyA)}, {"point", vecJson(c.pointA)}};
+        ojson b = {{"body", bodyName(s, c.bodyB)}, {"point", vecJson(c.pointB)}};
+        if (c.align) {
+          a["axis"] = vecJson(c.axisA);
+          b["axis"] = vecJson(c.axisB);
+        }
+        jc["a"] = a;
+        jc["b"] = b;
+      }
+      cs.push_back(jc);
+    }
+    doc["constraints"] = cs;
+  }
+  if (!s.forces.empty()) {
+    ojson fs = ojson::array();
+    for (const ExternalForceSpec& f : s.forces) {
+      ojson jf = {{"body", bodyName(s, f.body)}};
+      if (!f.point.isZero(0)) jf["point"] = planar ? vecJson(f.point.head<2>()) : vecJson(f.point);
+      if (!f.force.isZero(0)) jf["force"] = planar ? vecJson(f.force.head<2>()) : vecJson(f.force);
+      if (!f.torque.isZero(0)) {
+        if (planar) jf["torque"] = f.torque.z();
+        else jf["torque"] = vecJson(f.torque);
+      }
+      fs.push_back(jf);
+    }
+    doc["forces"] = fs;
+  }
+  if (!(s.simulation == SimulationSpec{})) {
+    ojson js;
+    js["integrator"] = integratorName(s.simulation.integrator);
+    js["dt"] = s.simulation.dt;
+    if (s.simulation.integrator == Integrator::DormandPrince45) {
+      js["rtol"] = s.simulation.relTol;
+      js["atol"] = s.simulation.absTol;
+    }
+    if (s.simulation.energyProjection) js["energy_projection"] = true;
+    doc["simulation"] = js;
+  }
+  return doc;
+}
+
+void specFromJson(const json& doc, ModelSpec& out, Diagnostics& problems) {
+  Reader rd(problems);
+  const std::size_t before = problems.size();
+  out = ModelSpec{};
+  if (!rd.object(doc, "", {"format", "version", "name", "description", "kind", "arithmetic",
+                           "gravity", "bodies", "base_appearance", "camera", "contacts",
+                           "ground", "constraints", "forces", "simulation"}))
+    return;
+  readHeader(rd, doc, out.name, out.description);
+  std::string kind = "tree";
+  if (doc.contains("kind") && rd.string(doc["kind"], "kind", kind) && kind != "tree") {
+    if (kind == "structure")
+      rd.fail("kind", "'" + kind + "' models are not supported by this version of Articulate");
+    else if (kind == "rigid_body")
+      rd.fail("kind", "'rigid_body' models are not kinematic trees and are not read here "
+                      "(readDocument and articulate-cli read them)");
+    else
+      rd.fail("kind", "expected \"tree\", \"structure\" or \"rigid_body\", got \"" + kind + "\"");
+    return;
+  }
+  std::string arith = "spatial";
+  if (doc.contains("arithmetic") && rd.string(doc["arithmetic"], "arithmetic", arith) &&
+      arith != "spatial" && arith != "planar")
+    rd.fail("arithmetic", "expected \"spatial\" or \"planar\", got \"" + arith + "\"");
+  const bool planar = arith == "planar";
+  out.arithmetic = planar ? Arithmetic::Planar : Arithmetic::Spatial;
+  if (doc.contains("gravity")) {
+    Eigen::VectorXd g;
+    if (rd.vector(doc["gravity"], planar ? 2 : 3, "gravity", g))
+      out.gravity = planar ? Vec3(g(0), g(1), 0) : Vec3(g);
+  }
+
+  // bodies: names first, so that parents can be named in any order
+  const json& jbodies = doc.contains("bodies") ? doc["bodies"] : json();
+  if (!doc.contains("bodies")) rd.fail("", "missing field 'bodies'");
+  else if (!jbodies.is_array()) rd.fail("bodies", "expected an array of bodies");
+  else if (jbodies.size() > static_cast<std::size_t>(kMaxBodies))
+    rd.fail("bodies", "more than " + std::to_string(kMaxBodies) + " bodies");
+  std::vector<BodySpec> bodies;
+  std::vector<int> parentIdx;
+  std::map<std::string, int> names;
+  if (jbodies.is_array() && jbodies.size() <= static_cast<std::size_t>(kMaxBodies)) {
+    for (std::size_t i = 0; i < jbodies.size(); ++i) {
+      const std::string p = idx("bodies", i);
+      BodySpec b;
+      b.name = "#" + std::to_string(i);  // placeholder until the real name is read
+      if (jbodies[i].is_object() && jbodies[i].contains("name")) {
+        std::string n;
+        if (rd.string(jbodies[i]["name"], dot(p, "name"), n)) {
+          if (n.empty()) rd.fail(dot(p, "name"), "must not be empty");
+          else if (n == "base") rd.fail(dot(p, "name"), "'base' names the fixed base");
+          else if (!names.emplace(n, static_cast<int>(i)).second)
+            rd.fail(dot(p, "name"), "'" + n + "' is already the name of bodies[" +
+                                        std::to_string(names[n]) + "]");
+          b.name = n;
+        }
+      }
+      bodies.push_back(b);
+    }
+    for (std::size_t i = 0; i < jbodies.size(); ++i) {
+      const std::string p = idx("bodies", i);
+      const json& jb = jbodies[i];
+      BodySpec& b = bodies[i];
+      int parent = -1;
+      if (!rd.object(jb, p, {"name", "parent", "joint", "placement", "inertia", "initial",
+                              "appearance", "control"})) {
+        parentIdx.push_back(-1);
+        continue;
+      }
+      if (!jb.contains("name")) rd.fail(p, "missing field 'name'");
+      if (!jb.contains("parent")) rd.fail(p, "missing field 'parent' (a body name or \"base\")");
+      else parent = std::max(-1, resolveBody(rd, jb["parent"], names, dot(p, "parent"), true));
+      if (parent == static_cast<int>(i)) {
+        rd.fail(dot(p, "parent"), "a body cannot be its own parent");
+        parent = -1;
+      }
+      parentIdx.push_back(parent);
+      // joint
+      if (!jb.contains("joint")) {
+        rd.fail(p, "missing field 'joint'");
+      } else {
+        const json& jj = jb["joint"];
+        std::string code;
+        const std::string jp = dot(p, "joint");
+        if (jj.is_object()) {
+          rd.object(jj, jp, {"type", "pitch"});
+          if (!jj.contains("type")) rd.fail(jp, "missing field 'type'");
+          else rd.string(jj["type"], dot(jp, "type"), code);
+          if (jj.contains("pitch")) rd.number(jj["pitch"], dot(jp, "pitch"), b.joint.pitch);
+        } else {
+          rd.string(jj, jp, code);
+        }
+        if (!code.empty()) {
+          if (!parseJointCode(code, b.joint.type))
+            rd.fail(jj.is_object() ? dot(jp, "type") : jp,
+                    "unknown joint type '" + code + "' (Rx Ry Rz R Px Py Pz P H free r px py)");
+          else if (isPlanar(b.joint.type) != planar)
+            rd.fail(jj.is_object() ? dot(jp, "type") : jp,
+                    "'" + code + "' is a " + (planar ? "spatial" : "planar") + " joint in a " +
+                        arith + " model");
+          else if (jj.is_object() && jj.contains("pitch") && b.joint.type != JointType::H)
+            rd.fail(dot(jp, "pitch"), "only helical (H) joints have a pitch");
+          else if (b.joint.type == JointType::H && !(jj.is_object() && jj.contains("pitch")))
+            // no silent pitch 0 (a revolute joint): spatial_v2's jcalc fails on 'H' without one
+            rd.fail(jp, "a helical (H) joint needs its pitch: {\"type\": \"H\", \"pitch\": p} "
+                        "(metres per radian)");
+        }
+      }
+      // placement
+      if (jb.contains("placement")) {
+        const json& pl = jb["placement"];
+        const std::string pp = dot(p, "placement");
+        if (rd.object(pl, pp, {"position", "rotation"})) {
+          if (pl.contains("position"))
+            readPoint(rd, pl["position"], planar, dot(pp, "position"), b.translation);
+          Mat3 R;
+          if (pl.contains("rotation") && readRotation(rd, pl["rotation"], planar, dot(pp, "rotation"), R)) {
+            if (planar && (std::abs(R(2, 2) - 1) > 1e-12))
+              rd.fail(dot(pp, "rotation"), "planar models rotate joints about z only");
+            b.rotation = R.transpose();
+          }
+          if (planar && b.translation.z() != 0)
+            rd.fail(dot(pp, "position"), "planar models place joints in the x-y plane (z = 0)");
+        }
+      }
+      // inertia
+      if (!jb.contains("inertia")) rd.fail(p, "missing field 'inertia'");
+      else readInertia(rd, jb["inertia"], planar, dot(p, "inertia"), b.inertia);
+      if (jb.contains("initial") && b.joint.type == JointType::Free) {
+        // a free joint: position (m), orientation quaternion [w x y z], body velocity [w; v]
+        const json& ji = jb["initial"];
+        if (rd.object(ji, dot(p, "initial"), {"position", "orientation", "velocity"})) {
+          Eigen::VectorXd v;
+          if (ji.contains("position")) rd.vec3(ji["position"], dot(p, "initial.position"), b.freePosition);
+          if (ji.contains("orientation") &&
+              rd.vector(ji["orientation"], 4, dot(p, "initial.orientation"), v)) {
+            if (v.norm() > 0)
+              b.freeOrientation = v;
+            else
+              rd.fail(dot(p, "initial.orientation"), "the quaternion [w x y z] must not be zero");
+          }
+          if (ji.contains("velocity") && rd.vector(ji["velocity"], 6, dot(p, "initial.velocity"), v))
+            b.freeVelocity = v;
+        }
+      } else if (jb.contains("initial") &&
+                 rd.object(jb["initial"], dot(p, "initial"), {"q", "qd"})) {
+        const json& ji = jb["initial"];
+        if (ji.contains("q")) rd.number(ji["q"], dot(p, "initial.q"), b.q0);
+        if (ji.contains("qd")) rd.number(ji["qd"], dot(p, "initial.qd"), b.qd0);
+      }
+      if (jb.contains("appearance")) {
+        b.appearance = jb["appearance"];
+        interpretAppearance(b.appearance, defaultBodyColour(static_cast<int>(i) + 1), false,
+                            dot(p, "appearance"), &problems);
+      }
+      if (jb.contains("control")) readControl(rd, jb["control"], dot(p, "control"), b.control);
+      b.parent = parent;
+    }
+  }
+  if (doc.contains("base_appearance")) {
+    out.baseAppearance = doc["base_appearance"];
+    interpretAppearance(out.baseAppearance, defaultBodyColour(0), true, "base_appearance", &problems);
+  }
+  // order parents before children
+  std::vector<int> order;
+  if (sortBodies(rd, bodies, parentIdx, order)) {
+    std::vector<int> newIndex(bodies.size());
+    for (std::size_t k = 0; k < order.size(); ++k) newIndex[order[k]] = static_cast<int>(k);
+    for (int oldI : order) {
+      BodySpec b = bodies[oldI];
+      b.parent = parentIdx[oldI] < 0 ? -1 : newIndex[parentIdx[oldI]];
+      out.bodies.push_back(std::move(b));
+    }
+    for (auto& kv : names) kv.second = newIndex[kv.second];
+  }
+  if (doc.contains("camera")) readCamera(rd, doc["camera"], names, "camera", out.camera);
+  if (doc.contains("contacts")) {
+    const json& cs = doc["contacts"];
+    if (!cs.is_array()) rd.fail("contacts", "expected an array");
+    else
+      for (std::size_t k = 0; k < cs.size(); ++k) {
+        const std::string p = idx("contacts", k);
+        if (!rd.object(cs[k], p, {"body", "point"})) continue;
+        ContactPointSpec cp;
+        if (!cs[k].contains("body") || !cs[k].contains("point")) {
+          rd.fail(p, "needs 'body' and 'point'");
+          continue;
+        }
+        cp.body = resolveBody(rd, cs[k]["body"], names, dot(p, "body"), false);
+        if (rd.vec3(cs[k]["point"], dot(p, "point"), cp.point) && cp.body >= 0)
+          out.contacts.push_back(cp);
+      }
+  }
+  if (doc.contains("ground") &&
+      rd.object(doc["ground"], "ground", {"stiffness", "damping", "friction"})) {
+    const json& jg = doc["ground"];
+    GroundSpec& g = out.ground;
+    if (jg.contains("stiffness") && rd.number(jg["stiffness"], "ground.stiffness", g.stiffness) &&
+        !(g.stiffness > 0))
+      rd.fail("ground.stiffness", "must be > 0");
+    if (jg.contains("damping") && rd.number(jg["damping"], "ground.damping", g.damping) &&
+        !(g.damping > 0))
+      rd.fail("ground.damping", "must be > 0");
+    if (jg.contains("friction") && rd.number(jg["friction"], "ground.friction", g.friction) &&
+        !(g.friction >= 0))
+      rd.fail("ground.friction", "must be >= 0");
+  }
+  if (doc.contains("constraints")) {
+    const json& cs = doc["constraints"];
+    if (!cs.is_array()) rd.fail("constraints", "expected an array");
+    else
+      for (std::size_t k = 0; k < cs.size(); ++k) {
+        const std::string p = idx("constraints", k);
+        const json& jc = cs[k];
+        ConstraintSpec c;
+        std::string type;
+        if (!jc.is_object() || !jc.contains("type")) {
+          rd.fail(p, "expected an object with 'type' (\"coupling\" or \"loop\")");
+          continue;
+        }
+        rd.string(jc["type"], dot(p, "type"), type);
+        if (jc.contains("name")) rd.string(jc["name"], dot(p, "name"), c.name);
+        if (type == "coupling") {
+          rd.object(jc, p, {"type", "name", "joint", "master", "ratio", "offset"});
+          c.type = ConstraintSpec::Type::Coupling;
+          if (!jc.contains("joint") || !jc.contains("master")) {
+            rd.fail(p, "a coupling needs 'joint' and 'master' (body names)");
+            continue;
+          }
+          c.joint = resolveBody(rd, jc["joint"], names, dot(p, "joint"), false);
+          c.master = resolveBody(rd, jc["master"], names, dot(p, "master"), false);
+          if (jc.contains("ratio")) rd.number(jc["ratio"], dot(p, "ratio"), c.ratio);
+          if (jc.contains("offset")) rd.number(jc["offset"], dot(p, "offset"), c.offset);
+          if (c.joint >= 0 && c.joint == c.master) rd.fail(dot(p, "master"), "must differ from 'joint'");
+        } else if (type == "loop") {
+          rd.object(jc, p, {"type", "name", "a", "b"});
+          c.type = ConstraintSpec::Type::Loop;
+          int axes = 0;
+          for (const char* side : {"a", "b"}) {
+            const std::string sp = dot(p, side);
+            if (!jc.contains(side)) {
+              rd.fail(p, std::string("a loop needs '") + side + "' ({\"body\", \"point\"})");
+              continue;
+            }
+            const json& js = jc[side];
+            if (!rd.object(js, sp, {"body", "point", "axis"})) continue;
+            const bool a = std::string(side) == "a";
+            if (!js.contains("body")) rd.fail(sp, "missing field 'body'");
+            else (a ? c.bodyA : c.bodyB) = resolveBody(rd, js["body"], names, dot(sp, "body"), true);
+            if (js.contains("point")) rd.vec3(js["point"], dot(sp, "point"), a ? c.pointA : c.pointB);
+            if (js.contains("axis")) {
+              ++axes;
+              Vec3& ax = a ? c.axisA : c.axisB;
+              if (rd.vec3(js["axis"], dot(sp, "axis"), ax) && ax.norm() == 0)
+                rd.fail(dot(sp, "axis"), "must be nonzero");
+            }
+          }
+          if (axes == 1) rd.fail(p, "axis alignment needs an 'axis' on both 'a' and 'b'");
+          c.align = axes == 2;
+          if (c.bodyA == c.bodyB && c.bodyA >= -1 && jc.contains("a") && jc.contains("b"))
+            rd.fail(dot(p, "b.body"), "must differ from a.body");
+        } else if (!type.empty()) {
+          rd.fail(dot(p, "type"), "expected \"coupling\" or \"loop\", got \"" + type + "\"");
+        }
+        out.constraints.push_back(c);
+      }
+  }
+  if (doc.contains("forces")) {
+    const json& fs = doc["forces"];
+    if (!fs.is_array()) rd.fail("forces", "expected an array");
+    else
+      for (std::size_t k = 0; k < fs.size(); ++k) {
+        const std::string p = idx("forces", k);
+        if (!rd.object(fs[k], p, {"body", "point", "force", "torque"})) continue;
+        ExternalForceSpec f;
+        if (!fs[k].contains("body")) {
+          rd.fail(p, "missing field 'body'");
+          continue;
+        }
+        f.body = resolveBody(rd, fs[k]["body"], names, dot(p, "body"), false);
+        if (fs[k].contains("point")) readPoint(rd, fs[k]["point"], planar, dot(p, "point"), f.point);
+        if (fs[k].contains("force")) readPoint(rd, fs[k]["force"], planar, dot(p, "force"), f.force);
+        if (fs[k].contains("torque")) {
+          if (planar) rd.number(fs[k]["torque"], dot(p, "torque"), f.torque.z());
+          else rd.vec3(fs[k]["torque"], dot(p, "torque"), f.torque);
+        }
+        if (f.body >= 0) out.forces.push_back(f);
+      }
+  }
+  if (doc.contains("simulation")) {
+    const json& js = doc["simulation"];
+    SimulationSpec& sim = out.simulation;
+    if (rd.object(js, "simulation", {"integrator", "dt", "rtol", "atol", "energy_projection"})) {
+      std::string name;
+      if (js.contains("integrator") && rd.string(js["integrator"], "simulation.integrator", name) &&
+          !parseIntegrator(name, sim.integrator))
+        rd.fail("simulation.integrator",
+                "expected \"rk4\", \"euler\" or \"dopri5\", got \"" + name + "\"");
+      const std::pair<const char*, double*> fields[] = {
+          {"dt", &sim.dt}, {"rtol", &sim.relTol}, {"atol", &sim.absTol}};
+      for (const auto& [field, value] : fields)
+        if (js.contains(field) && rd.number(js[field], dot("simulation", field), *value) && !(*value > 0))
+          rd.fail(dot("simulation", field), "must be > 0, got " + describe(*value));
+      if (js.contains("energy_projection"))
+        rd.boolean(js["energy_projection"], "simulation.energy_projection", sim.energyProjection);
+    }
+  }
+  if (problems.size() != before) return;
+  // everything read: the tree's own checks, reported at the body's index in the file
+  try {
+    compile(out);
+  } catch (const ModelError& e) {
+    const int b = e.bodyIndex();
+    const int inFile = b >= 0 && b < static_cast<int>(order.size()) ? order[b] : b;
+    problems.push_back({b >= 0 ? idx("bodies", inFile) + "." + e.field() : e.field(),
+                        b >= 0 ? e.reason() + " (body '" + out.bodies[b].name + "')" : e.reason()});
+  }
+}
+
+namespace {
+
+// an Articulate recording's samples: t (nt), q (nt x nq), qd (nt x nv), kinetic and potential
+// (nt)
+void readRecording(const json& doc, int nq, int nv, Reader& rd, Motion& mo) {
+  const json& jt = doc["t"];
+  if (!jt.is_array() || jt.empty()) {
+    rd.fail("t", "expected at least 1 sample time");
+    return;
+  }
+  const int nt = static_cast<int>(std::min<std::size_t>(jt.size(), 1u << 30));
+  if (!rd.vector(jt, nt, "t", mo.t)) return;
+  for (int k = 1; k < nt; ++k)
+    if (mo.t(k) < mo.t(k - 1)) {
+      rd.fail(idx("t", k), "sample times must not decrease");
+      return;
+    }
+  auto rows = [&](const char* field, Eigen::MatrixXd& out) {
+    const int nb = std::string(field) == "q" ? nq : nv;
+    const json& j = doc[field];
+    if (!j.is_array() || j.size() != static_cast<std::size_t>(nt) ||
+        (nt > 0 && (!j[0].is_array() || j[0].size() != static_cast<std::size_t>(nb)))) {
+      rd.fail(field, "expected " + std::to_string(nt) + " rows (one per time) of " +
+                         std::to_string(nb) + " numbers (one per joint variable)");
+      return;
+    }
+    rd.matrix(j, nt, nb, field, out);
+  };
+  if (!doc.contains("q")) rd.fail("", "missing field 'q'");
+  else rows("q", mo.q);
+  if (doc.contains("qd")) rows("qd", mo.qd);
+  for (const char* f : {"kinetic", "potential"})
+    if (doc.contains(f)) rd.vector(doc[f], nt, f, std::string(f) == "kinetic" ? mo.kinetic : mo.potential);
+  for (const char* f : {"title", "author", "description", "date"}) {
+    if (!doc.contains(f)) continue;
+    std::string& dst = f[0] == 't' ? mo.title : f[0] == 'a' ? mo.author : f[0] == 'd' && f[1] == 'e' ? mo.description : mo.date;
+    rd.string(doc[f], f, dst);
+  }
+}
+
+}  // namespace
+
+ojson recordingToJson(const ModelSpec& spec, const Motion& motion) {
+  ojson doc;
+  doc["format"] = kRecordingFormatName;
+  doc["version"] = kRecordingFormatVersion;
+  if (!motion.title.empty()) doc["title"] = motion.title;
+  if (!motion.author.empty()) doc["author"] = motion.author;
+  if (!motion.description.empty()) doc["description"] = motion.description;
+  if (!motion.date.empty()) doc["date"] = motion.date;
+  doc["model"] = specToJson(spec);
+  doc["t"] = std::vector<double>(motion.t.data(), motion.t.data() + motion.t.size());
+  auto rows = [](const Eigen::MatrixXd& m) {
+    ojson a = ojson::array();
+    for (Eigen::Index r = 0; r < m.rows(); ++r) {
+      std::vector<double> row(m.cols());
+      for (Eigen::Index c = 0; c < m.cols(); ++c) row[c] = m(r, c);
+      a.push_back(row);
+    }
+    return a;
+  };
+  doc["q"] = rows(motion.q);
+  if (motion.qd.size()) doc["qd"] = rows(motion.qd);
+  if (motion.kinetic.size())
+    doc["kinetic"] = std::vector<double>(motion.kinetic.data(), motion.kinetic.data() + motion.kinetic.size());
+  if (motion.potential.size())
+    doc["potential"] = std::vector<double>(motion.potential.data(), motion.potential.data() + motion.potential.size());
+  return doc;
+}
+
+void saveRecording(const std::string& path, const ModelSpec& spec, const Motion& motion) {
+  // Streamed: the same bytes as formatJson(recordingToJson(spec, motion)), written a piece at a
+  // time, so that a long recording is never held a second time as JSON (a document of
+  // nlohmann values and its text took about seven times the samples' memory). A recording has
+  // more than four fields, so formatJson writes it one field per line, and numeric arrays and
+  // matrices on one line each.
+  ojson head;
+  head["format"] = kRecordingFormatName;
+  head["version"] = kRecordingFormatVersion;
+  if (!motion.title.empty()) head["title"] = motion.title;
+  if (!motion.author.empty()) head["author"] = motion.author;
+  if (!motion.description.empty()) head["description"] = motion.description;
+  if (!motion.date.empty()) head["date"] = motion.date;
+  head["model"] = specToJson(spec);
+  AtomicFile file(path);
+  std::string out = "{\n";
+  for (auto it = head.begin(); it != head.end(); ++it) {
+    const std::string key = "  " + ojson(it.key()).dump() + ": ";
+    out += key;
+    formatJsonInto(*it, 2, key.size(), out);
+    out += ",\n";
+  }
+  const auto flush = [&](std::size_t above) {
+    if (out.size() < above) return;
+    file.write(out);
+    out.clear();
+  };
+  // one array field: `count` entries, each written by `entry`
+  bool firstField = true;
+  const auto field = [&](const char* name, Eigen::Index count, const auto& entry) {
+    if (!firstField) out += ",\n";
+    firstField = false;
+    out += std::string("  \"") + name + "\": ";
+    if (count == 0) {
+      out += "[]";
+      return;
+    }
+    out += '[';
+    for (Eigen::Index k = 0; k < count; ++k) {
+      if (k) out += ", ";
+      entry(k);
+      flush(std::size_t(1) << 20);
+    }
+    out += ']';
+  };
+  const auto numbers = [&](const char* name, const Eigen::VectorXd& v) {
+    field(name, v.size(), [&](Eigen::Index k) { out += formatJsonNumber(v(k)); });
+  };
+  const auto rows = [&](const char* name, const Eigen::MatrixXd& m) {
+    field(name, m.rows(), [&](Eigen::Index r) {
+      out += '[';
+      for (Eigen::Index c = 0; c < m.cols(); ++c) {
+        if (c) out += ", ";
+        out += formatJsonNumber(m(r, c));
+      }
+      out += ']';
+    });
+  };
+  numbers("t", motion.t);
+  rows("q", motion.q);
+  if (motion.qd.size()) rows("qd", motion.qd);
+  if (motion.kinetic.size()) numbers("kinetic", motion.kinetic);
+  if (motion.potential.size()) numbers("potential", motion.potential);
+  out += "\n}\n";
+  file.write(out);
+  file.commit();
+}
+
+namespace {
+
+// replaces the six-joint floating bases of a loaded model by free joints, with its motion
+void convertLoadedFloatingBases(LoadedModel& lm) {
+  if (!hasFloatingBases(lm.spec)) return;
+  if (lm.motion) {
+    Motion& mo = *lm.motion;
+    const Eigen::MatrixXd qd = mo.qd.rows()
+                                   ? mo.qd
+                                   : Eigen::MatrixXd(Eigen::MatrixXd::Zero(mo.q.rows(), mo.q.cols()));
+    Eigen::MatrixXd qOut, qdOut;
+    convertFloatingBaseMotion(lm.spec, mo.q, qd, qOut, qdOut);
+    mo.q = qOut;
+    if (mo.qd.rows()) mo.qd = qdOut;
+  }
+  lm.spec = convertFloatingBases(lm.spec);
+}
+
+}  // namespace
+
+std::optional<LoadedModel> readModelDocument(const json& doc, Diagnostics& problems,
+                                             bool convertFloats) {
+  std::optional<LoadedModel> lm = readModelDocumentAsIs(doc, problems);
+  if (lm && convertFloats) convertLoadedFloatingBases(*lm);
+  return lm;
+}
+
+std::optional<LoadedModel> readModelDocumentAsIs(const json& doc, Diagnostics& problems) {
+  const std::size_t before = problems.size();
+  LoadedModel lm;
+  if (doc.is_object() && doc.contains("format") && doc["format"] == kRecordingFormatName) {
+    lm.format = kRecordingFormatName;
+    Reader rd(problems);
+    rd.object(doc, "", {"format", "version", "title", "author", "description", "date", "model",
+                        "t", "q", "qd", "kinetic", "potential"});
+    if (!doc.contains("version") || doc["version"] != kRecordingFormatVersion)
+      rd.fail("version", "expected " + std::to_string(kRecordingFormatVersion));
+    if (!doc.contains("model")) {
+      rd.fail("", "missing field 'model' (an articulate-model document)");
+      return std::nullopt;
+    }
+    Diagnostics modelProblems;
+    specFromJson(doc["model"], lm.spec, modelProblems);
+    for (const Diagnostic& d : modelProblems)
+      problems.push_back({d.path.empty() ? "model" : "model." + d.path, d.message});
+    if (problems.size() != before) return std::nullopt;
+    if (!doc.contains("t")) {
+      rd.fail("", "missing field 't'");
+      return std::nullopt;
+    }
+    Motion mo;
+    int nq = 0, nv = 0;
+    for (const BodySpec& b : lm.spec.bodies) {
+      nq += jointNq(b.joint.type);
+      nv += jointNv(b.joint.type);
+    }
+    readRecording(doc, nq, nv, rd, mo);
+    if (problems.size() != before) return std::nullopt;
+    lm.motion = std::move(mo);
+    return lm;
+  }
+  if (looksLikeSpatialV2(doc)) {
+    lm.format = "spatial_v2";
+    try {
+      lm.spec = specFromSpatialV2(doc, "", &lm.notes);
+    } catch (const FormatError& e) {
+      problems.push_back({e.path(), std::string(e.what()).substr(std::string(e.what()).find(": ") + 2)});
+      return std::nullopt;
+    }
+    if (doc.contains("name") && doc["name"].is_string()) lm.spec.name = doc["name"];
+    if (doc.contains("description") && doc["description"].is_string())
+      lm.spec.description = doc["description"];
+    for (std::size_t i = 0; i < lm.spec.bodies.size(); ++i)
+      interpretAppearance(lm.spec.bodies[i].appearance, defaultBodyColour(static_cast<int>(i) + 1),
+                          false, "appearance.body[" + std::to_string(i) + "]", &problems);
+    interpretAppearance(lm.spec.baseAppearance, defaultBodyColour(0), true, "appearance.base", &problems);
+    // motion beside the model: t (nt) and q (NB x nt, or nt x NB)
+    if (doc.contains("t") || doc.contains("q")) {
+      Reader rd(problems);
+      const int nb = static_cast<int>(lm.spec.bodies.size());
+      Motion mo;
+      if (!doc.contains("t") || !doc.contains("q")) {
+        rd.fail("", "a motion needs both 't' and 'q'");
+      } else if (!doc["t"].is_array() || doc["t"].size() < 2) {
+        rd.fail("t", "expected at least 2 sample times");
+      } else {
+        const std::size_t nt = doc["t"].size();
+        Eigen::VectorXd t;
+        if (rd.vector(doc["t"], static_cast<int>(nt), "t", t)) {
+          for (std::size_t k = 1; k < nt; ++k)
+            if (t(k) < t(k - 1)) {
+              rd.fail(idx("t", k), "sample times must not decrease");
+              break;
+            }
+          if (t(nt - 1) <= t(0)) rd.fail("t", "the last time must be after the first");
+          Eigen::MatrixXd q;
+          const json& jq = doc["q"];
+          const bool rowsAreJoints = jq.is_array() && jq.size() == static_cast<std::size_t>(nb) &&
+                                     nb != static_cast<int>(nt);
+          // the shape first, so that a wrong size gets one clear message
+          const std::size_t rows = jq.is_array() ? jq.size() : 0;
+          const std::size_t cols = rows && jq[0].is_array() ? jq[0].size() : 0;
+          bool shapeOk = rows == static_cast<std::size_t>(rowsAreJoints ? nb : static_cast<int>(nt)) &&
+                         cols == (rowsAreJoints ? nt : static_cast<std::size_t>(nb));
+          if (!shapeOk) {
+            std::ostringstream s;
+            s << "expected NB x nt (" << nb << "x" << nt << ") or nt x NB (" << nt << "x" << nb
+              << "), got " << rows << "x" << cols;
+            rd.fail("q", s.str());
+          } else if (rowsAreJoints ? rd.matrix(jq, nb, static_cast<int>(nt), "q", q)
+                                   : rd.matrix(jq, static_cast<int>(nt), nb, "q", q)) {
+            mo.t = t;
+            mo.q = rowsAreJoints ? Eigen::MatrixXd(q.transpose()) : q;
+            lm.motion = mo;
+          }
+        }
+      }
+    }
+    if (problems.size() == before) {
+      try {
+        compile(lm.spec);
+      } catch (const ModelError& e) {
+        // the spec's fields come from these spatial_v2 fields
+        const std::string& f = e.field();
+        const std::string field = f.rfind("placement", 0) == 0 ? "Xtree"
+                                  : f.rfind("inertia", 0) == 0 ? "I"
+                                  : f.rfind("joint", 0) == 0   ? "jtype"
+                                                               : f;
+        problems.push_back({e.bodyIndex() >= 0 ? idx(field, e.bodyIndex()) : field,
+                            e.bodyIndex() >= 0 ? e.reason() + " (body " + std::to_string(e.bodyIndex() + 1) + ")"
+                                               : e.reason()});
+      }
+    }
+  } else {
+    lm.format = kModelFormatName;
+    specFromJson(doc, lm.spec, problems);
+  }
+  if (problems.size() != before) return std::nullopt;
+  return lm;
+}
+
+namespace {
+
+// a URDF file: the one place that decides the format by the file name (urdf.h)
+std::optional<LoadedModel> loadIfUrdf(const std::string& path) {
+  if (!isUrdfPath(path)) return std::nullopt;
+  LoadedModel lm;
+  lm.format = "urdf";
+  lm.spec = loadUrdf(path, &lm.notes);
+  return lm;
+}
+
+}  // namespace
+
+LoadedModel loadModel(const std::string& path, bool convertFloats) {
+  if (std::optional<LoadedModel> urdf = loadIfUrdf(path)) return std::move(*urdf);
+  const json doc = readJsonFile(path);
+  Diagnostics problems;
+  std::optional<LoadedModel> lm = readModelDocument(doc, problems, convertFloats);
+  if (!lm) throw FormatError(path, problemList(problems));
+  return *lm;
+}
+
+void saveModel(const std::string& path, const ModelSpec& spec) {
+  writeFileAtomically(path, formatJson(specToJson(spec)));
+}
+
+void saveSpatialV2(const std::string& path, const ModelSpec& spec) {
+  writeFileAtomically(path, formatJson(specToSpatialV2(spec)));
+}
+
+// ---- rigid bodies (kind "rigid_body") ----
+
+namespace {
+
+ojson shapeJson(const ShapeSpec& shape) {
+  ojson j;
+  j["type"] = shapeTypeName(shape.type);
+  switch (shape.type) {
+    case ShapeSpec::Type::Box:
+      j["size"] = vecJson(shape.size);
+      break;
+    case ShapeSpec::Type::Cylinder:
+      j["radius"] = shape.radius;
+      j["length"] = shape.length;
+      break;
+    case ShapeSpec::Type::Sphere:
+      j["radius"] = shape.radius;
+      break;
+  }
+  return j;
+}
+
+// a number > 0 (unit in messages)
+void positive(Reader& rd, const json& j, const std::string& path, const char* unit, double& out) {
+  if (rd.number(j, path, out) && out <= 0)
+    rd.fail(path, "must be > 0 (" + std::string(unit) + "), got " + describe(out));
+}
+
+void readShape(Reader& rd, const json& j, ShapeSpec& out) {
+  const std::string path = "shape";
+  if (!j.is_object()) {
+    rd.fail(path, std::string("expected an object, got ") + Reader::typeName(j));
+    return;
+  }
+  std::string type;
+  if (!j.contains("type")) {
+    rd.fail(path, "missing field 'type' (\"box\", \"cylinder\" or \"sphere\")");
+    return;
+  }
+  if (!rd.string(j["type"], "shape.type", type)) return;
+  if (!parseShapeType(type, out.type)) {
+    rd.fail("shape.type", "expected \"box\", \"cylinder\" or \"sphere\", got \"" + type + "\"");
+    return;
+  }
+  auto need = [&](const char* field, const char* meaning) {
+    if (j.contains(field)) return true;
+    rd.fail(path, std::string("a ") + type + " needs '" + field + "' (" + meaning + ")");
+    return false;
+  };
+  switch (out.type) {
+    case ShapeSpec::Type::Box:
+      rd.object(j, path, {"type", "size"});
+      if (need("size", "edge lengths along body x, y, z, m") &&
+          rd.vec3(j["size"], "shape.size", out.size))
+        for (int k = 0; k < 3; ++k)
+          if (out.size(k) <= 0)
+            rd.fail(idx("shape.size", static_cast<std::size_t>(k)),
+                    "must be > 0 (m), got " + describe(out.size(k)));
+      break;
+    case ShapeSpec::Type::Cylinder:
+      rd.object(j, path, {"type", "radius", "length"});
+      if (need("radius", "m")) positive(rd, j["radius"], "shape.radius", "m", out.radius);
+      if (need("length", "along body z, m")) positive(rd, j["length"], "shape.length", "m", out.length);
+      break;
+    case ShapeSpec::Type::Sphere:
+      rd.object(j, path, {"type", "radius"});
+      if (need("radius", "m")) positive(rd, j["radius"], "shape.radius", "m", out.radius);
+      break;
+  }
+}
+
+void readFloor(Reader& rd, const json& j, FloorSpec& out) {
+  const std::string path = "floor";
+  if (!rd.object(j, path, {"origin", "normal", "restitution", "friction", "rolling_resistance"}))
+    return;
+  if (j.contains("origin")) rd.vec3(j["origin"], "floor.origin", out.origin);
+  if (j.contains("normal") && rd.vec3(j["normal"], "floor.normal", out.normal) &&
+      out.normal.norm() == 0)
+    rd.fail("floor.normal", "must be nonzero");
+  if (!j.contains("restitution"))
+    rd.fail(path, "missing field 'restitution' (coefficient of restitution, 0..1)");
+  else if (rd.number(j["restitution"], "floor.restitution", out.restitution) &&
+           (out.restitution < 0 || out.restitution > 1))
+    rd.fail("floor.restitution", "must be in [0, 1], got " + describe(out.restitution));
+  if (!j.contains("friction"))
+    rd.fail(path, "missing field 'friction' (Coulomb friction coefficient, >= 0)");
+  else if (rd.number(j["friction"], "floor.friction", out.friction) && out.friction < 0)
+    rd.fail("floor.friction", "must be >= 0, got " + describe(out.friction));
+  if (j.contains("rolling_resistance") &&
+      rd.number(j["rolling_resistance"], "floor.rolling_resistance", out.rollingResistance) &&
+      out.rollingResistance < 0)
+    rd.fail("floor.rolling_resistance", "must be >= 0 (m), got " + describe(out.rollingResistance));
+}
+
+}  // namespace
+
+ojson rigidBodyToJson(const RigidBodySpec& s) {
+  ojson doc;
+  doc["format"] = kModelFormatName;
+  doc["version"] = kModelFormatVersion;
+  if (!s.name.empty()) doc["name"] = s.name;
+  if (!s.description.empty()) doc["description"] = s.description;
+  doc["kind"] = "rigid_body";
+  if (s.gravity) doc["gravity"] = vecJson(*s.gravity);
+  doc["shape"] = shapeJson(s.shape);
+  if (s.mass) doc["mass"] = *s.mass;
+  if (s.density) doc["density"] = *s.density;
+  if (!s.referencePoint.isZero(0)) doc["reference_point"] = vecJson(s.referencePoint);
+  ojson initial = ojson::object();
+  if (!s.position.isZero(0)) initial["position"] = vecJson(s.position);
+  if (!s.rotation.isIdentity(0)) initial["rotation"] = matJson(s.rotation);
+  if (!s.velocity.isZero(0)) initial["velocity"] = vecJson(s.velocity);
+  if (!s.angularVelocity.isZero(0)) initial["angular_velocity"] = vecJson(s.angularVelocity);
+  if (!initial.empty()) doc["initial"] = initial;
+  if (s.floor) {
+    ojson floor = {{"origin", vecJson(s.floor->origin)},
+                   {"normal", vecJson(s.floor->normal)},
+                   {"restitution", s.floor->restitution},
+                   {"friction", s.floor->friction}};
+    if (s.floor->rollingResistance != 0) floor["rolling_resistance"] = s.floor->rollingResistance;
+    doc["floor"] = floor;
+  }
+  if (s.appearance) doc["appearance"] = *s.appearance;
+  if (!s.baseAppearance.empty()) doc["base_appearance"] = s.baseAppearance;
+  return doc;
+}
+
+void rigidBodyFromJson(const json& doc, RigidBodySpec& out, Diagnostics& problems) {
+  Reader rd(problems);
+  const std::size_t before = problems.size();
+  out = RigidBodySpec{};
+  if (!rd.object(doc, "", {"format", "version", "name", "description", "kind", "gravity", "shape",
+                           "mass", "density", "reference_point", "initial", "floor",
+                           "appearance", "base_appearance"}))
+    return;
+  readHeader(rd, doc, out.name, out.description);
+  std::string kind;
+  if (!doc.contains("kind")) rd.fail("", "missing field 'kind' (\"rigid_body\")");
+  else if (rd.string(doc["kind"], "kind", kind) && kind != "rigid_body")
+    rd.fail("kind", "expected \"rigid_body\", got \"" + kind + "\"");
+  Vec3 v;
+  if (doc.contains("gravity") && rd.vec3(doc["gravity"], "gravity", v)) out.gravity = v;
+  if (!doc.contains("shape")) rd.fail("", "missing field 'shape' ({\"type\": \"box\", ...})");
+  else readShape(rd, doc["shape"], out.shape);
+  // mass properties: the mass, or the density of the shape's volume
+  double m = 0;
+  if (doc.contains("mass") && doc.contains("density"))
+    rd.fail("density", "give either 'mass' (kg) or 'density' (kg/m^3), not both");
+  else if (!doc.contains("mass") && !doc.contains("density"))
+    rd.fail("", "missing field 'mass' (kg) or 'density' (kg/m^3)");
+  else if (doc.contains("mass")) {
+    positive(rd, doc["mass"], "mass", "kg", m);
+    out.mass = m;
+  } else {
+    positive(rd, doc["density"], "density", "kg/m^3", m);
+    out.density = m;
+  }
+  if (doc.contains("reference_point")) rd.vec3(doc["reference_point"], "reference_point", out.referencePoint);
+  if (doc.contains("initial") &&
+      rd.object(doc["initial"], "initial", {"position", "rotation", "velocity", "angular_velocity"})) {
+    const json& ji = doc["initial"];
+    if (ji.contains("position")) rd.vec3(ji["position"], "initial.position", out.position);
+    Mat3 R;
+    if (ji.contains("rotation") && readRotation(rd, ji["rotation"], false, "initial.rotation", R))
+      out.rotation = R;
+    if (ji.contains("velocity")) rd.vec3(ji["velocity"], "initial.velocity", out.velocity);
+    if (ji.contains("angular_velocity"))
+      rd.vec3(ji["angular_velocity"], "initial.angular_velocity", out.angularVelocity);
+  }
+  if (doc.contains("floor")) {
+    FloorSpec f;
+    readFloor(rd, doc["floor"], f);
+    out.floor = f;
+  }
+  if (doc.contains("appearance")) {
+    out.appearance = doc["appearance"];
+    interpretAppearance(*out.appearance, defaultBodyColour(1), false, "appearance", &problems);
+  }
+  if (doc.contains("base_appearance")) {
+    out.baseAppearance = doc["base_appearance"];
+    interpretAppearance(out.baseAppearance, defaultBodyColour(0), true, "base_appearance", &problems);
+  }
+  if (problems.size() != before) return;
+  // everything read: the body's own checks
+  try {
+    RigidBody body(out);
+  } catch (const ModelError& e) {
+    problems.push_back({e.field(), e.reason()});
+  }
+}
+
+std::optional<LoadedDocument> readDocument(const json& doc, Diagnostics& problems) {
+  if (doc.is_object() && !looksLikeSpatialV2(doc) && doc.contains("kind") &&
+      doc["kind"] == "rigid_body") {
+    const std::size_t before = problems.size();
+    RigidBodySpec spec;
+    rigidBodyFromJson(doc, spec, problems);
+    if (problems.size() != before) return std::nullopt;
+    return LoadedDocument(std::move(spec));
+  }
+  std::optional<LoadedModel> lm = readModelDocument(doc, problems);
+  if (!lm) return std::nullopt;
+  return LoadedDocument(std::move(*lm));
+}
+
+LoadedDocument loadDocument(const std::string& path) {
+  if (std::optional<LoadedModel> urdf = loadIfUrdf(path)) return LoadedDocument(std::move(*urdf));
+  const json doc = readJsonFile(path);
+  Diagnostics problems;
+  std::optional<LoadedDocument> d = readDocument(doc, problems);
+  if (!d) throw FormatError(path, problemList(problems));
+  return std::move(*d);
+}
+
+void saveRigidBody(const std::string& path, const RigidBodySpec& spec) {
+  writeFileAtomically(path, formatJson(rigidBodyToJson(spec)));
+}
+
+}  // namespace art

@@ -1,0 +1,783 @@
+// URDF import and export through urdfdom (parseURDF, exportURDF); see articulate/urdf.h and
+// docs/model-format.md, section URDF.
+#include "articulate/formats/urdf.h"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <sstream>
+
+#include <console_bridge/console.h>
+#include <tinyxml.h>
+#include <urdf_parser/urdf_parser.h>
+
+#include "articulate/model/appearance.h"
+#include "articulate/model/model.h"
+#include "articulate/formats/files.h"
+#include "articulate/formats/spatial_v2.h"
+
+namespace art {
+
+namespace {
+
+using nlohmann::json;
+
+constexpr const char* kBaseLink = "base";
+// URDF requires <limit> on prismatic joints; Articulate's joints are unlimited
+constexpr double kPrismaticTravel = 1000;  // m, either way
+constexpr double kEffort = 1000;           // N
+constexpr double kVelocity = 100;          // m/s
+
+Vec3 toVec(const urdf::Vector3& v) { return {v.x, v.y, v.z}; }
+urdf::Vector3 fromVec(const Vec3& v) { return urdf::Vector3(v.x(), v.y(), v.z()); }
+
+// the rotation matrix of a urdf rotation (a unit quaternion); entries within round-off of 0 or
+// +-1 are set to it, so that quarter turns read as clean matrices
+Mat3 toMat(const urdf::Rotation& r) {
+  Mat3 R = Eigen::Quaterniond(r.w, r.x, r.y, r.z).normalized().toRotationMatrix();
+  for (int k = 0; k < 9; ++k) {
+    double& x = R.data()[k];
+    if (std::abs(x) < 4e-16) x = 0;
+    if (std::abs(std::abs(x) - 1) < 4e-16) x = std::copysign(1.0, x);
+  }
+  return R;
+}
+
+urdf::Rotation fromMat(const Mat3& R) {
+  const Eigen::Quaterniond q(R);
+  urdf::Rotation r;
+  r.setFromQuaternion(q.x(), q.y(), q.z(), q.w());
+  return r;
+}
+
+urdf::Pose pose(const Mat3& R, const Vec3& p) {
+  urdf::Pose out;
+  out.position = fromVec(p);
+  out.rotation = fromMat(R);
+  return out;
+}
+
+// the shortest decimal that reads back to exactly v (-0 written as 0)
+std::string num(double v) {
+  if (v == 0) return "0";
+  std::array<char, 32> buf{};
+  const auto r = std::to_chars(buf.data(), buf.data() + buf.size(), v);
+  return std::string(buf.data(), r.ptr);
+}
+
+// URDF colours are floats: the shortest decimal that reads back to the float, and its value
+std::string numFloat(float v) {
+  std::array<char, 32> buf{};
+  const auto r = std::to_chars(buf.data(), buf.data() + buf.size(), v);
+  return std::string(buf.data(), r.ptr);
+}
+double colourValue(float v) {
+  const std::string text = numFloat(v);
+  double out = v;
+  std::from_chars(text.data(), text.data() + text.size(), out);  // not strtod: no locale
+  return out;
+}
+
+std::string nums(const Vec3& v) { return num(v.x()) + " " + num(v.y()) + " " + num(v.z()); }
+
+void setAttr(TiXmlElement* e, const char* name, const std::string& value) {
+  if (e) e->SetAttribute(name, value.c_str());
+}
+
+void setPose(TiXmlElement* e, const urdf::Pose& p) {
+  setAttr(e, "xyz", nums(toVec(p.position)));
+  setAttr(e, "rpy", nums(rpyAngles(toMat(p.rotation))));
+}
+
+void setColour(TiXmlElement* e, const urdf::Color& c) {
+  setAttr(e, "rgba", numFloat(c.r) + " " + numFloat(c.g) + " " + numFloat(c.b) + " " + numFloat(c.a));
+}
+
+// urdfdom 3.0's exporter writes 6 significant digits (values2str) and rpy through getRPY (which
+// snaps roll to 0 within 0.26 degrees of pitch +-90; spatial.h's rpyAngles does not); this
+// pass rewrites every number of the exported document from the model, exactly
+void writeExactNumbers(TiXmlElement* robot, const urdf::ModelInterface& m) {
+  for (TiXmlElement* e = robot->FirstChildElement(); e; e = e->NextSiblingElement()) {
+    const std::string tag = e->Value();
+    const char* name = e->Attribute("name");
+    if (!name) continue;
+    if (tag == "material") {
+      setColour(e->FirstChildElement("color"), m.materials_.at(name)->color);
+    } else if (tag == "link") {
+      const urdf::Link& link = *m.links_.at(name);
+      if (TiXmlElement* in = e->FirstChildElement("inertial"); in && link.inertial) {
+        const urdf::Inertial& i = *link.inertial;
+        setAttr(in->FirstChildElement("mass"), "value", num(i.mass));
+        setPose(in->FirstChildElement("origin"), i.origin);
+        TiXmlElement* t = in->FirstChildElement("inertia");
+        const std::pair<const char*, double> entries[] = {{"ixx", i.ixx}, {"ixy", i.ixy}, {"ixz", i.ixz},
+                                                          {"iyy", i.iyy}, {"iyz", i.iyz}, {"izz", i.izz}};
+        for (const auto& [key, value] : entries) setAttr(t, key, num(value));
+      }
+      std::size_t k = 0;
+      for (TiXmlElement* v = e->FirstChildElement("visual"); v && k < link.visual_array.size();
+           v = v->NextSiblingElement("visual"), ++k) {
+        const urdf::Visual& visual = *link.visual_array[k];
+        setPose(v->FirstChildElement("origin"), visual.origin);
+        TiXmlElement* g = v->FirstChildElement("geometry");
+        if (g && visual.geometry) {
+          if (visual.geometry->type == urdf::Geometry::BOX)
+            setAttr(g->FirstChildElement("box"), "size",
+                    nums(toVec(static_cast<const urdf::Box&>(*visual.geometry).dim)));
+          if (visual.geometry->type == urdf::Geometry::CYLINDER) {
+            const auto& c = static_cast<const urdf::Cylinder&>(*visual.geometry);
+            setAttr(g->FirstChildElement("cylinder"), "radius", num(c.radius));
+            setAttr(g->FirstChildElement("cylinder"), "length", num(c.length));
+          }
+          if (visual.geometry->type == urdf::Geometry::SPHERE)
+            setAttr(g->FirstChildElement("sphere"), "radius",
+                    num(static_cast<const urdf::Sphere&>(*visual.geometry).radius));
+        }
+        if (TiXmlElement* mat = v->FirstChildElement("material"); mat && visual.material)
+          setColour(mat->FirstChildElement("color"), visual.material->color);
+      }
+    } else if (tag == "joint") {
+      const urdf::Joint& j = *m.joints_.at(name);
+      setPose(e->FirstChildElement("origin"), j.parent_to_joint_origin_transform);
+      setAttr(e->FirstChildElement("axis"), "xyz", nums(toVec(j.axis)));
+      if (TiXmlElement* l = e->FirstChildElement("limit"); l && j.limits) {
+        setAttr(l, "lower", num(j.limits->lower));
+        setAttr(l, "upper", num(j.limits->upper));
+        setAttr(l, "effort", num(j.limits->effort));
+        setAttr(l, "velocity", num(j.limits->velocity));
+      }
+      if (TiXmlElement* mi = e->FirstChildElement("mimic"); mi && j.mimic) {
+        setAttr(mi, "multiplier", num(j.mimic->multiplier));
+        setAttr(mi, "offset", num(j.mimic->offset));
+      }
+    }
+  }
+}
+
+// urdfdom writes links and joints in name order; put them in the model's order (base first)
+void orderElements(TiXmlElement* robot, const char* tag, const std::vector<std::string>& names) {
+  for (const std::string& n : names)
+    for (TiXmlElement* e = robot->FirstChildElement(tag); e; e = e->NextSiblingElement(tag))
+      if (e->Attribute("name") && n == e->Attribute("name")) {
+        robot->InsertEndChild(*e);
+        robot->RemoveChild(e);
+        break;
+      }
+}
+
+// the visuals of one drawing-instruction list (boxes, cylinders, spheres); counts the rest
+void addVisuals(const json& appearance, const Vec3& defaultColour, bool isBase, urdf::Link& link,
+                std::map<std::array<float, 3>, urdf::MaterialSharedPtr>& materials, int& dropped) {
+  for (const Primitive& p : interpretAppearance(appearance, defaultColour, isBase, "", nullptr)) {
+    auto visual = std::make_shared<urdf::Visual>();
+    Mat3 R = Mat3::Identity();
+    Vec3 centre = Vec3::Zero();
+    if (!p.points.empty()) centre = p.points[0];
+    if (p.kind == Primitive::Kind::Box) {
+      auto box = std::make_shared<urdf::Box>();
+      box->dim = fromVec((p.points[1] - p.points[0]).cwiseAbs());
+      centre = (p.points[0] + p.points[1]) / 2;
+      visual->geometry = box;
+    } else if (p.kind == Primitive::Kind::Cylinder) {
+      auto cyl = std::make_shared<urdf::Cylinder>();
+      const Vec3 d = p.points[1] - p.points[0];
+      cyl->length = d.norm();
+      cyl->radius = p.radius;
+      centre = (p.points[0] + p.points[1]) / 2;
+      R = Eigen::Quaterniond::FromTwoVectors(Vec3::UnitZ(), d).toRotationMatrix();
+      visual->geometry = cyl;
+    } else if (p.kind == Primitive::Kind::Sphere) {
+      auto sphere = std::make_shared<urdf::Sphere>();
+      sphere->radius = p.radius;
+      visual->geometry = sphere;
+    } else {
+      ++dropped;
+      continue;
+    }
+    visual->origin = pose(R, centre);
+    const std::array<float, 3> key = {static_cast<float>(p.colour.x()), static_cast<float>(p.colour.y()),
+                                      static_cast<float>(p.colour.z())};
+    urdf::MaterialSharedPtr& material = materials[key];
+    if (!material) {
+      material = std::make_shared<urdf::Material>();
+      material->name = "colour" + std::to_string(materials.size() - 1);
+      material->color.r = key[0];
+      material->color.g = key[1];
+      material->color.b = key[2];
+      material->color.a = 1.0f;
+    }
+    visual->material = material;
+    visual->material_name = material->name;
+    link.visual_array.push_back(visual);
+  }
+}
+
+std::string vecText(const Vec3& v) {
+  std::ostringstream s;
+  s << "[" << v.x() << " " << v.y() << " " << v.z() << "]";
+  return s.str();
+}
+
+}  // namespace
+
+bool isUrdfPath(const std::string& path) {
+  if (path.size() < 5) return false;
+  std::string ext = path.substr(path.size() - 5);
+  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+  return ext == ".urdf";
+}
+
+UrdfText specToUrdf(const ModelSpec& spec) {
+  if (spec.arithmetic == Arithmetic::Planar)
+    throw UrdfError("planar models (arithmetic \"planar\") have no URDF form: URDF describes "
+                    "spatial mechanisms");
+  for (const BodySpec& b : spec.bodies) {
+    if (b.name.empty() || b.name == kBaseLink)
+      throw UrdfError("body '" + b.name + "': URDF needs a non-empty link name other than 'base'");
+    if (b.joint.type == JointType::H)
+      throw UrdfError("body '" + b.name + "': its helical joint (H) has no URDF form (URDF joints "
+                      "rotate or slide, not both)");
+    if (b.joint.type == JointType::Free)
+      throw UrdfError("body '" + b.name + "': its free joint has no URDF form (a URDF tree is fixed "
+                      "at its root link; URDF tools float the root link themselves)");
+  }
+  for (std::size_t k = 0; k < spec.constraints.size(); ++k) {
+    const ConstraintSpec& c = spec.constraints[k];
+    if (c.type == ConstraintSpec::Type::Loop)
+      throw UrdfError("constraint " + (c.name.empty() ? "#" + std::to_string(k + 1) : "'" + c.name + "'") +
+                      ": loop closures have no URDF form (URDF describes trees)");
+  }
+  std::map<int, const ConstraintSpec*> mimics;  // body -> its coupling
+  for (const ConstraintSpec& c : spec.constraints)
+    if (!mimics.emplace(c.joint, &c).second)
+      throw UrdfError("body '" + spec.bodies.at(c.joint).name + "': a URDF joint mimics one joint only, "
+                      "it has two coupling constraints");
+
+  UrdfText out;
+  urdf::ModelInterface m;
+  m.name_ = spec.name.empty() ? "articulate" : spec.name;
+  std::map<std::array<float, 3>, urdf::MaterialSharedPtr> materials;
+  int dropped = 0;
+  auto base = std::make_shared<urdf::Link>();
+  base->name = kBaseLink;
+  addVisuals(spec.baseAppearance, defaultBodyColour(0), true, *base, materials, dropped);
+  m.links_[base->name] = base;
+  std::vector<std::string> linkOrder = {kBaseLink}, jointOrder;
+  const auto jointName = [&](int body) { return spec.bodies[body].name + "_joint"; };
+
+  for (std::size_t i = 0; i < spec.bodies.size(); ++i) {
+    const BodySpec& b = spec.bodies[i];
+    auto link = std::make_shared<urdf::Link>();
+    link->name = b.name;
+    const Mat6 I = b.inertia.spatial();
+    if (!I.isZero(0)) {
+      double mass = b.inertia.mass;
+      Vec3 com = b.inertia.com;
+      Mat3 Ic = b.inertia.aboutCom;
+      if (b.inertia.raw) {  // [Ic + m cx cx', m cx; m cx', m 1]
+        mass = I(5, 5);
+        com = mass > 0 ? Vec3(Vec3(I(2, 4), I(0, 5), I(1, 3)) / mass) : Vec3(Vec3::Zero());
+        Ic = I.topLeftCorner<3, 3>() - mass * skew(com) * skew(com).transpose();
+      }
+      auto in = std::make_shared<urdf::Inertial>();
+      in->mass = mass;
+      in->origin = pose(Mat3::Identity(), com);
+      in->ixx = Ic(0, 0), in->ixy = Ic(0, 1), in->ixz = Ic(0, 2);
+      in->iyy = Ic(1, 1), in->iyz = Ic(1, 2), in->izz = Ic(2, 2);
+      link->inertial = in;
+    }
+    addVisuals(b.appearance, defaultBodyColour(static_cast<int>(i) + 1), false, *link, materials, dropped);
+    m.links_[link->name] = link;
+    linkOrder.push_back(link->name);
+
+    auto joint = std::make_shared<urdf::Joint>();
+    joint->name = jointName(static_cast<int>(i));
+    const int axis = b.joint.unitAxis();  // 0..2 rotation, 3..5 translation
+    joint->type = axis < 3 ? urdf::Joint::CONTINUOUS : urdf::Joint::PRISMATIC;
+    joint->axis = fromVec(Vec3::Unit(axis % 3));
+    joint->parent_link_name = b.parent < 0 ? std::string(kBaseLink) : spec.bodies[b.parent].name;
+    joint->child_link_name = b.name;
+    joint->parent_to_joint_origin_transform = pose(b.rotation.transpose(), b.translation);
+    if (joint->type == urdf::Joint::PRISMATIC) {
+      joint->limits = std::make_shared<urdf::JointLimits>();
+      joint->limits->lower = -kPrismaticTravel;
+      joint->limits->upper = kPrismaticTravel;
+      joint->limits->effort = kEffort;
+      joint->limits->velocity = kVelocity;
+    }
+    if (auto c = mimics.find(static_cast<int>(i)); c != mimics.end()) {
+      joint->mimic = std::make_shared<urdf::JointMimic>();
+      joint->mimic->joint_name = jointName(c->second->master);
+      joint->mimic->multiplier = c->second->ratio;
+      joint->mimic->offset = c->second->offset;
+    }
+    m.joints_[joint->name] = joint;
+    jointOrder.push_back(joint->name);
+  }
+  for (const auto& [key, material] : materials) m.materials_[material->name] = material;
+  m.root_link_ = base;
+
+  const std::unique_ptr<TiXmlDocument> doc(urdf::exportURDF(m));
+  TiXmlElement* robot = doc ? doc->FirstChildElement("robot") : nullptr;
+  if (!robot) throw UrdfError("urdfdom could not export the model");
+  writeExactNumbers(robot, m);
+  orderElements(robot, "link", linkOrder);
+  orderElements(robot, "joint", jointOrder);
+  TiXmlPrinter printer;
+  printer.SetIndent("  ");
+  doc->Accept(&printer);
+  out.xml = std::string("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<!-- written by Articulate -->\n") +
+            printer.Str();
+
+  // what URDF cannot hold
+  const Vec3 g = spec.effectiveGravity();
+  if (g != Vec3(0, 0, -9.81))
+    out.notes.push_back("gravity " + vecText(g) + " m/s^2 is not stored: URDF has none (its readers "
+                        "assume [0 0 -9.81])");
+  int initial = 0, controlled = 0;
+  for (const BodySpec& b : spec.bodies) {
+    initial += b.q0 != 0 || b.qd0 != 0;
+    controlled += b.control.type != ControlSpec::Type::None;
+  }
+  if (initial) out.notes.push_back("the initial state of " + std::to_string(initial) + " joint(s) is not stored");
+  if (controlled) out.notes.push_back("the controllers of " + std::to_string(controlled) + " joint(s) are not stored");
+  if (!spec.contacts.empty())
+    out.notes.push_back(std::to_string(spec.contacts.size()) + " ground-contact point(s) are not stored");
+  if (!spec.forces.empty())
+    out.notes.push_back(std::to_string(spec.forces.size()) + " external force(s) are not stored");
+  if (!spec.camera.empty()) out.notes.push_back("the camera is not stored");
+  if (dropped)
+    out.notes.push_back(std::to_string(dropped) + " drawing instruction(s) other than boxes, cylinders "
+                        "and spheres (lines, triangles, tiles) are not stored");
+  return out;
+}
+
+std::vector<std::string> saveUrdf(const std::string& path, const ModelSpec& spec) {
+  UrdfText t = specToUrdf(spec);
+  writeFileAtomically(path, t.xml);
+  return t.notes;
+}
+
+// ---- import ----
+
+namespace {
+
+// collects urdfdom's error messages (console_bridge) while it parses
+class ErrorCollector : public console_bridge::OutputHandler {
+ public:
+  void log(const std::string& text, console_bridge::LogLevel level, const char*, int) override {
+    if (level >= console_bridge::CONSOLE_BRIDGE_LOG_ERROR) errors.push_back(text);
+  }
+  std::vector<std::string> errors;
+};
+
+// where a link's coordinates go: the body (or base, -1) that carries it, and x_owner = R x + t
+struct Frame {
+  int owner = -1;
+  Mat3 R = Mat3::Identity();
+  Vec3 t = Vec3::Zero();
+};
+
+// mass properties of one link in its owner's coordinates
+struct Mass {
+  double m = 0;
+  Vec3 c = Vec3::Zero();
+  Mat3 Ic = Mat3::Zero();
+};
+
+// several links' mass properties as one (parallel-axis theorem)
+Mass combine(const std::vector<Mass>& parts) {
+  if (parts.size() == 1) return parts[0];
+  Mass out;
+  for (const Mass& p : parts) {
+    out.m += p.m;
+    out.c += p.m * p.c;
+  }
+  out.c = out.m > 0 ? Vec3(out.c / out.m) : Vec3(Vec3::Zero());
+  for (const Mass& p : parts) {
+    const Vec3 d = p.c - out.c;
+    out.Ic += p.Ic + p.m * (d.squaredNorm() * Mat3::Identity() - d * d.transpose());
+  }
+  return out;
+}
+
+json vec(const Vec3& v) { return json::array({v.x(), v.y(), v.z()}); }
+
+// a box of size d turned by R about its centre p, as vertices and triangles
+json boxMesh(const Mat3& R, const Vec3& p, const Vec3& d) {
+  json vertices = json::array(), triangles = json::array();
+  for (int k = 0; k < 8; ++k) {
+    const Vec3 corner((k & 1 ? 0.5 : -0.5) * d.x(), (k & 2 ? 0.5 : -0.5) * d.y(), (k & 4 ? 0.5 : -0.5) * d.z());
+    vertices.push_back(vec(R * corner + p));
+  }
+  for (int axis = 0; axis < 3; ++axis)
+    for (int side = 0; side < 2; ++side) {
+      // the face's four corners in cyclic order, counter-clockwise seen from outside
+      const int bit = 1 << axis, u = 1 << ((axis + 1) % 3), v = 1 << ((axis + 2) % 3);
+      const int b = side ? bit : 0;
+      std::array<int, 4> q = {b, b | u, b | u | v, b | v};
+      if (!side) std::swap(q[1], q[3]);
+      triangles.push_back({q[0] + 1, q[1] + 1, q[2] + 1});
+      triangles.push_back({q[0] + 1, q[2] + 1, q[3] + 1});
+    }
+  return json::array({"vertices", vertices, "triangles", triangles});
+}
+
+bool signedPermutation(const Mat3& R) {
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
+      const double a = std::abs(R(i, j));
+      if (a > 1e-12 && std::abs(a - 1) > 1e-12) return false;
+    }
+  return true;
+}
+
+// Whether text is well-formed UTF-8 (no overlong forms, surrogates or code points past
+// U+10FFFF) with no control characters but tab, newline and carriage return.
+bool validUtf8(const std::string& text) {
+  const auto* p = reinterpret_cast<const unsigned char*>(text.data());
+  const auto* end = p + text.size();
+  while (p < end) {
+    const unsigned c = *p;
+    if (c < 0x80) {
+      if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') return false;
+      ++p;
+      continue;
+    }
+    const int extra = c >= 0xF0 ? 3 : c >= 0xE0 ? 2 : c >= 0xC2 ? 1 : -1;
+    if (extra < 0 || c > 0xF4 || end - p <= extra) return false;
+    unsigned code = c & (0x3F >> extra);
+    for (int k = 1; k <= extra; ++k) {
+      if ((p[k] & 0xC0) != 0x80) return false;
+      code = (code << 6) | (p[k] & 0x3F);
+    }
+    if ((extra == 2 && (code < 0x800 || (code >= 0xD800 && code <= 0xDFFF))) ||
+        (extra == 3 && (code < 0x10000 || code > 0x10FFFF)))
+      return false;
+    p += extra + 1;
+  }
+  return true;
+}
+
+// A name for a message: bytes outside printable ASCII as \xHH.
+std::string printable(const std::string& name) {
+  std::string out;
+  for (const unsigned char c : name) {
+    if (c >= 0x20 && c < 0x7F) {
+      out += static_cast<char>(c);
+    } else {
+      static const char* hex = "0123456789ABCDEF";
+      out += "\\x";
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    }
+  }
+  return out;
+}
+
+// The deepest element nesting of an XML text, by a scan of its markup (comments, CDATA,
+// processing instructions and declarations skipped; quoted attribute values may hold '>').
+// TinyXML, which urdfdom parses with, builds and frees its element tree recursively, so a deep
+// enough document overflows the stack: it is measured first, without recursion.
+std::size_t xmlNestingDepth(const std::string& xml) {
+  std::size_t depth = 0, deepest = 0, k = 0;
+  const auto skipPast = [&](const char* end) {
+    const std::size_t at = xml.find(end, k);
+    k = at == std::string::npos ? xml.size() : at + std::strlen(end);
+  };
+  while ((k = xml.find('<', k)) != std::string::npos) {
+    if (xml.compare(k, 4, "<!--") == 0) {
+      skipPast("-->");
+    } else if (xml.compare(k, 9, "<![CDATA[") == 0) {
+      skipPast("]]>");
+    } else if (xml.compare(k, 2, "<?") == 0) {
+      skipPast("?>");
+    } else if (xml.compare(k, 2, "<!") == 0) {
+      skipPast(">");
+    } else if (xml.compare(k, 2, "</") == 0) {
+      if (depth > 0) --depth;
+      skipPast(">");
+    } else {
+      // a start tag: to its '>' outside quotes; "/>" closes it at once
+      char quote = 0, last = 0;
+      for (++k; k < xml.size(); ++k) {
+        const char c = xml[k];
+        if (quote) {
+          if (c == quote) quote = 0;
+        } else if (c == '"' || c == '\'') {
+          quote = c;
+        } else if (c == '>') {
+          break;
+        }
+        if (!std::isspace(static_cast<unsigned char>(c))) last = c;
+      }
+      ++k;
+      if (last != '/') deepest = std::max(deepest, ++depth);
+    }
+  }
+  return deepest;
+}
+
+}  // namespace
+
+ModelSpec specFromUrdf(const std::string& xml, const std::string& source,
+                       std::vector<std::string>* notes) {
+  const auto fail = [&](const std::string& reason) { return FormatError(source, reason); };
+  if (xmlNestingDepth(xml) > kMaxUrdfDepth)
+    throw fail("is nested deeper than " + std::to_string(kMaxUrdfDepth) +
+               " XML elements (a URDF document needs a handful)");
+  urdf::ModelInterfaceSharedPtr m;
+  ErrorCollector collector;
+  {
+    static std::mutex mutex;  // console_bridge's output handler is global
+    const std::lock_guard<std::mutex> lock(mutex);
+    console_bridge::useOutputHandler(&collector);
+    try {
+      m = urdf::parseURDF(xml);
+    } catch (const std::exception& e) {
+      collector.errors.push_back(e.what());
+    }
+    console_bridge::restorePreviousOutputHandler();
+  }
+  if (!m || !m->getRoot()) {
+    std::string why;
+    for (const std::string& e : collector.errors) why += (why.empty() ? "" : "; ") + e;
+    throw fail("not a valid URDF document" + (why.empty() ? std::string() : ": " + why));
+  }
+
+  // names become the model's body names, which every format writes as UTF-8 (JSON, and URDF
+  // itself): a name in another encoding would load here and fail on the first save
+  const auto checkName = [&](const char* what, const std::string& name) {
+    if (!validUtf8(name))
+      throw fail(std::string(what) + " '" + printable(name) + "': the name is not valid UTF-8 text");
+  };
+  checkName("robot", m->getName());
+  {
+    std::vector<urdf::LinkSharedPtr> all;
+    m->getLinks(all);
+    for (const auto& link : all) checkName("link", link->name);
+    for (const auto& [name, joint] : m->joints_) checkName("joint", name);
+  }
+
+  // links in document order (urdfdom keeps them by name)
+  TiXmlDocument doc;
+  doc.Parse(xml.c_str());
+  std::map<std::string, int> fileOrder;
+  if (const TiXmlElement* robot = doc.FirstChildElement("robot"))
+    for (const TiXmlElement* e = robot->FirstChildElement("link"); e; e = e->NextSiblingElement("link"))
+      if (e->Attribute("name")) fileOrder.emplace(e->Attribute("name"), static_cast<int>(fileOrder.size()));
+  // parents before children, document order otherwise
+  std::vector<urdf::LinkSharedPtr> links;
+  m->getLinks(links);
+  std::sort(links.begin(), links.end(), [&](const auto& a, const auto& b) {
+    return fileOrder[a->name] < fileOrder[b->name];
+  });
+  const std::string rootName = m->getRoot()->name;
+  std::vector<urdf::LinkSharedPtr> ordered;
+  std::set<std::string> placed = {rootName};
+  ordered.push_back(std::const_pointer_cast<urdf::Link>(m->getRoot()));
+  while (ordered.size() < links.size()) {
+    bool progress = false;
+    for (const auto& l : links)
+      if (!placed.count(l->name) && l->parent_joint && placed.count(l->parent_joint->parent_link_name)) {
+        placed.insert(l->name);
+        ordered.push_back(l);
+        progress = true;
+        break;
+      }
+    if (!progress) throw fail("the links do not form one tree");
+  }
+
+  ModelSpec spec;
+  spec.name = m->getName();
+  std::map<std::string, Frame> frames;
+  std::vector<std::vector<Mass>> masses;
+  std::vector<const urdf::Joint*> jointOf;  // body -> its URDF joint
+  std::map<std::string, int> bodyOfJoint;
+  int limited = 0, withDynamics = 0, collisions = 0, merged = 0;
+  std::vector<std::string> meshes;
+  double rootMass = 0;
+
+  for (const urdf::LinkSharedPtr& link : ordered) {
+    const std::string where = "link '" + link->name + "'";
+    Frame frame;
+    if (link->name != rootName) {
+      const urdf::Joint& j = *link->parent_joint;
+      const std::string jwhere = "joint '" + j.name + "' (to " + where + ")";
+      const Frame& fp = frames.at(j.parent_link_name);
+      const Mat3 Rj = fp.R * toMat(j.parent_to_joint_origin_transform.rotation);
+      const Vec3 pj = fp.R * toVec(j.parent_to_joint_origin_transform.position) + fp.t;
+      if (!Rj.allFinite() || !pj.allFinite()) throw fail(jwhere + ": origin must be finite");
+      if (j.type == urdf::Joint::FIXED) {
+        frame = {fp.owner, Rj, pj};
+        ++merged;
+      } else if (j.type == urdf::Joint::REVOLUTE || j.type == urdf::Joint::CONTINUOUS ||
+                 j.type == urdf::Joint::PRISMATIC) {
+        Vec3 a = toVec(j.axis);
+        if (!a.allFinite() || a.norm() == 0) throw fail(jwhere + ": axis must be a nonzero vector");
+        a.normalize();
+        // the body frame is the link frame turned by A (x_link = A x_body) so that the axis is
+        // a coordinate axis of the joint frame
+        int k = 2;
+        Mat3 A = Mat3::Identity();
+        int nonzero = 0;
+        for (int c = 0; c < 3; ++c) nonzero += a(c) != 0;
+        if (nonzero == 1) {
+          a.cwiseAbs().maxCoeff(&k);
+          if (a(k) < 0) A = Vec3(k == 2 ? 1 : -1, -1, k == 2 ? -1 : 1).asDiagonal();  // half a turn
+        } else {
+          A = Eigen::Quaterniond::FromTwoVectors(Vec3::UnitZ(), a).toRotationMatrix();
+        }
+        const bool prismatic = j.type == urdf::Joint::PRISMATIC;
+        static constexpr JointType kTypes[2][3] = {{JointType::Rx, JointType::Ry, JointType::Rz},
+                                                  {JointType::Px, JointType::Py, JointType::Pz}};
+        BodySpec b;
+        b.name = link->name;
+        b.parent = fp.owner;
+        b.joint.type = kTypes[prismatic][k];
+        b.rotation = (Rj * A).transpose();
+        b.translation = pj;
+        const int index = static_cast<int>(spec.bodies.size());
+        spec.bodies.push_back(std::move(b));
+        masses.emplace_back();
+        jointOf.push_back(&j);
+        bodyOfJoint[j.name] = index;
+        frame = {index, A.transpose(), Vec3::Zero()};
+        limited += j.limits && j.type != urdf::Joint::CONTINUOUS;
+        withDynamics += j.dynamics && (j.dynamics->damping != 0 || j.dynamics->friction != 0);
+      } else {
+        const char* type = j.type == urdf::Joint::FLOATING ? "floating"
+                           : j.type == urdf::Joint::PLANAR ? "planar"
+                                                           : "unknown";
+        throw fail(jwhere + ": '" + type + "' joints are not supported (Articulate reads revolute, "
+                   "continuous, prismatic and fixed joints)");
+      }
+    }
+    frames[link->name] = frame;
+
+    if (const urdf::InertialSharedPtr& in = link->inertial) {
+      if (!std::isfinite(in->mass) || in->mass < 0)
+        throw fail(where + ": inertial mass must be >= 0, got " + num(in->mass));
+      Mat3 I;
+      I << in->ixx, in->ixy, in->ixz, in->ixy, in->iyy, in->iyz, in->ixz, in->iyz, in->izz;
+      if (!I.allFinite()) throw fail(where + ": inertia must be finite");
+      const Mat3 Ri = frame.R * toMat(in->origin.rotation);
+      Mass part;
+      part.m = in->mass;
+      part.c = frame.R * toVec(in->origin.position) + frame.t;
+      part.Ic = Ri * I * Ri.transpose();
+      if (frame.owner < 0)
+        rootMass += part.m;
+      else
+        masses[frame.owner].push_back(part);
+    }
+
+    json& appearance = frame.owner < 0 ? spec.baseAppearance : spec.bodies[frame.owner].appearance;
+    collisions += static_cast<int>(link->collision_array.size());
+    for (const urdf::VisualSharedPtr& v : link->visual_array) {
+      if (!v || !v->geometry) continue;
+      const Mat3 R = frame.R * toMat(v->origin.rotation);
+      const Vec3 p = frame.R * toVec(v->origin.position) + frame.t;
+      json shape;
+      switch (v->geometry->type) {
+        case urdf::Geometry::BOX: {
+          const Vec3 d = toVec(static_cast<const urdf::Box&>(*v->geometry).dim);
+          if (!(d.minCoeff() > 0) || !d.allFinite())
+            throw fail(where + ": visual box size must be positive, got " + vecText(d));
+          if (signedPermutation(R)) {
+            const Vec3 e = R.cwiseAbs() * d / 2;
+            shape = json::array({"box", json::array({vec(p - e), vec(p + e)})});
+          } else {
+            shape = boxMesh(R, p, d);
+          }
+          break;
+        }
+        case urdf::Geometry::CYLINDER: {
+          const auto& c = static_cast<const urdf::Cylinder&>(*v->geometry);
+          if (!(c.radius > 0) || !(c.length > 0) || !std::isfinite(c.radius) || !std::isfinite(c.length))
+            throw fail(where + ": visual cylinder radius and length must be positive, got " +
+                       num(c.radius) + " and " + num(c.length));
+          const Vec3 half = R.col(2) * c.length / 2;
+          shape = json::array({"cyl", json::array({vec(p - half), vec(p + half)}), c.radius});
+          break;
+        }
+        case urdf::Geometry::SPHERE: {
+          const double r = static_cast<const urdf::Sphere&>(*v->geometry).radius;
+          if (!(r > 0) || !std::isfinite(r)) throw fail(where + ": visual sphere radius must be positive, got " + num(r));
+          shape = json::array({"sphere", vec(p), r});
+          break;
+        }
+        case urdf::Geometry::MESH:
+          meshes.push_back(link->name);
+          continue;
+      }
+      if (v->material && v->material->texture_filename.empty()) {
+        const urdf::Color& c = v->material->color;
+        json list = json::array({"colour", json::array({colourValue(c.r), colourValue(c.g), colourValue(c.b)})});
+        list.insert(list.end(), shape.begin(), shape.end());
+        appearance.push_back(list);
+      } else if (shape[0] == "vertices") {
+        appearance.push_back(shape);  // a sub-list keeps the vertex list local
+      } else {
+        appearance.insert(appearance.end(), shape.begin(), shape.end());
+      }
+    }
+  }
+
+  for (std::size_t i = 0; i < spec.bodies.size(); ++i)
+    if (!masses[i].empty()) {
+      const Mass total = combine(masses[i]);
+      spec.bodies[i].inertia = InertiaSpec::fromMassComInertia(total.m, total.c, total.Ic);
+    }
+  for (std::size_t i = 0; i < spec.bodies.size(); ++i)
+    if (const urdf::JointMimicSharedPtr& mimic = jointOf[i]->mimic) {
+      const auto master = bodyOfJoint.find(mimic->joint_name);
+      if (master == bodyOfJoint.end())
+        throw fail("joint '" + jointOf[i]->name + "': mimics '" + mimic->joint_name +
+                   "', which is not a revolute, continuous or prismatic joint of this model");
+      ConstraintSpec c;
+      c.type = ConstraintSpec::Type::Coupling;
+      c.joint = static_cast<int>(i);
+      c.master = master->second;
+      c.ratio = mimic->multiplier;
+      c.offset = mimic->offset;
+      spec.constraints.push_back(c);
+    }
+
+  try {
+    compile(spec);
+  } catch (const ModelError& e) {
+    const std::string who = e.bodyIndex() >= 0 ? "link '" + spec.bodies[e.bodyIndex()].name + "': " : "";
+    throw fail(who + (e.field().empty() ? "" : e.field() + ": ") + e.reason());
+  }
+
+  if (notes) {
+    if (rootMass > 0)
+      notes->push_back("the mass of the root link '" + rootName + "' and the links fixed to it (" +
+                       num(rootMass) + " kg) is not used: the root is the fixed base");
+    if (merged) notes->push_back(std::to_string(merged) + " fixed joint(s) merged their child link into its parent");
+    if (limited) notes->push_back("the limits of " + std::to_string(limited) + " joint(s) are not used (Articulate's joints are unlimited)");
+    if (withDynamics) notes->push_back("the damping and friction of " + std::to_string(withDynamics) + " joint(s) are not used");
+    if (collisions) notes->push_back(std::to_string(collisions) + " collision geometr" + (collisions > 1 ? "ies are" : "y is") + " not used");
+    if (!meshes.empty()) {
+      std::string names;
+      for (std::size_t k = 0; k < meshes.size() && k < 3; ++k) names += (k ? ", " : "") + meshes[k];
+      notes->push_back(std::to_string(meshes.size()) + " mesh visual(s) are not drawn (links " + names +
+                       (meshes.size() > 3 ? ", ..." : "") + "): Articulate draws boxes, cylinders and spheres");
+    }
+  }
+  return spec;
+}
+
+ModelSpec loadUrdf(const std::string& path, std::vector<std::string>* notes) {
+  return specFromUrdf(readTextFile(path), path, notes);
+}
+
+}  // namespace art

@@ -1,0 +1,164 @@
+#pragma once
+// Time integration of a kinematic tree's forward dynamics, qdd = ABA(q, qd, tau, fext), where
+// tau is a constant joint force (setJointForces; zero by default) plus the model's joint
+// controllers at (t, q, qd), and fext the model's external forces. Engine only: no threads.
+// A model with constraints is integrated with constrainedForwardDynamics (constraints.h) and
+// projected back onto its constraints after every step; a model with contact points feels
+// the compliant ground (contact.h) as further external forces, and the ground's tangential
+// deformation u is integrated with (q, qd). Models with neither take the plain ABA path. With
+// free joints q (nq) and qd (nv) differ in size and dq/dt = configurationDerivative(q, qd)
+// (configuration.h); the quaternions are renormalised after every step.
+
+#include <optional>
+#include <string>
+
+#include <Eigen/Core>
+
+#include "articulate/dynamics/constraints.h"
+#include "articulate/dynamics/contact.h"
+#include "articulate/dynamics/control.h"
+#include "articulate/model/data.h"
+#include "articulate/dynamics/dynamics.h"
+#include "articulate/model/model.h"
+
+namespace art {
+
+struct SimulationOptions {
+  Integrator integrator = Integrator::RK4;
+  double dt = 1e-3;      // fixed step, or the first and largest step of dopri5 (s)
+  double relTol = 1e-9;  // dopri5 tolerances, per component
+  double absTol = 1e-9;
+  double minDt = 1e-12;  // dopri5 gives up below this step (s)
+  // divergence: a state or energy that is not finite, a total energy that grows by more than
+  // this many times its initial magnitude (plus 1 J), or constraints that the projection
+  // cannot close to 1e-8 (a loop that cannot be assembled) stops the simulation
+  double energyGrowthLimit = 1e6;
+  // rk4 and dopri5 on a passive model (no controllers, external forces, contact points or
+  // joint forces): after every step, scale qd by sqrt((E* - V(q)) / T(q, qd)) so that the total
+  // energy T + V returns to E*, the energy of the state last set (setState, or
+  // setJointForces returning to zero). A projection onto the energy surface along the
+  // velocities (Hairer, Lubich & Wanner, Geometric Numerical Integration, IV.4): the step's
+  // correction is of the size of its own error, so the integrator keeps its order, and ideal
+  // constraints stay satisfied (J qd = 0 is homogeneous). A step whose energy error exceeds
+  // kMaxEnergyCorrection of its kinetic energy (near rest, or a step far too coarse) is left
+  // as it is. Ignored by semi-implicit Euler (symplectic: its energy error stays bounded).
+  bool energyProjection = false;
+};
+
+/// Largest relative change of the kinetic energy an energy projection makes in one step.
+inline constexpr double kMaxEnergyCorrection = 1e-3;
+
+/// The options a model asks for (ModelSpec::simulation).
+SimulationOptions simulationOptions(const ModelSpec& spec);
+
+/// Why the simulation stopped stepping; empty while it runs normally.
+struct Divergence {
+  double time = 0.0;     // s
+  std::string quantity;  // e.g. "qd[3]" or "total energy"
+  std::string message;   // readable, names the time and the quantity
+};
+
+/// Integrates one model from a state. Not thread-safe; one per thread.
+class Simulation {
+ public:
+  /// Starts at the model's initial state (q0, qd0) at t = 0 with tau = 0. Throws
+  /// std::invalid_argument for a non-positive dt or tolerance.
+  Simulation(const Model& model, const SimulationOptions& options);
+
+  /// Sets the state (q of size nq, qd of size nv; free joints' quaternions are normalised);
+  /// throws std::invalid_argument on a size mismatch. The ground's tangential
+  /// deformation is reset to zero; a state that violates the model's constraints is projected
+  /// onto them (q() and qd() then return the projected state). Where the joint-space inertia
+  /// is singular at that state the projection cannot be made: the state stays as given and
+  /// divergence() says why (step() then returns false).
+  void setState(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd);
+  /// Sets constant joint forces (N m or N); throws std::invalid_argument on a size mismatch.
+  void setJointForces(const Eigen::VectorXd& tau);
+
+  /// Advances exactly to time `t` (s): fixed-step integrators take steps of dt (the last one
+  /// shortened), dopri5 adapts its steps and lands on `t`. Returns false (and stays at the
+  /// last good state) if the simulation diverged; see divergence().
+  bool advanceTo(double t);
+  /// One step of dt (fixed-step) or one accepted adaptive step. Returns false on divergence,
+  /// which includes a state where the joint-space inertia matrix is singular (no acceleration
+  /// exists: SingularInertiaError, reported as a divergence of "joint-space inertia").
+  bool step();
+
+  double time() const { return m_t; }
+  const Eigen::VectorXd& q() const { return m_q; }
+  const Eigen::VectorXd& qd() const { return m_qd; }
+  /// Energy and momentum at the current state (computed on the first call after a step and
+  /// kept; the divergence check computes the kinetic and potential energy alone).
+  EnergyMomentum energy();
+  const std::optional<Divergence>& divergence() const { return m_divergence; }
+  /// Whether the steps are projected onto the energy surface now (SimulationOptions::
+  /// energyProjection asked for, an integrator other than semi-implicit Euler, a passive model
+  /// and zero joint forces).
+  bool energyProjectionActive() const;
+  /// The energy the projection has removed since the state was last set (J): the sum over
+  /// steps of E(step's result) - E*, what the integrator's steps gained (> 0) or lost along
+  /// the computed motion. On a regular motion that is the drift the integrator alone shows;
+  /// a chaotic one parts ways with the unprojected run, so the two sums differ.
+  double energyProjected() const { return m_energyProjected; }
+
+  /// Largest constraint residual max |phi(q)| at the current state (m, rad or sine of an
+  /// angle; 0 without constraints).
+  double constraintError();
+  /// Constraint forces lambda at the current state (constraints.h, ConstraintData::lambda for
+  /// their rows and units; empty without constraints).
+  const Eigen::VectorXd& constraintForces();
+  /// Ground reactions on the contact points at the current state, base coordinates (3 x
+  /// ncontacts, N; empty without contact points).
+  const Eigen::Matrix3Xd& contactForces();
+  /// Tangential deformation of the ground under each contact point (contact.h), m.
+  const Eigen::VectorXd& contactDeformation() const { return m_u; }
+  /// Steps taken (accepted) and rejected so far.
+  long stepsTaken() const { return m_steps; }
+  long stepsRejected() const { return m_rejected; }
+
+ private:
+  const Model& m_model;
+  SimulationOptions m_opt;
+  Data m_data;
+  double m_t = 0.0, m_h = 0.0, m_e0 = 0.0;
+  double m_energyTarget = 0.0, m_energyProjected = 0.0;  // E* and the energy projected away (J)
+  bool m_passive = false, m_tauZero = true;
+  Eigen::VectorXd m_q, m_qd, m_tau, m_tauTotal;
+  ExternalForces m_fext;
+  Eigen::VectorXd m_u;  // ground's tangential deformation under the contact points (may be empty)
+  // stage storage (no allocation while stepping)
+  Eigen::VectorXd m_kq[7], m_kv[7], m_ku[7], m_q1, m_qd1, m_u1, m_errq, m_errv, m_erru;
+  EnergyMomentum m_energy;      // of (m_q, m_qd) when m_energyCurrent
+  bool m_energyCurrent = false;
+  std::optional<Divergence> m_divergence;
+  long m_steps = 0, m_rejected = 0;
+  std::optional<ConstraintData> m_cons;  // when the model has constraints
+  std::optional<ContactData> m_contact;  // when the model has contact points
+  // what constraintForces and contactForces return without constraints or contacts: members,
+  // not function-local statics, whose first use registers a destructor with atexit (a calloc
+  // on a stepping path)
+  const Eigen::VectorXd m_noConstraintForces;
+  const Eigen::Matrix3Xd m_noContactForces;
+
+  // qdd at time t and state (q, qd) with the ground deformation u, with the controllers',
+  // external and ground forces; with contact points it also leaves du/dt in m_contact->udot
+  const Eigen::VectorXd& accel(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
+                               const Eigen::VectorXd& u);
+  // stores the stage derivatives k of (q, qd, u) at time t
+  void stage(int k, double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
+             const Eigen::VectorXd& u);
+  bool fixedStep(double h);
+  bool advanceSteps(double t);  // advanceTo's loop
+  bool singular(const SingularInertiaError& e);  // a singular H as a divergence; returns false
+  bool adaptiveStep(double hMax);
+  // accepts the step held in m_q1, m_qd1 unless it diverged
+  bool commit(double h);
+  // whether the state held in m_q1, m_qd1, m_u1 is finite, its energy has not grown beyond
+  // the limit and its constraints hold after the projection (error `constraintError`); leaves
+  // the state's kinetic and potential energy (J) in `kinetic` and `potential`
+  bool check(double constraintError, double& kinetic, double& potential);
+  // the energy projection: scales m_qd1 (whose energies check() gave) onto the energy E*
+  void projectEnergy(double kinetic, double potential);
+};
+
+}  // namespace art

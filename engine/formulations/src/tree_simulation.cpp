@@ -1,0 +1,377 @@
+// Fixed-step RK4 and semi-implicit Euler, and Dormand-Prince 5(4) with error control (Hairer,
+// Norsett & Wanner, Solving ODEs I, II.4 and II.5), on y = (q, qd, u), y' = (qd, qdd, du/dt):
+// qdd from ABA, or from constrained forward dynamics for a model with constraints (the state
+// is projected onto the constraints after each step), with the ground-contact forces as
+// external forces and u the ground's tangential deformation for a model with contact points.
+// Free joints (nq != nv): the stages integrate dq/dt = configurationDerivative(q, qd), i.e. the
+// quaternion's own derivative 1/2 quat * (0, w) and the position's R v, as an ordinary ODE in
+// R^nq (so RK4 and dopri5 keep their orders), and every accepted step renormalises the
+// quaternions; semi-implicit Euler moves q by the exponential map (integrateConfiguration).
+#include "articulate/formulations/tree_simulation.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+
+#include "articulate/dynamics/configuration.h"
+
+namespace art {
+
+namespace {
+
+// Dormand-Prince 5(4) tableau
+constexpr double kA[7][6] = {
+    {0, 0, 0, 0, 0, 0},
+    {1.0 / 5, 0, 0, 0, 0, 0},
+    {3.0 / 40, 9.0 / 40, 0, 0, 0, 0},
+    {44.0 / 45, -56.0 / 15, 32.0 / 9, 0, 0, 0},
+    {19372.0 / 6561, -25360.0 / 2187, 64448.0 / 6561, -212.0 / 729, 0, 0},
+    {9017.0 / 3168, -355.0 / 33, 46732.0 / 5247, 49.0 / 176, -5103.0 / 18656, 0},
+    {35.0 / 384, 0, 500.0 / 1113, 125.0 / 192, -2187.0 / 6784, 11.0 / 84}};
+// stage times
+constexpr double kC[7] = {0, 1.0 / 5, 3.0 / 10, 4.0 / 5, 8.0 / 9, 1, 1};
+// largest constraint error a step may leave after its projection (m, rad)
+constexpr double kMaxConstraintError = 1e-8;
+// 5th-order weights minus the embedded 4th-order ones
+constexpr double kE[7] = {71.0 / 57600,      0, -71.0 / 16695, 71.0 / 1920,
+                          -17253.0 / 339200, 22.0 / 525, -1.0 / 40};
+
+}  // namespace
+
+SimulationOptions simulationOptions(const ModelSpec& spec) {
+  SimulationOptions o;
+  o.integrator = spec.simulation.integrator;
+  o.dt = spec.simulation.dt;
+  o.relTol = spec.simulation.relTol;
+  o.absTol = spec.simulation.absTol;
+  o.energyProjection = spec.simulation.energyProjection;
+  return o;
+}
+
+Simulation::Simulation(const Model& model, const SimulationOptions& options)
+    : m_model(model), m_opt(options), m_data(model) {
+  if (!(options.dt > 0) || !std::isfinite(options.dt))
+    throw std::invalid_argument("Simulation: dt must be > 0");
+  if (!(options.relTol > 0) || !(options.absTol > 0) || !(options.minDt > 0))
+    throw std::invalid_argument("Simulation: tolerances and minDt must be > 0");
+  const int nq = model.nq(), nv = model.nv();
+  if (!model.constraints.empty()) m_cons.emplace(model);
+  if (!model.contacts.empty()) m_contact.emplace(model);
+  const int nu = contactStateSize(model);
+  m_passive = !model.controlled && model.forces.empty() && model.contacts.empty();
+  m_tau = Eigen::VectorXd::Zero(nv);
+  m_tauTotal = m_tau;
+  m_fext.setZero(model.arithmetic == Arithmetic::Planar ? 3 : 6, model.nb);
+  for (auto* v : {&m_q1, &m_errq}) v->setZero(nq);
+  for (auto* v : {&m_qd1, &m_errv}) v->setZero(nv);
+  for (auto* v : {&m_u, &m_u1, &m_erru}) v->setZero(nu);
+  for (int k = 0; k < 7; ++k) {
+    m_kq[k].setZero(nq);
+    m_kv[k].setZero(nv);
+    m_ku[k].setZero(nu);
+  }
+  setState(0.0, model.q0, model.qd0);
+}
+
+void Simulation::setState(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd) {
+  if (q.size() != m_model.nq() || qd.size() != m_model.nv())
+    throw std::invalid_argument("Simulation::setState: q needs " + std::to_string(m_model.nq()) +
+                                " entries and qd " + std::to_string(m_model.nv()));
+  m_t = t;
+  m_q = q;
+  m_qd = qd;
+  normalizeConfiguration(m_model, m_q);
+  m_u.setZero();
+  m_h = m_opt.dt;
+  m_divergence.reset();
+  if (m_cons) {
+    try {
+      projectConstraints(m_model, m_data, *m_cons, m_q, m_qd);
+    } catch (const SingularInertiaError& e) {
+      singular(e);  // the state stays as given; the simulation cannot start from it
+    }
+  }
+  m_energy = energyMomentum(m_model, m_data, m_q, m_qd);
+  m_energyCurrent = true;
+  m_e0 = m_energy.kinetic + m_energy.potential;
+  m_energyTarget = m_e0;
+  m_energyProjected = 0.0;
+}
+
+void Simulation::setJointForces(const Eigen::VectorXd& tau) {
+  if (tau.size() != m_model.nv())
+    throw std::invalid_argument("Simulation::setJointForces: tau needs " +
+                                std::to_string(m_model.nv()) + " entries");
+  m_tau = tau;
+  const bool zero = tau.isZero(0.0);
+  if (zero && !m_tauZero) {
+    // the forces did work: the energy to keep from now on is the present one
+    const EnergyMomentum e = energy();
+    m_energyTarget = e.kinetic + e.potential;
+  }
+  m_tauZero = zero;
+}
+
+bool Simulation::energyProjectionActive() const {
+  return m_opt.energyProjection && m_opt.integrator != Integrator::SemiImplicitEuler &&
+         m_passive && m_tauZero;
+}
+
+EnergyMomentum Simulation::energy() {
+  if (!m_energyCurrent) {
+    m_energy = energyMomentum(m_model, m_data, m_q, m_qd);
+    m_energyCurrent = true;
+  }
+  return m_energy;
+}
+
+double Simulation::constraintError() {
+  if (!m_cons) return 0.0;
+  constraintKinematics(m_model, m_data, *m_cons, m_q, m_qd);
+  return m_cons->phi.size() ? m_cons->phi.cwiseAbs().maxCoeff() : 0.0;
+}
+
+const Eigen::VectorXd& Simulation::constraintForces() {
+  if (!m_cons) return m_noConstraintForces;
+  accel(m_t, m_q, m_qd, m_u);
+  return m_cons->lambda;
+}
+
+const Eigen::Matrix3Xd& Simulation::contactForces() {
+  if (!m_contact) return m_noContactForces;
+  groundContact(m_model, m_data, *m_contact, m_q, m_qd, m_u);
+  return m_contact->force;
+}
+
+const Eigen::VectorXd& Simulation::accel(double t, const Eigen::VectorXd& q,
+                                         const Eigen::VectorXd& qd, const Eigen::VectorXd& u) {
+  const ExternalForces* fext = nullptr;
+  if (!m_model.forces.empty()) {
+    externalForces(m_model, m_data, q, m_fext);
+    fext = &m_fext;
+  }
+  if (m_contact) {
+    groundContact(m_model, m_data, *m_contact, q, qd, u);
+    if (fext)
+      m_fext += m_contact->fext;
+    else
+      fext = &m_contact->fext;
+  }
+  const Eigen::VectorXd* tau = &m_tau;
+  if (m_model.controlled) {
+    m_tauTotal = m_tau;
+    addControlForces(m_model, t, q, qd, m_tauTotal);
+    tau = &m_tauTotal;
+  }
+  if (m_cons) return constrainedForwardDynamics(m_model, m_data, *m_cons, q, qd, *tau, fext);
+  return aba(m_model, m_data, q, qd, *tau, fext);
+}
+
+void Simulation::stage(int k, double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
+                       const Eigen::VectorXd& u) {
+  m_kv[k] = accel(t, q, qd, u);
+  if (m_model.hasFreeJoints)
+    configurationDerivative(m_model, q, qd, m_kq[k]);
+  else
+    m_kq[k] = qd;
+  if (m_contact) m_ku[k] = m_contact->udot;
+}
+
+bool Simulation::check(double constraintError, double& kinetic, double& potential) {
+  auto diverge = [&](const std::string& quantity, double value) {
+    std::ostringstream s;
+    s << "the simulation diverged at t = " << m_t << " s: " << quantity << " = " << value;
+    m_divergence = Divergence{m_t, quantity, s.str()};
+    return false;
+  };
+  for (int i = 0; i < std::max(m_model.nq(), m_model.nv()); ++i) {
+    if (i < m_model.nq() && !std::isfinite(m_q1(i)))
+      return diverge("q[" + std::to_string(i) + "]", m_q1(i));
+    if (i < m_model.nv() && !std::isfinite(m_qd1(i)))
+      return diverge("qd[" + std::to_string(i) + "]", m_qd1(i));
+  }
+  for (Eigen::Index i = 0; i < m_u1.size(); ++i)
+    if (!std::isfinite(m_u1(i))) return diverge("u[" + std::to_string(i) + "]", m_u1(i));
+  // the projection could not close the constraints (e.g. a loop pulled apart)
+  if (!(constraintError <= kMaxConstraintError))
+    return diverge("constraint error", constraintError);
+  // the energies alone: the momentum and composite inertia wait until energy() asks for them
+  detail::kineticPotential(m_model, m_data, m_q1, m_qd1, kinetic, potential);
+  const double total = kinetic + potential;
+  if (!std::isfinite(total) ||
+      std::abs(total - m_e0) > m_opt.energyGrowthLimit * (std::abs(m_e0) + 1.0))
+    return diverge("total energy", total);
+  return true;
+}
+
+void Simulation::projectEnergy(double kinetic, double potential) {
+  const double target = m_energyTarget - potential;  // the kinetic energy to have
+  if (kinetic > 0 && target > 0 && std::abs(target - kinetic) <= kMaxEnergyCorrection * kinetic) {
+    m_qd1 *= std::sqrt(target / kinetic);
+    m_energyProjected += kinetic + potential - m_energyTarget;
+  }
+}
+
+bool Simulation::fixedStep(double h) {
+  if (m_opt.integrator == Integrator::SemiImplicitEuler) {
+    m_qd1 = m_qd + h * accel(m_t, m_q, m_qd, m_u);
+    if (m_model.hasFreeJoints)
+      integrateConfiguration(m_model, m_q, m_qd1, h, m_q1);
+    else
+      m_q1 = m_q + h * m_qd1;
+    if (m_contact) m_u1 = m_u + h * m_contact->udot;
+    // close the loops with the step's own constraint impulse (SHAKE): projecting normal to
+    // the constraints instead would shift the energy by O(h^2) every step
+    if (m_cons && m_q1.allFinite() && m_qd1.allFinite())
+      closeConstraintsAfterStep(m_model, m_data, *m_cons, m_q1, m_qd1, h);
+  } else {
+    // RK4 on (q, qd, u)
+    stage(0, m_t, m_q, m_qd, m_u);
+    for (int k = 1; k < 4; ++k) {
+      const double c = k == 3 ? h : 0.5 * h;
+      m_q1 = m_q + c * m_kq[k - 1];
+      m_qd1 = m_qd + c * m_kv[k - 1];
+      if (m_contact) m_u1 = m_u + c * m_ku[k - 1];
+      stage(k, m_t + c, m_q1, m_qd1, m_u1);
+    }
+    m_q1 = m_q + (h / 6) * (m_kq[0] + 2 * m_kq[1] + 2 * m_kq[2] + m_kq[3]);
+    m_qd1 = m_qd + (h / 6) * (m_kv[0] + 2 * m_kv[1] + 2 * m_kv[2] + m_kv[3]);
+    if (m_contact) m_u1 = m_u + (h / 6) * (m_ku[0] + 2 * m_ku[1] + 2 * m_ku[2] + m_ku[3]);
+  }
+  return commit(h);
+}
+
+bool Simulation::commit(double h) {
+  const double t0 = m_t;
+  m_t += h;
+  double constraintError = 0.0;
+  if (m_model.hasFreeJoints) normalizeConfiguration(m_model, m_q1);
+  if (m_cons && m_q1.allFinite() && m_qd1.allFinite())
+    constraintError = projectConstraints(m_model, m_data, *m_cons, m_q1, m_qd1);
+  double kinetic = 0.0, potential = 0.0;
+  if (!check(constraintError, kinetic, potential)) {
+    m_t = t0;
+    return false;
+  }
+  if (energyProjectionActive()) projectEnergy(kinetic, potential);
+  m_q.swap(m_q1);
+  m_qd.swap(m_qd1);
+  m_u.swap(m_u1);
+  m_energyCurrent = false;  // energy() computes it when asked
+  ++m_steps;
+  return true;
+}
+
+bool Simulation::adaptiveStep(double hMax) {
+  const int nq = m_model.nq(), nv = m_model.nv();
+  for (;;) {
+    const double h = std::min(m_h, hMax);
+    stage(0, m_t, m_q, m_qd, m_u);
+    for (int s = 1; s < 7; ++s) {
+      m_q1 = m_q;
+      m_qd1 = m_qd;
+      m_u1 = m_u;
+      for (int j = 0; j < s; ++j) {
+        if (kA[s][j] == 0.0) continue;
+        m_q1 += (h * kA[s][j]) * m_kq[j];
+        m_qd1 += (h * kA[s][j]) * m_kv[j];
+        if (m_contact) m_u1 += (h * kA[s][j]) * m_ku[j];
+      }
+      stage(s, m_t + kC[s] * h, m_q1, m_qd1, m_u1);
+    }
+    // stage 7 is the 5th-order solution (FSAL); m_q1/m_qd1/m_u1 hold it
+    m_errq.setZero();
+    m_errv.setZero();
+    m_erru.setZero();
+    for (int s = 0; s < 7; ++s) {
+      if (kE[s] == 0.0) continue;
+      m_errq += (h * kE[s]) * m_kq[s];
+      m_errv += (h * kE[s]) * m_kv[s];
+      if (m_contact) m_erru += (h * kE[s]) * m_ku[s];
+    }
+    double sum = 0.0;
+    for (int i = 0; i < std::max(nq, nv); ++i) {
+      double term = 0.0;
+      if (i < nq) {
+        const double sq =
+            m_opt.absTol + m_opt.relTol * std::max(std::abs(m_q(i)), std::abs(m_q1(i)));
+        term += (m_errq(i) / sq) * (m_errq(i) / sq);
+      }
+      if (i < nv) {
+        const double sv =
+            m_opt.absTol + m_opt.relTol * std::max(std::abs(m_qd(i)), std::abs(m_qd1(i)));
+        term += (m_errv(i) / sv) * (m_errv(i) / sv);
+      }
+      sum += term;
+    }
+    const auto nu = m_u.size();
+    for (Eigen::Index i = 0; i < nu; ++i) {
+      const double su = m_opt.absTol + m_opt.relTol * std::max(std::abs(m_u(i)), std::abs(m_u1(i)));
+      sum += (m_erru(i) / su) * (m_erru(i) / su);
+    }
+    const double err =
+        nq + nv + nu ? std::sqrt(sum / static_cast<double>(nq + nv + nu)) : 0.0;
+    const double factor = std::min(5.0, std::max(0.2, 0.9 * std::pow(std::max(err, 1e-16), -0.2)));
+    if (err <= 1.0 && std::isfinite(err)) {
+      if (!commit(h)) return false;
+      if (h == m_h || factor < 1.0) m_h = std::min(h * factor, m_opt.dt);
+      return true;
+    }
+    ++m_rejected;
+    m_h = h * (std::isfinite(err) ? factor : 0.2);
+    if (m_h < m_opt.minDt) {
+      std::ostringstream s;
+      s << "the simulation diverged at t = " << m_t << " s: dopri5 needs a step below "
+        << m_opt.minDt << " s";
+      m_divergence = Divergence{m_t, "step size", s.str()};
+      return false;
+    }
+  }
+}
+
+bool Simulation::step() {
+  if (m_divergence) return false;
+  try {
+    if (m_opt.integrator == Integrator::DormandPrince45) return adaptiveStep(m_opt.dt);
+    return fixedStep(m_opt.dt);
+  } catch (const SingularInertiaError& e) {
+    return singular(e);
+  }
+}
+
+bool Simulation::singular(const SingularInertiaError& e) {
+  // no acceleration exists at this state: the simulation stops at its last good state, as on
+  // any divergence (the stages of the failed step never reached m_q, m_qd)
+  std::ostringstream s;
+  s << "the simulation cannot go on at t = " << m_t << " s: " << e.what()
+    << " (a body without mass or inertia where the motion needs some)";
+  m_divergence = Divergence{m_t, "joint-space inertia", s.str()};
+  return false;
+}
+
+bool Simulation::advanceTo(double t) {
+  if (m_divergence) return false;
+  try {
+    return advanceSteps(t);
+  } catch (const SingularInertiaError& e) {
+    return singular(e);
+  }
+}
+
+bool Simulation::advanceSteps(double t) {
+  const double eps = 1e-12 * std::max(1.0, std::abs(t));
+  while (t - m_t > eps) {
+    const double remaining = t - m_t;
+    const bool ok = m_opt.integrator == Integrator::DormandPrince45
+                        ? adaptiveStep(remaining)
+                        : fixedStep(std::min(m_opt.dt, remaining));
+    if (!ok) return false;
+    // a last step of dt that overshoots by rounding lands exactly on t
+    if (std::abs(t - m_t) <= eps) m_t = t;
+  }
+  m_t = std::max(m_t, t);
+  return true;
+}
+
+}  // namespace art

@@ -1,0 +1,59 @@
+#pragma once
+// spatial_v2 drawing instruction lists (showmotion spec section 2), written as JSON arrays:
+// an instruction name followed by its arguments, e.g. ["colour", [1, 0, 0], "box",
+// [[0, -0.1, -0.1], [1, 0.1, 0.1]]]; a nested array in instruction position is a sub-list.
+// The interpreter resolves the graphics context (colour, facets, vertices) and yields
+// primitives in body coordinates; the same pass validates the list.
+
+#include <array>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "articulate/model/diagnostics.h"
+#include "articulate/spatial/spatial.h"
+
+namespace art {
+
+/// One shape to draw, in body coordinates, with its resolved colour and facets.
+struct Primitive {
+  enum class Kind { Box, Cylinder, Sphere, Line, Triangles, Tiles };
+  Kind kind = Kind::Box;
+  Vec3 colour = Vec3::Constant(0.5);
+  std::optional<Vec3> colour2;   // second colour row (two-tone spheres)
+  int facets = 24;
+  std::vector<Vec3> points;      // box: 2 corners; cyl: 2 end centres; sphere: centre;
+                                 // line: polyline; triangles: vertices
+  std::vector<std::array<int, 3>> triangles;  // 0-based indices into points
+  double radius = 0.0;           // cyl, sphere
+  Eigen::Matrix<double, 3, 2> range = Eigen::Matrix<double, 3, 2>::Zero();  // tiles
+  double size = 0.0;             // tiles: tile edge length
+  std::string path;              // JSON path of the instruction
+};
+
+/// Default colour of body `bodyNumber` (1-based as spatial_v2; 0 = base).
+Vec3 defaultBodyColour(int bodyNumber);
+
+/// Limits that keep a malicious or mistaken file from exhausting memory.
+struct AppearanceLimits {
+  int maxFacets = 1024;
+  std::size_t maxVertices = 1000000;   // per vertex list, line or triangle list
+  double maxTiles = 1e6;               // tiles per floor
+  int maxDepth = 64;                   // sub-list nesting
+};
+
+/// The number of arguments of a drawing instruction ("cyl": 2), or -1 for an unknown name.
+int instructionArity(const std::string& name);
+
+/// Interprets one body's drawing instruction list. `path` is the list's JSON path (used in
+/// messages such as "bodies[1].appearance[2]: 'cyl' needs 2 arguments"); `isBase` allows
+/// `tiles`. Every problem is appended to `problems` (when given) and the faulty instruction
+/// is skipped; the valid primitives are returned.
+std::vector<Primitive> interpretAppearance(const nlohmann::json& list, const Vec3& defaultColour,
+                                           bool isBase, const std::string& path,
+                                           Diagnostics* problems,
+                                           const AppearanceLimits& limits = {});
+
+}  // namespace art

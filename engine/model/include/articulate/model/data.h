@@ -1,0 +1,62 @@
+#pragma once
+// Data: every workspace array the algorithms use, sized once for one Model. Algorithms never
+// allocate after a Data is constructed.
+
+#include <vector>
+
+#include <Eigen/Core>
+
+#include "articulate/model/model.h"
+
+namespace art {
+
+/// Workspace of one arithmetic. Per-body arrays are indexed by body (nb).
+template <class A>
+struct Workspace {
+  std::vector<typename A::Xform> Xup;  // parent -> body coordinates
+  std::vector<typename A::Xform> X0;   // base -> body coordinates
+  std::vector<typename A::Vec> v, a, c, f, pA, U;  // velocities, accelerations, bias, forces
+  std::vector<typename A::Mat> IA;                 // articulated / composite inertias
+  std::vector<double> d, u;  // ABA: 1/d_i = 1/(S' IA S) and u_i = tau_i - S' pA
+  void resize(int nb) {
+    Xup.resize(nb);
+    X0.resize(nb);
+    for (auto* vec : {&v, &a, &c, &f, &pA, &U}) vec->assign(nb, A::Vec::Zero());
+    IA.assign(nb, A::Mat::Zero());
+    d.assign(nb, 0.0);
+    u.assign(nb, 0.0);
+  }
+};
+
+/// Workspace and results for one Model. Results of the last call of each algorithm stay here.
+struct Data {
+  /// Sizes every array for `model`.
+  explicit Data(const Model& model);
+
+  int nb = 0;
+  Workspace<SpatialArith> spatial;
+  Workspace<PlanarArith> planar;
+  Eigen::VectorXd tau;   // rnea result (nv)
+  Eigen::VectorXd qdd;   // aba / forwardDynamicsCrb result (nv)
+  Eigen::VectorXd C;     // bias forces (nv)
+  Eigen::MatrixXd H;     // joint-space inertia matrix (nv x nv)
+  Eigen::MatrixXd L;     // its tree-sparse factor, H = L^T L (nv x nv, lower triangle)
+  Eigen::VectorXd tmp;   // scratch (nv)
+
+  template <class A>
+  Workspace<A>& ws() {
+    if constexpr (std::is_same_v<A, SpatialArith>)
+      return spatial;
+    else
+      return planar;
+  }
+  template <class A>
+  const Workspace<A>& ws() const {
+    if constexpr (std::is_same_v<A, SpatialArith>)
+      return spatial;
+    else
+      return planar;
+  }
+};
+
+}  // namespace art

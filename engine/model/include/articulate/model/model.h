@@ -1,0 +1,99 @@
+#pragma once
+// Model: the immutable, compiled form of a ModelSpec that the algorithms read.
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "articulate/model/spec.h"
+
+namespace art {
+
+/// An invalid model description. The message gives the JSON-style path of the field, the
+/// reason and the body, e.g. "bodies[2].inertia.about_com: matrix is not symmetric (body
+/// 'link3')".
+class ModelError : public std::runtime_error {
+ public:
+  ModelError(int bodyIndex, const std::string& bodyName, const std::string& field,
+             const std::string& reason);
+  /// An error that is not about one body (bodyIndex() is then -1).
+  ModelError(const std::string& field, const std::string& reason);
+  int bodyIndex() const { return m_body; }
+  const std::string& field() const { return m_field; }
+  const std::string& reason() const { return m_reason; }
+
+ private:
+  int m_body = -1;
+  std::string m_field, m_reason;
+};
+
+/// Per-arithmetic arrays of a model (only the arrays of the model's arithmetic are filled).
+template <class A>
+struct TreeArrays {
+  std::vector<typename A::Xform> Xtree;  // parent -> joint predecessor frame (nb)
+  std::vector<typename A::Vec> S;        // joint motion subspaces (nb)
+  std::vector<int> axis;                 // k when S = e_k, else -1 (nb)
+  // k (0, 1, 2) when joint i is a rotation about axis k (Rx, Ry, Rz) and Xtree[i] does not
+  // rotate (E exactly the identity), so that Xup[i] is an AxisTransform<k> (spatial.h); else -1
+  // (always -1 for planar models) (nb)
+  std::vector<int> turnAxis;
+  std::vector<typename A::Mat> I;        // spatial inertias, body coordinates (nb)
+  typename A::Vec aGrav = A::Vec::Zero();  // fictitious base acceleration -[0; g]
+};
+
+/// A compiled kinematic tree. Bodies are numbered 0..nb-1; parent[i] < i, -1 is the base.
+/// Joint i connects parent[i] to body i and owns the position variables q[qIndex[i] ..
+/// qIndex[i] + jointNq - 1] and the velocity variables qd[vIndex[i] .. vIndex[i] + jointNv - 1]
+/// (joint.h). Without free joints qIndex[i] == vIndex[i] == i and nq == nv == nb.
+struct Model {
+  Arithmetic arithmetic = Arithmetic::Spatial;
+  int nb = 0;
+  std::vector<int> parent;         // (nb), -1 = base
+  std::vector<Joint> joints;       // (nb)
+  std::vector<std::string> names;  // (nb)
+  Vec3 gravity = Vec3::Zero();     // base coordinates, m/s^2 (planar: x, y used)
+  Eigen::VectorXd q0, qd0;         // initial state (nq, nv)
+  std::vector<int> qIndex, vIndex; // first position / velocity variable of joint i (nb)
+  std::vector<int> dofParent;      // parent of each velocity variable in the expanded tree (nv)
+  std::vector<int> dofBody;        // body whose joint owns each velocity variable (nv)
+  int nqTotal = 0, nvTotal = 0;    // sizes of q and of qd, qdd, tau
+  bool hasFreeJoints = false;      // some joint is free (nq != nv)
+  std::vector<ContactPointSpec> contacts;
+  GroundSpec ground;                        // compliant ground of the contact points
+  std::vector<ConstraintSpec> constraints;  // enforced by constraints.h
+  std::vector<ControlSpec> controls;        // (nb) one per joint
+  bool controlled = false;                  // some joint has a controller
+  std::vector<ExternalForceSpec> forces;    // constant external forces
+  TreeArrays<SpatialArith> spatial;
+  TreeArrays<PlanarArith> planar;
+
+  template <class A>
+  const TreeArrays<A>& arrays() const {
+    if constexpr (std::is_same_v<A, SpatialArith>)
+      return spatial;
+    else
+      return planar;
+  }
+  /// Number of position variables (size of q).
+  int nq() const { return nqTotal; }
+  /// Number of velocity variables (size of qd, qdd, tau).
+  int nv() const { return nvTotal; }
+  /// Number of position variables of joint i (7 free, else 1).
+  int jointNq(int i) const { return art::jointNq(joints[i].type); }
+  /// Number of velocity variables of joint i (6 free, else 1).
+  int jointNv(int i) const { return art::jointNv(joints[i].type); }
+};
+
+/// Checks a ModelSpec and compiles it. Throws ModelError naming the body and field for: an
+/// empty or duplicate name, a parent that is unknown or does not precede the body, a joint type
+/// of the other arithmetic, a non-finite number, a placement rotation that is not a proper
+/// rotation (or, in planar models, not about z / a translation out of the plane), an inertia
+/// that is not symmetric, not positive semi-definite, has negative mass or violates the
+/// triangle inequality, a contact point, constraint or external force on an unknown body, a
+/// controller with negative gains or a table whose times do not increase, a ground stiffness or
+/// damping that is not > 0 or a friction coefficient that is negative; and for a free joint
+/// (field "joint.type") a parent other than the fixed base, (field "control") a controller,
+/// (field "initial.orientation") a zero quaternion, or a coupling constraint on it.
+Model compile(const ModelSpec& spec);
+
+}  // namespace art

@@ -1,0 +1,194 @@
+#pragma once
+// ModelSpec: the editable, named description of a kinematic tree that files store and the GUI
+// edits. compile() (model.h) turns it into an immutable Model.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "articulate/spatial/arith.h"
+
+namespace art {
+
+/// Inertia of one body, kept in the form it was given so that files round-trip exactly.
+struct InertiaSpec {
+  bool raw = false;           // true: `matrix` holds the spatial inertia as given
+  double mass = 0.0;          // kg (when !raw)
+  Vec3 com = Vec3::Zero();    // centre of mass in body coordinates, m (when !raw)
+  Mat3 aboutCom = Mat3::Zero();  // rotational inertia about the COM, kg m^2 (when !raw)
+  Mat6 matrix = Mat6::Zero();    // raw 6x6 spatial inertia in body coordinates (when raw)
+
+  /// The 6x6 spatial inertia in body coordinates.
+  Mat6 spatial() const { return raw ? matrix : spatialInertia(mass, com, aboutCom); }
+  static InertiaSpec fromMassComInertia(double m, const Vec3& c, const Mat3& Ic) {
+    InertiaSpec s;
+    s.mass = m;
+    s.com = c;
+    s.aboutCom = Ic;
+    return s;
+  }
+  static InertiaSpec fromMatrix(const Mat6& I) {
+    InertiaSpec s;
+    s.raw = true;
+    s.matrix = I;
+    return s;
+  }
+};
+
+/// Time integrators (formulations/tree_simulation.h).
+enum class Integrator {
+  RK4,                // classical fixed-step Runge-Kutta, 4th order ("rk4")
+  SemiImplicitEuler,  // symplectic Euler: qd += h qdd(q, qd); q += h qd ("euler")
+  DormandPrince45     // adaptive embedded Runge-Kutta 5(4) with error control ("dopri5")
+};
+
+/// Parses "rk4", "euler" or "dopri5"; returns false for anything else.
+bool parseIntegrator(const std::string& name, Integrator& out);
+/// "rk4", "euler" or "dopri5".
+const char* integratorName(Integrator integrator);
+
+/// How the model is simulated by default (the app and `articulate-cli simulate`).
+struct SimulationSpec {
+  Integrator integrator = Integrator::RK4;
+  double dt = 1e-3;                // fixed step, or dopri5's largest step (s)
+  double relTol = 1e-9, absTol = 1e-9;  // dopri5 error tolerances
+  // rk4 and dopri5 on a passive model: rescale the joint velocities after every step so that the
+  // total energy stays at its initial value (SimulationOptions::energyProjection)
+  bool energyProjection = false;
+  bool operator==(const SimulationSpec& o) const {
+    return integrator == o.integrator && dt == o.dt && relTol == o.relTol && absTol == o.absTol &&
+           energyProjection == o.energyProjection;
+  }
+};
+
+/// A joint's controller: the joint force it applies (N m for rotations, N for translations),
+/// evaluated at every derivative evaluation of the integrator.
+struct ControlSpec {
+  enum class Type {
+    None,      // passive joint
+    Constant,  // tau = torque
+    PD,        // tau = torque + kp (target - q) + kd (targetVelocity - qd)
+    Table      // tau(t) linear between (times[k], torques[k]), held outside the table
+  };
+  Type type = Type::None;
+  double torque = 0.0;                // constant force, or the PD's feed-forward term
+  double kp = 0.0, kd = 0.0;          // PD gains (N m/rad, N m s/rad; N/m, N s/m)
+  double target = 0.0;                // PD target position (rad or m)
+  double targetVelocity = 0.0;        // PD target velocity (rad/s or m/s)
+  std::vector<double> times, torques; // table: increasing times (s) and their forces
+};
+
+/// A constant external force on a body: `force` (N) applied at `point` (body coordinates, m)
+/// plus a pure `torque` (N m); both vectors in base coordinates.
+struct ExternalForceSpec {
+  int body = 0;  // index into ModelSpec::bodies
+  Vec3 point = Vec3::Zero();
+  Vec3 force = Vec3::Zero();
+  Vec3 torque = Vec3::Zero();
+};
+
+/// One body and the joint that connects it to its parent.
+struct BodySpec {
+  std::string name;
+  int parent = -1;  // index into ModelSpec::bodies; -1 is the fixed base
+  Joint joint;
+  // joint placement Xtree = rot(rotation) * xlt(translation), from parent coordinates to the
+  // joint's predecessor frame: rotation maps parent coordinates to joint-frame coordinates and
+  // translation is the joint frame's origin in parent coordinates (m)
+  Mat3 rotation = Mat3::Identity();
+  Vec3 translation = Vec3::Zero();
+  InertiaSpec inertia;
+  double q0 = 0.0;   // initial joint position (rad or m); unused by a free joint
+  double qd0 = 0.0;  // initial joint velocity (rad/s or m/s); unused by a free joint
+  // initial state of a free joint: origin of the body in the joint frame (m), orientation of
+  // the body in the joint frame as a quaternion [w x y z] (need not be normalised; compile()
+  // normalises it), and body-coordinate spatial velocity [wx wy wz vx vy vz] (rad/s, m/s)
+  Vec3 freePosition = Vec3::Zero();
+  Eigen::Vector4d freeOrientation = Eigen::Vector4d(1, 0, 0, 0);
+  Vec6 freeVelocity = Vec6::Zero();
+  nlohmann::json appearance = nlohmann::json::array();  // drawing instructions, body coords
+  ControlSpec control;  // the joint's controller (none: passive)
+};
+
+/// Camera of spatial_v2's showmotion (every field optional; unset fields take the viewer's
+/// defaults: fixed camera, trackpoint 0, direction [0 -1 0.8], up [0 0 1], zoom 1, no locus).
+struct CameraSpec {
+  int body = -1;                       // tracked body (index), -1 = fixed camera
+  std::optional<Vec3> trackpoint;      // point in the tracked body to follow (m)
+  std::optional<Vec3> direction;       // from the scene towards the camera
+  std::optional<Vec3> up;              // up direction; defines the horizontal plane
+  std::optional<double> zoom;          // > 0, relative to the default framing
+  std::optional<Vec2> locus;           // window position in [-1, 1]^2 of the trackpoint
+  bool empty() const {
+    return body < 0 && !trackpoint && !direction && !up && !zoom && !locus;
+  }
+};
+
+/// A constraint on a kinematic tree (closed loops and gearing; see docs/model-format.md).
+struct ConstraintSpec {
+  enum class Type { Coupling, Loop };
+  Type type = Type::Coupling;
+  std::string name;  // optional, for messages and plots
+  // coupling: q[joint] = ratio * q[master] + offset
+  int joint = -1, master = -1;  // body indices
+  double ratio = 1.0, offset = 0.0;
+  // loop: point `pointA` of body `bodyA` coincides with `pointB` of `bodyB` (-1 = base); with
+  // `align`, axis `axisA` of body A stays parallel to `axisB` of body B
+  int bodyA = -1, bodyB = -1;
+  Vec3 pointA = Vec3::Zero(), pointB = Vec3::Zero();
+  bool align = false;
+  Vec3 axisA = Vec3::UnitZ(), axisB = Vec3::UnitZ();
+};
+
+/// A ground-contact point fixed in a body.
+struct ContactPointSpec {
+  int body = 0;             // index into ModelSpec::bodies
+  Vec3 point = Vec3::Zero();  // body coordinates, m
+};
+
+/// The compliant ground that contact points touch (spatial_v2 gcontact's K, D and mu; see
+/// contact.h). The defaults hold a few kilograms per point with about a millimetre of
+/// penetration and are stable with 1 ms steps.
+struct GroundSpec {
+  double stiffness = 1e6;  // K, N/m^1.5: normal force K (-z)^1.5 at depth -z
+  double damping = 2000;   // D, N s/m^1.5: damping force D sqrt(-z) (-zdot)
+  double friction = 0.5;   // mu, Coulomb friction coefficient (0: frictionless)
+  bool operator==(const GroundSpec& o) const {
+    return stiffness == o.stiffness && damping == o.damping && friction == o.friction;
+  }
+  bool operator!=(const GroundSpec& o) const { return !(*this == o); }
+};
+
+/// The editable description of a kinematic tree.
+struct ModelSpec {
+  std::string name;
+  std::string description;
+  Arithmetic arithmetic = Arithmetic::Spatial;
+  std::vector<BodySpec> bodies;
+  // gravitational acceleration in base coordinates (m/s^2); planar models use x and y.
+  // Unset means spatial_v2's default: [0 0 -9.81] spatial, [0 0] planar.
+  std::optional<Vec3> gravity;
+  std::vector<ContactPointSpec> contacts;
+  GroundSpec ground;  // what the contact points touch
+  std::vector<ConstraintSpec> constraints;
+  std::vector<ExternalForceSpec> forces;  // constant external forces
+  SimulationSpec simulation;              // default integrator settings
+  nlohmann::json baseAppearance = nlohmann::json::array();  // drawing instructions, base coords
+  CameraSpec camera;
+
+  /// The gravity in effect (m/s^2, base coordinates).
+  Vec3 effectiveGravity() const {
+    if (gravity) return *gravity;
+    return arithmetic == Arithmetic::Spatial ? Vec3(0, 0, -9.81) : Vec3::Zero();
+  }
+  /// Index of the body with this name, or -1.
+  int findBody(const std::string& bodyName) const {
+    for (std::size_t i = 0; i < bodies.size(); ++i)
+      if (bodies[i].name == bodyName) return static_cast<int>(i);
+    return -1;
+  }
+};
+
+}  // namespace art

@@ -1,0 +1,19 @@
+#include "articulate/model/data.h"
+
+namespace art {
+
+Data::Data(const Model& model) : nb(model.nb) {
+  if (model.arithmetic == Arithmetic::Spatial)
+    spatial.resize(nb);
+  else
+    planar.resize(nb);
+  const int nv = model.nv();
+  tau = Eigen::VectorXd::Zero(nv);
+  qdd = Eigen::VectorXd::Zero(nv);
+  C = Eigen::VectorXd::Zero(nv);
+  tmp = Eigen::VectorXd::Zero(nv);
+  H = Eigen::MatrixXd::Zero(nv, nv);
+  L = Eigen::MatrixXd::Zero(nv, nv);
+}
+
+}  // namespace art

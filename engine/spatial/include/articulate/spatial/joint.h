@@ -1,0 +1,73 @@
+#pragma once
+// Joint models of spatial_v2 (jcalc): every joint but the free joint has one position variable q.
+//   spatial: Rx Ry Rz (R = Rz) revolute, Px Py Pz (P = Pz) prismatic, H helical about z with a
+//            pitch (m per rad): XJ = rotz(q) * xlt([0 0 q*pitch]), S = [0 0 1 0 0 pitch].
+//            free: 6 degrees of freedom, 7 position variables q = [x y z qw qx qy qz] (origin of
+//            the body in the joint frame, m, and the unit quaternion of the body's orientation
+//            in the joint frame, w first) and 6 velocity variables, the body's spatial
+//            velocity in body coordinates [wx wy wz vx vy vz] (spatial_v2's FDfb convention):
+//            XJ = rot(R(quat)^T) * xlt(p), S = identity(6). Only on bodies of the fixed base.
+//   planar:  r revolute about z, px / py prismatic along x / y.
+
+#include <string>
+#include <string_view>
+
+#include "articulate/spatial/spatial.h"
+
+namespace art {
+
+enum class JointType { Rx, Ry, Rz, Px, Py, Pz, H, PlanarR, PlanarPx, PlanarPy, Free };
+
+/// Whether the joint belongs to planar (3x3) arithmetic.
+constexpr bool isPlanar(JointType t) {
+  return t == JointType::PlanarR || t == JointType::PlanarPx || t == JointType::PlanarPy;
+}
+
+/// Whether the joint is revolute (or helical): its position is an angle in radians.
+constexpr bool isRotational(JointType t) {
+  return t == JointType::Rx || t == JointType::Ry || t == JointType::Rz || t == JointType::H ||
+         t == JointType::PlanarR;
+}
+
+/// Number of position variables of a joint (7 for a free joint, else 1).
+constexpr int jointNq(JointType t) { return t == JointType::Free ? 7 : 1; }
+/// Number of velocity variables of a joint (6 for a free joint, else 1).
+constexpr int jointNv(JointType t) { return t == JointType::Free ? 6 : 1; }
+
+/// The canonical code of a joint type ("Rx", ..., "H", "r", "px", "py", and Articulate's "free").
+std::string_view jointCode(JointType t);
+
+/// Parses a spatial_v2 joint code, accepting the aliases "R" (= Rz) and "P" (= Pz).
+/// Returns false when the code is unknown.
+bool parseJointCode(std::string_view code, JointType& out);
+
+/// One joint: its type and, for helical joints, the pitch in metres per radian.
+struct Joint {
+  JointType type = JointType::Rz;
+  double pitch = 0.0;
+
+  /// Motion subspace S (6-vector, joint coordinates) of a single-DoF spatial joint (zero for a
+  /// free joint, whose subspace is the 6x6 identity).
+  Vec6 subspace() const;
+  /// Motion subspace S (3-vector) of a planar joint.
+  Vec3 planarSubspace() const;
+  /// Joint transform XJ(q) of a spatial joint.
+  SpatialTransform transform(double q) const;
+  /// Joint transform XJ(q) of a planar joint.
+  PlanarTransform planarTransform(double q) const;
+  /// XJ(q) * Xtree for a spatial joint, exploiting the joint's structure (a rotation about or
+  /// a translation along a coordinate axis) instead of a general composition.
+  SpatialTransform transformTimes(double q, const SpatialTransform& Xtree) const;
+  /// Joint transform XJ of a free joint from its 7 position variables q7 = [x y z qw qx qy qz]
+  /// (the quaternion is normalised here, so any nonzero quaternion gives a rotation).
+  static SpatialTransform freeTransform(const double* q7);
+  /// Direction of the joint's motion in joint coordinates: the rotation axis of a revolute,
+  /// helical or planar revolute joint (z for planar r), the translation of a prismatic one
+  /// (x or y for planar px, py). Zero for a free joint.
+  Vec3 axis() const;
+  /// Index k when the motion subspace is the unit vector e_k (spatial: 0..5, planar: 0..2),
+  /// else -1 (helical joints).
+  int unitAxis() const;
+};
+
+}  // namespace art
