@@ -15,8 +15,9 @@
 #include "articulate/dynamics/dynamics.h"
 #include "articulate/formats/floating_base.h"
 #include "articulate/formulations/generators.h"
-#include "articulate/formats/articulate.h"
+#include "articulate/formats/document.h"
 #include "articulate/formats/files.h"
+#include "articulate/formats/spatial_v2.h"
 #include "articulate/formats/structure.h"
 #include "articulate/formulations/rigid_body.h"
 #include "articulate/formulations/tree_simulation.h"
@@ -162,6 +163,41 @@ void printRigidBodyInfo(const RigidBodySpec& spec) {
             << " J, floor clearance " << body.floorClearance() << " m\n";
 }
 
+void printStructureInfo(const natural::StructureSpec& spec) {
+  StructureSystem system(spec);  // builds it: the structure's own checks
+  std::cout << "model: " << (spec.name.empty() ? "(unnamed)" : spec.name) << "\n";
+  if (!spec.description.empty()) std::cout << "  " << spec.description << "\n";
+  std::cout << "kind: structure in natural coordinates (" << spec.dimension << "D), gravity: "
+            << vec(Eigen::VectorXd(spec.gravity.head(spec.dimension))) << " m/s^2, integrator: "
+            << system.integratorName() << "\n\n";
+  std::cout << std::left << std::setw(4) << "#" << std::setw(16) << "body" << std::setw(12)
+            << "kind" << "mass\n";
+  double mass = 0;
+  for (std::size_t i = 0; i < spec.bodies.size(); ++i) {
+    const natural::BodySpec& b = spec.bodies[i];
+    std::cout << std::left << std::setw(4) << i << std::setw(16) << b.name << std::setw(12)
+              << natural::bodyKindName(b.kind) << b.mass << "\n";
+    mass += b.mass;
+  }
+  if (!spec.joints.empty()) {
+    std::cout << "\n" << std::left << std::setw(4) << "#" << std::setw(16) << "joint" << std::setw(12)
+              << "type" << "between\n";
+    for (std::size_t i = 0; i < spec.joints.size(); ++i) {
+      const natural::JointSpec& j = spec.joints[i];
+      std::cout << std::left << std::setw(4) << i << std::setw(16) << j.name << std::setw(12)
+                << natural::jointTypeName(j.type)
+                << (j.hen < 0 ? std::string("ground") : spec.bodies[static_cast<std::size_t>(j.hen)].name)
+                << " - " << spec.bodies[static_cast<std::size_t>(j.egg)].name << "\n";
+    }
+  }
+  if (!spec.apparatuses.empty())
+    std::cout << "\n" << spec.apparatuses.size() << " apparatus(es) (springs, dampers, cables)\n";
+  const EnergySample e = system.energy();
+  std::cout << "\ntotal mass " << mass << " kg, " << system.positionSize() << " natural coordinates, "
+            << system.constraintSize() << " constraints\nat the initial state: kinetic "
+            << e.kinetic << " J, potential " << e.potential + 0.0 << " J\n";
+}
+
 struct SimulateArgs {
   std::string model, output, integrator, q0, qd0;  // empty / 0: the model's setting
   double duration = 1.0, dt = 0, rtol = 0, atol = 0;
@@ -186,8 +222,9 @@ struct SimulatedSystem {
 
 SimulatedSystem makeSystem(const SimulateArgs& a) {
   SimulatedSystem out;
-  if (natural::isStructureDocument(readJsonFile(a.model))) {
-    const natural::StructureSpec spec = natural::loadStructure(a.model);
+  const LoadedDocument document = loadDocument(a.model);
+  if (const auto* structure = std::get_if<natural::StructureSpec>(&document)) {
+    const natural::StructureSpec& spec = *structure;
     natural::SimulationOptions opt = natural::simulationOptions(spec);
     if (!a.integrator.empty() && !natural::parseIntegrator(a.integrator, opt.integrator))
       throw std::invalid_argument("--integrator: structures are integrated with zhong06 or rk4");
@@ -204,7 +241,6 @@ SimulatedSystem makeSystem(const SimulateArgs& a) {
     out.variable = "natural coordinate";
     return out;
   }
-  const LoadedDocument document = loadDocument(a.model);
   if (const auto* rb = std::get_if<RigidBodySpec>(&document)) {
     if (!a.integrator.empty() && a.integrator != "rk4")
       throw std::invalid_argument(
@@ -361,18 +397,11 @@ int runValidate(const std::vector<std::string>& files) {
     Diagnostics problems;
     std::optional<LoadedDocument> document;
     try {
-      if (isUrdfPath(f)) {
+      // the one reader (formats/document.h); problems collected rather than thrown
+      if (isUrdfPath(f))
         document = loadDocument(f);
-      } else if (const nlohmann::json doc = readJsonFile(f); natural::isStructureDocument(doc)) {
-        const natural::StructureSpec st = natural::structureFromJson(doc, problems);
-        if (problems.empty()) {
-          std::cout << f << ": valid structure, " << st.bodies.size() << " bodies, "
-                    << st.joints.size() << " joints, " << st.apparatuses.size() << " apparatuses\n";
-          continue;
-        }
-      } else {
-        document = readDocument(doc, problems);
-      }
+      else
+        document = readDocument(readJsonFile(f), problems);
     } catch (const FormatError& e) {
       problems.push_back({"", e.what() + (f.size() + 2)});
     }
@@ -381,6 +410,11 @@ int runValidate(const std::vector<std::string>& files) {
       for (const Diagnostic& d : problems) std::cout << f << ": " << d.text() << "\n";
       std::cout << f << ": INVALID (" << problems.size() << " problem"
                 << (problems.size() > 1 ? "s" : "") << ")\n";
+      continue;
+    }
+    if (const auto* st = std::get_if<natural::StructureSpec>(&*document)) {
+      std::cout << f << ": valid structure, " << st->bodies.size() << " bodies, " << st->joints.size()
+                << " joints, " << st->apparatuses.size() << " apparatuses\n";
       continue;
     }
     if (const auto* rb = std::get_if<RigidBodySpec>(&*document)) {
@@ -397,6 +431,110 @@ int runValidate(const std::vector<std::string>& files) {
     for (const std::string& note : lm->notes) std::cout << f << ": note: " << note << "\n";
   }
   return bad ? 1 : 0;
+}
+
+// `generate`'s options: the generator (its subcommand's name) and its parameters
+struct GenerateArgs {
+  std::string which, format = "articulate", name, gravity, output;
+  bool floating = false;
+  AutoTreeOptions tree;
+  std::string axes = "Rz";
+  int planarBodies = 2;
+  bool tracking = false;
+  int discPoints = 8;
+  double cylinderHeight = 0.1;
+};
+
+// `generate`: a model from one of spatial_v2's generators, checked, to a file or stdout
+int runGenerate(const GenerateArgs& a) {
+  auto emit = [&](const std::string& text) {
+    if (a.output.empty())
+      std::cout << text;
+    else
+      writeFileAtomically(a.output, text);
+  };
+  if (a.which == "bouncingcylinder") {
+    if (a.format == "spatial_v2")
+      throw std::invalid_argument("--format spatial_v2: a rigid_body model has no spatial_v2 form");
+    if (a.floating) throw std::invalid_argument("--floating: a rigid body floats already");
+    RigidBodySpec body = bouncingCylinder(a.cylinderHeight);
+    if (!a.gravity.empty()) body.gravity = parseGravity(a.gravity, Arithmetic::Spatial);
+    if (!a.name.empty()) body.name = a.name;
+    RigidBody check(body);  // a generator must produce a valid model
+    emit(formatJson(rigidBodyToJson(body)));
+    return 0;
+  }
+  ModelSpec spec;
+  if (a.which == "autotree") {
+    AutoTreeOptions tree = a.tree;
+    tree.axes = parseAxes(a.axes);
+    spec = autoTree(tree);
+  } else if (a.which == "planar") {
+    spec = planarChain(a.planarBodies);
+  } else if (a.which == "doublependulum") {
+    spec = doublePendulum();
+  } else if (a.which == "gfxexample") {
+    spec = gfxExample(a.tracking);
+  } else if (a.which == "vee") {
+    spec = vee();
+  } else if (a.which == "singlebody") {
+    spec = singleBody();
+  } else if (a.which == "scissor") {
+    spec = scissor();
+  } else if (a.which == "doubleelbow") {
+    spec = doubleElbow();
+  } else {
+    spec = rollingDisc(a.discPoints);
+  }
+  if (a.floating) spec = floatBase(spec);
+  // Articulate has a free joint for spatial_v2's six-joint floating base (specToSpatialV2
+  // writes the six joints again)
+  spec = convertFloatingBases(spec);
+  if (!a.gravity.empty()) spec.gravity = parseGravity(a.gravity, spec.arithmetic);
+  if (!a.name.empty()) spec.name = a.name;
+  compile(spec);  // a generator must produce a valid model
+  emit(formatJson(a.format == "spatial_v2" ? specToSpatialV2(spec) : specToJson(spec)));
+  return 0;
+}
+
+// `convert`: any model file to the Articulate format, spatial_v2 JSON or URDF, as far as each
+// can hold it
+int runConvert(const std::string& in, const std::string& out, const std::string& to) {
+  const LoadedDocument document = loadDocument(in);
+  if (const auto* st = std::get_if<natural::StructureSpec>(&document)) {
+    const std::string target = to == "auto" && isUrdfPath(out) ? "urdf" : to;
+    if (target == "spatial_v2" || target == "urdf")
+      throw std::invalid_argument("--to " + target + ": a structure model has no " + target + " form");
+    saveStructure(out, *st);
+    std::cout << "wrote " << out << " (articulate-model, structure, " << st->bodies.size() << " bodies)\n";
+    return 0;
+  }
+  if (const auto* rb = std::get_if<RigidBodySpec>(&document)) {
+    const std::string target = to == "auto" && isUrdfPath(out) ? "urdf" : to;
+    if (target == "spatial_v2" || target == "urdf")
+      throw std::invalid_argument("--to " + target + ": a rigid_body model has no " + target + " form");
+    saveRigidBody(out, *rb);
+    std::cout << "wrote " << out << " (articulate-model, rigid body)\n";
+    return 0;
+  }
+  const LoadedModel& lm = std::get<LoadedModel>(document);
+  for (const std::string& note : lm.notes) std::cerr << "note: " << in << ": " << note << "\n";
+  // auto: URDF when OUT ends in .urdf, else the other one of Articulate and spatial_v2
+  std::string format = to;
+  if (to == "auto")
+    format = isUrdfPath(out)                                      ? "urdf"
+             : lm.format == "spatial_v2" || lm.format == "urdf" ? "articulate"
+                                                                : "spatial_v2";
+  if (format == "urdf") {
+    for (const std::string& note : saveUrdf(out, lm.spec)) std::cerr << "note: " << out << ": " << note << "\n";
+  } else if (format == "spatial_v2") {
+    saveSpatialV2(out, lm.spec);
+  } else {
+    saveModel(out, lm.spec);
+  }
+  std::cout << "wrote " << out << " (" << (format == "articulate" ? "articulate-model" : format) << ", "
+            << lm.spec.bodies.size() << " bodies)\n";
+  return 0;
 }
 
 }  // namespace
@@ -447,48 +585,41 @@ int main(int argc, char** argv) {
   simulate->add_flag("--constraint-forces", sa.constraintForces, "also write the constraint forces lambda, one column per constraint row (named as the system names it)");
   simulate->add_option("-o,--output", sa.output, "FILE.csv or FILE.json")->required();
 
-  std::string genFormat = "articulate", genName, genGravity;
-  bool genFloating = false;
+  GenerateArgs ga;
   auto* gen = app.add_subcommand("generate", "generate a model");
   gen->require_subcommand(1);
-  AutoTreeOptions at;
-  std::string axes = "Rz";
   auto* genTree = gen->add_subcommand("autotree", "spatial_v2 autoTree(nb, bf, skew, taper)");
-  genTree->add_option("--bodies", at.bodies, "number of bodies")->check(CLI::Range(0, 100000));
-  genTree->add_option("--branching", at.branching, "branching factor (>= 1)")->check(CLI::Range(1.0, 1e6));
-  genTree->add_option("--skew", at.skew, "axis skew about x, rad");
-  genTree->add_option("--taper", at.taper, "link length ratio (> 0)")->check(CLI::PositiveNumber);
-  genTree->add_option("--axes", axes, "joint codes used in turn, e.g. Rz,Ry")->capture_default_str();
-  int planarN = 2;
+  genTree->add_option("--bodies", ga.tree.bodies, "number of bodies")->check(CLI::Range(0, 100000));
+  genTree->add_option("--branching", ga.tree.branching, "branching factor (>= 1)")->check(CLI::Range(1.0, 1e6));
+  genTree->add_option("--skew", ga.tree.skew, "axis skew about x, rad");
+  genTree->add_option("--taper", ga.tree.taper, "link length ratio (> 0)")->check(CLI::PositiveNumber);
+  genTree->add_option("--axes", ga.axes, "joint codes used in turn, e.g. Rz,Ry")->capture_default_str();
   auto* genPlanar = gen->add_subcommand("planar", "spatial_v2 planar(n) chain");
-  genPlanar->add_option("--bodies", planarN, "number of links")->check(CLI::Range(0, 100000));
+  genPlanar->add_option("--bodies", ga.planarBodies, "number of links")->check(CLI::Range(0, 100000));
   auto* genPendulum = gen->add_subcommand(
       "doublependulum", "planar(2) under gravity -y from q = [pi/3, -pi/6] (the reference trajectory)");
-  bool gfxTracking = false;
   auto* genGfx = gen->add_subcommand("gfxexample", "spatial_v2 gfxExample: every drawing instruction");
-  genGfx->add_flag("--tracking", gfxTracking, "camera tracking body 2 (gfxExample(1))");
+  genGfx->add_flag("--tracking", ga.tracking, "camera tracking body 2 (gfxExample(1))");
   auto* genVee = gen->add_subcommand("vee", "two floating rods joined by a 45-degree joint, zero gravity");
   auto* genSingle = gen->add_subcommand("singlebody", "spatial_v2 singlebody: a floating 3x2x1 box");
   auto* genScissor = gen->add_subcommand("scissor", "spatial_v2 scissor: two floating plates");
   auto* genElbow = gen->add_subcommand("doubleelbow", "spatial_v2 doubleElbow: geared double elbow");
-  int discPoints = 8;
   auto* genDisc = gen->add_subcommand("rollingdisc", "spatial_v2 rollingdisc(npt): a floating disc");
-  genDisc->add_option("--points", discPoints, "contact points around each rim (npt)")
+  genDisc->add_option("--points", ga.discPoints, "contact points around each rim (npt)")
       ->check(CLI::Range(3, 1024))
       ->capture_default_str();
-  double cylinderHeight = 0.1;
   auto* genCylinder = gen->add_subcommand(
       "bouncingcylinder", "the single rigid body's reference workload: a spinning cylinder dropped on a floor");
-  genCylinder->add_option("--height", cylinderHeight, "initial height of its centre, m (>= 0.045)")
+  genCylinder->add_option("--height", ga.cylinderHeight, "initial height of its centre, m (>= 0.045)")
       ->capture_default_str();
-  gen->add_option("-o,--output", out, "output file (default: standard output)");
-  gen->add_option("--format", genFormat, "articulate or spatial_v2")
+  gen->add_option("-o,--output", ga.output, "output file (default: standard output)");
+  gen->add_option("--format", ga.format, "articulate or spatial_v2")
       ->check(CLI::IsMember({"articulate", "spatial_v2"}))
       ->capture_default_str();
-  gen->add_flag("--floating", genFloating,
+  gen->add_flag("--floating", ga.floating,
                 "float the base (spatial_v2 floatbase: Px Py Pz Rx Ry Rz, 5 massless bodies)");
-  gen->add_option("--gravity", genGravity, "gravity gx,gy,gz (planar: gx,gy), m/s^2");
-  gen->add_option("--name", genName, "the model's name");
+  gen->add_option("--gravity", ga.gravity, "gravity gx,gy,gz (planar: gx,gy), m/s^2");
+  gen->add_option("--name", ga.name, "the model's name");
   for (CLI::App* sub : {genTree, genPlanar, genPendulum, genGfx, genVee, genSingle, genScissor,
                         genElbow, genDisc, genCylinder})
     sub->fallthrough();
@@ -500,89 +631,18 @@ int main(int argc, char** argv) {
       const LoadedDocument document = loadDocument(file);
       if (const auto* rb = std::get_if<RigidBodySpec>(&document))
         printRigidBodyInfo(*rb);
+      else if (const auto* st = std::get_if<natural::StructureSpec>(&document))
+        printStructureInfo(*st);
       else
         printInfo(std::get<LoadedModel>(document).spec);
       return 0;
     }
     if (app.got_subcommand(validate)) return runValidate(files);
     if (app.got_subcommand(simulate)) return runSimulate(sa);
-    if (app.got_subcommand(convert)) {
-      const LoadedDocument document = loadDocument(in);
-      if (const auto* rb = std::get_if<RigidBodySpec>(&document)) {
-        const std::string target = to == "auto" && isUrdfPath(out) ? "urdf" : to;
-        if (target == "spatial_v2" || target == "urdf")
-          throw std::invalid_argument("--to " + target + ": a rigid_body model has no " + target + " form");
-        saveRigidBody(out, *rb);
-        std::cout << "wrote " << out << " (articulate-model, rigid body)\n";
-        return 0;
-      }
-      const LoadedModel& lm = std::get<LoadedModel>(document);
-      for (const std::string& note : lm.notes) std::cerr << "note: " << in << ": " << note << "\n";
-      // auto: URDF when OUT ends in .urdf, else the other one of Articulate and spatial_v2
-      std::string format = to;
-      if (to == "auto")
-        format = isUrdfPath(out)                                      ? "urdf"
-                 : lm.format == "spatial_v2" || lm.format == "urdf" ? "articulate"
-                                                                    : "spatial_v2";
-      if (format == "urdf") {
-        for (const std::string& note : saveUrdf(out, lm.spec)) std::cerr << "note: " << out << ": " << note << "\n";
-      } else if (format == "spatial_v2") {
-        saveSpatialV2(out, lm.spec);
-      } else {
-        saveModel(out, lm.spec);
-      }
-      std::cout << "wrote " << out << " (" << (format == "articulate" ? "articulate-model" : format) << ", "
-                << lm.spec.bodies.size() << " bodies)\n";
-      return 0;
-    }
+    if (app.got_subcommand(convert)) return runConvert(in, out, to);
     if (app.got_subcommand(gen)) {
-      auto emit = [&](const std::string& text) {
-        if (out.empty())
-          std::cout << text;
-        else
-          writeFileAtomically(out, text);
-      };
-      if (gen->got_subcommand(genCylinder)) {
-        if (genFormat == "spatial_v2")
-          throw std::invalid_argument("--format spatial_v2: a rigid_body model has no spatial_v2 form");
-        if (genFloating) throw std::invalid_argument("--floating: a rigid body floats already");
-        RigidBodySpec body = bouncingCylinder(cylinderHeight);
-        if (!genGravity.empty()) body.gravity = parseGravity(genGravity, Arithmetic::Spatial);
-        if (!genName.empty()) body.name = genName;
-        RigidBody check(body);  // a generator must produce a valid model
-        emit(formatJson(rigidBodyToJson(body)));
-        return 0;
-      }
-      ModelSpec spec;
-      if (gen->got_subcommand(genTree)) {
-        at.axes = parseAxes(axes);
-        spec = autoTree(at);
-      } else if (gen->got_subcommand(genPlanar)) {
-        spec = planarChain(planarN);
-      } else if (gen->got_subcommand(genPendulum)) {
-        spec = doublePendulum();
-      } else if (gen->got_subcommand(genGfx)) {
-        spec = gfxExample(gfxTracking);
-      } else if (gen->got_subcommand(genVee)) {
-        spec = vee();
-      } else if (gen->got_subcommand(genSingle)) {
-        spec = singleBody();
-      } else if (gen->got_subcommand(genScissor)) {
-        spec = scissor();
-      } else if (gen->got_subcommand(genElbow)) {
-        spec = doubleElbow();
-      } else {
-        spec = rollingDisc(discPoints);
-      }
-      if (genFloating) spec = floatBase(spec);
-      // Articulate has a free joint for spatial_v2's six-joint floating base (specToSpatialV2
-      // writes the six joints again)
-      spec = convertFloatingBases(spec);
-      if (!genGravity.empty()) spec.gravity = parseGravity(genGravity, spec.arithmetic);
-      if (!genName.empty()) spec.name = genName;
-      compile(spec);  // a generator must produce a valid model
-      emit(formatJson(genFormat == "spatial_v2" ? specToSpatialV2(spec) : specToJson(spec)));
-      return 0;
+      ga.which = gen->get_subcommands().front()->get_name();
+      return runGenerate(ga);
     }
   } catch (const CLI::Error& e) {
     return app.exit(e);

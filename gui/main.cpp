@@ -16,7 +16,7 @@
 #include <QScreen>
 #include <QTimer>
 
-#include "articulate/formats/articulate.h"
+#include "articulate/formats/document.h"
 #include "main_window.h"
 #include "playback.h"
 #include "articulate/formulations/tree_simulation.h"

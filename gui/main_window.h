@@ -10,7 +10,7 @@
 #include <QString>
 #include <QStringList>
 
-#include "articulate/formats/articulate.h"
+#include "articulate/formats/document.h"
 #include "articulate/formulations/natural/structure.h"
 #include "articulate/simulation/recording.h"
 #include "articulate/simulation/system.h"

@@ -417,74 +417,11 @@ void PropertiesPanel::commit(const QString& what) {
       else s.bodies[i].rotation = rpyRotation(rpy).transpose();
     }, ModelDocument::Change::Values, 1000 + i);
   } else if (what == "mass" || what.startsWith("com") || what.startsWith("inertia")) {
-    // only the edited number changes: the others keep their exact stored values (the fields
-    // round them). A body whose mass properties are physical must stay so; one loaded without
-    // (a massless body of a spatial_v2 model) may be edited towards it.
-    const int k = what == "mass" ? -1 : what.right(1).toInt();
-    const double value = what == "mass" ? m_mass->value()
-                         : what.startsWith("com") ? m_com[k]->value() : m_inertia[k]->value();
-    const bool com = what.startsWith("com");
-    error = m_doc->edit(what == "mass" ? tr("Set mass of '%1'").arg(body)
-                                       : tr("Set inertia of '%1'").arg(body),
-                        [i, k, value, com](ModelSpec& s) {
-                          InertiaSpec& in = s.bodies[i].inertia;
-                          const bool wasPhysical = physical(in);
-                          if (k < 0) in.mass = value;
-                          else if (com) in.com(k) = value;
-                          else in.aboutCom(kInertiaRow[k], kInertiaCol[k]) =
-                                   in.aboutCom(kInertiaCol[k], kInertiaRow[k]) = value;
-                          if (wasPhysical) validateInertia(in);
-                        },
-                        ModelDocument::Change::Values, 2000 + i);
+    error = commitMassProperties(what, i, body);
   } else if (what == "appearance") {
-    nlohmann::json list = nlohmann::json::array();
-    for (const QString& row : rowsOf(m_appearance)) {
-      nlohmann::json parsed;
-      try {
-        parsed = nlohmann::json::parse("[" + row.toStdString() + "]");
-      } catch (const std::exception&) {
-        error = tr("'%1' is not JSON: write an instruction as in spatial_v2, e.g. \"cyl\", [[0, 0, 0], [0.3, 0, 0]], 0.02").arg(row);
-        break;
-      }
-      for (const auto& item : parsed) list.push_back(item);
-    }
-    if (error.isEmpty()) {
-      Diagnostics problems;
-      interpretAppearance(list, Vec3::Ones(), false, "appearance", &problems);
-      if (!problems.empty()) error = QString::fromStdString(problems.front().text());
-    }
-    if (error.isEmpty())
-      error = m_doc->edit(tr("Set appearance of '%1'").arg(body),
-                          [i, list](ModelSpec& s) { s.bodies[i].appearance = list; });
+    error = commitAppearance(i, body);
   } else if (what == "contacts") {
-    std::vector<Vec3> points;
-    for (const QString& row : rowsOf(m_contacts)) {
-      const QStringList parts = row.split(QRegularExpression("[,\\s]+"), Qt::SkipEmptyParts);
-      bool ok = parts.size() == 3;
-      Vec3 p;
-      for (int k = 0; ok && k < 3; ++k) p(k) = parts[k].toDouble(&ok);
-      if (!ok || !p.allFinite()) {
-        error = tr("'%1' is not a point: write x, y, z in metres").arg(row);
-        break;
-      }
-      points.push_back(p);
-    }
-    if (error.isEmpty())
-      error = m_doc->edit(tr("Set contact points of '%1'").arg(body), [i, points](ModelSpec& s) {
-        // this body's points replace its old ones where the first of them was
-        std::vector<ContactPointSpec> out;
-        bool placed = false;
-        const auto place = [&] {
-          for (const Vec3& p : points) out.push_back({i, p});
-          placed = true;
-        };
-        for (const ContactPointSpec& c : s.contacts) {
-          if (c.body != i) out.push_back(c);
-          else if (!placed) place();
-        }
-        if (!placed) place();
-        s.contacts = out;
-      });
+    error = commitContacts(i, body);
   } else if (what == "shape") {
     const LinkOptions o = m_shape->options();
     error = m_doc->edit(tr("Set shape of '%1'").arg(body), [i, o](ModelSpec& s) {
@@ -499,6 +436,90 @@ void PropertiesPanel::commit(const QString& what) {
     }, ModelDocument::Change::Values, 3000 + i);
   }
   finish(error);
+}
+
+// the mass, a centre-of-mass coordinate or an inertia entry of body i; the refusal, if any
+QString PropertiesPanel::commitMassProperties(const QString& what, int i, const QString& body) {
+  QString error;
+  // only the edited number changes: the others keep their exact stored values (the fields
+  // round them). A body whose mass properties are physical must stay so; one loaded without
+  // (a massless body of a spatial_v2 model) may be edited towards it.
+  const int k = what == "mass" ? -1 : what.right(1).toInt();
+  const double value = what == "mass" ? m_mass->value()
+                       : what.startsWith("com") ? m_com[k]->value() : m_inertia[k]->value();
+  const bool com = what.startsWith("com");
+  error = m_doc->edit(what == "mass" ? tr("Set mass of '%1'").arg(body)
+                                     : tr("Set inertia of '%1'").arg(body),
+                      [i, k, value, com](ModelSpec& s) {
+                        InertiaSpec& in = s.bodies[i].inertia;
+                        const bool wasPhysical = physical(in);
+                        if (k < 0) in.mass = value;
+                        else if (com) in.com(k) = value;
+                        else in.aboutCom(kInertiaRow[k], kInertiaCol[k]) =
+                                 in.aboutCom(kInertiaCol[k], kInertiaRow[k]) = value;
+                        if (wasPhysical) validateInertia(in);
+                      },
+                      ModelDocument::Change::Values, 2000 + i);
+  return error;
+}
+
+// body i's drawing instructions from the appearance rows; the refusal, if any
+QString PropertiesPanel::commitAppearance(int i, const QString& body) {
+  QString error;
+  nlohmann::json list = nlohmann::json::array();
+  for (const QString& row : rowsOf(m_appearance)) {
+    nlohmann::json parsed;
+    try {
+      parsed = nlohmann::json::parse("[" + row.toStdString() + "]");
+    } catch (const std::exception&) {
+      error = tr("'%1' is not JSON: write an instruction as in spatial_v2, e.g. \"cyl\", [[0, 0, 0], [0.3, 0, 0]], 0.02").arg(row);
+      break;
+    }
+    for (const auto& item : parsed) list.push_back(item);
+  }
+  if (error.isEmpty()) {
+    Diagnostics problems;
+    interpretAppearance(list, Vec3::Ones(), false, "appearance", &problems);
+    if (!problems.empty()) error = QString::fromStdString(problems.front().text());
+  }
+  if (error.isEmpty())
+    error = m_doc->edit(tr("Set appearance of '%1'").arg(body),
+                        [i, list](ModelSpec& s) { s.bodies[i].appearance = list; });
+  return error;
+}
+
+// body i's contact points from the contact rows; the refusal, if any
+QString PropertiesPanel::commitContacts(int i, const QString& body) {
+  QString error;
+  std::vector<Vec3> points;
+  for (const QString& row : rowsOf(m_contacts)) {
+    const QStringList parts = row.split(QRegularExpression("[,\\s]+"), Qt::SkipEmptyParts);
+    bool ok = parts.size() == 3;
+    Vec3 p;
+    for (int k = 0; ok && k < 3; ++k) p(k) = parts[k].toDouble(&ok);
+    if (!ok || !p.allFinite()) {
+      error = tr("'%1' is not a point: write x, y, z in metres").arg(row);
+      break;
+    }
+    points.push_back(p);
+  }
+  if (error.isEmpty())
+    error = m_doc->edit(tr("Set contact points of '%1'").arg(body), [i, points](ModelSpec& s) {
+      // this body's points replace its old ones where the first of them was
+      std::vector<ContactPointSpec> out;
+      bool placed = false;
+      const auto place = [&] {
+        for (const Vec3& p : points) out.push_back({i, p});
+        placed = true;
+      };
+      for (const ContactPointSpec& c : s.contacts) {
+        if (c.body != i) out.push_back(c);
+        else if (!placed) place();
+      }
+      if (!placed) place();
+      s.contacts = out;
+    });
+  return error;
 }
 
 }  // namespace art::gui

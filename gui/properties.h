@@ -36,6 +36,9 @@ class PropertiesPanel : public QWidget {
  private:
   void refresh();
   void commit(const QString& what);
+  QString commitMassProperties(const QString& what, int i, const QString& body);
+  QString commitAppearance(int i, const QString& body);
+  QString commitContacts(int i, const QString& body);
   QWidget* listEditor(QListWidget* list, const QString& what, const QString& newItem);
   ModelDocument* m_doc;
   int m_body = -1;

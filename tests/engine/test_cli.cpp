@@ -56,6 +56,47 @@ class TestCli : public QObject {
   }
 
  private slots:
+  // Every command reads every kind of model through the one reader (formats/document.h):
+  // each file of models/ (trees as Articulate and spatial_v2 JSON, rigid bodies, structures),
+  // and a URDF written from one of them, is valid to validate, described by info, simulated,
+  // and converted to the Articulate format, whose file describes the same model to info.
+  void everyCommandReadsEveryModel() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QStringList files;
+    for (const QFileInfo& f : QDir(ARTICULATE_MODELS_DIR).entryInfoList({"*.json", "*.urdf"}, QDir::Files))
+      files << f.absoluteFilePath();
+    QVERIFY2(files.size() >= 20, qPrintable(QString("only %1 models").arg(files.size())));
+    const QString urdf = dir.filePath("arm6.urdf");
+    QCOMPARE(run({"convert", ARTICULATE_MODELS_DIR "/arm6.json", urdf}), 0);
+    files << urdf;
+    QSet<QString> kinds;
+    for (const QString& file : files) {
+      const QByteArray name = QFileInfo(file).fileName().toUtf8();
+      QString validate, info, simulate, convert, infoAgain;
+      QVERIFY2(run({"validate", file}, &validate) == 0, name + ": " + validate.toUtf8());
+      QVERIFY2(validate.contains(": valid "), name + ": " + validate.toUtf8());
+      kinds << (validate.contains("valid structure") ? "structure"
+                : validate.contains("rigid body")    ? "rigid body"
+                                                     : "tree");
+      QVERIFY2(run({"info", file}, &info) == 0, name + ": " + info.toUtf8());
+      QVERIFY2(info.startsWith("model: "), name + ": " + info.toUtf8());
+      const QString csv = dir.filePath(QString(name) + ".csv");
+      QVERIFY2(run({"simulate", file, "--duration", "0.02", "-o", csv}, &simulate) == 0,
+               name + ": " + simulate.toUtf8());
+      const Csv c = readCsv(csv);
+      QVERIFY2(c.rows.size() >= 2 && c.column("total") > 0, name.constData());
+      for (const std::vector<double>& row : c.rows)
+        for (double x : row) QVERIFY2(std::isfinite(x), name.constData());
+      const QString converted = dir.filePath(QString(name) + ".articulate.json");
+      QVERIFY2(run({"convert", file, converted, "--to", "articulate"}, &convert) == 0,
+               name + ": " + convert.toUtf8());
+      QVERIFY2(run({"info", converted}, &infoAgain) == 0, name + ": " + infoAgain.toUtf8());
+      QCOMPARE(infoAgain, info);
+    }
+    QCOMPARE(kinds, (QSet<QString>{"tree", "rigid body", "structure"}));
+  }
+
   void conformancePasses() {
     QString out;
     QCOMPARE(run({"conformance", ARTICULATE_TEST_DATA_DIR "/spatial_v2_cases.json"}, &out), 0);

@@ -11,7 +11,7 @@
 
 #include "articulate/dynamics/constraints.h"
 #include "articulate/formulations/generators.h"
-#include "articulate/formats/articulate.h"
+#include "articulate/formats/document.h"
 #include "articulate/formulations/tree_simulation.h"
 #include "test_util.h"
 

@@ -9,7 +9,7 @@
 #include "articulate/dynamics/contact.h"
 #include "articulate/formats/floating_base.h"
 #include "articulate/formulations/generators.h"
-#include "articulate/formats/articulate.h"
+#include "articulate/formats/document.h"
 #include "articulate/formats/files.h"
 #include "articulate/formulations/tree_simulation.h"
 

@@ -8,6 +8,7 @@
 #include "articulate/dynamics/dynamics.h"
 #include "articulate/formulations/generators.h"
 #include "articulate/formats/files.h"
+#include "articulate/formats/spatial_v2.h"
 #include "test_util.h"
 
 using namespace art;

@@ -7,6 +7,7 @@
 #include "articulate/formulations/generators.h"
 #include "articulate/model/model.h"
 #include "articulate/formats/articulate.h"
+#include "articulate/formats/spatial_v2.h"
 #include "articulate/formats/files.h"
 
 using namespace art;

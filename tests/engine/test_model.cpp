@@ -12,7 +12,8 @@
 
 #include "articulate/dynamics/dynamics.h"
 #include "articulate/formulations/generators.h"
-#include "articulate/formats/articulate.h"
+#include "articulate/formats/document.h"
+#include "articulate/formats/spatial_v2.h"
 #include "articulate/formats/files.h"
 
 using namespace art;

@@ -14,7 +14,7 @@
 #include "articulate/formats/floating_base.h"
 #include "articulate/formulations/generators.h"
 #include "articulate/model/model.h"
-#include "articulate/formats/articulate.h"
+#include "articulate/formats/document.h"
 #include "articulate/formats/files.h"
 #include "articulate/formulations/rigid_body.h"
 #include "articulate/formats/structure.h"

@@ -11,7 +11,7 @@
 #include <Eigen/QR>
 
 #include "articulate/formulations/generators.h"
-#include "articulate/formats/articulate.h"
+#include "articulate/formats/document.h"
 #include "articulate/formats/files.h"
 #include "articulate/formulations/natural/integrator.h"
 #include "articulate/formulations/natural/structure.h"

@@ -16,7 +16,7 @@
 #include "articulate/dynamics/configuration.h"
 #include "articulate/dynamics/dynamics.h"
 #include "articulate/formulations/generators.h"
-#include "articulate/formats/articulate.h"
+#include "articulate/formats/document.h"
 #include "articulate/formats/files.h"
 #include "articulate/formulations/natural/integrator.h"
 #include "articulate/formats/structure.h"

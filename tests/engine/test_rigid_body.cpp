@@ -10,7 +10,7 @@
 
 #include "articulate/formulations/generators.h"
 #include "articulate/model/model.h"
-#include "articulate/formats/articulate.h"
+#include "articulate/formats/document.h"
 #include "articulate/formats/files.h"
 #include "articulate/formulations/rigid_body.h"
 

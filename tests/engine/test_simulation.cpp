@@ -4,7 +4,8 @@
 #include <QtTest>
 
 #include "articulate/formulations/generators.h"
-#include "articulate/formats/articulate.h"
+#include "articulate/formats/document.h"
+#include "articulate/formats/spatial_v2.h"
 #include "articulate/formats/files.h"
 #include "articulate/formulations/tree_simulation.h"
 

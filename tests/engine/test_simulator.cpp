@@ -15,7 +15,7 @@
 
 #include "articulate/dynamics/control.h"
 #include "articulate/formulations/generators.h"
-#include "articulate/formats/articulate.h"
+#include "articulate/formats/document.h"
 #include "articulate/formats/files.h"
 #include "articulate/simulation/recording.h"
 #include "articulate/simulation/simulator.h"

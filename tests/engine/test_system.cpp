@@ -27,7 +27,7 @@
 
 #include "articulate/dynamics/dynamics.h"
 #include "articulate/formulations/generators.h"
-#include "articulate/formats/articulate.h"
+#include "articulate/formats/document.h"
 #include "articulate/formats/files.h"
 #include "articulate/formats/structure.h"
 #include "articulate/simulation/structure_system.h"

@@ -11,7 +11,7 @@
 #include "articulate/dynamics/dynamics.h"
 #include "articulate/formulations/generators.h"
 #include "articulate/model/model.h"
-#include "articulate/formats/articulate.h"
+#include "articulate/formats/document.h"
 #include "articulate/formats/files.h"
 #include "articulate/formats/urdf.h"
 #include "engine/test_util.h"

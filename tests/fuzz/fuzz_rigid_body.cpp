@@ -11,7 +11,7 @@
 #include <variant>
 
 #include "articulate/model/model.h"
-#include "articulate/formats/articulate.h"
+#include "articulate/formats/document.h"
 #include "articulate/formats/files.h"
 #include "articulate/simulation/system.h"
 #include "fuzz_common.h"

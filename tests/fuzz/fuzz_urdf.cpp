@@ -14,7 +14,7 @@
 
 #include "articulate/dynamics/dynamics.h"
 #include "articulate/model/model.h"
-#include "articulate/formats/articulate.h"
+#include "articulate/formats/document.h"
 #include "articulate/formats/files.h"
 #include "articulate/formats/spatial_v2.h"
 #include "articulate/formats/urdf.h"

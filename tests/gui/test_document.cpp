@@ -7,7 +7,7 @@
 
 #include "articulate/formulations/generators.h"
 #include "articulate/model/edit.h"
-#include "articulate/formats/articulate.h"
+#include "articulate/formats/document.h"
 #include "document.h"
 #include "main_window.h"
 #include "model_tree.h"

@@ -5,7 +5,8 @@
 #include <QtWidgets>
 
 #include "articulate/model/model.h"
-#include "articulate/formats/articulate.h"
+#include "articulate/formats/document.h"
+#include "articulate/formats/spatial_v2.h"
 #include "articulate/formats/files.h"
 #include "main_window.h"
 #include "viewport/viewport.h"

@@ -6,7 +6,7 @@
 #include <QtWidgets>
 
 #include "articulate/model/model.h"
-#include "articulate/formats/articulate.h"
+#include "articulate/formats/document.h"
 #include "articulate/formats/files.h"
 #include "articulate/formulations/tree_simulation.h"
 #include "articulate/formats/structure.h"

@@ -15,7 +15,7 @@
 #include <QtWidgets>
 
 #include "articulate/model/model.h"
-#include "articulate/formats/articulate.h"
+#include "articulate/formats/document.h"
 #include "document.h"
 #include "main_window.h"
 #include "properties.h"

@@ -7,6 +7,7 @@
 #include <set>
 #include <sstream>
 
+#include "articulate/formats/document.h"
 #include "articulate/formats/floating_base.h"
 #include "articulate/model/appearance.h"
 #include "articulate/model/model.h"
@@ -24,8 +25,6 @@ using ojson = nlohmann::ordered_json;
 
 constexpr int kMaxBodies = 100000;
 
-std::string idx(const std::string& path, std::size_t i) { return path + "[" + std::to_string(i) + "]"; }
-std::string dot(const std::string& path, const char* f) { return path.empty() ? f : path + "." + f; }
 
 std::string describe(double v) {
   std::ostringstream s;
@@ -33,103 +32,12 @@ std::string describe(double v) {
   return s.str();
 }
 
-// Reads values, recording a problem and returning false for anything malformed.
-class Reader {
- public:
-  explicit Reader(Diagnostics& d) : m_d(d) {}
-  void fail(const std::string& path, const std::string& msg) { m_d.push_back({path, msg}); }
-
-  bool number(const json& j, const std::string& path, double& out) {
-    if (!j.is_number()) {
-      fail(path, std::string("expected a number, got ") + typeName(j));
-      return false;
-    }
-    out = j.get<double>();
-    if (!std::isfinite(out)) {
-      fail(path, "must be finite");
-      return false;
-    }
-    return true;
-  }
-  bool boolean(const json& j, const std::string& path, bool& out) {
-    if (!j.is_boolean()) {
-      fail(path, std::string("expected true or false, got ") + typeName(j));
-      return false;
-    }
-    out = j.get<bool>();
-    return true;
-  }
-  bool string(const json& j, const std::string& path, std::string& out) {
-    if (!j.is_string()) {
-      fail(path, std::string("expected a string, got ") + typeName(j));
-      return false;
-    }
-    out = j.get<std::string>();
-    return true;
-  }
-  bool vector(const json& j, int n, const std::string& path, Eigen::VectorXd& out) {
-    if (!j.is_array() || j.size() != static_cast<std::size_t>(n)) {
-      fail(path, "expected " + std::to_string(n) + " numbers");
-      return false;
-    }
-    out.resize(n);
-    bool ok = true;
-    for (int i = 0; i < n; ++i) ok = number(j[i], idx(path, i), out(i)) && ok;
-    return ok;
-  }
-  bool vec3(const json& j, const std::string& path, Vec3& out) {
-    Eigen::VectorXd v;
-    if (!vector(j, 3, path, v)) return false;
-    out = v;
-    return true;
-  }
-  bool matrix(const json& j, int r, int c, const std::string& path, Eigen::MatrixXd& out) {
-    const std::string shape = std::to_string(r) + "x" + std::to_string(c);
-    if (!j.is_array() || j.size() != static_cast<std::size_t>(r)) {
-      fail(path, "expected a " + shape + " matrix (" + std::to_string(r) + " rows)");
-      return false;
-    }
-    out.resize(r, c);
-    bool ok = true;
-    for (int i = 0; i < r; ++i) {
-      Eigen::VectorXd row;
-      if (!vector(j[i], c, idx(path, i), row)) {
-        ok = false;
-        continue;
-      }
-      out.row(i) = row.transpose();
-    }
-    return ok;
-  }
-  // an object whose fields are all known
-  bool object(const json& j, const std::string& path, std::initializer_list<const char*> known) {
-    if (!j.is_object()) {
-      fail(path, std::string("expected an object, got ") + typeName(j));
-      return false;
-    }
-    for (auto it = j.begin(); it != j.end(); ++it) {
-      bool found = false;
-      for (const char* k : known) found = found || it.key() == k;
-      if (!found) {
-        std::string list;
-        for (const char* k : known) list += (list.empty() ? "" : ", ") + std::string(k);
-        fail(dot(path, it.key().c_str()), "unknown field (expected one of: " + list + ")");
-      }
-    }
-    return true;
-  }
-  static const char* typeName(const json& j) { return j.is_null() ? "null" : j.type_name(); }
-
- private:
-  Diagnostics& m_d;
-};
-
 Mat3 activeRotation(const Vec3& axis, double angle) {
   return Eigen::AngleAxisd(angle, axis.stableNormalized()).toRotationMatrix();
 }
 
 // the orientation R of the joint frame in parent coordinates (columns = joint axes)
-bool readRotation(Reader& rd, const json& j, bool planar, const std::string& path, Mat3& R) {
+bool readRotation(JsonReader& rd, const json& j, bool planar, const std::string& path, Mat3& R) {
   if (j.is_array()) {
     Eigen::MatrixXd M;
     if (planar && j.size() == 2) {
@@ -143,27 +51,27 @@ bool readRotation(Reader& rd, const json& j, bool planar, const std::string& pat
   } else if (j.is_object() && j.contains("rpy")) {
     rd.object(j, path, {"rpy"});
     Vec3 rpy;
-    if (!rd.vec3(j["rpy"], dot(path, "rpy"), rpy)) return false;
+    if (!rd.vec3(j["rpy"], jsonField(path, "rpy"), rpy)) return false;
     R = rpyRotation(rpy);
   } else if (j.is_object() && j.contains("axis")) {
     rd.object(j, path, {"axis", "angle"});
     Vec3 axis;
     double angle = 0;
-    if (!rd.vec3(j["axis"], dot(path, "axis"), axis)) return false;
+    if (!rd.vec3(j["axis"], jsonField(path, "axis"), axis)) return false;
     if (!j.contains("angle")) {
       rd.fail(path, "axis-angle rotation needs 'angle' (rad)");
       return false;
     }
-    if (!rd.number(j["angle"], dot(path, "angle"), angle)) return false;
+    if (!rd.number(j["angle"], jsonField(path, "angle"), angle)) return false;
     if (axis.stableNorm() == 0) {
-      rd.fail(dot(path, "axis"), "must be nonzero");
+      rd.fail(jsonField(path, "axis"), "must be nonzero");
       return false;
     }
     R = activeRotation(axis, angle);
   } else if (j.is_object() && j.contains("angle")) {
     rd.object(j, path, {"angle"});
     double angle = 0;
-    if (!rd.number(j["angle"], dot(path, "angle"), angle)) return false;
+    if (!rd.number(j["angle"], jsonField(path, "angle"), angle)) return false;
     R = activeRotation(Vec3::UnitZ(), angle);
   } else {
     rd.fail(path, "expected a 3x3 rotation matrix, {\"rpy\": [r, p, y]}, {\"axis\": [x, y, z], "
@@ -178,7 +86,7 @@ bool readRotation(Reader& rd, const json& j, bool planar, const std::string& pat
 }
 
 // planar models may give 2D positions and centres of mass
-bool readPoint(Reader& rd, const json& j, bool planar, const std::string& path, Vec3& out) {
+bool readPoint(JsonReader& rd, const json& j, bool planar, const std::string& path, Vec3& out) {
   if (planar && j.is_array() && j.size() == 2) {
     Eigen::VectorXd v;
     if (!rd.vector(j, 2, path, v)) return false;
@@ -188,14 +96,14 @@ bool readPoint(Reader& rd, const json& j, bool planar, const std::string& path, 
   return rd.vec3(j, path, out);
 }
 
-void readInertia(Reader& rd, const json& j, bool planar, const std::string& path, InertiaSpec& out) {
+void readInertia(JsonReader& rd, const json& j, bool planar, const std::string& path, InertiaSpec& out) {
   if (!rd.object(j, path, {"mass", "com", "about_com", "matrix"})) return;
   if (j.contains("matrix")) {
     if (j.contains("mass") || j.contains("com") || j.contains("about_com"))
       rd.fail(path, "give either 'matrix' or 'mass', 'com' and 'about_com', not both");
     Eigen::MatrixXd M;
     const int n = planar ? 3 : 6;
-    if (!rd.matrix(j["matrix"], n, n, dot(path, "matrix"), M)) return;
+    if (!rd.matrix(j["matrix"], n, n, jsonField(path, "matrix"), M)) return;
     if (planar) {
       // embed the planar inertia: spatial_v2's planar form, kept exactly
       json sv2 = {{"NB", 1}, {"parent", {0}}, {"jtype", {"r"}},
@@ -206,7 +114,7 @@ void readInertia(Reader& rd, const json& j, bool planar, const std::string& path
       try {
         out = specFromSpatialV2(sv2).bodies[0].inertia;
       } catch (const FormatError& e) {
-        rd.fail(dot(path, "matrix"), "is not a planar rigid-body inertia [Izz+m|c|^2 -m*cy m*cx; "
+        rd.fail(jsonField(path, "matrix"), "is not a planar rigid-body inertia [Izz+m|c|^2 -m*cy m*cx; "
                                      "-m*cy m 0; m*cx 0 m]");
       }
     } else {
@@ -216,12 +124,12 @@ void readInertia(Reader& rd, const json& j, bool planar, const std::string& path
   }
   out = InertiaSpec{};
   if (!j.contains("mass")) rd.fail(path, "missing field 'mass' (kg)");
-  else if (rd.number(j["mass"], dot(path, "mass"), out.mass) && out.mass < 0)
-    rd.fail(dot(path, "mass"), "must be >= 0, got " + describe(out.mass));
-  if (j.contains("com")) readPoint(rd, j["com"], planar, dot(path, "com"), out.com);
+  else if (rd.number(j["mass"], jsonField(path, "mass"), out.mass) && out.mass < 0)
+    rd.fail(jsonField(path, "mass"), "must be >= 0, got " + describe(out.mass));
+  if (j.contains("com")) readPoint(rd, j["com"], planar, jsonField(path, "com"), out.com);
   if (j.contains("about_com")) {
     const json& a = j["about_com"];
-    const std::string p = dot(path, "about_com");
+    const std::string p = jsonField(path, "about_com");
     double izz = 0;
     if (planar && a.is_number()) {
       if (rd.number(a, p, izz)) out.aboutCom = Mat3::Identity() * izz;
@@ -235,7 +143,7 @@ void readInertia(Reader& rd, const json& j, bool planar, const std::string& path
   }
 }
 
-int resolveBody(Reader& rd, const json& j, const std::map<std::string, int>& names,
+int resolveBody(JsonReader& rd, const json& j, const std::map<std::string, int>& names,
                 const std::string& path, bool baseAllowed) {
   std::string name;
   if (!rd.string(j, path, name)) return -2;
@@ -252,31 +160,31 @@ int resolveBody(Reader& rd, const json& j, const std::map<std::string, int>& nam
   return it->second;
 }
 
-void readCamera(Reader& rd, const json& j, const std::map<std::string, int>& names,
+void readCamera(JsonReader& rd, const json& j, const std::map<std::string, int>& names,
                 const std::string& path, CameraSpec& cam) {
   if (!rd.object(j, path, {"body", "trackpoint", "direction", "up", "zoom", "locus"})) return;
-  if (j.contains("body")) cam.body = std::max(-1, resolveBody(rd, j["body"], names, dot(path, "body"), true));
+  if (j.contains("body")) cam.body = std::max(-1, resolveBody(rd, j["body"], names, jsonField(path, "body"), true));
   Vec3 v;
-  if (j.contains("trackpoint") && rd.vec3(j["trackpoint"], dot(path, "trackpoint"), v)) cam.trackpoint = v;
+  if (j.contains("trackpoint") && rd.vec3(j["trackpoint"], jsonField(path, "trackpoint"), v)) cam.trackpoint = v;
   for (const char* f : {"direction", "up"}) {
     if (!j.contains(f)) continue;
-    if (!rd.vec3(j[f], dot(path, f), v)) continue;
+    if (!rd.vec3(j[f], jsonField(path, f), v)) continue;
     if (v.norm() == 0) {
-      rd.fail(dot(path, f), "must be nonzero");
+      rd.fail(jsonField(path, f), "must be nonzero");
       continue;
     }
     (std::string(f) == "up" ? cam.up : cam.direction) = v;
   }
   if (cam.up && cam.direction.value_or(Vec3(0, -1, 0.8)).cross(*cam.up).norm() == 0)
-    rd.fail(dot(path, "up"), "must not be parallel to direction");
+    rd.fail(jsonField(path, "up"), "must not be parallel to direction");
   double z;
-  if (j.contains("zoom") && rd.number(j["zoom"], dot(path, "zoom"), z)) {
-    if (z <= 0) rd.fail(dot(path, "zoom"), "must be > 0, got " + describe(z));
+  if (j.contains("zoom") && rd.number(j["zoom"], jsonField(path, "zoom"), z)) {
+    if (z <= 0) rd.fail(jsonField(path, "zoom"), "must be > 0, got " + describe(z));
     else cam.zoom = z;
   }
   Eigen::VectorXd l;
-  if (j.contains("locus") && rd.vector(j["locus"], 2, dot(path, "locus"), l)) {
-    if ((l.array().abs() > 1).any()) rd.fail(dot(path, "locus"), "must lie in [-1, 1]^2");
+  if (j.contains("locus") && rd.vector(j["locus"], 2, jsonField(path, "locus"), l)) {
+    if ((l.array().abs() > 1).any()) rd.fail(jsonField(path, "locus"), "must lie in [-1, 1]^2");
     else cam.locus = Vec2(l);
   }
 }
@@ -307,7 +215,7 @@ ojson cameraJson(const ModelSpec& s) {
 }
 
 // orders bodies so that parents precede children (stable); reports cycles
-bool sortBodies(Reader& rd, std::vector<BodySpec>& bodies, std::vector<int>& parentIdx,
+bool sortBodies(JsonReader& rd, std::vector<BodySpec>& bodies, std::vector<int>& parentIdx,
                 std::vector<int>& order) {
   const int n = static_cast<int>(bodies.size());
   std::vector<int> state(n, 0);  // 0 new, 1 visiting, 2 done
@@ -340,7 +248,7 @@ bool sortBodies(Reader& rd, std::vector<BodySpec>& bodies, std::vector<int>& par
 }
 
 // format, version, name and description: the fields every kind of document starts with
-void readHeader(Reader& rd, const json& doc, std::string& name, std::string& description) {
+void readHeader(JsonReader& rd, const json& doc, std::string& name, std::string& description) {
   std::string fmt;
   if (!doc.contains("format")) rd.fail("", "missing field 'format' (\"articulate-model\")");
   else if (rd.string(doc["format"], "format", fmt) && fmt != kModelFormatName)
@@ -355,15 +263,7 @@ void readHeader(Reader& rd, const json& doc, std::string& name, std::string& des
   if (doc.contains("description")) rd.string(doc["description"], "description", description);
 }
 
-// "N problems:" and one problem per line, for FormatError
-std::string problemList(const Diagnostics& problems) {
-  std::string text;
-  for (std::size_t k = 0; k < problems.size(); ++k) text += (k ? "\n" : "") + problems[k].text();
-  return std::to_string(problems.size()) + " problem" + (problems.size() > 1 ? "s" : "") + ":\n" +
-         text;
-}
-
-void readControl(Reader& rd, const json& j, const std::string& path, ControlSpec& c) {
+void readControl(JsonReader& rd, const json& j, const std::string& path, ControlSpec& c) {
   if (!rd.object(j, path, {"type", "torque", "kp", "kd", "target", "target_velocity", "t"}))
     return;
   std::string type;
@@ -371,16 +271,16 @@ void readControl(Reader& rd, const json& j, const std::string& path, ControlSpec
     rd.fail(path, "missing field 'type' (\"constant\", \"pd\" or \"table\")");
     return;
   }
-  if (!rd.string(j["type"], dot(path, "type"), type)) return;
+  if (!rd.string(j["type"], jsonField(path, "type"), type)) return;
   auto allowed = [&](std::initializer_list<const char*> fields) {
     for (auto it = j.begin(); it != j.end(); ++it) {
       bool ok = it.key() == "type";
       for (const char* f : fields) ok = ok || it.key() == f;
-      if (!ok) rd.fail(dot(path, it.key().c_str()), "is not used by a '" + type + "' controller");
+      if (!ok) rd.fail(jsonField(path, it.key().c_str()), "is not used by a '" + type + "' controller");
     }
   };
   auto num = [&](const char* field, double& out) {
-    if (j.contains(field)) rd.number(j[field], dot(path, field), out);
+    if (j.contains(field)) rd.number(j[field], jsonField(path, field), out);
   };
   if (type == "constant") {
     c.type = ControlSpec::Type::Constant;
@@ -395,8 +295,8 @@ void readControl(Reader& rd, const json& j, const std::string& path, ControlSpec
     num("kd", c.kd);
     num("target", c.target);
     num("target_velocity", c.targetVelocity);
-    if (c.kp < 0) rd.fail(dot(path, "kp"), "must be >= 0");
-    if (c.kd < 0) rd.fail(dot(path, "kd"), "must be >= 0");
+    if (c.kp < 0) rd.fail(jsonField(path, "kp"), "must be >= 0");
+    if (c.kd < 0) rd.fail(jsonField(path, "kd"), "must be >= 0");
   } else if (type == "table") {
     c.type = ControlSpec::Type::Table;
     allowed({"t", "torque"});
@@ -407,24 +307,24 @@ void readControl(Reader& rd, const json& j, const std::string& path, ControlSpec
     const json& jt = j["t"];
     const json& jv = j["torque"];
     if (!jt.is_array() || jt.empty()) {
-      rd.fail(dot(path, "t"), "expected a non-empty array of times");
+      rd.fail(jsonField(path, "t"), "expected a non-empty array of times");
       return;
     }
     if (!jv.is_array() || jv.size() != jt.size()) {
-      rd.fail(dot(path, "torque"), "expected " + std::to_string(jt.size()) +
+      rd.fail(jsonField(path, "torque"), "expected " + std::to_string(jt.size()) +
                                        " numbers (one per time in 't')");
       return;
     }
     c.times.assign(jt.size(), 0.0);
     c.torques.assign(jt.size(), 0.0);
     for (std::size_t k = 0; k < jt.size(); ++k) {
-      if (rd.number(jt[k], idx(dot(path, "t"), k), c.times[k]) && k > 0 &&
+      if (rd.number(jt[k], jsonIndex(jsonField(path, "t"), k), c.times[k]) && k > 0 &&
           !(c.times[k] > c.times[k - 1]))
-        rd.fail(idx(dot(path, "t"), k), "times must increase");
-      rd.number(jv[k], idx(dot(path, "torque"), k), c.torques[k]);
+        rd.fail(jsonIndex(jsonField(path, "t"), k), "times must increase");
+      rd.number(jv[k], jsonIndex(jsonField(path, "torque"), k), c.torques[k]);
     }
   } else {
-    rd.fail(dot(path, "type"), "expected \"constant\", \"pd\" or \"table\", got \"" + type + "\"");
+    rd.fail(jsonField(path, "type"), "expected \"constant\", \"pd\" or \"table\", got \"" + type + "\"");
   }
 }
 
@@ -450,6 +350,126 @@ ojson controlJson(const ControlSpec& c) {
 
 }  // namespace
 
+namespace {
+
+// bodies[i].inertia: the mass, centre of mass and inertia about it, or the matrix as given
+ojson inertiaJson(const InertiaSpec& in, bool planar) {
+  if (in.raw) {
+    if (planar) {
+      const int id[3] = {2, 3, 4};
+      Mat3 P;
+      for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 3; ++c) P(r, c) = in.matrix(id[r], id[c]);
+      return {{"matrix", matJson(P)}};
+    } else {
+      return {{"matrix", matJson(in.matrix)}};
+    }
+  } else {
+    ojson ji;
+    ji["mass"] = in.mass;
+    const bool planarForm = planar && in.com.z() == 0 &&
+                            in.aboutCom == Mat3::Identity() * in.aboutCom(2, 2);
+    if (!in.com.isZero(0)) ji["com"] = planarForm ? vecJson(in.com.head<2>()) : vecJson(in.com);
+    if (planarForm)
+      ji["about_com"] = in.aboutCom(2, 2);
+    else if (Mat3(in.aboutCom.diagonal().asDiagonal()) == in.aboutCom)
+      ji["about_com"] = vecJson(in.aboutCom.diagonal());
+    else
+      ji["about_com"] = matJson(in.aboutCom);
+    return ji;
+  }
+}
+
+// bodies[i].initial, or null when the body starts at the joint's zero at rest
+ojson initialJson(const BodySpec& b) {
+  if (b.joint.type == JointType::Free) {
+    ojson init = ojson::object();
+    if (!b.freePosition.isZero(0)) init["position"] = vecJson(b.freePosition);
+    if (b.freeOrientation != Eigen::Vector4d(1, 0, 0, 0))
+      init["orientation"] = vecJson(b.freeOrientation);
+    if (!b.freeVelocity.isZero(0)) init["velocity"] = vecJson(b.freeVelocity);
+    if (!init.empty()) return init;
+  } else if (b.q0 != 0 || b.qd0 != 0) {
+    return {{"q", b.q0}, {"qd", b.qd0}};
+  }
+  return nullptr;
+}
+
+// bodies[i]
+ojson bodyJson(const ModelSpec& s, const BodySpec& b, bool planar) {
+  ojson jb;
+  jb["name"] = b.name;
+  jb["parent"] = bodyName(s, b.parent);
+  if (b.joint.type == JointType::H)
+    jb["joint"] = {{"type", "H"}, {"pitch", b.joint.pitch}};
+  else
+    jb["joint"] = std::string(jointCode(b.joint.type));
+  ojson placement = ojson::object();
+  if (!b.translation.isZero(0))
+    placement["position"] = planar ? vecJson(b.translation.head<2>()) : vecJson(b.translation);
+  if (!b.rotation.isIdentity(0)) {
+    const Mat3 R = b.rotation.transpose();
+    placement["rotation"] = planar ? matJson(R.topLeftCorner<2, 2>()) : matJson(R);
+  }
+  if (!placement.empty()) jb["placement"] = placement;
+  jb["inertia"] = inertiaJson(b.inertia, planar);
+  if (ojson init = initialJson(b); !init.is_null()) jb["initial"] = init;
+  jb["appearance"] = b.appearance;
+  if (b.control.type != ControlSpec::Type::None) jb["control"] = controlJson(b.control);
+  return jb;
+}
+
+// constraints[k]: a coupling or a loop
+ojson constraintJson(const ModelSpec& s, const ConstraintSpec& c) {
+  ojson jc;
+  if (!c.name.empty()) jc["name"] = c.name;
+  if (c.type == ConstraintSpec::Type::Coupling) {
+    jc["type"] = "coupling";
+    jc["joint"] = bodyName(s, c.joint);
+    jc["master"] = bodyName(s, c.master);
+    jc["ratio"] = c.ratio;
+    jc["offset"] = c.offset;
+  } else {
+    jc["type"] = "loop";
+    ojson a = {{"body", bodyName(s, c.bodyA)}, {"point", vecJson(c.pointA)}};
+    ojson b = {{"body", bodyName(s, c.bodyB)}, {"point", vecJson(c.pointB)}};
+    if (c.align) {
+      a["axis"] = vecJson(c.axisA);
+      b["axis"] = vecJson(c.axisB);
+    }
+    jc["a"] = a;
+    jc["b"] = b;
+  }
+  return jc;
+}
+
+// forces[k]
+ojson forceJson(const ModelSpec& s, const ExternalForceSpec& f, bool planar) {
+  ojson jf = {{"body", bodyName(s, f.body)}};
+  if (!f.point.isZero(0)) jf["point"] = planar ? vecJson(f.point.head<2>()) : vecJson(f.point);
+  if (!f.force.isZero(0)) jf["force"] = planar ? vecJson(f.force.head<2>()) : vecJson(f.force);
+  if (!f.torque.isZero(0)) {
+    if (planar) jf["torque"] = f.torque.z();
+    else jf["torque"] = vecJson(f.torque);
+  }
+  return jf;
+}
+
+// "simulation", written when it differs from the defaults
+ojson simulationJson(const SimulationSpec& sim) {
+  ojson js;
+  js["integrator"] = integratorName(sim.integrator);
+  js["dt"] = sim.dt;
+  if (sim.integrator == Integrator::DormandPrince45) {
+    js["rtol"] = sim.relTol;
+    js["atol"] = sim.absTol;
+  }
+  if (sim.energyProjection) js["energy_projection"] = true;
+  return js;
+}
+
+}  // namespace
+
 ojson specToJson(const ModelSpec& s) {
   const bool planar = s.arithmetic == Arithmetic::Planar;
   ojson doc;
@@ -461,61 +481,7 @@ ojson specToJson(const ModelSpec& s) {
   doc["arithmetic"] = planar ? "planar" : "spatial";
   if (s.gravity) doc["gravity"] = planar ? vecJson(s.gravity->head<2>()) : vecJson(*s.gravity);
   ojson bodies = ojson::array();
-  for (const BodySpec& b : s.bodies) {
-    ojson jb;
-    jb["name"] = b.name;
-    jb["parent"] = bodyName(s, b.parent);
-    if (b.joint.type == JointType::H)
-      jb["joint"] = {{"type", "H"}, {"pitch", b.joint.pitch}};
-    else
-      jb["joint"] = std::string(jointCode(b.joint.type));
-    ojson placement = ojson::object();
-    if (!b.translation.isZero(0))
-      placement["position"] = planar ? vecJson(b.translation.head<2>()) : vecJson(b.translation);
-    if (!b.rotation.isIdentity(0)) {
-      const Mat3 R = b.rotation.transpose();
-      placement["rotation"] = planar ? matJson(R.topLeftCorner<2, 2>()) : matJson(R);
-    }
-    if (!placement.empty()) jb["placement"] = placement;
-    const InertiaSpec& in = b.inertia;
-    if (in.raw) {
-      if (planar) {
-        const int id[3] = {2, 3, 4};
-        Mat3 P;
-        for (int r = 0; r < 3; ++r)
-          for (int c = 0; c < 3; ++c) P(r, c) = in.matrix(id[r], id[c]);
-        jb["inertia"] = {{"matrix", matJson(P)}};
-      } else {
-        jb["inertia"] = {{"matrix", matJson(in.matrix)}};
-      }
-    } else {
-      ojson ji;
-      ji["mass"] = in.mass;
-      const bool planarForm = planar && in.com.z() == 0 &&
-                              in.aboutCom == Mat3::Identity() * in.aboutCom(2, 2);
-      if (!in.com.isZero(0)) ji["com"] = planarForm ? vecJson(in.com.head<2>()) : vecJson(in.com);
-      if (planarForm)
-        ji["about_com"] = in.aboutCom(2, 2);
-      else if (Mat3(in.aboutCom.diagonal().asDiagonal()) == in.aboutCom)
-        ji["about_com"] = vecJson(in.aboutCom.diagonal());
-      else
-        ji["about_com"] = matJson(in.aboutCom);
-      jb["inertia"] = ji;
-    }
-    if (b.joint.type == JointType::Free) {
-      ojson init = ojson::object();
-      if (!b.freePosition.isZero(0)) init["position"] = vecJson(b.freePosition);
-      if (b.freeOrientation != Eigen::Vector4d(1, 0, 0, 0))
-        init["orientation"] = vecJson(b.freeOrientation);
-      if (!b.freeVelocity.isZero(0)) init["velocity"] = vecJson(b.freeVelocity);
-      if (!init.empty()) jb["initial"] = init;
-    } else if (b.q0 != 0 || b.qd0 != 0) {
-      jb["initial"] = {{"q", b.q0}, {"qd", b.qd0}};
-    }
-    jb["appearance"] = b.appearance;
-    if (b.control.type != ControlSpec::Type::None) jb["control"] = controlJson(b.control);
-    bodies.push_back(jb);
-  }
+  for (const BodySpec& b : s.bodies) bodies.push_back(bodyJson(s, b, planar));
   doc["bodies"] = bodies;
   if (!s.baseAppearance.empty()) doc["base_appearance"] = s.baseAppearance;
   if (!s.camera.empty()) doc["camera"] = cameraJson(s);
@@ -531,60 +497,328 @@ ojson specToJson(const ModelSpec& s) {
                      {"friction", s.ground.friction}};
   if (!s.constraints.empty()) {
     ojson cs = ojson::array();
-    for (const ConstraintSpec& c : s.constraints) {
-      ojson jc;
-      if (!c.name.empty()) jc["name"] = c.name;
-      if (c.type == ConstraintSpec::Type::Coupling) {
-        jc["type"] = "coupling";
-        jc["joint"] = bodyName(s, c.joint);
-        jc["master"] = bodyName(s, c.master);
-        jc["ratio"] = c.ratio;
-        jc["offset"] = c.offset;
-      } else {
-        jc["type"] = "loop";
-        ojson a = {{"body", bodyName(s, c.bodyA)}, {"point", vecJson(c.pointA)}};
-        ojson b = {{"body", bodyName(s, c.bodyB)}, {"point", vecJson(c.pointB)}};
-        if (c.align) {
-          a["axis"] = vecJson(c.axisA);
-          b["axis"] = vecJson(c.axisB);
-        }
-        jc["a"] = a;
-        jc["b"] = b;
-      }
-      cs.push_back(jc);
-    }
+    for (const ConstraintSpec& c : s.constraints) cs.push_back(constraintJson(s, c));
     doc["constraints"] = cs;
   }
   if (!s.forces.empty()) {
     ojson fs = ojson::array();
-    for (const ExternalForceSpec& f : s.forces) {
-      ojson jf = {{"body", bodyName(s, f.body)}};
-      if (!f.point.isZero(0)) jf["point"] = planar ? vecJson(f.point.head<2>()) : vecJson(f.point);
-      if (!f.force.isZero(0)) jf["force"] = planar ? vecJson(f.force.head<2>()) : vecJson(f.force);
-      if (!f.torque.isZero(0)) {
-        if (planar) jf["torque"] = f.torque.z();
-        else jf["torque"] = vecJson(f.torque);
-      }
-      fs.push_back(jf);
-    }
+    for (const ExternalForceSpec& f : s.forces) fs.push_back(forceJson(s, f, planar));
     doc["forces"] = fs;
   }
-  if (!(s.simulation == SimulationSpec{})) {
-    ojson js;
-    js["integrator"] = integratorName(s.simulation.integrator);
-    js["dt"] = s.simulation.dt;
-    if (s.simulation.integrator == Integrator::DormandPrince45) {
-      js["rtol"] = s.simulation.relTol;
-      js["atol"] = s.simulation.absTol;
-    }
-    if (s.simulation.energyProjection) js["energy_projection"] = true;
-    doc["simulation"] = js;
-  }
+  if (!(s.simulation == SimulationSpec{})) doc["simulation"] = simulationJson(s.simulation);
   return doc;
 }
 
+namespace {
+
+// "kind": only "tree" is read here; false (with the reason) for the others
+bool readTreeKind(JsonReader& rd, const json& doc) {
+  std::string kind = "tree";
+  if (!doc.contains("kind") || !rd.string(doc["kind"], "kind", kind) || kind == "tree") return true;
+  if (kind == "structure")
+    rd.fail("kind", "'" + kind + "' models are not supported by this version of Articulate");
+  else if (kind == "rigid_body")
+    rd.fail("kind", "'rigid_body' models are not kinematic trees and are not read here "
+                    "(readDocument and articulate-cli read them)");
+  else
+    rd.fail("kind", "expected \"tree\", \"structure\" or \"rigid_body\", got \"" + kind + "\"");
+  return false;
+}
+
+// What the bodies' readers share: the model's arithmetic and the body names read so far.
+struct TreeContext {
+  bool planar = false;
+  std::string arith = "spatial";
+  std::map<std::string, int> names;  // body name -> index (in the file, then in `bodies`)
+};
+
+// the bodies' names first, so that parents can be named in any order; a body without a
+// readable name gets a placeholder "#i"
+void readBodyNames(JsonReader& rd, const json& jbodies, TreeContext& tc, std::vector<BodySpec>& bodies) {
+  for (std::size_t i = 0; i < jbodies.size(); ++i) {
+    const std::string p = jsonIndex("bodies", i);
+    BodySpec b;
+    b.name = "#" + std::to_string(i);  // placeholder until the real name is read
+    if (jbodies[i].is_object() && jbodies[i].contains("name")) {
+      std::string n;
+      if (rd.string(jbodies[i]["name"], jsonField(p, "name"), n)) {
+        if (n.empty()) rd.fail(jsonField(p, "name"), "must not be empty");
+        else if (n == "base") rd.fail(jsonField(p, "name"), "'base' names the fixed base");
+        else if (!tc.names.emplace(n, static_cast<int>(i)).second)
+          rd.fail(jsonField(p, "name"), "'" + n + "' is already the name of bodies[" +
+                                      std::to_string(tc.names[n]) + "]");
+        b.name = n;
+      }
+    }
+    bodies.push_back(b);
+  }
+}
+
+// bodies[i].joint: a code, or {"type", "pitch"}
+void readJoint(JsonReader& rd, const json& jj, const std::string& jp, const TreeContext& tc, Joint& joint) {
+  std::string code;
+  if (jj.is_object()) {
+    rd.object(jj, jp, {"type", "pitch"});
+    if (!jj.contains("type")) rd.fail(jp, "missing field 'type'");
+    else rd.string(jj["type"], jsonField(jp, "type"), code);
+    if (jj.contains("pitch")) rd.number(jj["pitch"], jsonField(jp, "pitch"), joint.pitch);
+  } else {
+    rd.string(jj, jp, code);
+  }
+  if (code.empty()) return;
+  if (!parseJointCode(code, joint.type))
+    rd.fail(jj.is_object() ? jsonField(jp, "type") : jp,
+            "unknown joint type '" + code + "' (Rx Ry Rz R Px Py Pz P H free r px py)");
+  else if (isPlanar(joint.type) != tc.planar)
+    rd.fail(jj.is_object() ? jsonField(jp, "type") : jp,
+            "'" + code + "' is a " + (tc.planar ? "spatial" : "planar") + " joint in a " +
+                tc.arith + " model");
+  else if (jj.is_object() && jj.contains("pitch") && joint.type != JointType::H)
+    rd.fail(jsonField(jp, "pitch"), "only helical (H) joints have a pitch");
+  else if (joint.type == JointType::H && !(jj.is_object() && jj.contains("pitch")))
+    // no silent pitch 0 (a revolute joint): spatial_v2's jcalc fails on 'H' without one
+    rd.fail(jp, "a helical (H) joint needs its pitch: {\"type\": \"H\", \"pitch\": p} "
+                "(metres per radian)");
+}
+
+// bodies[i].placement: the joint frame's position and rotation in the parent's frame
+void readPlacement(JsonReader& rd, const json& pl, const std::string& pp, bool planar, BodySpec& b) {
+  if (!rd.object(pl, pp, {"position", "rotation"})) return;
+  if (pl.contains("position"))
+    readPoint(rd, pl["position"], planar, jsonField(pp, "position"), b.translation);
+  Mat3 R;
+  if (pl.contains("rotation") && readRotation(rd, pl["rotation"], planar, jsonField(pp, "rotation"), R)) {
+    if (planar && (std::abs(R(2, 2) - 1) > 1e-12))
+      rd.fail(jsonField(pp, "rotation"), "planar models rotate joints about z only");
+    b.rotation = R.transpose();
+  }
+  if (planar && b.translation.z() != 0)
+    rd.fail(jsonField(pp, "position"), "planar models place joints in the x-y plane (z = 0)");
+}
+
+// bodies[i].initial: q and qd, or for a free joint its position (m), orientation quaternion
+// [w x y z] and body velocity [w; v]
+void readInitial(JsonReader& rd, const json& ji, const std::string& p, BodySpec& b) {
+  if (b.joint.type == JointType::Free) {
+    if (!rd.object(ji, jsonField(p, "initial"), {"position", "orientation", "velocity"})) return;
+    Eigen::VectorXd v;
+    if (ji.contains("position")) rd.vec3(ji["position"], jsonField(p, "initial.position"), b.freePosition);
+    if (ji.contains("orientation") &&
+        rd.vector(ji["orientation"], 4, jsonField(p, "initial.orientation"), v)) {
+      if (v.norm() > 0)
+        b.freeOrientation = v;
+      else
+        rd.fail(jsonField(p, "initial.orientation"), "the quaternion [w x y z] must not be zero");
+    }
+    if (ji.contains("velocity") && rd.vector(ji["velocity"], 6, jsonField(p, "initial.velocity"), v))
+      b.freeVelocity = v;
+    return;
+  }
+  if (!rd.object(ji, jsonField(p, "initial"), {"q", "qd"})) return;
+  if (ji.contains("q")) rd.number(ji["q"], jsonField(p, "initial.q"), b.q0);
+  if (ji.contains("qd")) rd.number(ji["qd"], jsonField(p, "initial.qd"), b.qd0);
+}
+
+// bodies[i] (its name read already); returns its parent's index in the file, -1 for the base
+int readBody(JsonReader& rd, const json& jb, std::size_t i, const TreeContext& tc,
+             Diagnostics& problems, BodySpec& b) {
+  const std::string p = jsonIndex("bodies", i);
+  int parent = -1;
+  if (!rd.object(jb, p, {"name", "parent", "joint", "placement", "inertia", "initial",
+                          "appearance", "control"}))
+    return -1;
+  if (!jb.contains("name")) rd.fail(p, "missing field 'name'");
+  if (!jb.contains("parent")) rd.fail(p, "missing field 'parent' (a body name or \"base\")");
+  else parent = std::max(-1, resolveBody(rd, jb["parent"], tc.names, jsonField(p, "parent"), true));
+  if (parent == static_cast<int>(i)) {
+    rd.fail(jsonField(p, "parent"), "a body cannot be its own parent");
+    parent = -1;
+  }
+  if (!jb.contains("joint")) rd.fail(p, "missing field 'joint'");
+  else readJoint(rd, jb["joint"], jsonField(p, "joint"), tc, b.joint);
+  if (jb.contains("placement")) readPlacement(rd, jb["placement"], jsonField(p, "placement"), tc.planar, b);
+  if (!jb.contains("inertia")) rd.fail(p, "missing field 'inertia'");
+  else readInertia(rd, jb["inertia"], tc.planar, jsonField(p, "inertia"), b.inertia);
+  if (jb.contains("initial")) readInitial(rd, jb["initial"], p, b);
+  if (jb.contains("appearance")) {
+    b.appearance = jb["appearance"];
+    interpretAppearance(b.appearance, defaultBodyColour(static_cast<int>(i) + 1), false,
+                        jsonField(p, "appearance"), &problems);
+  }
+  if (jb.contains("control")) readControl(rd, jb["control"], jsonField(p, "control"), b.control);
+  b.parent = parent;
+  return parent;
+}
+
+// the bodies in parents-before-children order into out.bodies (tc.names follows them);
+// `order` lists each body's index in the file
+void orderBodies(JsonReader& rd, std::vector<BodySpec>& bodies, std::vector<int>& parentIdx,
+                 TreeContext& tc, ModelSpec& out, std::vector<int>& order) {
+  if (!sortBodies(rd, bodies, parentIdx, order)) return;
+  std::vector<int> newIndex(bodies.size());
+  for (std::size_t k = 0; k < order.size(); ++k) newIndex[order[k]] = static_cast<int>(k);
+  for (int oldI : order) {
+    BodySpec b = bodies[oldI];
+    b.parent = parentIdx[oldI] < 0 ? -1 : newIndex[parentIdx[oldI]];
+    out.bodies.push_back(std::move(b));
+  }
+  for (auto& kv : tc.names) kv.second = newIndex[kv.second];
+}
+
+// "contacts": [{"body", "point"}]
+void readContacts(JsonReader& rd, const json& cs, const TreeContext& tc, ModelSpec& out) {
+  if (!cs.is_array()) {
+    rd.fail("contacts", "expected an array");
+    return;
+  }
+  for (std::size_t k = 0; k < cs.size(); ++k) {
+    const std::string p = jsonIndex("contacts", k);
+    if (!rd.object(cs[k], p, {"body", "point"})) continue;
+    ContactPointSpec cp;
+    if (!cs[k].contains("body") || !cs[k].contains("point")) {
+      rd.fail(p, "needs 'body' and 'point'");
+      continue;
+    }
+    cp.body = resolveBody(rd, cs[k]["body"], tc.names, jsonField(p, "body"), false);
+    if (rd.vec3(cs[k]["point"], jsonField(p, "point"), cp.point) && cp.body >= 0)
+      out.contacts.push_back(cp);
+  }
+}
+
+// "ground": the contact model's stiffness, damping and friction
+void readGround(JsonReader& rd, const json& jg, GroundSpec& g) {
+  if (!rd.object(jg, "ground", {"stiffness", "damping", "friction"})) return;
+  if (jg.contains("stiffness") && rd.number(jg["stiffness"], "ground.stiffness", g.stiffness) &&
+      !(g.stiffness > 0))
+    rd.fail("ground.stiffness", "must be > 0");
+  if (jg.contains("damping") && rd.number(jg["damping"], "ground.damping", g.damping) &&
+      !(g.damping > 0))
+    rd.fail("ground.damping", "must be > 0");
+  if (jg.contains("friction") && rd.number(jg["friction"], "ground.friction", g.friction) &&
+      !(g.friction >= 0))
+    rd.fail("ground.friction", "must be >= 0");
+}
+
+// a coupling constraint: joint = ratio * master + offset; false when it cannot be read at all
+bool readCoupling(JsonReader& rd, const json& jc, const std::string& p, const TreeContext& tc, ConstraintSpec& c) {
+  rd.object(jc, p, {"type", "name", "joint", "master", "ratio", "offset"});
+  c.type = ConstraintSpec::Type::Coupling;
+  if (!jc.contains("joint") || !jc.contains("master")) {
+    rd.fail(p, "a coupling needs 'joint' and 'master' (body names)");
+    return false;
+  }
+  c.joint = resolveBody(rd, jc["joint"], tc.names, jsonField(p, "joint"), false);
+  c.master = resolveBody(rd, jc["master"], tc.names, jsonField(p, "master"), false);
+  if (jc.contains("ratio")) rd.number(jc["ratio"], jsonField(p, "ratio"), c.ratio);
+  if (jc.contains("offset")) rd.number(jc["offset"], jsonField(p, "offset"), c.offset);
+  if (c.joint >= 0 && c.joint == c.master) rd.fail(jsonField(p, "master"), "must differ from 'joint'");
+  return true;
+}
+
+// a loop closure: two bodies' points kept together, and their axes aligned when both have one
+void readLoop(JsonReader& rd, const json& jc, const std::string& p, const TreeContext& tc, ConstraintSpec& c) {
+  rd.object(jc, p, {"type", "name", "a", "b"});
+  c.type = ConstraintSpec::Type::Loop;
+  int axes = 0;
+  for (const char* side : {"a", "b"}) {
+    const std::string sp = jsonField(p, side);
+    if (!jc.contains(side)) {
+      rd.fail(p, std::string("a loop needs '") + side + "' ({\"body\", \"point\"})");
+      continue;
+    }
+    const json& js = jc[side];
+    if (!rd.object(js, sp, {"body", "point", "axis"})) continue;
+    const bool a = std::string(side) == "a";
+    if (!js.contains("body")) rd.fail(sp, "missing field 'body'");
+    else (a ? c.bodyA : c.bodyB) = resolveBody(rd, js["body"], tc.names, jsonField(sp, "body"), true);
+    if (js.contains("point")) rd.vec3(js["point"], jsonField(sp, "point"), a ? c.pointA : c.pointB);
+    if (js.contains("axis")) {
+      ++axes;
+      Vec3& ax = a ? c.axisA : c.axisB;
+      if (rd.vec3(js["axis"], jsonField(sp, "axis"), ax) && ax.norm() == 0)
+        rd.fail(jsonField(sp, "axis"), "must be nonzero");
+    }
+  }
+  if (axes == 1) rd.fail(p, "axis alignment needs an 'axis' on both 'a' and 'b'");
+  c.align = axes == 2;
+  if (c.bodyA == c.bodyB && c.bodyA >= -1 && jc.contains("a") && jc.contains("b"))
+    rd.fail(jsonField(p, "b.body"), "must differ from a.body");
+}
+
+// "constraints": couplings and loops
+void readConstraints(JsonReader& rd, const json& cs, const TreeContext& tc, ModelSpec& out) {
+  if (!cs.is_array()) {
+    rd.fail("constraints", "expected an array");
+    return;
+  }
+  for (std::size_t k = 0; k < cs.size(); ++k) {
+    const std::string p = jsonIndex("constraints", k);
+    const json& jc = cs[k];
+    ConstraintSpec c;
+    std::string type;
+    if (!jc.is_object() || !jc.contains("type")) {
+      rd.fail(p, "expected an object with 'type' (\"coupling\" or \"loop\")");
+      continue;
+    }
+    rd.string(jc["type"], jsonField(p, "type"), type);
+    if (jc.contains("name")) rd.string(jc["name"], jsonField(p, "name"), c.name);
+    if (type == "coupling") {
+      if (!readCoupling(rd, jc, p, tc, c)) continue;
+    } else if (type == "loop") {
+      readLoop(rd, jc, p, tc, c);
+    } else if (!type.empty()) {
+      rd.fail(jsonField(p, "type"), "expected \"coupling\" or \"loop\", got \"" + type + "\"");
+    }
+    out.constraints.push_back(c);
+  }
+}
+
+// "forces": constant external forces and torques on bodies
+void readForces(JsonReader& rd, const json& fs, const TreeContext& tc, ModelSpec& out) {
+  if (!fs.is_array()) {
+    rd.fail("forces", "expected an array");
+    return;
+  }
+  for (std::size_t k = 0; k < fs.size(); ++k) {
+    const std::string p = jsonIndex("forces", k);
+    if (!rd.object(fs[k], p, {"body", "point", "force", "torque"})) continue;
+    ExternalForceSpec f;
+    if (!fs[k].contains("body")) {
+      rd.fail(p, "missing field 'body'");
+      continue;
+    }
+    f.body = resolveBody(rd, fs[k]["body"], tc.names, jsonField(p, "body"), false);
+    if (fs[k].contains("point")) readPoint(rd, fs[k]["point"], tc.planar, jsonField(p, "point"), f.point);
+    if (fs[k].contains("force")) readPoint(rd, fs[k]["force"], tc.planar, jsonField(p, "force"), f.force);
+    if (fs[k].contains("torque")) {
+      if (tc.planar) rd.number(fs[k]["torque"], jsonField(p, "torque"), f.torque.z());
+      else rd.vec3(fs[k]["torque"], jsonField(p, "torque"), f.torque);
+    }
+    if (f.body >= 0) out.forces.push_back(f);
+  }
+}
+
+// "simulation": the integrator, its steps and tolerances, energy projection
+void readSimulation(JsonReader& rd, const json& js, SimulationSpec& sim) {
+  if (!rd.object(js, "simulation", {"integrator", "dt", "rtol", "atol", "energy_projection"})) return;
+  std::string name;
+  if (js.contains("integrator") && rd.string(js["integrator"], "simulation.integrator", name) &&
+      !parseIntegrator(name, sim.integrator))
+    rd.fail("simulation.integrator",
+            "expected \"rk4\", \"euler\" or \"dopri5\", got \"" + name + "\"");
+  const std::pair<const char*, double*> fields[] = {
+      {"dt", &sim.dt}, {"rtol", &sim.relTol}, {"atol", &sim.absTol}};
+  for (const auto& [field, value] : fields)
+    if (js.contains(field) && rd.number(js[field], jsonField("simulation", field), *value) && !(*value > 0))
+      rd.fail(jsonField("simulation", field), "must be > 0, got " + describe(*value));
+  if (js.contains("energy_projection"))
+    rd.boolean(js["energy_projection"], "simulation.energy_projection", sim.energyProjection);
+}
+
+}  // namespace
+
 void specFromJson(const json& doc, ModelSpec& out, Diagnostics& problems) {
-  Reader rd(problems);
+  JsonReader rd(problems);
   const std::size_t before = problems.size();
   out = ModelSpec{};
   if (!rd.object(doc, "", {"format", "version", "name", "description", "kind", "arithmetic",
@@ -592,30 +826,19 @@ void specFromJson(const json& doc, ModelSpec& out, Diagnostics& problems) {
                            "ground", "constraints", "forces", "simulation"}))
     return;
   readHeader(rd, doc, out.name, out.description);
-  std::string kind = "tree";
-  if (doc.contains("kind") && rd.string(doc["kind"], "kind", kind) && kind != "tree") {
-    if (kind == "structure")
-      rd.fail("kind", "'" + kind + "' models are not supported by this version of Articulate");
-    else if (kind == "rigid_body")
-      rd.fail("kind", "'rigid_body' models are not kinematic trees and are not read here "
-                      "(readDocument and articulate-cli read them)");
-    else
-      rd.fail("kind", "expected \"tree\", \"structure\" or \"rigid_body\", got \"" + kind + "\"");
-    return;
-  }
-  std::string arith = "spatial";
-  if (doc.contains("arithmetic") && rd.string(doc["arithmetic"], "arithmetic", arith) &&
-      arith != "spatial" && arith != "planar")
-    rd.fail("arithmetic", "expected \"spatial\" or \"planar\", got \"" + arith + "\"");
-  const bool planar = arith == "planar";
-  out.arithmetic = planar ? Arithmetic::Planar : Arithmetic::Spatial;
+  if (!readTreeKind(rd, doc)) return;
+  TreeContext tc;
+  if (doc.contains("arithmetic") && rd.string(doc["arithmetic"], "arithmetic", tc.arith) &&
+      tc.arith != "spatial" && tc.arith != "planar")
+    rd.fail("arithmetic", "expected \"spatial\" or \"planar\", got \"" + tc.arith + "\"");
+  tc.planar = tc.arith == "planar";
+  out.arithmetic = tc.planar ? Arithmetic::Planar : Arithmetic::Spatial;
   if (doc.contains("gravity")) {
     Eigen::VectorXd g;
-    if (rd.vector(doc["gravity"], planar ? 2 : 3, "gravity", g))
-      out.gravity = planar ? Vec3(g(0), g(1), 0) : Vec3(g);
+    if (rd.vector(doc["gravity"], tc.planar ? 2 : 3, "gravity", g))
+      out.gravity = tc.planar ? Vec3(g(0), g(1), 0) : Vec3(g);
   }
 
-  // bodies: names first, so that parents can be named in any order
   const json& jbodies = doc.contains("bodies") ? doc["bodies"] : json();
   if (!doc.contains("bodies")) rd.fail("", "missing field 'bodies'");
   else if (!jbodies.is_array()) rd.fail("bodies", "expected an array of bodies");
@@ -623,273 +846,23 @@ void specFromJson(const json& doc, ModelSpec& out, Diagnostics& problems) {
     rd.fail("bodies", "more than " + std::to_string(kMaxBodies) + " bodies");
   std::vector<BodySpec> bodies;
   std::vector<int> parentIdx;
-  std::map<std::string, int> names;
   if (jbodies.is_array() && jbodies.size() <= static_cast<std::size_t>(kMaxBodies)) {
-    for (std::size_t i = 0; i < jbodies.size(); ++i) {
-      const std::string p = idx("bodies", i);
-      BodySpec b;
-      b.name = "#" + std::to_string(i);  // placeholder until the real name is read
-      if (jbodies[i].is_object() && jbodies[i].contains("name")) {
-        std::string n;
-        if (rd.string(jbodies[i]["name"], dot(p, "name"), n)) {
-          if (n.empty()) rd.fail(dot(p, "name"), "must not be empty");
-          else if (n == "base") rd.fail(dot(p, "name"), "'base' names the fixed base");
-          else if (!names.emplace(n, static_cast<int>(i)).second)
-            rd.fail(dot(p, "name"), "'" + n + "' is already the name of bodies[" +
-                                        std::to_string(names[n]) + "]");
-          b.name = n;
-        }
-      }
-      bodies.push_back(b);
-    }
-    for (std::size_t i = 0; i < jbodies.size(); ++i) {
-      const std::string p = idx("bodies", i);
-      const json& jb = jbodies[i];
-      BodySpec& b = bodies[i];
-      int parent = -1;
-      if (!rd.object(jb, p, {"name", "parent", "joint", "placement", "inertia", "initial",
-                              "appearance", "control"})) {
-        parentIdx.push_back(-1);
-        continue;
-      }
-      if (!jb.contains("name")) rd.fail(p, "missing field 'name'");
-      if (!jb.contains("parent")) rd.fail(p, "missing field 'parent' (a body name or \"base\")");
-      else parent = std::max(-1, resolveBody(rd, jb["parent"], names, dot(p, "parent"), true));
-      if (parent == static_cast<int>(i)) {
-        rd.fail(dot(p, "parent"), "a body cannot be its own parent");
-        parent = -1;
-      }
-      parentIdx.push_back(parent);
-      // joint
-      if (!jb.contains("joint")) {
-        rd.fail(p, "missing field 'joint'");
-      } else {
-        const json& jj = jb["joint"];
-        std::string code;
-        const std::string jp = dot(p, "joint");
-        if (jj.is_object()) {
-          rd.object(jj, jp, {"type", "pitch"});
-          if (!jj.contains("type")) rd.fail(jp, "missing field 'type'");
-          else rd.string(jj["type"], dot(jp, "type"), code);
-          if (jj.contains("pitch")) rd.number(jj["pitch"], dot(jp, "pitch"), b.joint.pitch);
-        } else {
-          rd.string(jj, jp, code);
-        }
-        if (!code.empty()) {
-          if (!parseJointCode(code, b.joint.type))
-            rd.fail(jj.is_object() ? dot(jp, "type") : jp,
-                    "unknown joint type '" + code + "' (Rx Ry Rz R Px Py Pz P H free r px py)");
-          else if (isPlanar(b.joint.type) != planar)
-            rd.fail(jj.is_object() ? dot(jp, "type") : jp,
-                    "'" + code + "' is a " + (planar ? "spatial" : "planar") + " joint in a " +
-                        arith + " model");
-          else if (jj.is_object() && jj.contains("pitch") && b.joint.type != JointType::H)
-            rd.fail(dot(jp, "pitch"), "only helical (H) joints have a pitch");
-          else if (b.joint.type == JointType::H && !(jj.is_object() && jj.contains("pitch")))
-            // no silent pitch 0 (a revolute joint): spatial_v2's jcalc fails on 'H' without one
-            rd.fail(jp, "a helical (H) joint needs its pitch: {\"type\": \"H\", \"pitch\": p} "
-                        "(metres per radian)");
-        }
-      }
-      // placement
-      if (jb.contains("placement")) {
-        const json& pl = jb["placement"];
-        const std::string pp = dot(p, "placement");
-        if (rd.object(pl, pp, {"position", "rotation"})) {
-          if (pl.contains("position"))
-            readPoint(rd, pl["position"], planar, dot(pp, "position"), b.translation);
-          Mat3 R;
-          if (pl.contains("rotation") && readRotation(rd, pl["rotation"], planar, dot(pp, "rotation"), R)) {
-            if (planar && (std::abs(R(2, 2) - 1) > 1e-12))
-              rd.fail(dot(pp, "rotation"), "planar models rotate joints about z only");
-            b.rotation = R.transpose();
-          }
-          if (planar && b.translation.z() != 0)
-            rd.fail(dot(pp, "position"), "planar models place joints in the x-y plane (z = 0)");
-        }
-      }
-      // inertia
-      if (!jb.contains("inertia")) rd.fail(p, "missing field 'inertia'");
-      else readInertia(rd, jb["inertia"], planar, dot(p, "inertia"), b.inertia);
-      if (jb.contains("initial") && b.joint.type == JointType::Free) {
-        // a free joint: position (m), orientation quaternion [w x y z], body velocity [w; v]
-        const json& ji = jb["initial"];
-        if (rd.object(ji, dot(p, "initial"), {"position", "orientation", "velocity"})) {
-          Eigen::VectorXd v;
-          if (ji.contains("position")) rd.vec3(ji["position"], dot(p, "initial.position"), b.freePosition);
-          if (ji.contains("orientation") &&
-              rd.vector(ji["orientation"], 4, dot(p, "initial.orientation"), v)) {
-            if (v.norm() > 0)
-              b.freeOrientation = v;
-            else
-              rd.fail(dot(p, "initial.orientation"), "the quaternion [w x y z] must not be zero");
-          }
-          if (ji.contains("velocity") && rd.vector(ji["velocity"], 6, dot(p, "initial.velocity"), v))
-            b.freeVelocity = v;
-        }
-      } else if (jb.contains("initial") &&
-                 rd.object(jb["initial"], dot(p, "initial"), {"q", "qd"})) {
-        const json& ji = jb["initial"];
-        if (ji.contains("q")) rd.number(ji["q"], dot(p, "initial.q"), b.q0);
-        if (ji.contains("qd")) rd.number(ji["qd"], dot(p, "initial.qd"), b.qd0);
-      }
-      if (jb.contains("appearance")) {
-        b.appearance = jb["appearance"];
-        interpretAppearance(b.appearance, defaultBodyColour(static_cast<int>(i) + 1), false,
-                            dot(p, "appearance"), &problems);
-      }
-      if (jb.contains("control")) readControl(rd, jb["control"], dot(p, "control"), b.control);
-      b.parent = parent;
-    }
+    readBodyNames(rd, jbodies, tc, bodies);
+    for (std::size_t i = 0; i < jbodies.size(); ++i)
+      parentIdx.push_back(readBody(rd, jbodies[i], i, tc, problems, bodies[i]));
   }
   if (doc.contains("base_appearance")) {
     out.baseAppearance = doc["base_appearance"];
     interpretAppearance(out.baseAppearance, defaultBodyColour(0), true, "base_appearance", &problems);
   }
-  // order parents before children
   std::vector<int> order;
-  if (sortBodies(rd, bodies, parentIdx, order)) {
-    std::vector<int> newIndex(bodies.size());
-    for (std::size_t k = 0; k < order.size(); ++k) newIndex[order[k]] = static_cast<int>(k);
-    for (int oldI : order) {
-      BodySpec b = bodies[oldI];
-      b.parent = parentIdx[oldI] < 0 ? -1 : newIndex[parentIdx[oldI]];
-      out.bodies.push_back(std::move(b));
-    }
-    for (auto& kv : names) kv.second = newIndex[kv.second];
-  }
-  if (doc.contains("camera")) readCamera(rd, doc["camera"], names, "camera", out.camera);
-  if (doc.contains("contacts")) {
-    const json& cs = doc["contacts"];
-    if (!cs.is_array()) rd.fail("contacts", "expected an array");
-    else
-      for (std::size_t k = 0; k < cs.size(); ++k) {
-        const std::string p = idx("contacts", k);
-        if (!rd.object(cs[k], p, {"body", "point"})) continue;
-        ContactPointSpec cp;
-        if (!cs[k].contains("body") || !cs[k].contains("point")) {
-          rd.fail(p, "needs 'body' and 'point'");
-          continue;
-        }
-        cp.body = resolveBody(rd, cs[k]["body"], names, dot(p, "body"), false);
-        if (rd.vec3(cs[k]["point"], dot(p, "point"), cp.point) && cp.body >= 0)
-          out.contacts.push_back(cp);
-      }
-  }
-  if (doc.contains("ground") &&
-      rd.object(doc["ground"], "ground", {"stiffness", "damping", "friction"})) {
-    const json& jg = doc["ground"];
-    GroundSpec& g = out.ground;
-    if (jg.contains("stiffness") && rd.number(jg["stiffness"], "ground.stiffness", g.stiffness) &&
-        !(g.stiffness > 0))
-      rd.fail("ground.stiffness", "must be > 0");
-    if (jg.contains("damping") && rd.number(jg["damping"], "ground.damping", g.damping) &&
-        !(g.damping > 0))
-      rd.fail("ground.damping", "must be > 0");
-    if (jg.contains("friction") && rd.number(jg["friction"], "ground.friction", g.friction) &&
-        !(g.friction >= 0))
-      rd.fail("ground.friction", "must be >= 0");
-  }
-  if (doc.contains("constraints")) {
-    const json& cs = doc["constraints"];
-    if (!cs.is_array()) rd.fail("constraints", "expected an array");
-    else
-      for (std::size_t k = 0; k < cs.size(); ++k) {
-        const std::string p = idx("constraints", k);
-        const json& jc = cs[k];
-        ConstraintSpec c;
-        std::string type;
-        if (!jc.is_object() || !jc.contains("type")) {
-          rd.fail(p, "expected an object with 'type' (\"coupling\" or \"loop\")");
-          continue;
-        }
-        rd.string(jc["type"], dot(p, "type"), type);
-        if (jc.contains("name")) rd.string(jc["name"], dot(p, "name"), c.name);
-        if (type == "coupling") {
-          rd.object(jc, p, {"type", "name", "joint", "master", "ratio", "offset"});
-          c.type = ConstraintSpec::Type::Coupling;
-          if (!jc.contains("joint") || !jc.contains("master")) {
-            rd.fail(p, "a coupling needs 'joint' and 'master' (body names)");
-            continue;
-          }
-          c.joint = resolveBody(rd, jc["joint"], names, dot(p, "joint"), false);
-          c.master = resolveBody(rd, jc["master"], names, dot(p, "master"), false);
-          if (jc.contains("ratio")) rd.number(jc["ratio"], dot(p, "ratio"), c.ratio);
-          if (jc.contains("offset")) rd.number(jc["offset"], dot(p, "offset"), c.offset);
-          if (c.joint >= 0 && c.joint == c.master) rd.fail(dot(p, "master"), "must differ from 'joint'");
-        } else if (type == "loop") {
-          rd.object(jc, p, {"type", "name", "a", "b"});
-          c.type = ConstraintSpec::Type::Loop;
-          int axes = 0;
-          for (const char* side : {"a", "b"}) {
-            const std::string sp = dot(p, side);
-            if (!jc.contains(side)) {
-              rd.fail(p, std::string("a loop needs '") + side + "' ({\"body\", \"point\"})");
-              continue;
-            }
-            const json& js = jc[side];
-            if (!rd.object(js, sp, {"body", "point", "axis"})) continue;
-            const bool a = std::string(side) == "a";
-            if (!js.contains("body")) rd.fail(sp, "missing field 'body'");
-            else (a ? c.bodyA : c.bodyB) = resolveBody(rd, js["body"], names, dot(sp, "body"), true);
-            if (js.contains("point")) rd.vec3(js["point"], dot(sp, "point"), a ? c.pointA : c.pointB);
-            if (js.contains("axis")) {
-              ++axes;
-              Vec3& ax = a ? c.axisA : c.axisB;
-              if (rd.vec3(js["axis"], dot(sp, "axis"), ax) && ax.norm() == 0)
-                rd.fail(dot(sp, "axis"), "must be nonzero");
-            }
-          }
-          if (axes == 1) rd.fail(p, "axis alignment needs an 'axis' on both 'a' and 'b'");
-          c.align = axes == 2;
-          if (c.bodyA == c.bodyB && c.bodyA >= -1 && jc.contains("a") && jc.contains("b"))
-            rd.fail(dot(p, "b.body"), "must differ from a.body");
-        } else if (!type.empty()) {
-          rd.fail(dot(p, "type"), "expected \"coupling\" or \"loop\", got \"" + type + "\"");
-        }
-        out.constraints.push_back(c);
-      }
-  }
-  if (doc.contains("forces")) {
-    const json& fs = doc["forces"];
-    if (!fs.is_array()) rd.fail("forces", "expected an array");
-    else
-      for (std::size_t k = 0; k < fs.size(); ++k) {
-        const std::string p = idx("forces", k);
-        if (!rd.object(fs[k], p, {"body", "point", "force", "torque"})) continue;
-        ExternalForceSpec f;
-        if (!fs[k].contains("body")) {
-          rd.fail(p, "missing field 'body'");
-          continue;
-        }
-        f.body = resolveBody(rd, fs[k]["body"], names, dot(p, "body"), false);
-        if (fs[k].contains("point")) readPoint(rd, fs[k]["point"], planar, dot(p, "point"), f.point);
-        if (fs[k].contains("force")) readPoint(rd, fs[k]["force"], planar, dot(p, "force"), f.force);
-        if (fs[k].contains("torque")) {
-          if (planar) rd.number(fs[k]["torque"], dot(p, "torque"), f.torque.z());
-          else rd.vec3(fs[k]["torque"], dot(p, "torque"), f.torque);
-        }
-        if (f.body >= 0) out.forces.push_back(f);
-      }
-  }
-  if (doc.contains("simulation")) {
-    const json& js = doc["simulation"];
-    SimulationSpec& sim = out.simulation;
-    if (rd.object(js, "simulation", {"integrator", "dt", "rtol", "atol", "energy_projection"})) {
-      std::string name;
-      if (js.contains("integrator") && rd.string(js["integrator"], "simulation.integrator", name) &&
-          !parseIntegrator(name, sim.integrator))
-        rd.fail("simulation.integrator",
-                "expected \"rk4\", \"euler\" or \"dopri5\", got \"" + name + "\"");
-      const std::pair<const char*, double*> fields[] = {
-          {"dt", &sim.dt}, {"rtol", &sim.relTol}, {"atol", &sim.absTol}};
-      for (const auto& [field, value] : fields)
-        if (js.contains(field) && rd.number(js[field], dot("simulation", field), *value) && !(*value > 0))
-          rd.fail(dot("simulation", field), "must be > 0, got " + describe(*value));
-      if (js.contains("energy_projection"))
-        rd.boolean(js["energy_projection"], "simulation.energy_projection", sim.energyProjection);
-    }
-  }
+  orderBodies(rd, bodies, parentIdx, tc, out, order);
+  if (doc.contains("camera")) readCamera(rd, doc["camera"], tc.names, "camera", out.camera);
+  if (doc.contains("contacts")) readContacts(rd, doc["contacts"], tc, out);
+  if (doc.contains("ground")) readGround(rd, doc["ground"], out.ground);
+  if (doc.contains("constraints")) readConstraints(rd, doc["constraints"], tc, out);
+  if (doc.contains("forces")) readForces(rd, doc["forces"], tc, out);
+  if (doc.contains("simulation")) readSimulation(rd, doc["simulation"], out.simulation);
   if (problems.size() != before) return;
   // everything read: the tree's own checks, reported at the body's index in the file
   try {
@@ -897,7 +870,7 @@ void specFromJson(const json& doc, ModelSpec& out, Diagnostics& problems) {
   } catch (const ModelError& e) {
     const int b = e.bodyIndex();
     const int inFile = b >= 0 && b < static_cast<int>(order.size()) ? order[b] : b;
-    problems.push_back({b >= 0 ? idx("bodies", inFile) + "." + e.field() : e.field(),
+    problems.push_back({b >= 0 ? jsonIndex("bodies", inFile) + "." + e.field() : e.field(),
                         b >= 0 ? e.reason() + " (body '" + out.bodies[b].name + "')" : e.reason()});
   }
 }
@@ -906,7 +879,7 @@ namespace {
 
 // an Articulate recording's samples: t (nt), q (nt x nq), qd (nt x nv), kinetic and potential
 // (nt)
-void readRecording(const json& doc, int nq, int nv, Reader& rd, Motion& mo) {
+void readRecording(const json& doc, int nq, int nv, JsonReader& rd, Motion& mo) {
   const json& jt = doc["t"];
   if (!jt.is_array() || jt.empty()) {
     rd.fail("t", "expected at least 1 sample time");
@@ -916,7 +889,7 @@ void readRecording(const json& doc, int nq, int nv, Reader& rd, Motion& mo) {
   if (!rd.vector(jt, nt, "t", mo.t)) return;
   for (int k = 1; k < nt; ++k)
     if (mo.t(k) < mo.t(k - 1)) {
-      rd.fail(idx("t", k), "sample times must not decrease");
+      rd.fail(jsonIndex("t", k), "sample times must not decrease");
       return;
     }
   auto rows = [&](const char* field, Eigen::MatrixXd& out) {
@@ -943,6 +916,39 @@ void readRecording(const json& doc, int nq, int nv, Reader& rd, Motion& mo) {
 }
 
 }  // namespace
+
+bool readRecordingDocument(const json& doc, LoadedModel& out, Diagnostics& problems) {
+  const std::size_t before = problems.size();
+  out.format = kRecordingFormatName;
+  JsonReader rd(problems);
+  rd.object(doc, "", {"format", "version", "title", "author", "description", "date", "model",
+                      "t", "q", "qd", "kinetic", "potential"});
+  if (!doc.contains("version") || doc["version"] != kRecordingFormatVersion)
+    rd.fail("version", "expected " + std::to_string(kRecordingFormatVersion));
+  if (!doc.contains("model")) {
+    rd.fail("", "missing field 'model' (an articulate-model document)");
+    return false;
+  }
+  Diagnostics modelProblems;
+  specFromJson(doc["model"], out.spec, modelProblems);
+  for (const Diagnostic& d : modelProblems)
+    problems.push_back({d.path.empty() ? "model" : "model." + d.path, d.message});
+  if (problems.size() != before) return false;
+  if (!doc.contains("t")) {
+    rd.fail("", "missing field 't'");
+    return false;
+  }
+  Motion mo;
+  int nq = 0, nv = 0;
+  for (const BodySpec& b : out.spec.bodies) {
+    nq += jointNq(b.joint.type);
+    nv += jointNv(b.joint.type);
+  }
+  readRecording(doc, nq, nv, rd, mo);
+  if (problems.size() != before) return false;
+  out.motion = std::move(mo);
+  return true;
+}
 
 ojson recordingToJson(const ModelSpec& spec, const Motion& motion) {
   ojson doc;
@@ -1040,175 +1046,9 @@ void saveRecording(const std::string& path, const ModelSpec& spec, const Motion&
   file.commit();
 }
 
-namespace {
-
-// replaces the six-joint floating bases of a loaded model by free joints, with its motion
-void convertLoadedFloatingBases(LoadedModel& lm) {
-  if (!hasFloatingBases(lm.spec)) return;
-  if (lm.motion) {
-    Motion& mo = *lm.motion;
-    const Eigen::MatrixXd qd = mo.qd.rows()
-                                   ? mo.qd
-                                   : Eigen::MatrixXd(Eigen::MatrixXd::Zero(mo.q.rows(), mo.q.cols()));
-    Eigen::MatrixXd qOut, qdOut;
-    convertFloatingBaseMotion(lm.spec, mo.q, qd, qOut, qdOut);
-    mo.q = qOut;
-    if (mo.qd.rows()) mo.qd = qdOut;
-  }
-  lm.spec = convertFloatingBases(lm.spec);
-}
-
-}  // namespace
-
-std::optional<LoadedModel> readModelDocument(const json& doc, Diagnostics& problems,
-                                             bool convertFloats) {
-  std::optional<LoadedModel> lm = readModelDocumentAsIs(doc, problems);
-  if (lm && convertFloats) convertLoadedFloatingBases(*lm);
-  return lm;
-}
-
-std::optional<LoadedModel> readModelDocumentAsIs(const json& doc, Diagnostics& problems) {
-  const std::size_t before = problems.size();
-  LoadedModel lm;
-  if (doc.is_object() && doc.contains("format") && doc["format"] == kRecordingFormatName) {
-    lm.format = kRecordingFormatName;
-    Reader rd(problems);
-    rd.object(doc, "", {"format", "version", "title", "author", "description", "date", "model",
-                        "t", "q", "qd", "kinetic", "potential"});
-    if (!doc.contains("version") || doc["version"] != kRecordingFormatVersion)
-      rd.fail("version", "expected " + std::to_string(kRecordingFormatVersion));
-    if (!doc.contains("model")) {
-      rd.fail("", "missing field 'model' (an articulate-model document)");
-      return std::nullopt;
-    }
-    Diagnostics modelProblems;
-    specFromJson(doc["model"], lm.spec, modelProblems);
-    for (const Diagnostic& d : modelProblems)
-      problems.push_back({d.path.empty() ? "model" : "model." + d.path, d.message});
-    if (problems.size() != before) return std::nullopt;
-    if (!doc.contains("t")) {
-      rd.fail("", "missing field 't'");
-      return std::nullopt;
-    }
-    Motion mo;
-    int nq = 0, nv = 0;
-    for (const BodySpec& b : lm.spec.bodies) {
-      nq += jointNq(b.joint.type);
-      nv += jointNv(b.joint.type);
-    }
-    readRecording(doc, nq, nv, rd, mo);
-    if (problems.size() != before) return std::nullopt;
-    lm.motion = std::move(mo);
-    return lm;
-  }
-  if (looksLikeSpatialV2(doc)) {
-    lm.format = "spatial_v2";
-    try {
-      lm.spec = specFromSpatialV2(doc, "", &lm.notes);
-    } catch (const FormatError& e) {
-      problems.push_back({e.path(), std::string(e.what()).substr(std::string(e.what()).find(": ") + 2)});
-      return std::nullopt;
-    }
-    if (doc.contains("name") && doc["name"].is_string()) lm.spec.name = doc["name"];
-    if (doc.contains("description") && doc["description"].is_string())
-      lm.spec.description = doc["description"];
-    for (std::size_t i = 0; i < lm.spec.bodies.size(); ++i)
-      interpretAppearance(lm.spec.bodies[i].appearance, defaultBodyColour(static_cast<int>(i) + 1),
-                          false, "appearance.body[" + std::to_string(i) + "]", &problems);
-    interpretAppearance(lm.spec.baseAppearance, defaultBodyColour(0), true, "appearance.base", &problems);
-    // motion beside the model: t (nt) and q (NB x nt, or nt x NB)
-    if (doc.contains("t") || doc.contains("q")) {
-      Reader rd(problems);
-      const int nb = static_cast<int>(lm.spec.bodies.size());
-      Motion mo;
-      if (!doc.contains("t") || !doc.contains("q")) {
-        rd.fail("", "a motion needs both 't' and 'q'");
-      } else if (!doc["t"].is_array() || doc["t"].size() < 2) {
-        rd.fail("t", "expected at least 2 sample times");
-      } else {
-        const std::size_t nt = doc["t"].size();
-        Eigen::VectorXd t;
-        if (rd.vector(doc["t"], static_cast<int>(nt), "t", t)) {
-          for (std::size_t k = 1; k < nt; ++k)
-            if (t(k) < t(k - 1)) {
-              rd.fail(idx("t", k), "sample times must not decrease");
-              break;
-            }
-          if (t(nt - 1) <= t(0)) rd.fail("t", "the last time must be after the first");
-          Eigen::MatrixXd q;
-          const json& jq = doc["q"];
-          const bool rowsAreJoints = jq.is_array() && jq.size() == static_cast<std::size_t>(nb) &&
-                                     nb != static_cast<int>(nt);
-          // the shape first, so that a wrong size gets one clear message
-          const std::size_t rows = jq.is_array() ? jq.size() : 0;
-          const std::size_t cols = rows && jq[0].is_array() ? jq[0].size() : 0;
-          bool shapeOk = rows == static_cast<std::size_t>(rowsAreJoints ? nb : static_cast<int>(nt)) &&
-                         cols == (rowsAreJoints ? nt : static_cast<std::size_t>(nb));
-          if (!shapeOk) {
-            std::ostringstream s;
-            s << "expected NB x nt (" << nb << "x" << nt << ") or nt x NB (" << nt << "x" << nb
-              << "), got " << rows << "x" << cols;
-            rd.fail("q", s.str());
-          } else if (rowsAreJoints ? rd.matrix(jq, nb, static_cast<int>(nt), "q", q)
-                                   : rd.matrix(jq, static_cast<int>(nt), nb, "q", q)) {
-            mo.t = t;
-            mo.q = rowsAreJoints ? Eigen::MatrixXd(q.transpose()) : q;
-            lm.motion = mo;
-          }
-        }
-      }
-    }
-    if (problems.size() == before) {
-      try {
-        compile(lm.spec);
-      } catch (const ModelError& e) {
-        // the spec's fields come from these spatial_v2 fields
-        const std::string& f = e.field();
-        const std::string field = f.rfind("placement", 0) == 0 ? "Xtree"
-                                  : f.rfind("inertia", 0) == 0 ? "I"
-                                  : f.rfind("joint", 0) == 0   ? "jtype"
-                                                               : f;
-        problems.push_back({e.bodyIndex() >= 0 ? idx(field, e.bodyIndex()) : field,
-                            e.bodyIndex() >= 0 ? e.reason() + " (body " + std::to_string(e.bodyIndex() + 1) + ")"
-                                               : e.reason()});
-      }
-    }
-  } else {
-    lm.format = kModelFormatName;
-    specFromJson(doc, lm.spec, problems);
-  }
-  if (problems.size() != before) return std::nullopt;
-  return lm;
-}
-
-namespace {
-
-// a URDF file: the one place that decides the format by the file name (urdf.h)
-std::optional<LoadedModel> loadIfUrdf(const std::string& path) {
-  if (!isUrdfPath(path)) return std::nullopt;
-  LoadedModel lm;
-  lm.format = "urdf";
-  lm.spec = loadUrdf(path, &lm.notes);
-  return lm;
-}
-
-}  // namespace
-
-LoadedModel loadModel(const std::string& path, bool convertFloats) {
-  if (std::optional<LoadedModel> urdf = loadIfUrdf(path)) return std::move(*urdf);
-  const json doc = readJsonFile(path);
-  Diagnostics problems;
-  std::optional<LoadedModel> lm = readModelDocument(doc, problems, convertFloats);
-  if (!lm) throw FormatError(path, problemList(problems));
-  return *lm;
-}
 
 void saveModel(const std::string& path, const ModelSpec& spec) {
   writeFileAtomically(path, formatJson(specToJson(spec)));
-}
-
-void saveSpatialV2(const std::string& path, const ModelSpec& spec) {
-  writeFileAtomically(path, formatJson(specToSpatialV2(spec)));
 }
 
 // ---- rigid bodies (kind "rigid_body") ----
@@ -1234,15 +1074,15 @@ ojson shapeJson(const ShapeSpec& shape) {
 }
 
 // a number > 0 (unit in messages)
-void positive(Reader& rd, const json& j, const std::string& path, const char* unit, double& out) {
+void positive(JsonReader& rd, const json& j, const std::string& path, const char* unit, double& out) {
   if (rd.number(j, path, out) && out <= 0)
     rd.fail(path, "must be > 0 (" + std::string(unit) + "), got " + describe(out));
 }
 
-void readShape(Reader& rd, const json& j, ShapeSpec& out) {
+void readShape(JsonReader& rd, const json& j, ShapeSpec& out) {
   const std::string path = "shape";
   if (!j.is_object()) {
-    rd.fail(path, std::string("expected an object, got ") + Reader::typeName(j));
+    rd.fail(path, std::string("expected an object, got ") + JsonReader::typeName(j));
     return;
   }
   std::string type;
@@ -1267,7 +1107,7 @@ void readShape(Reader& rd, const json& j, ShapeSpec& out) {
           rd.vec3(j["size"], "shape.size", out.size))
         for (int k = 0; k < 3; ++k)
           if (out.size(k) <= 0)
-            rd.fail(idx("shape.size", static_cast<std::size_t>(k)),
+            rd.fail(jsonIndex("shape.size", static_cast<std::size_t>(k)),
                     "must be > 0 (m), got " + describe(out.size(k)));
       break;
     case ShapeSpec::Type::Cylinder:
@@ -1282,7 +1122,7 @@ void readShape(Reader& rd, const json& j, ShapeSpec& out) {
   }
 }
 
-void readFloor(Reader& rd, const json& j, FloorSpec& out) {
+void readFloor(JsonReader& rd, const json& j, FloorSpec& out) {
   const std::string path = "floor";
   if (!rd.object(j, path, {"origin", "normal", "restitution", "friction", "rolling_resistance"}))
     return;
@@ -1339,7 +1179,7 @@ ojson rigidBodyToJson(const RigidBodySpec& s) {
 }
 
 void rigidBodyFromJson(const json& doc, RigidBodySpec& out, Diagnostics& problems) {
-  Reader rd(problems);
+  JsonReader rd(problems);
   const std::size_t before = problems.size();
   out = RigidBodySpec{};
   if (!rd.object(doc, "", {"format", "version", "name", "description", "kind", "gravity", "shape",
@@ -1400,29 +1240,6 @@ void rigidBodyFromJson(const json& doc, RigidBodySpec& out, Diagnostics& problem
   } catch (const ModelError& e) {
     problems.push_back({e.field(), e.reason()});
   }
-}
-
-std::optional<LoadedDocument> readDocument(const json& doc, Diagnostics& problems) {
-  if (doc.is_object() && !looksLikeSpatialV2(doc) && doc.contains("kind") &&
-      doc["kind"] == "rigid_body") {
-    const std::size_t before = problems.size();
-    RigidBodySpec spec;
-    rigidBodyFromJson(doc, spec, problems);
-    if (problems.size() != before) return std::nullopt;
-    return LoadedDocument(std::move(spec));
-  }
-  std::optional<LoadedModel> lm = readModelDocument(doc, problems);
-  if (!lm) return std::nullopt;
-  return LoadedDocument(std::move(*lm));
-}
-
-LoadedDocument loadDocument(const std::string& path) {
-  if (std::optional<LoadedModel> urdf = loadIfUrdf(path)) return LoadedDocument(std::move(*urdf));
-  const json doc = readJsonFile(path);
-  Diagnostics problems;
-  std::optional<LoadedDocument> d = readDocument(doc, problems);
-  if (!d) throw FormatError(path, problemList(problems));
-  return std::move(*d);
 }
 
 void saveRigidBody(const std::string& path, const RigidBodySpec& spec) {

@@ -225,16 +225,8 @@ std::string vecText(const Vec3& v) {
   return s.str();
 }
 
-}  // namespace
-
-bool isUrdfPath(const std::string& path) {
-  if (path.size() < 5) return false;
-  std::string ext = path.substr(path.size() - 5);
-  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
-  return ext == ".urdf";
-}
-
-UrdfText specToUrdf(const ModelSpec& spec) {
+// refuses what has no URDF form: planar models, empty or "base" names, H/free joints, loops
+void checkUrdfForm(const ModelSpec& spec) {
   if (spec.arithmetic == Arithmetic::Planar)
     throw UrdfError("planar models (arithmetic \"planar\") have no URDF form: URDF describes "
                     "spatial mechanisms");
@@ -254,108 +246,163 @@ UrdfText specToUrdf(const ModelSpec& spec) {
       throw UrdfError("constraint " + (c.name.empty() ? "#" + std::to_string(k + 1) : "'" + c.name + "'") +
                       ": loop closures have no URDF form (URDF describes trees)");
   }
-  std::map<int, const ConstraintSpec*> mimics;  // body -> its coupling
+}
+
+// body index -> its coupling constraint (its joint's <mimic>); refuses two on one body
+std::map<int, const ConstraintSpec*> mimicsOf(const ModelSpec& spec) {
+  std::map<int, const ConstraintSpec*> mimics;
   for (const ConstraintSpec& c : spec.constraints)
     if (!mimics.emplace(c.joint, &c).second)
       throw UrdfError("body '" + spec.bodies.at(c.joint).name + "': a URDF joint mimics one joint only, "
                       "it has two coupling constraints");
+  return mimics;
+}
 
-  UrdfText out;
+// the URDF joint name of body `body` ("<body name>_joint")
+std::string jointNameOf(const ModelSpec& spec, int body) {
+  return spec.bodies[body].name + "_joint";
+}
+
+// a body's <inertial>: kg, COM (m) and inertia about it (kg m^2) in the link frame; null if none
+urdf::InertialSharedPtr urdfInertial(const InertiaSpec& inertia) {
+  const Mat6 I = inertia.spatial();
+  if (I.isZero(0)) return nullptr;
+  double mass = inertia.mass;
+  Vec3 com = inertia.com;
+  Mat3 Ic = inertia.aboutCom;
+  if (inertia.raw) {  // [Ic + m cx cx', m cx; m cx', m 1]
+    mass = I(5, 5);
+    com = mass > 0 ? Vec3(Vec3(I(2, 4), I(0, 5), I(1, 3)) / mass) : Vec3(Vec3::Zero());
+    Ic = I.topLeftCorner<3, 3>() - mass * skew(com) * skew(com).transpose();
+  }
+  auto in = std::make_shared<urdf::Inertial>();
+  in->mass = mass;
+  in->origin = pose(Mat3::Identity(), com);
+  in->ixx = Ic(0, 0), in->ixy = Ic(0, 1), in->ixz = Ic(0, 2);
+  in->iyy = Ic(1, 1), in->iyz = Ic(1, 2), in->izz = Ic(2, 2);
+  return in;
+}
+
+// body i's continuous/prismatic joint: axis in joint frame, origin in parent link frame, mimic
+urdf::JointSharedPtr urdfJoint(const ModelSpec& spec, int i,
+                               const std::map<int, const ConstraintSpec*>& mimics) {
+  const BodySpec& b = spec.bodies[i];
+  auto joint = std::make_shared<urdf::Joint>();
+  joint->name = jointNameOf(spec, i);
+  const int axis = b.joint.unitAxis();  // 0..2 rotation, 3..5 translation
+  joint->type = axis < 3 ? urdf::Joint::CONTINUOUS : urdf::Joint::PRISMATIC;
+  joint->axis = fromVec(Vec3::Unit(axis % 3));
+  joint->parent_link_name = b.parent < 0 ? std::string(kBaseLink) : spec.bodies[b.parent].name;
+  joint->child_link_name = b.name;
+  joint->parent_to_joint_origin_transform = pose(b.rotation.transpose(), b.translation);
+  if (joint->type == urdf::Joint::PRISMATIC) {
+    joint->limits = std::make_shared<urdf::JointLimits>();
+    joint->limits->lower = -kPrismaticTravel;
+    joint->limits->upper = kPrismaticTravel;
+    joint->limits->effort = kEffort;
+    joint->limits->velocity = kVelocity;
+  }
+  if (auto c = mimics.find(i); c != mimics.end()) {
+    joint->mimic = std::make_shared<urdf::JointMimic>();
+    joint->mimic->joint_name = jointNameOf(spec, c->second->master);
+    joint->mimic->multiplier = c->second->ratio;
+    joint->mimic->offset = c->second->offset;
+  }
+  return joint;
+}
+
+// the urdfdom model being exported, with its shared materials and the model's element order
+struct UrdfExport {
   urdf::ModelInterface m;
-  m.name_ = spec.name.empty() ? "articulate" : spec.name;
-  std::map<std::array<float, 3>, urdf::MaterialSharedPtr> materials;
-  int dropped = 0;
+  std::map<std::array<float, 3>, urdf::MaterialSharedPtr> materials;  // by colour (float RGB)
+  int dropped = 0;  // drawing instructions with no URDF visual
+  std::vector<std::string> linkOrder = {kBaseLink};
+  std::vector<std::string> jointOrder;
+};
+
+// fills x.m from a checked spec: root link "base", then each body's link and joint in order
+void buildUrdfModel(const ModelSpec& spec, const std::map<int, const ConstraintSpec*>& mimics,
+                    UrdfExport& x) {
+  x.m.name_ = spec.name.empty() ? "articulate" : spec.name;
   auto base = std::make_shared<urdf::Link>();
   base->name = kBaseLink;
-  addVisuals(spec.baseAppearance, defaultBodyColour(0), true, *base, materials, dropped);
-  m.links_[base->name] = base;
-  std::vector<std::string> linkOrder = {kBaseLink}, jointOrder;
-  const auto jointName = [&](int body) { return spec.bodies[body].name + "_joint"; };
-
+  addVisuals(spec.baseAppearance, defaultBodyColour(0), true, *base, x.materials, x.dropped);
+  x.m.links_[base->name] = base;
   for (std::size_t i = 0; i < spec.bodies.size(); ++i) {
     const BodySpec& b = spec.bodies[i];
     auto link = std::make_shared<urdf::Link>();
     link->name = b.name;
-    const Mat6 I = b.inertia.spatial();
-    if (!I.isZero(0)) {
-      double mass = b.inertia.mass;
-      Vec3 com = b.inertia.com;
-      Mat3 Ic = b.inertia.aboutCom;
-      if (b.inertia.raw) {  // [Ic + m cx cx', m cx; m cx', m 1]
-        mass = I(5, 5);
-        com = mass > 0 ? Vec3(Vec3(I(2, 4), I(0, 5), I(1, 3)) / mass) : Vec3(Vec3::Zero());
-        Ic = I.topLeftCorner<3, 3>() - mass * skew(com) * skew(com).transpose();
-      }
-      auto in = std::make_shared<urdf::Inertial>();
-      in->mass = mass;
-      in->origin = pose(Mat3::Identity(), com);
-      in->ixx = Ic(0, 0), in->ixy = Ic(0, 1), in->ixz = Ic(0, 2);
-      in->iyy = Ic(1, 1), in->iyz = Ic(1, 2), in->izz = Ic(2, 2);
-      link->inertial = in;
-    }
-    addVisuals(b.appearance, defaultBodyColour(static_cast<int>(i) + 1), false, *link, materials, dropped);
-    m.links_[link->name] = link;
-    linkOrder.push_back(link->name);
+    link->inertial = urdfInertial(b.inertia);  // null: none
+    addVisuals(b.appearance, defaultBodyColour(static_cast<int>(i) + 1), false, *link, x.materials,
+               x.dropped);
+    x.m.links_[link->name] = link;
+    x.linkOrder.push_back(link->name);
 
-    auto joint = std::make_shared<urdf::Joint>();
-    joint->name = jointName(static_cast<int>(i));
-    const int axis = b.joint.unitAxis();  // 0..2 rotation, 3..5 translation
-    joint->type = axis < 3 ? urdf::Joint::CONTINUOUS : urdf::Joint::PRISMATIC;
-    joint->axis = fromVec(Vec3::Unit(axis % 3));
-    joint->parent_link_name = b.parent < 0 ? std::string(kBaseLink) : spec.bodies[b.parent].name;
-    joint->child_link_name = b.name;
-    joint->parent_to_joint_origin_transform = pose(b.rotation.transpose(), b.translation);
-    if (joint->type == urdf::Joint::PRISMATIC) {
-      joint->limits = std::make_shared<urdf::JointLimits>();
-      joint->limits->lower = -kPrismaticTravel;
-      joint->limits->upper = kPrismaticTravel;
-      joint->limits->effort = kEffort;
-      joint->limits->velocity = kVelocity;
-    }
-    if (auto c = mimics.find(static_cast<int>(i)); c != mimics.end()) {
-      joint->mimic = std::make_shared<urdf::JointMimic>();
-      joint->mimic->joint_name = jointName(c->second->master);
-      joint->mimic->multiplier = c->second->ratio;
-      joint->mimic->offset = c->second->offset;
-    }
-    m.joints_[joint->name] = joint;
-    jointOrder.push_back(joint->name);
+    const urdf::JointSharedPtr joint = urdfJoint(spec, static_cast<int>(i), mimics);
+    x.m.joints_[joint->name] = joint;
+    x.jointOrder.push_back(joint->name);
   }
-  for (const auto& [key, material] : materials) m.materials_[material->name] = material;
-  m.root_link_ = base;
+  for (const auto& [key, material] : x.materials) x.m.materials_[material->name] = material;
+  x.m.root_link_ = base;
+}
 
-  const std::unique_ptr<TiXmlDocument> doc(urdf::exportURDF(m));
+// the URDF text: urdfdom's export with exact numbers, links and joints in the model's order
+std::string printUrdf(const UrdfExport& x) {
+  const std::unique_ptr<TiXmlDocument> doc(urdf::exportURDF(x.m));
   TiXmlElement* robot = doc ? doc->FirstChildElement("robot") : nullptr;
   if (!robot) throw UrdfError("urdfdom could not export the model");
-  writeExactNumbers(robot, m);
-  orderElements(robot, "link", linkOrder);
-  orderElements(robot, "joint", jointOrder);
+  writeExactNumbers(robot, x.m);
+  orderElements(robot, "link", x.linkOrder);
+  orderElements(robot, "joint", x.jointOrder);
   TiXmlPrinter printer;
   printer.SetIndent("  ");
   doc->Accept(&printer);
-  out.xml = std::string("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<!-- written by Articulate -->\n") +
-            printer.Str();
+  return std::string("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<!-- written by Articulate -->\n") +
+         printer.Str();
+}
 
-  // what URDF cannot hold
+// one note per kind of thing URDF cannot hold (gravity, initial state, controllers, ...)
+std::vector<std::string> exportNotes(const ModelSpec& spec, int dropped) {
+  std::vector<std::string> notes;
   const Vec3 g = spec.effectiveGravity();
   if (g != Vec3(0, 0, -9.81))
-    out.notes.push_back("gravity " + vecText(g) + " m/s^2 is not stored: URDF has none (its readers "
-                        "assume [0 0 -9.81])");
+    notes.push_back("gravity " + vecText(g) + " m/s^2 is not stored: URDF has none (its readers "
+                    "assume [0 0 -9.81])");
   int initial = 0, controlled = 0;
   for (const BodySpec& b : spec.bodies) {
     initial += b.q0 != 0 || b.qd0 != 0;
     controlled += b.control.type != ControlSpec::Type::None;
   }
-  if (initial) out.notes.push_back("the initial state of " + std::to_string(initial) + " joint(s) is not stored");
-  if (controlled) out.notes.push_back("the controllers of " + std::to_string(controlled) + " joint(s) are not stored");
+  if (initial) notes.push_back("the initial state of " + std::to_string(initial) + " joint(s) is not stored");
+  if (controlled) notes.push_back("the controllers of " + std::to_string(controlled) + " joint(s) are not stored");
   if (!spec.contacts.empty())
-    out.notes.push_back(std::to_string(spec.contacts.size()) + " ground-contact point(s) are not stored");
+    notes.push_back(std::to_string(spec.contacts.size()) + " ground-contact point(s) are not stored");
   if (!spec.forces.empty())
-    out.notes.push_back(std::to_string(spec.forces.size()) + " external force(s) are not stored");
-  if (!spec.camera.empty()) out.notes.push_back("the camera is not stored");
+    notes.push_back(std::to_string(spec.forces.size()) + " external force(s) are not stored");
+  if (!spec.camera.empty()) notes.push_back("the camera is not stored");
   if (dropped)
-    out.notes.push_back(std::to_string(dropped) + " drawing instruction(s) other than boxes, cylinders "
-                        "and spheres (lines, triangles, tiles) are not stored");
+    notes.push_back(std::to_string(dropped) + " drawing instruction(s) other than boxes, cylinders "
+                    "and spheres (lines, triangles, tiles) are not stored");
+  return notes;
+}
+
+}  // namespace
+
+bool isUrdfPath(const std::string& path) {
+  if (path.size() < 5) return false;
+  std::string ext = path.substr(path.size() - 5);
+  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+  return ext == ".urdf";
+}
+
+UrdfText specToUrdf(const ModelSpec& spec) {
+  checkUrdfForm(spec);
+  const std::map<int, const ConstraintSpec*> mimics = mimicsOf(spec);
+  UrdfExport x;
+  buildUrdfModel(spec, mimics, x);
+  UrdfText out;
+  out.xml = printUrdf(x);
+  out.notes = exportNotes(spec, x.dropped);
   return out;
 }
 
@@ -525,14 +572,11 @@ std::size_t xmlNestingDepth(const std::string& xml) {
   return deepest;
 }
 
-}  // namespace
-
-ModelSpec specFromUrdf(const std::string& xml, const std::string& source,
-                       std::vector<std::string>* notes) {
-  const auto fail = [&](const std::string& reason) { return FormatError(source, reason); };
+// urdfdom's model of the text; refuses too deep XML and what urdfdom rejects (with its errors)
+urdf::ModelInterfaceSharedPtr parseUrdfText(const std::string& xml, const std::string& source) {
   if (xmlNestingDepth(xml) > kMaxUrdfDepth)
-    throw fail("is nested deeper than " + std::to_string(kMaxUrdfDepth) +
-               " XML elements (a URDF document needs a handful)");
+    throw FormatError(source, "is nested deeper than " + std::to_string(kMaxUrdfDepth) +
+                                  " XML elements (a URDF document needs a handful)");
   urdf::ModelInterfaceSharedPtr m;
   ErrorCollector collector;
   {
@@ -549,24 +593,33 @@ ModelSpec specFromUrdf(const std::string& xml, const std::string& source,
   if (!m || !m->getRoot()) {
     std::string why;
     for (const std::string& e : collector.errors) why += (why.empty() ? "" : "; ") + e;
-    throw fail("not a valid URDF document" + (why.empty() ? std::string() : ": " + why));
+    throw FormatError(source,
+                      "not a valid URDF document" + (why.empty() ? std::string() : ": " + why));
   }
+  return m;
+}
 
+// refuses a robot, link or joint name that is not valid UTF-8 text
+void checkNames(const urdf::ModelInterface& m, const std::string& source) {
   // names become the model's body names, which every format writes as UTF-8 (JSON, and URDF
   // itself): a name in another encoding would load here and fail on the first save
   const auto checkName = [&](const char* what, const std::string& name) {
     if (!validUtf8(name))
-      throw fail(std::string(what) + " '" + printable(name) + "': the name is not valid UTF-8 text");
+      throw FormatError(source, std::string(what) + " '" + printable(name) +
+                                    "': the name is not valid UTF-8 text");
   };
-  checkName("robot", m->getName());
-  {
-    std::vector<urdf::LinkSharedPtr> all;
-    m->getLinks(all);
-    for (const auto& link : all) checkName("link", link->name);
-    for (const auto& [name, joint] : m->joints_) checkName("joint", name);
-  }
+  checkName("robot", m.getName());
+  std::vector<urdf::LinkSharedPtr> all;
+  m.getLinks(all);
+  for (const auto& link : all) checkName("link", link->name);
+  for (const auto& [name, joint] : m.joints_) checkName("joint", name);
+}
 
-  // links in document order (urdfdom keeps them by name)
+// the links, parents before children, else in document order; refuses links that are not a tree
+std::vector<urdf::LinkSharedPtr> linksInTreeOrder(const urdf::ModelInterface& m,
+                                                  const std::string& xml,
+                                                  const std::string& source) {
+  // links in document order
   TiXmlDocument doc;
   doc.Parse(xml.c_str());
   std::map<std::string, int> fileOrder;
@@ -575,14 +628,14 @@ ModelSpec specFromUrdf(const std::string& xml, const std::string& source,
       if (e->Attribute("name")) fileOrder.emplace(e->Attribute("name"), static_cast<int>(fileOrder.size()));
   // parents before children, document order otherwise
   std::vector<urdf::LinkSharedPtr> links;
-  m->getLinks(links);
+  m.getLinks(links);
   std::sort(links.begin(), links.end(), [&](const auto& a, const auto& b) {
     return fileOrder[a->name] < fileOrder[b->name];
   });
-  const std::string rootName = m->getRoot()->name;
+  const std::string rootName = m.getRoot()->name;
   std::vector<urdf::LinkSharedPtr> ordered;
   std::set<std::string> placed = {rootName};
-  ordered.push_back(std::const_pointer_cast<urdf::Link>(m->getRoot()));
+  ordered.push_back(std::const_pointer_cast<urdf::Link>(m.getRoot()));
   while (ordered.size() < links.size()) {
     bool progress = false;
     for (const auto& l : links)
@@ -592,188 +645,261 @@ ModelSpec specFromUrdf(const std::string& xml, const std::string& source,
         progress = true;
         break;
       }
-    if (!progress) throw fail("the links do not form one tree");
+    if (!progress) throw FormatError(source, "the links do not form one tree");
   }
+  return ordered;
+}
 
+// the spec being read, and what the link walk gathers for the later steps and the notes
+struct UrdfImport {
+  std::string source;                       // the FormatError path
+  std::string rootName;                     // the root link: the fixed base
   ModelSpec spec;
-  spec.name = m->getName();
-  std::map<std::string, Frame> frames;
-  std::vector<std::vector<Mass>> masses;
+  std::map<std::string, Frame> frames;      // link -> where its coordinates go
+  std::vector<std::vector<Mass>> masses;    // body -> its links' mass properties
   std::vector<const urdf::Joint*> jointOf;  // body -> its URDF joint
-  std::map<std::string, int> bodyOfJoint;
-  int limited = 0, withDynamics = 0, collisions = 0, merged = 0;
-  std::vector<std::string> meshes;
-  double rootMass = 0;
+  std::map<std::string, int> bodyOfJoint;   // URDF joint name -> body
+  int limited = 0, withDynamics = 0, collisions = 0, merged = 0;  // counted for the notes
+  std::vector<std::string> meshes;          // the link of each mesh visual
+  double rootMass = 0;                      // kg on the root link and the links fixed to it
 
-  for (const urdf::LinkSharedPtr& link : ordered) {
-    const std::string where = "link '" + link->name + "'";
-    Frame frame;
-    if (link->name != rootName) {
-      const urdf::Joint& j = *link->parent_joint;
-      const std::string jwhere = "joint '" + j.name + "' (to " + where + ")";
-      const Frame& fp = frames.at(j.parent_link_name);
-      const Mat3 Rj = fp.R * toMat(j.parent_to_joint_origin_transform.rotation);
-      const Vec3 pj = fp.R * toVec(j.parent_to_joint_origin_transform.position) + fp.t;
-      if (!Rj.allFinite() || !pj.allFinite()) throw fail(jwhere + ": origin must be finite");
-      if (j.type == urdf::Joint::FIXED) {
-        frame = {fp.owner, Rj, pj};
-        ++merged;
-      } else if (j.type == urdf::Joint::REVOLUTE || j.type == urdf::Joint::CONTINUOUS ||
-                 j.type == urdf::Joint::PRISMATIC) {
-        Vec3 a = toVec(j.axis);
-        if (!a.allFinite() || a.norm() == 0) throw fail(jwhere + ": axis must be a nonzero vector");
-        a.normalize();
-        // the body frame is the link frame turned by A (x_link = A x_body) so that the axis is
-        // a coordinate axis of the joint frame
-        int k = 2;
-        Mat3 A = Mat3::Identity();
-        int nonzero = 0;
-        for (int c = 0; c < 3; ++c) nonzero += a(c) != 0;
-        if (nonzero == 1) {
-          a.cwiseAbs().maxCoeff(&k);
-          if (a(k) < 0) A = Vec3(k == 2 ? 1 : -1, -1, k == 2 ? -1 : 1).asDiagonal();  // half a turn
-        } else {
-          A = Eigen::Quaterniond::FromTwoVectors(Vec3::UnitZ(), a).toRotationMatrix();
-        }
-        const bool prismatic = j.type == urdf::Joint::PRISMATIC;
-        static constexpr JointType kTypes[2][3] = {{JointType::Rx, JointType::Ry, JointType::Rz},
-                                                  {JointType::Px, JointType::Py, JointType::Pz}};
-        BodySpec b;
-        b.name = link->name;
-        b.parent = fp.owner;
-        b.joint.type = kTypes[prismatic][k];
-        b.rotation = (Rj * A).transpose();
-        b.translation = pj;
-        const int index = static_cast<int>(spec.bodies.size());
-        spec.bodies.push_back(std::move(b));
-        masses.emplace_back();
-        jointOf.push_back(&j);
-        bodyOfJoint[j.name] = index;
-        frame = {index, A.transpose(), Vec3::Zero()};
-        limited += j.limits && j.type != urdf::Joint::CONTINUOUS;
-        withDynamics += j.dynamics && (j.dynamics->damping != 0 || j.dynamics->friction != 0);
+  FormatError fail(const std::string& reason) const { return FormatError(source, reason); }
+};
+
+// the turn A (x_link = A x_body) making unit axis a the body's coordinate axis k (else z)
+Mat3 axisTurn(const Vec3& a, int& k) {
+  k = 2;
+  Mat3 A = Mat3::Identity();
+  int nonzero = 0;
+  for (int c = 0; c < 3; ++c) nonzero += a(c) != 0;
+  if (nonzero == 1) {
+    a.cwiseAbs().maxCoeff(&k);
+    if (a(k) < 0) A = Vec3(k == 2 ? 1 : -1, -1, k == 2 ? -1 : 1).asDiagonal();  // half a turn
+  } else {
+    A = Eigen::Quaterniond::FromTwoVectors(Vec3::UnitZ(), a).toRotationMatrix();
+  }
+  return A;
+}
+
+// adds link's body on movable joint j (frame Rj, pj in parent's coordinates); returns its frame
+Frame addBody(UrdfImport& s, const urdf::Link& link, const urdf::Joint& j, int parent,
+              const Mat3& Rj, const Vec3& pj, const std::string& jwhere) {
+  Vec3 a = toVec(j.axis);
+  if (!a.allFinite() || a.norm() == 0) throw s.fail(jwhere + ": axis must be a nonzero vector");
+  a.normalize();
+  // the body frame is the link frame turned by A (x_link = A x_body) so that the axis is
+  // a coordinate axis of the joint frame
+  int k = 2;
+  const Mat3 A = axisTurn(a, k);
+  const bool prismatic = j.type == urdf::Joint::PRISMATIC;
+  static constexpr JointType kTypes[2][3] = {{JointType::Rx, JointType::Ry, JointType::Rz},
+                                            {JointType::Px, JointType::Py, JointType::Pz}};
+  BodySpec b;
+  b.name = link.name;
+  b.parent = parent;
+  b.joint.type = kTypes[prismatic][k];
+  b.rotation = (Rj * A).transpose();
+  b.translation = pj;
+  const int index = static_cast<int>(s.spec.bodies.size());
+  s.spec.bodies.push_back(std::move(b));
+  s.masses.emplace_back();
+  s.jointOf.push_back(&j);
+  s.bodyOfJoint[j.name] = index;
+  s.limited += j.limits && j.type != urdf::Joint::CONTINUOUS;
+  s.withDynamics += j.dynamics && (j.dynamics->damping != 0 || j.dynamics->friction != 0);
+  return {index, A.transpose(), Vec3::Zero()};
+}
+
+// a link's frame in its owner: base for the root, parent's owner for fixed joints, else a body
+Frame linkFrame(UrdfImport& s, const urdf::Link& link) {
+  if (link.name == s.rootName) return Frame{};
+  const std::string where = "link '" + link.name + "'";
+  const urdf::Joint& j = *link.parent_joint;
+  const std::string jwhere = "joint '" + j.name + "' (to " + where + ")";
+  const Frame& fp = s.frames.at(j.parent_link_name);
+  const Mat3 Rj = fp.R * toMat(j.parent_to_joint_origin_transform.rotation);
+  const Vec3 pj = fp.R * toVec(j.parent_to_joint_origin_transform.position) + fp.t;
+  if (!Rj.allFinite() || !pj.allFinite()) throw s.fail(jwhere + ": origin must be finite");
+  if (j.type == urdf::Joint::FIXED) {
+    ++s.merged;
+    return {fp.owner, Rj, pj};
+  }
+  if (j.type == urdf::Joint::REVOLUTE || j.type == urdf::Joint::CONTINUOUS ||
+      j.type == urdf::Joint::PRISMATIC)
+    return addBody(s, link, j, fp.owner, Rj, pj, jwhere);
+  const char* type = j.type == urdf::Joint::FLOATING ? "floating"
+                     : j.type == urdf::Joint::PLANAR ? "planar"
+                                                     : "unknown";
+  throw s.fail(jwhere + ": '" + type + "' joints are not supported (Articulate reads revolute, "
+               "continuous, prismatic and fixed joints)");
+}
+
+// adds the link's <inertial> (kg, m, kg m^2) in owner coordinates to its owner, or to rootMass
+void addInertial(UrdfImport& s, const urdf::Link& link, const Frame& frame) {
+  const urdf::InertialSharedPtr& in = link.inertial;
+  if (!in) return;
+  const std::string where = "link '" + link.name + "'";
+  if (!std::isfinite(in->mass) || in->mass < 0)
+    throw s.fail(where + ": inertial mass must be >= 0, got " + num(in->mass));
+  Mat3 I;
+  I << in->ixx, in->ixy, in->ixz, in->ixy, in->iyy, in->iyz, in->ixz, in->iyz, in->izz;
+  if (!I.allFinite()) throw s.fail(where + ": inertia must be finite");
+  const Mat3 Ri = frame.R * toMat(in->origin.rotation);
+  Mass part;
+  part.m = in->mass;
+  part.c = frame.R * toVec(in->origin.position) + frame.t;
+  part.Ic = Ri * I * Ri.transpose();
+  if (frame.owner < 0)
+    s.rootMass += part.m;
+  else
+    s.masses[frame.owner].push_back(part);
+}
+
+// the drawing of a box/cylinder/sphere visual at R, p (owner coordinates, m); false for a mesh
+bool visualShape(const UrdfImport& s, const std::string& where, const urdf::Geometry& geometry,
+                 const Mat3& R, const Vec3& p, json& shape) {
+  switch (geometry.type) {
+    case urdf::Geometry::BOX: {
+      const Vec3 d = toVec(static_cast<const urdf::Box&>(geometry).dim);
+      if (!(d.minCoeff() > 0) || !d.allFinite())
+        throw s.fail(where + ": visual box size must be positive, got " + vecText(d));
+      if (signedPermutation(R)) {
+        const Vec3 e = R.cwiseAbs() * d / 2;
+        shape = json::array({"box", json::array({vec(p - e), vec(p + e)})});
       } else {
-        const char* type = j.type == urdf::Joint::FLOATING ? "floating"
-                           : j.type == urdf::Joint::PLANAR ? "planar"
-                                                           : "unknown";
-        throw fail(jwhere + ": '" + type + "' joints are not supported (Articulate reads revolute, "
-                   "continuous, prismatic and fixed joints)");
+        shape = boxMesh(R, p, d);
       }
+      break;
     }
-    frames[link->name] = frame;
-
-    if (const urdf::InertialSharedPtr& in = link->inertial) {
-      if (!std::isfinite(in->mass) || in->mass < 0)
-        throw fail(where + ": inertial mass must be >= 0, got " + num(in->mass));
-      Mat3 I;
-      I << in->ixx, in->ixy, in->ixz, in->ixy, in->iyy, in->iyz, in->ixz, in->iyz, in->izz;
-      if (!I.allFinite()) throw fail(where + ": inertia must be finite");
-      const Mat3 Ri = frame.R * toMat(in->origin.rotation);
-      Mass part;
-      part.m = in->mass;
-      part.c = frame.R * toVec(in->origin.position) + frame.t;
-      part.Ic = Ri * I * Ri.transpose();
-      if (frame.owner < 0)
-        rootMass += part.m;
-      else
-        masses[frame.owner].push_back(part);
+    case urdf::Geometry::CYLINDER: {
+      const auto& c = static_cast<const urdf::Cylinder&>(geometry);
+      if (!(c.radius > 0) || !(c.length > 0) || !std::isfinite(c.radius) || !std::isfinite(c.length))
+        throw s.fail(where + ": visual cylinder radius and length must be positive, got " +
+                     num(c.radius) + " and " + num(c.length));
+      const Vec3 half = R.col(2) * c.length / 2;
+      shape = json::array({"cyl", json::array({vec(p - half), vec(p + half)}), c.radius});
+      break;
     }
+    case urdf::Geometry::SPHERE: {
+      const double r = static_cast<const urdf::Sphere&>(geometry).radius;
+      if (!(r > 0) || !std::isfinite(r)) throw s.fail(where + ": visual sphere radius must be positive, got " + num(r));
+      shape = json::array({"sphere", vec(p), r});
+      break;
+    }
+    case urdf::Geometry::MESH:
+      return false;
+  }
+  return true;
+}
 
-    json& appearance = frame.owner < 0 ? spec.baseAppearance : spec.bodies[frame.owner].appearance;
-    collisions += static_cast<int>(link->collision_array.size());
-    for (const urdf::VisualSharedPtr& v : link->visual_array) {
-      if (!v || !v->geometry) continue;
-      const Mat3 R = frame.R * toMat(v->origin.rotation);
-      const Vec3 p = frame.R * toVec(v->origin.position) + frame.t;
-      json shape;
-      switch (v->geometry->type) {
-        case urdf::Geometry::BOX: {
-          const Vec3 d = toVec(static_cast<const urdf::Box&>(*v->geometry).dim);
-          if (!(d.minCoeff() > 0) || !d.allFinite())
-            throw fail(where + ": visual box size must be positive, got " + vecText(d));
-          if (signedPermutation(R)) {
-            const Vec3 e = R.cwiseAbs() * d / 2;
-            shape = json::array({"box", json::array({vec(p - e), vec(p + e)})});
-          } else {
-            shape = boxMesh(R, p, d);
-          }
-          break;
-        }
-        case urdf::Geometry::CYLINDER: {
-          const auto& c = static_cast<const urdf::Cylinder&>(*v->geometry);
-          if (!(c.radius > 0) || !(c.length > 0) || !std::isfinite(c.radius) || !std::isfinite(c.length))
-            throw fail(where + ": visual cylinder radius and length must be positive, got " +
-                       num(c.radius) + " and " + num(c.length));
-          const Vec3 half = R.col(2) * c.length / 2;
-          shape = json::array({"cyl", json::array({vec(p - half), vec(p + half)}), c.radius});
-          break;
-        }
-        case urdf::Geometry::SPHERE: {
-          const double r = static_cast<const urdf::Sphere&>(*v->geometry).radius;
-          if (!(r > 0) || !std::isfinite(r)) throw fail(where + ": visual sphere radius must be positive, got " + num(r));
-          shape = json::array({"sphere", vec(p), r});
-          break;
-        }
-        case urdf::Geometry::MESH:
-          meshes.push_back(link->name);
-          continue;
-      }
-      if (v->material && v->material->texture_filename.empty()) {
-        const urdf::Color& c = v->material->color;
-        json list = json::array({"colour", json::array({colourValue(c.r), colourValue(c.g), colourValue(c.b)})});
-        list.insert(list.end(), shape.begin(), shape.end());
-        appearance.push_back(list);
-      } else if (shape[0] == "vertices") {
-        appearance.push_back(shape);  // a sub-list keeps the vertex list local
-      } else {
-        appearance.insert(appearance.end(), shape.begin(), shape.end());
-      }
+// adds the link's visuals to its owner's appearance in their colour; counts collisions, meshes
+void addLinkVisuals(UrdfImport& s, const urdf::Link& link, const Frame& frame) {
+  const std::string where = "link '" + link.name + "'";
+  json& appearance = frame.owner < 0 ? s.spec.baseAppearance : s.spec.bodies[frame.owner].appearance;
+  s.collisions += static_cast<int>(link.collision_array.size());
+  for (const urdf::VisualSharedPtr& v : link.visual_array) {
+    if (!v || !v->geometry) continue;
+    const Mat3 R = frame.R * toMat(v->origin.rotation);
+    const Vec3 p = frame.R * toVec(v->origin.position) + frame.t;
+    json shape;
+    if (!visualShape(s, where, *v->geometry, R, p, shape)) {
+      s.meshes.push_back(link.name);
+      continue;
+    }
+    if (v->material && v->material->texture_filename.empty()) {
+      const urdf::Color& c = v->material->color;
+      json list = json::array({"colour", json::array({colourValue(c.r), colourValue(c.g), colourValue(c.b)})});
+      list.insert(list.end(), shape.begin(), shape.end());
+      appearance.push_back(list);
+    } else if (shape[0] == "vertices") {
+      appearance.push_back(shape);  // a sub-list keeps the vertex list local
+    } else {
+      appearance.insert(appearance.end(), shape.begin(), shape.end());
     }
   }
+}
 
-  for (std::size_t i = 0; i < spec.bodies.size(); ++i)
-    if (!masses[i].empty()) {
-      const Mass total = combine(masses[i]);
-      spec.bodies[i].inertia = InertiaSpec::fromMassComInertia(total.m, total.c, total.Ic);
+// walks the links parents first: each one's frame (and body), mass properties and visuals
+void walkLinks(UrdfImport& s, const std::vector<urdf::LinkSharedPtr>& ordered) {
+  for (const urdf::LinkSharedPtr& link : ordered) {
+    const Frame frame = linkFrame(s, *link);
+    s.frames[link->name] = frame;
+    addInertial(s, *link, frame);
+    addLinkVisuals(s, *link, frame);
+  }
+}
+
+// sets each body's inertia: the mass properties of its links combined (body coordinates)
+void setBodyInertias(UrdfImport& s) {
+  for (std::size_t i = 0; i < s.spec.bodies.size(); ++i)
+    if (!s.masses[i].empty()) {
+      const Mass total = combine(s.masses[i]);
+      s.spec.bodies[i].inertia = InertiaSpec::fromMassComInertia(total.m, total.c, total.Ic);
     }
-  for (std::size_t i = 0; i < spec.bodies.size(); ++i)
-    if (const urdf::JointMimicSharedPtr& mimic = jointOf[i]->mimic) {
-      const auto master = bodyOfJoint.find(mimic->joint_name);
-      if (master == bodyOfJoint.end())
-        throw fail("joint '" + jointOf[i]->name + "': mimics '" + mimic->joint_name +
-                   "', which is not a revolute, continuous or prismatic joint of this model");
+}
+
+// adds each <mimic> as a coupling constraint; refuses a mimic of a joint that is not a body's
+void addMimics(UrdfImport& s) {
+  for (std::size_t i = 0; i < s.spec.bodies.size(); ++i)
+    if (const urdf::JointMimicSharedPtr& mimic = s.jointOf[i]->mimic) {
+      const auto master = s.bodyOfJoint.find(mimic->joint_name);
+      if (master == s.bodyOfJoint.end())
+        throw s.fail("joint '" + s.jointOf[i]->name + "': mimics '" + mimic->joint_name +
+                     "', which is not a revolute, continuous or prismatic joint of this model");
       ConstraintSpec c;
       c.type = ConstraintSpec::Type::Coupling;
       c.joint = static_cast<int>(i);
       c.master = master->second;
       c.ratio = mimic->multiplier;
       c.offset = mimic->offset;
-      spec.constraints.push_back(c);
+      s.spec.constraints.push_back(c);
     }
+}
 
+// compiles the spec as a check; a ModelError becomes a FormatError naming the link
+void checkCompiles(const UrdfImport& s) {
   try {
-    compile(spec);
+    compile(s.spec);
   } catch (const ModelError& e) {
-    const std::string who = e.bodyIndex() >= 0 ? "link '" + spec.bodies[e.bodyIndex()].name + "': " : "";
-    throw fail(who + (e.field().empty() ? "" : e.field() + ": ") + e.reason());
+    const std::string who = e.bodyIndex() >= 0 ? "link '" + s.spec.bodies[e.bodyIndex()].name + "': " : "";
+    throw s.fail(who + (e.field().empty() ? "" : e.field() + ": ") + e.reason());
   }
+}
 
-  if (notes) {
-    if (rootMass > 0)
-      notes->push_back("the mass of the root link '" + rootName + "' and the links fixed to it (" +
-                       num(rootMass) + " kg) is not used: the root is the fixed base");
-    if (merged) notes->push_back(std::to_string(merged) + " fixed joint(s) merged their child link into its parent");
-    if (limited) notes->push_back("the limits of " + std::to_string(limited) + " joint(s) are not used (Articulate's joints are unlimited)");
-    if (withDynamics) notes->push_back("the damping and friction of " + std::to_string(withDynamics) + " joint(s) are not used");
-    if (collisions) notes->push_back(std::to_string(collisions) + " collision geometr" + (collisions > 1 ? "ies are" : "y is") + " not used");
-    if (!meshes.empty()) {
-      std::string names;
-      for (std::size_t k = 0; k < meshes.size() && k < 3; ++k) names += (k ? ", " : "") + meshes[k];
-      notes->push_back(std::to_string(meshes.size()) + " mesh visual(s) are not drawn (links " + names +
-                       (meshes.size() > 3 ? ", ..." : "") + "): Articulate draws boxes, cylinders and spheres");
-    }
+// one note per kind of thing not used (root mass, merged links, limits, collisions, meshes)
+void importNotes(const UrdfImport& s, std::vector<std::string>& notes) {
+  if (s.rootMass > 0)
+    notes.push_back("the mass of the root link '" + s.rootName + "' and the links fixed to it (" +
+                    num(s.rootMass) + " kg) is not used: the root is the fixed base");
+  if (s.merged) notes.push_back(std::to_string(s.merged) + " fixed joint(s) merged their child link into its parent");
+  if (s.limited) notes.push_back("the limits of " + std::to_string(s.limited) + " joint(s) are not used (Articulate's joints are unlimited)");
+  if (s.withDynamics) notes.push_back("the damping and friction of " + std::to_string(s.withDynamics) + " joint(s) are not used");
+  if (s.collisions) notes.push_back(std::to_string(s.collisions) + " collision geometr" + (s.collisions > 1 ? "ies are" : "y is") + " not used");
+  if (!s.meshes.empty()) {
+    std::string names;
+    for (std::size_t k = 0; k < s.meshes.size() && k < 3; ++k) names += (k ? ", " : "") + s.meshes[k];
+    notes.push_back(std::to_string(s.meshes.size()) + " mesh visual(s) are not drawn (links " + names +
+                    (s.meshes.size() > 3 ? ", ..." : "") + "): Articulate draws boxes, cylinders and spheres");
   }
-  return spec;
+}
+
+}  // namespace
+
+ModelSpec specFromUrdf(const std::string& xml, const std::string& source,
+                       std::vector<std::string>* notes) {
+  const urdf::ModelInterfaceSharedPtr m = parseUrdfText(xml, source);
+  checkNames(*m, source);
+  const std::vector<urdf::LinkSharedPtr> ordered = linksInTreeOrder(*m, xml, source);
+  UrdfImport s;
+  s.source = source;
+  s.rootName = m->getRoot()->name;
+  s.spec.name = m->getName();
+  walkLinks(s, ordered);
+  setBodyInertias(s);
+  addMimics(s);
+  checkCompiles(s);
+  if (notes) importNotes(s, *notes);
+  return std::move(s.spec);
 }
 
 ModelSpec loadUrdf(const std::string& path, std::vector<std::string>* notes) {

@@ -100,149 +100,145 @@ void checkControl(const BodySpec& b, int i) {
 
 }  // namespace
 
-Model compile(const ModelSpec& spec) {
-  Model m;
-  m.arithmetic = spec.arithmetic;
-  const bool planar = spec.arithmetic == Arithmetic::Planar;
+namespace {
+
+// body i's own checks: name, parent, joint, placement, inertia, initial state, controller
+void checkBody(const ModelSpec& spec, int i, std::set<std::string>& seen) {
   const int nb = static_cast<int>(spec.bodies.size());
-  m.nb = nb;
-  m.gravity = spec.effectiveGravity();
-  if (!m.gravity.allFinite()) throw ModelError("gravity", "is not finite");
-  if (planar && m.gravity.z() != 0.0)
-    throw ModelError("gravity", "planar models take gravity in the x-y plane (z must be 0)");
-  int nq = 0, nv = 0;
-  for (const BodySpec& b : spec.bodies) {
-    nq += jointNq(b.joint.type);
-    nv += jointNv(b.joint.type);
+  const bool planar = spec.arithmetic == Arithmetic::Planar;
+  const BodySpec& b = spec.bodies[i];
+  if (b.name.empty()) throw ModelError(i, b.name, "name", "must not be empty");
+  if (!seen.insert(b.name).second) throw ModelError(i, b.name, "name", "is used twice");
+  if (b.parent < -1 || b.parent >= nb) {
+    std::ostringstream s;
+    s << "index " << b.parent << " is not a body";
+    throw ModelError(i, b.name, "parent", s.str());
   }
-  m.nqTotal = nq;
-  m.nvTotal = nv;
-  m.q0.resize(nq);
-  m.qd0.resize(nv);
+  if (b.parent >= i)
+    throw ModelError(i, b.name, "parent",
+                     "'" + spec.bodies[b.parent].name +
+                         "' must come before its child (parents precede children)");
+  if (isPlanar(b.joint.type) != planar) {
+    throw ModelError(i, b.name, "joint.type",
+                     "'" + std::string(jointCode(b.joint.type)) + "' is a " +
+                         (planar ? "spatial" : "planar") + " joint in a " +
+                         (planar ? "planar" : "spatial") + " model");
+  }
+  if (!std::isfinite(b.joint.pitch))
+    throw ModelError(i, b.name, "joint.pitch", "is not finite");
+  if (!b.rotation.allFinite() || !b.translation.allFinite())
+    throw ModelError(i, b.name, "placement", "contains NaN or Inf");
+  if (!isProperRotation(b.rotation))
+    throw ModelError(i, b.name, "placement.rotation", "is not a proper rotation matrix");
+  if (planar && (std::abs(b.rotation(2, 2) - 1.0) > 1e-12 || b.translation.z() != 0.0))
+    throw ModelError(i, b.name, "placement",
+                     "planar models place joints by a rotation about z and an x-y offset");
+  checkInertia(b, i);
+  if (!std::isfinite(b.q0) || !std::isfinite(b.qd0) || !b.freePosition.allFinite() ||
+      !b.freeOrientation.allFinite() || !b.freeVelocity.allFinite())
+    throw ModelError(i, b.name, "initial state", "is not finite");
+  checkControl(b, i);
+  const bool free = b.joint.type == JointType::Free;
+  if (free && b.parent != -1)
+    throw ModelError(i, b.name, "joint.type",
+                     "a free joint must connect the body to the fixed base (parent -1)");
+  if (free && b.control.type != ControlSpec::Type::None)
+    throw ModelError(i, b.name, "control", "a free joint takes no controller");
+  if (free && !(b.freeOrientation.norm() > 0))
+    throw ModelError(i, b.name, "initial.orientation", "the quaternion must not be zero");
+}
 
-  std::set<std::string> seen;
-  for (int i = 0; i < nb; ++i) {
-    const BodySpec& b = spec.bodies[i];
-    if (b.name.empty()) throw ModelError(i, b.name, "name", "must not be empty");
-    if (!seen.insert(b.name).second) throw ModelError(i, b.name, "name", "is used twice");
-    if (b.parent < -1 || b.parent >= nb) {
-      std::ostringstream s;
-      s << "index " << b.parent << " is not a body";
-      throw ModelError(i, b.name, "parent", s.str());
-    }
-    if (b.parent >= i)
-      throw ModelError(i, b.name, "parent",
-                       "'" + spec.bodies[b.parent].name +
-                           "' must come before its child (parents precede children)");
-    if (isPlanar(b.joint.type) != planar) {
-      throw ModelError(i, b.name, "joint.type",
-                       "'" + std::string(jointCode(b.joint.type)) + "' is a " +
-                           (planar ? "spatial" : "planar") + " joint in a " +
-                           (planar ? "planar" : "spatial") + " model");
-    }
-    if (!std::isfinite(b.joint.pitch))
-      throw ModelError(i, b.name, "joint.pitch", "is not finite");
-    if (!b.rotation.allFinite() || !b.translation.allFinite())
-      throw ModelError(i, b.name, "placement", "contains NaN or Inf");
-    if (!isProperRotation(b.rotation))
-      throw ModelError(i, b.name, "placement.rotation", "is not a proper rotation matrix");
-    if (planar && (std::abs(b.rotation(2, 2) - 1.0) > 1e-12 || b.translation.z() != 0.0))
-      throw ModelError(i, b.name, "placement",
-                       "planar models place joints by a rotation about z and an x-y offset");
-    checkInertia(b, i);
-    if (!std::isfinite(b.q0) || !std::isfinite(b.qd0) || !b.freePosition.allFinite() ||
-        !b.freeOrientation.allFinite() || !b.freeVelocity.allFinite())
-      throw ModelError(i, b.name, "initial state", "is not finite");
-    checkControl(b, i);
-    const bool free = b.joint.type == JointType::Free;
-    if (free && b.parent != -1)
-      throw ModelError(i, b.name, "joint.type",
-                       "a free joint must connect the body to the fixed base (parent -1)");
-    if (free && b.control.type != ControlSpec::Type::None)
-      throw ModelError(i, b.name, "control", "a free joint takes no controller");
-    if (free && !(b.freeOrientation.norm() > 0))
-      throw ModelError(i, b.name, "initial.orientation", "the quaternion must not be zero");
-
-    const int qi = m.qIndex.empty() ? 0 : m.qIndex.back() + jointNq(m.joints.back().type);
-    const int vi = m.vIndex.empty() ? 0 : m.vIndex.back() + jointNv(m.joints.back().type);
-    m.parent.push_back(b.parent);
-    m.joints.push_back(b.joint);
-    m.names.push_back(b.name);
-    m.qIndex.push_back(qi);
-    m.vIndex.push_back(vi);
-    if (free) {
-      m.hasFreeJoints = true;
-      m.q0.segment<3>(qi) = b.freePosition;
-      m.q0.segment<4>(qi + 3) = b.freeOrientation.normalized();
-      m.qd0.segment<6>(vi) = b.freeVelocity;
-      for (int k = 0; k < 6; ++k) {
-        m.dofParent.push_back(k == 0 ? -1 : vi + k - 1);
-        m.dofBody.push_back(i);
-      }
-    } else {
-      m.q0(qi) = b.q0;
-      m.qd0(vi) = b.qd0;
-      const int p = b.parent;
-      m.dofParent.push_back(p < 0 ? -1 : m.vIndex[p] + jointNv(m.joints[p].type) - 1);
+// body i's joint into the model's topology: parent, q and v indices, initial state, the
+// parent of each degree of freedom
+void appendJoint(Model& m, const BodySpec& b, int i) {
+  const bool free = b.joint.type == JointType::Free;
+  const int qi = m.qIndex.empty() ? 0 : m.qIndex.back() + jointNq(m.joints.back().type);
+  const int vi = m.vIndex.empty() ? 0 : m.vIndex.back() + jointNv(m.joints.back().type);
+  m.parent.push_back(b.parent);
+  m.joints.push_back(b.joint);
+  m.names.push_back(b.name);
+  m.qIndex.push_back(qi);
+  m.vIndex.push_back(vi);
+  if (free) {
+    m.hasFreeJoints = true;
+    m.q0.segment<3>(qi) = b.freePosition;
+    m.q0.segment<4>(qi + 3) = b.freeOrientation.normalized();
+    m.qd0.segment<6>(vi) = b.freeVelocity;
+    for (int k = 0; k < 6; ++k) {
+      m.dofParent.push_back(k == 0 ? -1 : vi + k - 1);
       m.dofBody.push_back(i);
     }
-    const Mat6 I = b.inertia.spatial();
-    if (planar) {
-      // planar quantities are the (wz, vx, vy) rows and columns of the spatial ones
-      const int idx[3] = {2, 3, 4};
-      Mat3 Ip;
-      for (int r = 0; r < 3; ++r)
-        for (int c = 0; c < 3; ++c) Ip(r, c) = I(idx[r], idx[c]);
-      m.planar.I.push_back(Ip);
-      m.planar.S.push_back(b.joint.planarSubspace());
-      m.planar.axis.push_back(b.joint.unitAxis());
-      m.planar.turnAxis.push_back(-1);
-      PlanarTransform X;
-      X.c = b.rotation(0, 0);
-      X.s = b.rotation(0, 1);
-      X.r = b.translation.head<2>();
-      m.planar.Xtree.push_back(X);
-    } else {
-      m.spatial.I.push_back(I);
-      m.spatial.S.push_back(b.joint.subspace());
-      m.spatial.axis.push_back(b.joint.unitAxis());
-      const JointType jt = b.joint.type;
-      const bool turns = jt == JointType::Rx || jt == JointType::Ry || jt == JointType::Rz;
-      const bool plain = b.rotation == Mat3::Identity();  // Xtree does not rotate
-      m.spatial.turnAxis.push_back(turns && plain ? b.joint.unitAxis() : -1);
-      m.spatial.Xtree.push_back({b.rotation, b.translation});
-    }
+  } else {
+    m.q0(qi) = b.q0;
+    m.qd0(vi) = b.qd0;
+    const int p = b.parent;
+    m.dofParent.push_back(p < 0 ? -1 : m.vIndex[p] + jointNv(m.joints[p].type) - 1);
+    m.dofBody.push_back(i);
   }
-  m.spatial.aGrav.setZero();
-  m.planar.aGrav.setZero();
-  m.spatial.aGrav.tail<3>() = -m.gravity;
-  m.planar.aGrav.tail<2>() = -m.gravity.head<2>();
+}
 
-  for (std::size_t k = 0; k < spec.constraints.size(); ++k) {
-    const ConstraintSpec& c = spec.constraints[k];
-    const std::string field = "constraints[" + std::to_string(k) + "]";
-    auto isBody = [&](int b, bool baseAllowed) { return (baseAllowed && b == -1) || (b >= 0 && b < nb); };
-    if (c.type == ConstraintSpec::Type::Coupling) {
-      if (!isBody(c.joint, false)) throw ModelError(field + ".joint", "is not a joint");
-      if (!isBody(c.master, false)) throw ModelError(field + ".master", "is not a joint");
-      if (c.joint == c.master) throw ModelError(field + ".master", "must differ from joint");
-      if (spec.bodies[c.joint].joint.type == JointType::Free)
-        throw ModelError(field + ".joint", "a coupling cannot use a free joint");
-      if (spec.bodies[c.master].joint.type == JointType::Free)
-        throw ModelError(field + ".master", "a coupling cannot use a free joint");
-      if (!std::isfinite(c.ratio) || !std::isfinite(c.offset))
-        throw ModelError(field, "ratio and offset must be finite");
-    } else {
-      if (!isBody(c.bodyA, true)) throw ModelError(field + ".a.body", "is not a body");
-      if (!isBody(c.bodyB, true)) throw ModelError(field + ".b.body", "is not a body");
-      if (c.bodyA == c.bodyB) throw ModelError(field + ".b.body", "must differ from a.body");
-      if (!c.pointA.allFinite() || !c.pointB.allFinite() || !c.axisA.allFinite() ||
-          !c.axisB.allFinite())
-        throw ModelError(field, "points and axes must be finite");
-      if (c.align && (c.axisA.norm() == 0 || c.axisB.norm() == 0))
-        throw ModelError(field, "alignment axes must be nonzero");
-    }
+// body i's inertia, motion subspace and joint placement in the arithmetic's own arrays
+void appendBodyArrays(Model& m, const BodySpec& b, bool planar) {
+  const Mat6 I = b.inertia.spatial();
+  if (planar) {
+    // planar quantities are the (wz, vx, vy) rows and columns of the spatial ones
+    const int idx[3] = {2, 3, 4};
+    Mat3 Ip;
+    for (int r = 0; r < 3; ++r)
+      for (int c = 0; c < 3; ++c) Ip(r, c) = I(idx[r], idx[c]);
+    m.planar.I.push_back(Ip);
+    m.planar.S.push_back(b.joint.planarSubspace());
+    m.planar.axis.push_back(b.joint.unitAxis());
+    m.planar.turnAxis.push_back(-1);
+    PlanarTransform X;
+    X.c = b.rotation(0, 0);
+    X.s = b.rotation(0, 1);
+    X.r = b.translation.head<2>();
+    m.planar.Xtree.push_back(X);
+  } else {
+    m.spatial.I.push_back(I);
+    m.spatial.S.push_back(b.joint.subspace());
+    m.spatial.axis.push_back(b.joint.unitAxis());
+    const JointType jt = b.joint.type;
+    const bool turns = jt == JointType::Rx || jt == JointType::Ry || jt == JointType::Rz;
+    const bool plain = b.rotation == Mat3::Identity();  // Xtree does not rotate
+    m.spatial.turnAxis.push_back(turns && plain ? b.joint.unitAxis() : -1);
+    m.spatial.Xtree.push_back({b.rotation, b.translation});
   }
+}
+
+// constraints[k] refers to joints or bodies that exist, with finite numbers
+void checkConstraint(const ModelSpec& spec, std::size_t k) {
+  const int nb = static_cast<int>(spec.bodies.size());
+  const ConstraintSpec& c = spec.constraints[k];
+  const std::string field = "constraints[" + std::to_string(k) + "]";
+  auto isBody = [&](int b, bool baseAllowed) { return (baseAllowed && b == -1) || (b >= 0 && b < nb); };
+  if (c.type == ConstraintSpec::Type::Coupling) {
+    if (!isBody(c.joint, false)) throw ModelError(field + ".joint", "is not a joint");
+    if (!isBody(c.master, false)) throw ModelError(field + ".master", "is not a joint");
+    if (c.joint == c.master) throw ModelError(field + ".master", "must differ from joint");
+    if (spec.bodies[c.joint].joint.type == JointType::Free)
+      throw ModelError(field + ".joint", "a coupling cannot use a free joint");
+    if (spec.bodies[c.master].joint.type == JointType::Free)
+      throw ModelError(field + ".master", "a coupling cannot use a free joint");
+    if (!std::isfinite(c.ratio) || !std::isfinite(c.offset))
+      throw ModelError(field, "ratio and offset must be finite");
+  } else {
+    if (!isBody(c.bodyA, true)) throw ModelError(field + ".a.body", "is not a body");
+    if (!isBody(c.bodyB, true)) throw ModelError(field + ".b.body", "is not a body");
+    if (c.bodyA == c.bodyB) throw ModelError(field + ".b.body", "must differ from a.body");
+    if (!c.pointA.allFinite() || !c.pointB.allFinite() || !c.axisA.allFinite() ||
+        !c.axisB.allFinite())
+      throw ModelError(field, "points and axes must be finite");
+    if (c.align && (c.axisA.norm() == 0 || c.axisB.norm() == 0))
+      throw ModelError(field, "alignment axes must be nonzero");
+  }
+}
+
+// contacts, ground and external forces: checked, then copied into the model
+void compileForces(const ModelSpec& spec, Model& m) {
+  const int nb = static_cast<int>(spec.bodies.size());
+  const bool planar = spec.arithmetic == Arithmetic::Planar;
   for (std::size_t k = 0; k < spec.contacts.size(); ++k) {
     const auto& cp = spec.contacts[k];
     const std::string field = "contacts[" + std::to_string(k) + "]";
@@ -269,6 +265,43 @@ Model compile(const ModelSpec& spec) {
       throw ModelError(field, "planar models take forces in the x-y plane and torques about z");
   }
   m.forces = spec.forces;
+}
+
+}  // namespace
+
+Model compile(const ModelSpec& spec) {
+  Model m;
+  m.arithmetic = spec.arithmetic;
+  const bool planar = spec.arithmetic == Arithmetic::Planar;
+  const int nb = static_cast<int>(spec.bodies.size());
+  m.nb = nb;
+  m.gravity = spec.effectiveGravity();
+  if (!m.gravity.allFinite()) throw ModelError("gravity", "is not finite");
+  if (planar && m.gravity.z() != 0.0)
+    throw ModelError("gravity", "planar models take gravity in the x-y plane (z must be 0)");
+  int nq = 0, nv = 0;
+  for (const BodySpec& b : spec.bodies) {
+    nq += jointNq(b.joint.type);
+    nv += jointNv(b.joint.type);
+  }
+  m.nqTotal = nq;
+  m.nvTotal = nv;
+  m.q0.resize(nq);
+  m.qd0.resize(nv);
+
+  std::set<std::string> seen;
+  for (int i = 0; i < nb; ++i) {
+    checkBody(spec, i, seen);
+    appendJoint(m, spec.bodies[i], i);
+    appendBodyArrays(m, spec.bodies[i], planar);
+  }
+  m.spatial.aGrav.setZero();
+  m.planar.aGrav.setZero();
+  m.spatial.aGrav.tail<3>() = -m.gravity;
+  m.planar.aGrav.tail<2>() = -m.gravity.head<2>();
+
+  for (std::size_t k = 0; k < spec.constraints.size(); ++k) checkConstraint(spec, k);
+  compileForces(spec, m);
   m.controlled = false;
   for (const BodySpec& b : spec.bodies) {
     m.controls.push_back(b.control);

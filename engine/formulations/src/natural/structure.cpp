@@ -45,6 +45,226 @@ QuadraticRow dotRow(const Affine& u, const Affine& v) {
 
 Affine difference(const Affine& a, const Affine& b) { return {a.P - b.P, a.p0 - b.p0}; }
 
+// builds one joint's row group on its stacked coordinates x = [q_hen; q_egg]
+class JointBuilder {
+ public:
+  // the joint's coordinate indices; hen and egg must already be valid body indices
+  JointBuilder(const Structure& s, const JointSpec& joint, const std::string& who)
+      : m_s(s), m_js(joint), m_who(who), m_d(s.dimension()),
+        m_hen(joint.hen < 0 ? nullptr : &s.bodies()[static_cast<std::size_t>(joint.hen)]),
+        m_egg(s.bodies()[static_cast<std::size_t>(joint.egg)]),
+        m_nh(m_hen ? m_hen->coordinates() : 0), m_ne(m_egg.coordinates()), m_nx(m_nh + m_ne) {
+    for (int k = 0; k < m_nh; ++k) m_g.index.push_back(s.bodyOffset(joint.hen) + k);
+    for (int k = 0; k < m_ne; ++k) m_g.index.push_back(s.bodyOffset(joint.egg) + k);
+  }
+
+  // checks the axis and the type's dimension; the joint's rows with their constants (no firstRow)
+  RowGroup build() {
+    // the joint's triad (3D) or axis and normal (2D)
+    const int d = m_d;
+    const bool needsAxis = !(m_js.type == JointType::Spherical || m_js.type == JointType::Distance ||
+                             (d == 2 && m_js.type == JointType::Revolute));
+    const Eigen::Vector3d a = needsAxis ? unit(m_js.axis, "axis")
+                                        : Eigen::Vector3d(d == 2 ? Eigen::Vector3d::UnitX()
+                                                                 : Eigen::Vector3d::UnitZ());
+    const Eigen::Vector3d b = d == 3 ? Eigen::Vector3d(a.unitOrthogonal())
+                                     : Eigen::Vector3d(-a.y(), a.x(), 0.0);
+    const Eigen::Vector3d c = a.cross(b);
+    const Affine ph = point(false, m_js.point), pe = point(true, m_js.point);
+    const Affine disp = difference(pe, ph);
+    const bool spatialOnly = m_js.type == JointType::Spherical || m_js.type == JointType::Universal ||
+                             m_js.type == JointType::Cylindrical || m_js.type == JointType::Planar;
+    if (d == 2 && spatialOnly)
+      throw std::invalid_argument(m_who + ": a " + jointTypeName(m_js.type) +
+                                  " joint needs a 3D structure");
+    addTypeRows(a, b, c, ph, disp);
+    setConstants();
+    return std::move(m_g);
+  }
+
+ private:
+  // the rows of the joint's type (the table in structure.h)
+  void addTypeRows(const Eigen::Vector3d& a, const Eigen::Vector3d& b, const Eigen::Vector3d& c,
+                   const Affine& ph, const Affine& disp) {
+    const int d = m_d;
+    switch (m_js.type) {
+      case JointType::Spherical:
+        coincidence(disp);
+        break;
+      case JointType::Revolute:
+        coincidence(disp);
+        if (d == 3) {
+          orthogonal(a, b);
+          orthogonal(a, c);
+        }
+        break;
+      case JointType::Prismatic:
+        if (d == 3) {
+          normal(b, disp);
+          normal(c, disp);
+          orthogonal(a, b);
+          orthogonal(a, c);
+          orthogonal(b, c);
+        } else {
+          normal(b, disp);
+          orthogonal(b, a);
+        }
+        break;
+      case JointType::Universal:
+        coincidence(disp);
+        orthogonal(a, unit(m_js.axis2, "axis2"));
+        break;
+      case JointType::Cylindrical:
+        normal(b, disp);
+        normal(c, disp);
+        orthogonal(a, b);
+        orthogonal(a, c);
+        break;
+      case JointType::Planar:
+        normal(a, disp);
+        orthogonal(a, b);
+        orthogonal(a, c);
+        break;
+      case JointType::Fixed:
+        coincidence(disp);
+        if (d == 3) {
+          orthogonal(a, b);
+          orthogonal(a, c);
+          orthogonal(b, c);
+        } else {
+          orthogonal(b, a);
+        }
+        break;
+      case JointType::Distance: {
+        const Affine r = difference(point(true, m_js.point2), ph);
+        QuadraticRow q;
+        q.H = r.P.transpose() * r.P;
+        q.t = 2.0 * r.P.transpose() * r.p0;
+        m_g.rows.push_back(std::move(q));
+        break;
+      }
+    }
+  }
+
+  // c makes the reference configuration satisfy every row
+  void setConstants() {
+    const Eigen::VectorXd& q0 = m_s.q0();
+    Eigen::VectorXd x(m_nx);
+    for (int k = 0; k < m_nx; ++k) x(k) = q0(m_g.index[static_cast<std::size_t>(k)]);
+    for (QuadraticRow& r : m_g.rows) r.c = r.t.dot(x) + x.dot(r.H * x);
+  }
+
+  // "ground" or body b's name
+  std::string bodyName(int b) const {
+    return b < 0 ? std::string("ground") : m_s.spec().bodies[static_cast<std::size_t>(b)].name;
+  }
+
+  // throws unless body b expresses the point or axis (off its axis by `off`)
+  void express(double off, int b, const char* what) const {
+    if (off > 1e-9)
+      throw std::invalid_argument(m_who + ": body '" + bodyName(b) + "' cannot express the " +
+                                  what + " (off its axis by " + std::to_string(off) +
+                                  "); use a rigid body");
+  }
+
+  // a world point (at the reference) fixed on the egg or on the hen (or the ground)
+  Affine point(bool onEgg, const Eigen::Vector3d& world) const {
+    const int d = m_d;
+    Affine a{Eigen::MatrixXd::Zero(d, m_nx), Eigen::VectorXd::Zero(d)};
+    double off = 0;
+    if (onEgg) {
+      a.P.rightCols(m_ne) = m_egg.pointJacobian(m_egg.localPoint(world, &off));
+      express(off, m_js.egg, "joint point");
+    } else if (m_hen) {
+      a.P.leftCols(m_nh) = m_hen->pointJacobian(m_hen->localPoint(world, &off));
+      express(off, m_js.hen, "joint point");
+    } else {
+      a.p0 = world.head(d);
+    }
+    return a;
+  }
+
+  // a world direction (at the reference) fixed on the egg or on the hen (or the ground)
+  Affine direction(bool onEgg, const Eigen::Vector3d& world) const {
+    const int d = m_d;
+    Affine a{Eigen::MatrixXd::Zero(d, m_nx), Eigen::VectorXd::Zero(d)};
+    double off = 0;
+    if (onEgg) {
+      a.P.rightCols(m_ne) = m_egg.directionJacobian(m_egg.localDirection(world, &off));
+      express(off, m_js.egg, "joint axis");
+    } else if (m_hen) {
+      a.P.leftCols(m_nh) = m_hen->directionJacobian(m_hen->localDirection(world, &off));
+      express(off, m_js.hen, "joint axis");
+    } else {
+      a.p0 = world.head(d);
+    }
+    return a;
+  }
+
+  // v (z dropped in 2D), which must be a unit vector, normalized
+  Eigen::Vector3d unit(const Eigen::Vector3d& v, const char* what) const {
+    Eigen::Vector3d u = v;
+    if (m_d == 2) u.z() = 0;
+    if (std::abs(u.norm() - 1.0) > 1e-6)
+      throw std::invalid_argument(m_who + ": " + what + " must be a unit vector");
+    return Eigen::Vector3d(u.normalized());
+  }
+
+  // coincidence rows: the d components of the displacement
+  void coincidence(const Affine& disp) {
+    for (int i = 0; i < m_d; ++i) m_g.rows.push_back(linearRow(disp.P.row(i).transpose()));
+  }
+
+  // orthogonal row: a hen direction orthogonal to an egg direction
+  void orthogonal(const Eigen::Vector3d& onHen, const Eigen::Vector3d& onEgg) {
+    m_g.rows.push_back(dotRow(direction(false, onHen), direction(true, onEgg)));
+  }
+
+  // normal row: a hen direction orthogonal to the displacement
+  void normal(const Eigen::Vector3d& onHen, const Affine& disp) {
+    m_g.rows.push_back(dotRow(direction(false, onHen), disp));
+  }
+
+  const Structure& m_s;
+  const JointSpec& m_js;
+  const std::string& m_who;
+  const int m_d;
+  const Body* const m_hen;
+  const Body& m_egg;
+  const int m_nh, m_ne, m_nx;
+  RowGroup m_g;
+};
+
+// one apparatus's constant Jacobians, checked (bodies, stiffness, damping, points, rest length)
+CompiledApparatus compileApparatus(const ApparatusSpec& as, const std::vector<Body>& bodies, int d) {
+  const int nb = static_cast<int>(bodies.size());
+  const std::string who = "apparatus '" + as.name + "'";
+  if (as.bodyB < 0 || as.bodyB >= nb || as.bodyA < -1 || as.bodyA >= nb || as.bodyA == as.bodyB)
+    throw std::invalid_argument(who + ": needs two different bodies (A may be the ground)");
+  if (!(as.stiffness >= 0) || !(as.damping >= 0))
+    throw std::invalid_argument(who + ": stiffness and damping must be >= 0");
+  CompiledApparatus ca;
+  ca.type = as.type;
+  ca.bodyA = as.bodyA;
+  ca.bodyB = as.bodyB;
+  ca.stiffness = as.stiffness;
+  ca.damping = as.damping;
+  double off = 0;
+  if (as.bodyA >= 0) {
+    const Body& A = bodies[static_cast<std::size_t>(as.bodyA)];
+    ca.CA = A.pointJacobian(A.localPoint(as.pointA, &off));
+    if (off > 1e-9) throw std::invalid_argument(who + ": point A is off body A's axis");
+  } else {
+    ca.groundA = as.pointA.head(d);
+  }
+  const Body& B = bodies[static_cast<std::size_t>(as.bodyB)];
+  ca.CB = B.pointJacobian(B.localPoint(as.pointB, &off));
+  if (off > 1e-9) throw std::invalid_argument(who + ": point B is off body B's axis");
+  ca.restLength = as.restLength ? *as.restLength : (as.pointB - as.pointA).head(d).norm();
+  if (!(ca.restLength >= 0)) throw std::invalid_argument(who + ": rest length must be >= 0");
+  return ca;
+}
+
 }  // namespace
 
 const char* jointTypeName(JointType type) { return kJointNames[static_cast<int>(type)]; }
@@ -72,9 +292,16 @@ bool parseIntegrator(const std::string& name, Integrator& out) {
 Structure::Structure(const StructureSpec& spec) : m_spec(spec) {
   const int d = spec.dimension;
   if (d != 2 && d != 3) throw std::invalid_argument("dimension must be 2 or 3");
-  const int nb = static_cast<int>(spec.bodies.size());
+  addBodies();
+  assembleConstants();
+  addJoints();
+  addApparatuses();
+}
+
+void Structure::addBodies() {
+  const int d = m_spec.dimension;
   // bodies and their slices of the system vectors
-  for (const BodySpec& b : spec.bodies) {
+  for (const BodySpec& b : m_spec.bodies) {
     if (kindDimension(b.kind) != d)
       throw std::invalid_argument("body '" + b.name + "': a " + bodyKindName(b.kind) +
                                   " body in a " + std::to_string(d) + "D structure");
@@ -89,6 +316,11 @@ Structure::Structure(const StructureSpec& spec) : m_spec(spec) {
     m_nq += m_bodies.back().coordinates();
     m_nIntrinsic += static_cast<int>(m_bodies.back().intrinsicRows().size());
   }
+}
+
+void Structure::assembleConstants() {
+  const int d = m_spec.dimension;
+  const int nb = static_cast<int>(m_spec.bodies.size());
   m_q0.resize(m_nq);
   m_qd0.resize(m_nq);
   m_Fg = Eigen::VectorXd::Zero(m_nq);
@@ -100,188 +332,32 @@ Structure::Structure(const StructureSpec& spec) : m_spec(spec) {
     m_qd0.segment(o, n) = body.referenceVelocities();
     m_Mdense.block(o, o, n, n) = body.massMatrix();
     m_Fg.segment(o, n) = body.pointJacobian(body.spec().massCentre).transpose() *
-                         (body.spec().mass * spec.gravity.head(d));
+                         (body.spec().mass * m_spec.gravity.head(d));
   }
   m_M = m_Mdense.sparseView();
+}
 
-  auto bodyName = [&](int b) {
-    return b < 0 ? std::string("ground") : spec.bodies[static_cast<std::size_t>(b)].name;
-  };
+void Structure::addJoints() {
+  const int nb = static_cast<int>(m_spec.bodies.size());
   // joints: affine maps of points and directions on x = [q_hen; q_egg], then the rows
   int row = m_nIntrinsic;
-  for (std::size_t j = 0; j < spec.joints.size(); ++j) {
-    const JointSpec& js = spec.joints[j];
+  for (const JointSpec& js : m_spec.joints) {
     const std::string who = "joint '" + js.name + "'";
     if (js.egg < 0 || js.egg >= nb || js.hen < -1 || js.hen >= nb || js.hen == js.egg)
       throw std::invalid_argument(who + ": hen and egg must be two different bodies (the hen "
                                         "may be the ground)");
-    const Body* hen = js.hen < 0 ? nullptr : &m_bodies[static_cast<std::size_t>(js.hen)];
-    const Body& egg = m_bodies[static_cast<std::size_t>(js.egg)];
-    const int nh = hen ? hen->coordinates() : 0, ne = egg.coordinates(), nx = nh + ne;
-    RowGroup g;
-    for (int k = 0; k < nh; ++k) g.index.push_back(m_offset[static_cast<std::size_t>(js.hen)] + k);
-    for (int k = 0; k < ne; ++k) g.index.push_back(m_offset[static_cast<std::size_t>(js.egg)] + k);
-    auto express = [&](double off, int b, const char* what) {
-      if (off > 1e-9)
-        throw std::invalid_argument(who + ": body '" + bodyName(b) + "' cannot express the " +
-                                    what + " (off its axis by " + std::to_string(off) +
-                                    "); use a rigid body");
-    };
-    auto point = [&](bool onEgg, const Eigen::Vector3d& world) {
-      Affine a{Eigen::MatrixXd::Zero(d, nx), Eigen::VectorXd::Zero(d)};
-      double off = 0;
-      if (onEgg) {
-        a.P.rightCols(ne) = egg.pointJacobian(egg.localPoint(world, &off));
-        express(off, js.egg, "joint point");
-      } else if (hen) {
-        a.P.leftCols(nh) = hen->pointJacobian(hen->localPoint(world, &off));
-        express(off, js.hen, "joint point");
-      } else {
-        a.p0 = world.head(d);
-      }
-      return a;
-    };
-    auto direction = [&](bool onEgg, const Eigen::Vector3d& world) {
-      Affine a{Eigen::MatrixXd::Zero(d, nx), Eigen::VectorXd::Zero(d)};
-      double off = 0;
-      if (onEgg) {
-        a.P.rightCols(ne) = egg.directionJacobian(egg.localDirection(world, &off));
-        express(off, js.egg, "joint axis");
-      } else if (hen) {
-        a.P.leftCols(nh) = hen->directionJacobian(hen->localDirection(world, &off));
-        express(off, js.hen, "joint axis");
-      } else {
-        a.p0 = world.head(d);
-      }
-      return a;
-    };
-    auto unit = [&](const Eigen::Vector3d& v, const char* what) {
-      Eigen::Vector3d u = v;
-      if (d == 2) u.z() = 0;
-      if (std::abs(u.norm() - 1.0) > 1e-6)
-        throw std::invalid_argument(who + ": " + what + " must be a unit vector");
-      return Eigen::Vector3d(u.normalized());
-    };
-    // the joint's triad (3D) or axis and normal (2D)
-    const bool needsAxis = !(js.type == JointType::Spherical || js.type == JointType::Distance ||
-                             (d == 2 && js.type == JointType::Revolute));
-    const Eigen::Vector3d a = needsAxis ? unit(js.axis, "axis")
-                                        : Eigen::Vector3d(d == 2 ? Eigen::Vector3d::UnitX()
-                                                                 : Eigen::Vector3d::UnitZ());
-    const Eigen::Vector3d b = d == 3 ? Eigen::Vector3d(a.unitOrthogonal())
-                                     : Eigen::Vector3d(-a.y(), a.x(), 0.0);
-    const Eigen::Vector3d c = a.cross(b);
-    const Affine ph = point(false, js.point), pe = point(true, js.point);
-    const Affine disp = difference(pe, ph);
-    auto coincidence = [&] {
-      for (int i = 0; i < d; ++i) g.rows.push_back(linearRow(disp.P.row(i).transpose()));
-    };
-    auto orthogonal = [&](const Eigen::Vector3d& onHen, const Eigen::Vector3d& onEgg) {
-      g.rows.push_back(dotRow(direction(false, onHen), direction(true, onEgg)));
-    };
-    auto normal = [&](const Eigen::Vector3d& onHen) {
-      g.rows.push_back(dotRow(direction(false, onHen), disp));
-    };
-    const bool spatialOnly = js.type == JointType::Spherical || js.type == JointType::Universal ||
-                             js.type == JointType::Cylindrical || js.type == JointType::Planar;
-    if (d == 2 && spatialOnly)
-      throw std::invalid_argument(who + ": a " + jointTypeName(js.type) +
-                                  " joint needs a 3D structure");
-    switch (js.type) {
-      case JointType::Spherical:
-        coincidence();
-        break;
-      case JointType::Revolute:
-        coincidence();
-        if (d == 3) {
-          orthogonal(a, b);
-          orthogonal(a, c);
-        }
-        break;
-      case JointType::Prismatic:
-        if (d == 3) {
-          normal(b);
-          normal(c);
-          orthogonal(a, b);
-          orthogonal(a, c);
-          orthogonal(b, c);
-        } else {
-          normal(b);
-          orthogonal(b, a);
-        }
-        break;
-      case JointType::Universal:
-        coincidence();
-        orthogonal(a, unit(js.axis2, "axis2"));
-        break;
-      case JointType::Cylindrical:
-        normal(b);
-        normal(c);
-        orthogonal(a, b);
-        orthogonal(a, c);
-        break;
-      case JointType::Planar:
-        normal(a);
-        orthogonal(a, b);
-        orthogonal(a, c);
-        break;
-      case JointType::Fixed:
-        coincidence();
-        if (d == 3) {
-          orthogonal(a, b);
-          orthogonal(a, c);
-          orthogonal(b, c);
-        } else {
-          orthogonal(b, a);
-        }
-        break;
-      case JointType::Distance: {
-        const Affine r = difference(point(true, js.point2), ph);
-        QuadraticRow q;
-        q.H = r.P.transpose() * r.P;
-        q.t = 2.0 * r.P.transpose() * r.p0;
-        g.rows.push_back(std::move(q));
-        break;
-      }
-    }
-    // c makes the reference configuration satisfy every row
-    Eigen::VectorXd x(nx);
-    for (int k = 0; k < nx; ++k) x(k) = m_q0(g.index[static_cast<std::size_t>(k)]);
-    for (QuadraticRow& r : g.rows) r.c = r.t.dot(x) + x.dot(r.H * x);
+    RowGroup g = JointBuilder(*this, js, who).build();
     g.firstRow = row;
     row += static_cast<int>(g.rows.size());
     m_groups.push_back(std::move(g));
   }
   m_nExtrinsic = row - m_nIntrinsic;
+}
 
+void Structure::addApparatuses() {
   // apparatuses: their points' constant Jacobians
-  for (const ApparatusSpec& as : spec.apparatuses) {
-    const std::string who = "apparatus '" + as.name + "'";
-    if (as.bodyB < 0 || as.bodyB >= nb || as.bodyA < -1 || as.bodyA >= nb || as.bodyA == as.bodyB)
-      throw std::invalid_argument(who + ": needs two different bodies (A may be the ground)");
-    if (!(as.stiffness >= 0) || !(as.damping >= 0))
-      throw std::invalid_argument(who + ": stiffness and damping must be >= 0");
-    CompiledApparatus ca;
-    ca.type = as.type;
-    ca.bodyA = as.bodyA;
-    ca.bodyB = as.bodyB;
-    ca.stiffness = as.stiffness;
-    ca.damping = as.damping;
-    double off = 0;
-    if (as.bodyA >= 0) {
-      const Body& A = m_bodies[static_cast<std::size_t>(as.bodyA)];
-      ca.CA = A.pointJacobian(A.localPoint(as.pointA, &off));
-      if (off > 1e-9) throw std::invalid_argument(who + ": point A is off body A's axis");
-    } else {
-      ca.groundA = as.pointA.head(d);
-    }
-    const Body& B = m_bodies[static_cast<std::size_t>(as.bodyB)];
-    ca.CB = B.pointJacobian(B.localPoint(as.pointB, &off));
-    if (off > 1e-9) throw std::invalid_argument(who + ": point B is off body B's axis");
-    ca.restLength = as.restLength ? *as.restLength : (as.pointB - as.pointA).head(d).norm();
-    if (!(ca.restLength >= 0)) throw std::invalid_argument(who + ": rest length must be >= 0");
-    m_apparatuses.push_back(std::move(ca));
-  }
+  for (const ApparatusSpec& as : m_spec.apparatuses)
+    m_apparatuses.push_back(compileApparatus(as, m_bodies, m_spec.dimension));
 }
 
 StructureData::StructureData(const Structure& s) {

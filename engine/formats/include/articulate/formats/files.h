@@ -1,12 +1,11 @@
 #pragma once
-// Reading and writing model files.
+// Reading and writing files: JSON with limits on size and depth, and atomic writes.
 
 #include <string>
 
 #include <nlohmann/json.hpp>
 
-#include "articulate/model/spec.h"
-#include "articulate/formats/spatial_v2.h"
+#include "articulate/formats/json.h"
 
 namespace art {
 
@@ -23,23 +22,6 @@ nlohmann::json readJsonFile(const std::string& path);
 
 /// Parses JSON text with the same limits; `name` labels messages.
 nlohmann::json parseJsonText(const std::string& text, const std::string& name);
-
-/// A spatial_v2 model struct as JSON (NB, parent, jtype, Xtree, I, gravity, gc, appearance,
-/// camera), which MATLAB/Octave's jsondecode turns back into a model for spatial_v2. Free
-/// joints, which spatial_v2 lacks, are written as its six-joint floatbase emulation
-/// (expandFreeJoints, floating_base.h); loading the result converts them back.
-nlohmann::ordered_json specToSpatialV2(const ModelSpec& spec);
-
-/// Formats JSON for people: objects one field per line (in insertion order for ordered_json),
-/// arrays of numbers or of short number rows on one line, other arrays one item per line when
-/// they do not fit in 100 columns. Numbers keep the shortest exact form; -0 is written as 0.
-std::string formatJson(const nlohmann::ordered_json& value);
-
-/// formatJson's pieces, for writers that stream a document too large to build as JSON: `value`
-/// formatted as formatJson does at `indent` spaces, starting at output column `column`,
-/// appended to `out`; and one number exactly as formatJson writes it.
-void formatJsonInto(const nlohmann::ordered_json& value, int indent, std::size_t column, std::string& out);
-std::string formatJsonNumber(double value);
 
 /// A file written atomically, in pieces: the bytes go to a temporary file beside the target
 /// (beside the file a symbolic link points to, so the link stays a link), and commit() flushes

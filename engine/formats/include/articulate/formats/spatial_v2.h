@@ -8,22 +8,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include "articulate/formats/json.h"
 #include "articulate/model/spec.h"
 
 namespace art {
 
-/// A file that cannot be read as a model. The message starts with the JSON path of the
-/// offending value, e.g. "Xtree[2]: expected a 6x6 matrix".
-class FormatError : public std::runtime_error {
- public:
-  FormatError(const std::string& path, const std::string& reason)
-      : std::runtime_error((path.empty() ? std::string("(document)") : path) + ": " + reason),
-        m_path(path) {}
-  const std::string& path() const { return m_path; }
-
- private:
-  std::string m_path;
-};
+struct LoadedModel;  // document.h
 
 /// Converts a spatial_v2 model object to a ModelSpec. Fields: NB, parent (1-based, 0 = base),
 /// jtype (codes, or objects with "code" and "pitch" or "pars": {"pitch"}), Xtree and I (6x6 or
@@ -39,5 +29,22 @@ ModelSpec specFromSpatialV2(const nlohmann::json& model, const std::string& path
 
 /// Whether a JSON document is meant as a spatial_v2 model struct: it has NB and no "format".
 bool looksLikeSpatialV2(const nlohmann::json& doc);
+
+/// A spatial_v2 model struct as JSON (NB, parent, jtype, Xtree, I, gravity, gc, appearance,
+/// camera), which MATLAB/Octave's jsondecode turns back into a model for spatial_v2. Free
+/// joints, which spatial_v2 lacks, are written as its six-joint floatbase emulation
+/// (expandFreeJoints, floating_base.h); loading the result converts them back.
+nlohmann::ordered_json specToSpatialV2(const ModelSpec& spec);
+
+/// Writes specToSpatialV2(spec) to a file atomically. Throws std::runtime_error naming the
+/// file when it cannot be written.
+void saveSpatialV2(const std::string& path, const ModelSpec& spec);
+
+/// Reads a spatial_v2 model document (looksLikeSpatialV2) into `out`: the model, its name and
+/// description when given, its drawing instructions checked, and showmotion's motion beside it
+/// (t, and q as NB x nt or nt x NB) when present. Appends every problem found (a malformed
+/// model field stops at the first, as specFromSpatialV2 throws); `out` is meaningful only when
+/// it returns true. Six-joint floating bases are kept as the file has them.
+bool readSpatialV2Document(const nlohmann::json& doc, LoadedModel& out, Diagnostics& problems);
 
 }  // namespace art

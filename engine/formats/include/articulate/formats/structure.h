@@ -1,9 +1,8 @@
 #pragma once
 // Structure documents: the Articulate model format with "kind": "structure"
 // (docs/model-format.md, "Structures in natural coordinates"). Reading collects every problem
-// with its JSON path, as specFromJson does for trees; readModelDocument still refuses these
-// documents (a tree ModelSpec cannot hold them): callers that accept both look at
-// isStructureDocument first.
+// with its JSON path, as specFromJson does for trees. readDocument and loadDocument
+// (document.h) read them with every other kind; readModelDocument, for trees only, refuses them.
 
 #include <string>
 
@@ -29,5 +28,9 @@ nlohmann::ordered_json structureToJson(const StructureSpec& spec);
 /// Loads a structure file. Throws FormatError listing every problem, one per line, each with
 /// its JSON path, or when the file is not a structure document.
 StructureSpec loadStructure(const std::string& path);
+
+/// Saves a structure in the Articulate format (structureToJson), atomically (see
+/// writeFileAtomically). Throws std::runtime_error naming the file when it cannot be written.
+void saveStructure(const std::string& path, const StructureSpec& spec);
 
 }  // namespace art::natural

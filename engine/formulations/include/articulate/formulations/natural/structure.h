@@ -175,6 +175,12 @@ class Structure {
   const Eigen::VectorXd& gravityForce() const { return m_Fg; }
 
  private:
+  // the constructor's steps, in order (structure.cpp)
+  void addBodies();          // compiles the bodies: their slices of q and their intrinsic rows
+  void assembleConstants();  // reference q0, qd0, the mass matrix and gravity's force
+  void addJoints();          // one row group per joint, after the intrinsic rows
+  void addApparatuses();     // the apparatuses' constant point Jacobians
+
   StructureSpec m_spec;
   std::vector<Body> m_bodies;
   std::vector<int> m_offset, m_bodyRow;

@@ -1,0 +1,109 @@
+// The one reader of model files: which format a file is in, and what it holds.
+#include "articulate/formats/document.h"
+
+#include <utility>
+
+#include "articulate/formats/files.h"
+#include "articulate/formats/floating_base.h"
+#include "articulate/formats/spatial_v2.h"
+#include "articulate/formats/structure.h"
+#include "articulate/formats/urdf.h"
+
+namespace art {
+
+using nlohmann::json;
+
+namespace {
+
+// replaces the six-joint floating bases of a loaded model by free joints, with its motion
+void convertLoadedFloatingBases(LoadedModel& lm) {
+  if (!hasFloatingBases(lm.spec)) return;
+  if (lm.motion) {
+    Motion& mo = *lm.motion;
+    const Eigen::MatrixXd qd = mo.qd.rows()
+                                   ? mo.qd
+                                   : Eigen::MatrixXd(Eigen::MatrixXd::Zero(mo.q.rows(), mo.q.cols()));
+    Eigen::MatrixXd qOut, qdOut;
+    convertFloatingBaseMotion(lm.spec, mo.q, qd, qOut, qdOut);
+    mo.q = qOut;
+    if (mo.qd.rows()) mo.qd = qdOut;
+  }
+  lm.spec = convertFloatingBases(lm.spec);
+}
+
+}  // namespace
+
+std::optional<LoadedModel> readModelDocument(const json& doc, Diagnostics& problems,
+                                             bool convertFloats) {
+  std::optional<LoadedModel> lm = readModelDocumentAsIs(doc, problems);
+  if (lm && convertFloats) convertLoadedFloatingBases(*lm);
+  return lm;
+}
+
+
+std::optional<LoadedModel> readModelDocumentAsIs(const json& doc, Diagnostics& problems) {
+  const std::size_t before = problems.size();
+  LoadedModel lm;
+  if (doc.is_object() && doc.contains("format") && doc["format"] == kRecordingFormatName) {
+    readRecordingDocument(doc, lm, problems);
+  } else if (looksLikeSpatialV2(doc)) {
+    readSpatialV2Document(doc, lm, problems);
+  } else {
+    lm.format = kModelFormatName;
+    specFromJson(doc, lm.spec, problems);
+  }
+  if (problems.size() != before) return std::nullopt;
+  return lm;
+}
+
+namespace {
+
+// a URDF file: the format decided by the file name (isUrdfPath, urdf.h)
+std::optional<LoadedModel> loadIfUrdf(const std::string& path) {
+  if (!isUrdfPath(path)) return std::nullopt;
+  LoadedModel lm;
+  lm.format = "urdf";
+  lm.spec = loadUrdf(path, &lm.notes);
+  return lm;
+}
+
+}  // namespace
+
+LoadedModel loadModel(const std::string& path, bool convertFloats) {
+  if (std::optional<LoadedModel> urdf = loadIfUrdf(path)) return std::move(*urdf);
+  const json doc = readJsonFile(path);
+  Diagnostics problems;
+  std::optional<LoadedModel> lm = readModelDocument(doc, problems, convertFloats);
+  if (!lm) throw FormatError(path, problemList(problems));
+  return *lm;
+}
+
+std::optional<LoadedDocument> readDocument(const json& doc, Diagnostics& problems) {
+  const std::size_t before = problems.size();
+  if (natural::isStructureDocument(doc)) {
+    natural::StructureSpec spec = natural::structureFromJson(doc, problems);
+    if (problems.size() != before) return std::nullopt;
+    return LoadedDocument(std::move(spec));
+  }
+  if (doc.is_object() && !looksLikeSpatialV2(doc) && doc.contains("kind") &&
+      doc["kind"] == "rigid_body") {
+    RigidBodySpec spec;
+    rigidBodyFromJson(doc, spec, problems);
+    if (problems.size() != before) return std::nullopt;
+    return LoadedDocument(std::move(spec));
+  }
+  std::optional<LoadedModel> lm = readModelDocument(doc, problems);
+  if (!lm) return std::nullopt;
+  return LoadedDocument(std::move(*lm));
+}
+
+LoadedDocument loadDocument(const std::string& path) {
+  if (std::optional<LoadedModel> urdf = loadIfUrdf(path)) return LoadedDocument(std::move(*urdf));
+  const json doc = readJsonFile(path);
+  Diagnostics problems;
+  std::optional<LoadedDocument> d = readDocument(doc, problems);
+  if (!d) throw FormatError(path, problemList(problems));
+  return std::move(*d);
+}
+
+}  // namespace art

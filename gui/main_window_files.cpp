@@ -1,0 +1,323 @@
+// The main window's file handling: opening, saving, recovery and dropped model files.
+#include "main_window.h"
+
+#include <QAction>
+#include <QDir>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLocale>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QPushButton>
+#include <QStatusBar>
+#include <QTimer>
+
+#include "articulate/formats/files.h"
+#include "articulate/formats/spatial_v2.h"
+#include "articulate/formats/structure.h"
+#include "articulate/formats/urdf.h"
+#include "articulate/formulations/tree_simulation.h"
+#include "articulate/model/model.h"
+#include "articulate/simulation/recording.h"
+#include "articulate/simulation/structure_system.h"
+#include "joint_sliders.h"
+#include "main_window_private.h"
+#include "model_tree.h"
+#include "recovery.h"
+#include "viewport/viewport.h"
+
+namespace art::gui {
+
+namespace {
+
+bool isArticulate(const LoadedModel& model) { return model.format == kModelFormatName; }
+
+/// The first local .json or .urdf file among dropped URLs, or empty.
+QString droppedModel(const QMimeData* mime) {
+  if (!mime || !mime->hasUrls()) return {};
+  for (const QUrl& url : mime->urls())
+    if (url.isLocalFile() && (url.toLocalFile().endsWith(".json", Qt::CaseInsensitive) ||
+                              isUrdfPath(localPath(url.toLocalFile()))))
+      return url.toLocalFile();
+  return {};
+}
+
+}  // namespace
+
+bool MainWindow::openFile(const QString& path) {
+  const QString file = QFileInfo(path).absoluteFilePath();
+  if (!openDocument(file)) return false;
+  rememberFile(file);
+  QString opened = tr("Opened %1").arg(QDir::toNativeSeparators(file));
+  for (const std::string& note : m_model->notes) opened += "; " + QString::fromStdString(note);
+  statusBar()->showMessage(opened);
+  return true;
+}
+
+AnyDocument readAnyDocument(const std::string& path) {
+  AnyDocument doc;
+  // the engine's one reader, as articulate-cli's commands use it
+  LoadedDocument loaded = loadDocument(path);
+  if (auto* st = std::get_if<natural::StructureSpec>(&loaded)) {
+    StructureSystem check(*st);  // builds the structure (its own checks)
+    doc.loaded.spec = displayModel(*st);
+    doc.loaded.format = kModelFormatName;
+    doc.structure = std::move(*st);
+  } else if (auto* body = std::get_if<RigidBodySpec>(&loaded)) {
+    RigidBodySystem check(*body);  // the spec's own checks (ModelError naming the field)
+    doc.rigid = *body;
+    doc.loaded.spec = displayModel(*body);
+    doc.loaded.format = kModelFormatName;
+  } else {
+    doc.loaded = std::get<LoadedModel>(std::move(loaded));
+    if (doc.loaded.motion) Recording::fromMotion(*doc.loaded.motion);  // checks the samples' sizes
+  }
+  return doc;
+}
+
+std::unique_ptr<System> makeSystem(const ModelSpec& spec, const std::optional<RigidBodySpec>& rigid,
+                                   const std::optional<natural::StructureSpec>& structure) {
+  if (rigid) return std::make_unique<RigidBodySystem>(*rigid);
+  if (structure) return std::make_unique<StructureSystem>(*structure);
+  auto model = std::make_shared<const Model>(compile(spec));
+  return std::make_unique<TreeSystem>(model, simulationOptions(spec));
+}
+
+bool MainWindow::openDocument(const QString& file) {
+  AnyDocument doc;
+  Eigen::VectorXd q;
+  try {
+    doc = readAnyDocument(localPath(file));
+    q = doc.rigid || doc.structure ? compile(doc.loaded.spec).q0 : poseAtTime(doc.loaded, 0.0);
+  } catch (const std::exception& e) {
+    showError(tr("Could not open '%1'.").arg(QFileInfo(file).fileName()),
+              QString::fromStdString(e.what()));
+    return false;
+  }
+  return showModel(std::move(doc.loaded), std::move(doc.rigid), std::move(doc.structure), q, file);
+}
+
+void MainWindow::newModel() {
+  LoadedModel loaded;
+  loaded.format = kModelFormatName;
+  loaded.spec.name = "untitled";
+  // a floor, and a grey post 1 m high to hang the first link from (a click on its side
+  // attaches a link turning about the side's normal: a pendulum under gravity)
+  loaded.spec.baseAppearance = nlohmann::json::parse(
+      R"(["tiles", [[-1, 1], [-1, 1], [0, 0]], 0.25, "colour", [0.55, 0.55, 0.6],
+          "box", [[-0.05, -0.05, 0], [0.05, 0.05, 1]]])");
+  const Eigen::VectorXd q = compile(loaded.spec).q0;
+  if (!showModel(std::move(loaded), std::nullopt, std::nullopt, q, QString())) return;
+  statusBar()->showMessage(tr("New model: choose Add Body and click the floor to attach a link"));
+}
+
+bool MainWindow::showModel(LoadedModel loaded, std::optional<RigidBodySpec> rigid,
+                           std::optional<natural::StructureSpec> structure,
+                           const Eigen::VectorXd& q, const QString& file) {
+  try {
+    m_viewport->setSelectedBody(-1);  // a new model: nothing selected
+    m_viewport->setModel(loaded.spec, q);
+  } catch (const std::exception& e) {
+    if (m_model) m_viewport->setModel(m_model->spec, poseAtTime(*m_model, 0.0));
+    showError(tr("Could not show '%1'.").arg(file.isEmpty() ? tr("the model") : QFileInfo(file).fileName()),
+              QString::fromStdString(e.what()));
+    return false;
+  }
+  m_model = std::move(loaded);
+  m_rigid = std::move(rigid);
+  m_structure = std::move(structure);
+  // rigid bodies and structures are edited in their files, not as trees
+  m_tree->setEnabled(!m_rigid && !m_structure);
+  m_joints->setUnavailable(m_rigid || m_structure
+                               ? tr("Rigid-body and structure models have no joints to pose.")
+                               : QString());
+  m_path = file;
+  m_setAside.clear();  // they belong to the model that was open
+  m_resetting = true;
+  m_document->reset(m_model->spec);
+  m_resetting = false;
+  startTimeline();
+  // frame the view on the system's own poses (rigid bodies and structures are not placed by
+  // the display model's joints)
+  showState(m_display->positions(), m_display->velocities());
+  m_viewport->resetView();
+  setModified(false);
+  if (m_addBodyAction) m_addBodyAction->setEnabled(!m_rigid && !m_structure);
+  return true;
+}
+
+bool MainWindow::save() {
+  if (!m_model) return false;
+  if (m_path.isEmpty()) return saveAs();
+  if (!isArticulate(*m_model)) {
+    QMessageBox box(QMessageBox::Question, tr("Save"),
+                    m_model->format == kRecordingFormatName
+                        ? tr("'%1' is a recording.").arg(QFileInfo(m_path).fileName())
+                    : m_model->format == "urdf"
+                        ? tr("'%1' is a URDF file.").arg(QFileInfo(m_path).fileName())
+                        : tr("'%1' is a spatial_v2 file.").arg(QFileInfo(m_path).fileName()),
+                    QMessageBox::Cancel, this);
+    box.setInformativeText(
+        tr("Articulate saves models in its own format and does not overwrite "
+           "spatial_v2 files, URDF files or recordings with them. Save the model under a new name?"));
+    QPushButton* saveAsButton = box.addButton(tr("Save &As..."), QMessageBox::AcceptRole);
+    box.setDefaultButton(saveAsButton);
+    box.exec();
+    return box.clickedButton() == saveAsButton && saveAs();
+  }
+  return saveTo(m_path);
+}
+
+bool MainWindow::saveAs() {
+  if (!m_model) return false;
+  QString suggestion = m_path;
+  if (m_path.isEmpty())
+    suggestion = QString::fromStdString(m_model->spec.name) + ".json";
+  else if (!isArticulate(*m_model))
+    suggestion =
+        QFileInfo(m_path).dir().filePath(QFileInfo(m_path).completeBaseName() + "-articulate.json");
+  QFileDialog dialog(this, tr("Save Model As"), suggestion, tr("Articulate models (*.json)"));
+  dialog.setAcceptMode(QFileDialog::AcceptSave);
+  dialog.setDefaultSuffix("json");
+  dialog.selectFile(suggestion);
+  if (dialog.exec() != QDialog::Accepted || dialog.selectedFiles().isEmpty()) return false;
+  return saveTo(dialog.selectedFiles().first());
+}
+
+bool MainWindow::saveTo(const QString& path) {
+  if (!m_model) return false;
+  const QString file = QFileInfo(path).absoluteFilePath();
+  if (!isArticulate(*m_model) && file == m_path) {
+    const auto answer = QMessageBox::warning(
+        this, tr("Save"),
+        tr("Replace the spatial_v2 file '%1' with a file in the Articulate format? spatial_v2 "
+           "cannot read it.")
+            .arg(QFileInfo(file).fileName()),
+        QMessageBox::Yes | QMessageBox::No, QMessageBox::No);
+    if (answer != QMessageBox::Yes) return false;
+  }
+  try {
+    writeDocument(localPath(file));
+  } catch (const std::exception& e) {
+    showError(tr("Could not save '%1'.").arg(QFileInfo(file).fileName()),
+              QString::fromStdString(e.what()));
+    return false;
+  }
+  m_model->format = kModelFormatName;
+  m_path = file;
+  m_document->setClean();
+  setModified(false);
+  rememberFile(file);
+  statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(file)));
+  return true;
+}
+
+void MainWindow::writeDocument(const std::string& path) const {
+  if (m_rigid) saveRigidBody(path, *m_rigid);
+  else if (m_structure) writeFileAtomically(path, formatJson(natural::structureToJson(*m_structure)));
+  else saveModel(path, m_model->spec);
+}
+
+bool MainWindow::offerRecovery() {
+  const RecoveryStore& store = m_autosaver->store();
+  for (const RecoveryEntry& entry : store.orphans()) {
+    const QString name = entry.original.isEmpty() ? tr("a new model") : QFileInfo(entry.original).fileName();
+    QMessageBox box(QMessageBox::Question, tr("Recover Unsaved Changes"),
+                    tr("Articulate ended without saving the changes to %1.").arg(name),
+                    QMessageBox::NoButton, this);
+    box.setInformativeText(
+        tr("They were saved automatically at %1. Recover them, discard them for good, or decide "
+           "at the next start?")
+            .arg(QLocale().toString(entry.written.toLocalTime(), QLocale::ShortFormat)));
+    if (!entry.original.isEmpty()) box.setDetailedText(QDir::toNativeSeparators(entry.original));
+    QPushButton* recoverButton = box.addButton(tr("&Recover"), QMessageBox::AcceptRole);
+    QPushButton* discardButton = box.addButton(tr("&Discard"), QMessageBox::DestructiveRole);
+    QPushButton* laterButton = box.addButton(tr("&Later"), QMessageBox::RejectRole);
+    box.setDefaultButton(recoverButton);
+    box.setEscapeButton(laterButton);
+    box.exec();
+    if (box.clickedButton() == discardButton) store.remove(entry.owner);
+    else if (box.clickedButton() == recoverButton && recover(entry)) return true;
+  }
+  return false;
+}
+
+bool MainWindow::recover(const RecoveryEntry& entry) {
+  if (!openDocument(entry.documentPath)) return false;
+  m_path = entry.original;
+  if (!entry.format.isEmpty()) m_model->format = entry.format.toStdString();
+  m_document->markModified();
+  updateTitle();
+  // this process owns the changes now: its own recovery file first, then the old one goes
+  if (m_autosaver->saveNow()) m_autosaver->store().remove(entry.owner);
+  statusBar()->showMessage(
+      tr("Recovered the unsaved changes to %1; save them to keep them")
+          .arg(entry.original.isEmpty() ? tr("a new model") : QDir::toNativeSeparators(entry.original)));
+  return true;
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+  if (!droppedModel(event->mimeData()).isEmpty()) event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+  const QString path = droppedModel(event->mimeData());
+  if (path.isEmpty()) return;
+  event->acceptProposedAction();
+  // open after the drop has finished: a dialog inside the drag-and-drop loop can hang it
+  QTimer::singleShot(0, this, [this, path] { openFromUser(path); });
+}
+
+void MainWindow::openDialog() {
+  if (!maybeSave()) return;
+  const QString dir = m_path.isEmpty() ? QString() : QFileInfo(m_path).absolutePath();
+  const QString path = QFileDialog::getOpenFileName(this, tr("Open Model"), dir,
+                                                    tr("Model files (*.json *.urdf);;All files (*)"));
+  if (!path.isEmpty()) openFile(path);
+}
+
+void MainWindow::openFromUser(const QString& path) {
+  if (!maybeSave()) return;
+  if (!QFileInfo::exists(path)) {
+    m_settings.removeRecentFile(path);
+    m_settings.save();
+    updateRecentMenu();
+    showError(tr("Could not open '%1'.").arg(QFileInfo(path).fileName()),
+              tr("The file no longer exists: %1").arg(QDir::toNativeSeparators(path)));
+    return;
+  }
+  openFile(path);
+}
+
+void MainWindow::autosaveFailed(const QString& why) {
+  statusBar()->showMessage(why);
+  // a dialog, once per run of failures (the next autosave that works ends the run): the status
+  // bar alone is easily missed, and unsaved work is at stake
+  if (m_autosaveWarned) return;
+  m_autosaveWarned = true;
+  auto* box = new QMessageBox(QMessageBox::Warning, tr("Articulate"),
+                              tr("Your unsaved changes could not be autosaved."),
+                              QMessageBox::Ok, this);
+  box->setObjectName("autosaveFailedBox");
+  box->setInformativeText(why + "\n\n" +
+                          tr("Articulate keeps trying every minute. Save the model (File > Save) "
+                             "to keep your changes safe."));
+  box->setAttribute(Qt::WA_DeleteOnClose);
+  box->setModal(false);
+  box->show();
+}
+
+bool MainWindow::maybeSave() {
+  if (!m_model || !isWindowModified()) return true;
+  const auto answer = QMessageBox::question(
+      this, tr("Articulate"),
+      tr("'%1' has unsaved changes. Save them before closing the model?")
+          .arg(QFileInfo(m_path).fileName()),
+      QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+  if (answer == QMessageBox::Save) return save();
+  return answer == QMessageBox::Discard;
+}
+
+}  // namespace art::gui

@@ -1,0 +1,225 @@
+// The main window's menus, keyboard shortcuts, recent files and About box.
+#include "main_window.h"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QApplication>
+#include <QDir>
+#include <QDockWidget>
+#include <QFileInfo>
+#include <QMenu>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QToolBar>
+
+#include "playback.h"
+#include "viewport/viewport.h"
+
+namespace art::gui {
+
+void MainWindow::createShortcuts() {
+  // showmotion's playback keys, active wherever the focus is in the window
+  const auto key = [this](const QKeySequence& seq, auto slot) {
+    auto* a = new QAction(this);
+    a->setShortcut(seq);
+    a->setShortcutContext(Qt::WindowShortcut);
+    connect(a, &QAction::triggered, this, slot);
+    addAction(a);
+    return a;
+  };
+  Playback* p = m_playback;
+  key(Qt::Key_Space, [p] { p->togglePlay(); });
+  key(Qt::Key_0, [p] { p->stopRewind(); });
+  key(Qt::Key_R, [p] { p->toggleRepeating(); });
+  key(Qt::Key_Comma, [p] { p->slower(); });
+  key(Qt::Key_Period, [p] { p->faster(); });
+  key(Qt::Key_Slash, [p] { p->toggleReversed(); });
+  key(Qt::Key_1, [p] { p->setSpeedOne(); });
+  key(Qt::Key_M, [p] { p->jog(1); });
+  key(Qt::Key_N, [p] { p->jog(-1); });
+  key(Qt::SHIFT | Qt::Key_M, [p] { p->jog(10); });
+  key(Qt::SHIFT | Qt::Key_N, [p] { p->jog(-10); });
+  key(Qt::CTRL | Qt::Key_M, [p] { p->jog(100); });
+  key(Qt::CTRL | Qt::Key_N, [p] { p->jog(-100); });
+  key(Qt::Key_P, [this] {
+    for (QToolBar* bar : findChildren<QToolBar*>())
+      if (bar->objectName() == "playbackBar") bar->setVisible(!bar->isVisible());
+  });
+  key(Qt::Key_H, [this] { showKeys(); });
+  key(Qt::Key_Question, [this] { showKeys(); });
+}
+
+void MainWindow::showKeys() {
+  QMessageBox::information(
+      this, tr("Keys"),
+      tr("<table>"
+         "<tr><td><b>Space</b></td><td>play / pause (a model without a motion simulates)</td></tr>"
+         "<tr><td><b>0</b></td><td>stop and rewind (to the start; at the start, to the end)</td></tr>"
+         "<tr><td><b>r</b></td><td>auto-repeat</td></tr>"
+         "<tr><td><b>/</b></td><td>reverse</td></tr>"
+         "<tr><td><b>, .</b></td><td>slower, faster (0.001 to 20); <b>1</b> normal speed</td></tr>"
+         "<tr><td><b>n m</b></td><td>jog back, forward 1 step (N M: 10, Ctrl+N Ctrl+M: 100)</td></tr>"
+         "<tr><td><b>p</b></td><td>show / hide the playback bar</td></tr>"
+         "<tr><td><b>arrows</b></td><td>pan; Shift: rotate 3&deg;; Ctrl+left/right: spin 2&deg;</td></tr>"
+         "<tr><td><b>z Z</b></td><td>zoom out, in</td></tr>"
+         "<tr><td><b>i</b></td><td>reset the view</td></tr>"
+         "<tr><td><b>l L o O</b></td><td>headlight, overhead light dimmer / brighter</td></tr>"
+         "<tr><td><b>h ?</b></td><td>this help</td></tr></table>"));
+}
+
+void MainWindow::createMenus() {
+  // file
+  QMenu* file = menuBar()->addMenu(tr("&File"));
+  QAction* newAction = file->addAction(tr("&New"), this, [this] {
+    if (maybeSave()) newModel();
+  });
+  newAction->setShortcut(QKeySequence::New);
+  QAction* open = file->addAction(tr("&Open..."), this, &MainWindow::openDialog);
+  open->setShortcut(QKeySequence::Open);
+  m_recentMenu = file->addMenu(tr("Open &Recent"));
+  connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::updateRecentMenu);
+  updateRecentMenu();
+  file->addSeparator();
+  m_saveAction = file->addAction(tr("&Save"), this, &MainWindow::save);
+  m_saveAction->setShortcut(QKeySequence(tr("Ctrl+S")));
+  m_saveAsAction = file->addAction(tr("Save &As..."), this, &MainWindow::saveAs);
+  m_saveAsAction->setShortcut(QKeySequence(tr("Ctrl+Shift+S")));
+  file->addAction(tr("Save &Recording..."), this, &MainWindow::saveRecordingDialog);
+  QMenu* exportMenu = file->addMenu(tr("&Export"));
+  exportMenu->addAction(tr("&Image..."), this, &MainWindow::exportImageDialog);
+  exportMenu->addAction(tr("Image &Sequence..."), this, [this] { exportAnimationDialog(false); });
+  exportMenu->addAction(tr("&Video..."), this, [this] { exportAnimationDialog(true); });
+  exportMenu->addSeparator();
+  exportMenu->addAction(tr("s&patial_v2 JSON..."), this, [this] { exportModelDialog(false); });
+  exportMenu->addAction(tr("&URDF..."), this, [this] { exportModelDialog(true); });
+  file->addSeparator();
+  QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+  quit->setShortcut(QKeySequence(tr("Ctrl+Q")));
+  quit->setMenuRole(QAction::QuitRole);
+
+  // view: the viewport handles the key `i` itself; the menu shows it without a shortcut
+  QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+  QAction* undo = m_document->undoStack()->createUndoAction(this, tr("&Undo"));
+  undo->setShortcut(QKeySequence::Undo);
+  undo->setObjectName("undoAction");
+  QAction* redo = m_document->undoStack()->createRedoAction(this, tr("&Redo"));
+  redo->setShortcut(QKeySequence::Redo);
+  redo->setObjectName("redoAction");
+  edit->addAction(undo);
+  edit->addAction(redo);
+
+  QMenu* view = menuBar()->addMenu(tr("&View"));
+  view->addAction(tr("&Reset View") + "\tI", m_viewport, &Viewport::resetView);
+  view->addSeparator();
+  const std::pair<QString, StandardView> views[] = {{tr("&Front"), StandardView::Front},
+                                                    {tr("&Side"), StandardView::Side},
+                                                    {tr("&Top"), StandardView::Top},
+                                                    {tr("&Iso"), StandardView::Iso}};
+  int key = 1;
+  for (const auto& [name, standard] : views) {
+    QAction* a =
+        view->addAction(name, this, [this, s = standard] { m_viewport->setStandardView(s); });
+    a->setShortcut(QKeySequence(tr("Ctrl+%1").arg(key++)));
+  }
+  view->addSeparator();
+  const auto overlay = [&](const QString& name, bool checked) {
+    QAction* a = view->addAction(name);
+    a->setCheckable(true);
+    a->setChecked(checked);
+    connect(a, &QAction::toggled, this, &MainWindow::applyOverlays);
+    return a;
+  };
+  m_bodyFramesAction = overlay(tr("&Body Frames"), m_settings.bodyFrames);
+  m_jointAxesAction = overlay(tr("&Joint Axes"), m_settings.jointAxes);
+  m_comAction = overlay(tr("&Centres of Mass"), m_settings.centresOfMass);
+  view->addSeparator();
+  m_saveCameraAction =
+      view->addAction(tr("Save &Camera to Model"), this, &MainWindow::saveCameraToModel);
+  m_saveCameraAction->setShortcut(QKeySequence(tr("Ctrl+Shift+C")));
+  view->addSeparator();
+  QMenu* panels = view->addMenu(tr("&Panels"));
+  for (QDockWidget* dock : findChildren<QDockWidget*>())
+    panels->addAction(dock->toggleViewAction());
+  for (QToolBar* bar : findChildren<QToolBar*>()) panels->addAction(bar->toggleViewAction());
+
+  // simulation
+  QMenu* sim = menuBar()->addMenu(tr("&Simulation"));
+  sim->addAction(tr("&Play / Pause") + "\tSpace", m_playback, &Playback::togglePlay);
+  sim->addAction(tr("&Resume from Here"), m_playback, &Playback::resumeFromHere);
+  sim->addAction(tr("Re&start"), m_playback, &Playback::restart);
+  QAction* unpaced = sim->addAction(tr("As &Fast as Possible"));
+  unpaced->setCheckable(true);
+  connect(unpaced, &QAction::toggled, m_playback, &Playback::setUnpaced);
+  sim->addSeparator();
+  m_integratorMenu = sim->addMenu(tr("&Integrator"));
+  auto* group = new QActionGroup(this);
+  const std::pair<QString, QString> integrators[] = {
+      {"rk4", tr("&RK4 (fixed step)")},
+      {"euler", tr("Semi-implicit &Euler (symplectic)")},
+      {"dopri5", tr("&Dormand-Prince 5(4) (adaptive)")}};
+  for (const auto& [id, label] : integrators) {
+    QAction* a = m_integratorMenu->addAction(label, this, [this, id = id] { chooseIntegrator(id); });
+    a->setData(id);
+    a->setCheckable(true);
+    group->addAction(a);
+  }
+  m_integratorMenu->addSeparator();
+  m_energyProjection = m_integratorMenu->addAction(tr("Energy &Projection (passive models)"));
+  m_energyProjection->setObjectName("energyProjectionAction");
+  m_energyProjection->setCheckable(true);
+  m_energyProjection->setToolTip(
+      tr("RK4 and Dormand-Prince on a model without controllers, external forces or contact "
+         "points: rescale the joint velocities after every step so that the total energy keeps "
+         "its initial value"));
+  m_integratorMenu->setToolTipsVisible(true);
+  connect(m_energyProjection, &QAction::triggered, this, &MainWindow::setEnergyProjection);
+  sim->addAction(tr("Time &Step..."), this, &MainWindow::chooseStep);
+
+  // help
+  QMenu* help = menuBar()->addMenu(tr("&Help"));
+  help->addAction(tr("&About Articulate"), this, &MainWindow::about)
+      ->setMenuRole(QAction::AboutRole);
+  help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt)->setMenuRole(QAction::AboutQtRole);
+}
+
+void MainWindow::updateRecentMenu() {
+  if (m_settings.pruneRecentFiles()) m_settings.save();
+  m_recentMenu->clear();
+  for (int i = 0; i < m_settings.recentFiles.size(); ++i) {
+    const QString& path = m_settings.recentFiles[i];
+    const QString number = i < 9 ? QString("&%1").arg(i + 1) : QString("1&0");
+    QString name = QFileInfo(path).fileName();
+    QAction* a = m_recentMenu->addAction(number + " " + name.replace("&", "&&"), this,
+                                         [this, path] { openFromUser(path); });
+    a->setStatusTip(QDir::toNativeSeparators(path));
+    a->setToolTip(QDir::toNativeSeparators(path));
+  }
+  m_recentMenu->setEnabled(!m_settings.recentFiles.isEmpty());
+  if (m_settings.recentFiles.isEmpty()) return;
+  m_recentMenu->addSeparator();
+  m_recentMenu->addAction(tr("&Clear List"), this, [this] {
+    m_settings.recentFiles.clear();
+    m_settings.save();
+    updateRecentMenu();
+  });
+}
+
+void MainWindow::rememberFile(const QString& path) {
+  // start from the stored list, so that several windows do not lose each other's files
+  m_settings.recentFiles = Settings::load().recentFiles;
+  m_settings.addRecentFile(path);
+  m_settings.save();
+  updateRecentMenu();
+}
+
+void MainWindow::about() {
+  QMessageBox::about(
+      this, tr("About Articulate"),
+      tr("<h3>Articulate %1</h3>"
+         "<p>Build, simulate and play back articulated mechanisms.</p>"
+         "<p>Algorithms after Roy Featherstone's spatial_v2.</p>"
+         "<p>Built with Qt %2.</p>")
+          .arg(QCoreApplication::applicationVersion().toHtmlEscaped(), QString(qVersion())));
+}
+
+}  // namespace art::gui

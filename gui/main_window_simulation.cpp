@@ -1,0 +1,114 @@
+// The main window's simulation wiring: the timeline, the shown state, integrator settings.
+#include "main_window.h"
+
+#include <QAction>
+#include <QInputDialog>
+#include <QMenu>
+#include <QStatusBar>
+
+#include "articulate/simulation/recording.h"
+#include "joint_sliders.h"
+#include "playback.h"
+#include "plots.h"
+#include "viewport/viewport.h"
+
+namespace art::gui {
+
+std::unique_ptr<System> MainWindow::makeSystem() const {
+  return gui::makeSystem(m_model->spec, m_rigid, m_structure);
+}
+
+void MainWindow::startTimeline() {
+  // one system simulates on the simulator's thread; this one only names and poses for the GUI
+  m_display = makeSystem();
+  std::vector<std::string> positions, velocities, constraints;
+  for (int i = 0; i < m_display->positionSize(); ++i) positions.push_back(m_display->positionName(i));
+  for (int i = 0; i < m_display->velocitySize(); ++i) velocities.push_back(m_display->velocityName(i));
+  for (int i = 0; i < m_display->constraintSize(); ++i)
+    constraints.push_back("lambda[" + std::to_string(i) + "] " + m_display->constraintName(i));
+  m_plots->setQuantities(positions, velocities, constraints);
+  if (m_model->motion) {
+    Recording r = Recording::fromMotion(*m_model->motion);
+    r.setQuaternionBlocks(m_display->quaternionBlocks());
+    m_playback->setAnimation(std::move(r));
+  } else {
+    m_playback->setSimulation(makeSystem());
+  }
+  m_plots->setRecording(&m_playback->recording());
+  updateIntegratorMenu();
+}
+
+void MainWindow::computeState(const Eigen::VectorXd& q, const Eigen::VectorXd& qd) {
+  m_display->bodyPoses(q, m_poses);
+  // playback and scrubbing too: the segments come from the shown state, not the simulation's
+  static const Eigen::VectorXd none;  // velocities unknown: the elastic tension alone
+  m_display->segments(q, qd.size() == m_display->velocitySize() ? qd : none, m_segments);
+}
+
+void MainWindow::showState(const Eigen::VectorXd& q, const Eigen::VectorXd& qd) {
+  computeState(q, qd);
+  m_viewport->setSegments(m_segments);
+  m_viewport->setBodyPoses(m_poses);
+}
+
+void MainWindow::showFrame() {
+  showState(m_playback->q(), m_playback->qd());
+  m_plots->setCursor(m_playback->time());
+  if (m_playback->simulating()) m_plots->setRecording(&m_playback->recording());  // it grew (redraws at most 5 times a second)
+  if (!m_rigid && !m_structure) m_joints->setPose(m_playback->q());
+}
+
+void MainWindow::simulationProblem(const QString& message) {
+  m_lastError = message;
+  statusBar()->showMessage(message);
+}
+
+void MainWindow::updateIntegratorMenu() {
+  if (!m_integratorMenu) return;
+  const QString current = m_model ? integratorName(m_model->spec.simulation.integrator) : "";
+  const bool tree = simulatesTree();
+  for (QAction* a : m_integratorMenu->actions()) {
+    if (a == m_energyProjection) continue;
+    a->setChecked(a->data().toString() == current);
+    a->setEnabled(tree);
+  }
+  m_energyProjection->setChecked(m_model && m_model->spec.simulation.energyProjection);
+  m_energyProjection->setEnabled(tree);
+}
+
+bool MainWindow::simulatesTree() const {
+  return m_model && !m_model->motion && !m_rigid && !m_structure;
+}
+
+void MainWindow::setEnergyProjection(bool on) {
+  if (!simulatesTree()) return;
+  if (m_model->spec.simulation.energyProjection == on) return;
+  const QString error = m_document->edit(
+      on ? tr("Turn energy projection on") : tr("Turn energy projection off"),
+      [on](ModelSpec& s) { s.simulation.energyProjection = on; });
+  if (!error.isEmpty()) showError(tr("Could not change the energy projection."), error);
+}
+
+void MainWindow::chooseIntegrator(const QString& name) {
+  if (!simulatesTree()) return;
+  Integrator chosen = Integrator::RK4;
+  if (!parseIntegrator(name.toStdString(), chosen)) return;
+  if (m_model->spec.simulation.integrator == chosen) return;
+  const QString error = m_document->edit(tr("Set integrator to %1").arg(name),
+                                         [chosen](ModelSpec& s) { s.simulation.integrator = chosen; });
+  if (!error.isEmpty()) showError(tr("Could not change the integrator."), error);
+}
+
+void MainWindow::chooseStep() {
+  if (!simulatesTree()) return;
+  bool ok = false;
+  const double dt = QInputDialog::getDouble(this, tr("Time Step"), tr("Step (s):"),
+                                            m_model->spec.simulation.dt, 1e-7, 1.0, 7, &ok, {},
+                                            1e-4);
+  if (!ok) return;
+  const QString error = m_document->edit(tr("Set time step to %1 s").arg(dt),
+                                         [dt](ModelSpec& s) { s.simulation.dt = dt; });
+  if (!error.isEmpty()) showError(tr("Could not change the time step."), error);
+}
+
+}  // namespace art::gui
