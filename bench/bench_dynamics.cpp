@@ -8,7 +8,7 @@
 
 #include "articulate/dynamics/dynamics.h"
 #include "articulate/formulations/generators.h"
-#include "articulate/formats/articulate.h"
+#include "articulate/formats/document.h"
 #include "articulate/formulations/tree_simulation.h"
 #include "articulate/formulations/rigid_body.h"
 #include "workloads.h"

@@ -1,4 +1,4 @@
-// Structural edits of a ModelSpec (see model_edit.h).
+// Structural edits of a ModelSpec (see articulate/model/edit.h).
 #include "articulate/model/edit.h"
 
 #include <algorithm>
