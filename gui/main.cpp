@@ -142,14 +142,17 @@ int screenshot(const Options& options) {
   try {
     const art::gui::AnyDocument doc = art::gui::readAnyDocument(QFile::encodeName(path).toStdString());
     const art::LoadedModel& model = doc.loaded;
-    if (model.motion || !(options.time > 0)) {
+    // a tree's pose comes from its motion or its initial joint values; a rigid body's or a
+    // structure's only from its System, which also draws its force elements
+    if (model.motion || (!(options.time > 0) && !doc.rigid && !doc.structure)) {
       art::gui::Viewport::renderToPng(model.spec, art::gui::poseAtTime(model, options.time),
                                       options.size.width(), options.size.height(), options.screenshot);
       return 0;
     }
-    // no motion: simulate to the time, then draw the system's own poses and force elements
+    // no motion: simulate to the time (none for the initial state), then draw the system's own
+    // poses and force elements
     const std::unique_ptr<art::System> system = art::gui::makeSystem(model.spec, doc.rigid, doc.structure);
-    if (!system->advanceTo(options.time)) {
+    if (options.time > 0 && !system->advanceTo(options.time)) {
       const auto divergence = system->divergence();
       return fail(divergence ? QString::fromStdString(divergence->message)
                              : QString("the simulation stopped before t = %1 s").arg(options.time));
