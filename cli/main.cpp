@@ -501,20 +501,20 @@ int runGenerate(const GenerateArgs& a) {
 // can hold it
 int runConvert(const std::string& in, const std::string& out, const std::string& to) {
   const LoadedDocument document = loadDocument(in);
-  if (const auto* st = std::get_if<natural::StructureSpec>(&document)) {
+  if (!std::holds_alternative<LoadedModel>(document)) {
+    // a rigid body or a structure has only the Articulate form
+    const auto* st = std::get_if<natural::StructureSpec>(&document);
     const std::string target = to == "auto" && isUrdfPath(out) ? "urdf" : to;
     if (target == "spatial_v2" || target == "urdf")
-      throw std::invalid_argument("--to " + target + ": a structure model has no " + target + " form");
-    saveStructure(out, *st);
-    std::cout << "wrote " << out << " (articulate-model, structure, " << st->bodies.size() << " bodies)\n";
-    return 0;
-  }
-  if (const auto* rb = std::get_if<RigidBodySpec>(&document)) {
-    const std::string target = to == "auto" && isUrdfPath(out) ? "urdf" : to;
-    if (target == "spatial_v2" || target == "urdf")
-      throw std::invalid_argument("--to " + target + ": a rigid_body model has no " + target + " form");
-    saveRigidBody(out, *rb);
-    std::cout << "wrote " << out << " (articulate-model, rigid body)\n";
+      throw std::invalid_argument("--to " + target + ": a " + (st ? "structure" : "rigid_body") +
+                                  " model has no " + target + " form");
+    if (st) {
+      saveStructure(out, *st);
+      std::cout << "wrote " << out << " (articulate-model, structure, " << st->bodies.size() << " bodies)\n";
+    } else {
+      saveRigidBody(out, std::get<RigidBodySpec>(document));
+      std::cout << "wrote " << out << " (articulate-model, rigid body)\n";
+    }
     return 0;
   }
   const LoadedModel& lm = std::get<LoadedModel>(document);

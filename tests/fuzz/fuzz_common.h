@@ -6,10 +6,13 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
+#include "articulate/formats/document.h"
+#include "articulate/formats/files.h"
 #include "articulate/model/diagnostics.h"
 #include "articulate/simulation/system.h"
 
@@ -28,6 +31,21 @@ inline std::string joined(const art::Diagnostics& problems) {
 }
 
 /// A reader's contract: a document either loads with no problem, or does not load and says why.
+// Reads back, as File > Open would, a tree document the harness wrote (`name` labels the
+// parse error); a parse error or a problem is a finding about `what`, e.g. "the converted
+// spatial_v2 document".
+inline art::LoadedModel readBack(const std::string& text, const char* name, const std::string& what) {
+  art::Diagnostics problems;
+  std::optional<art::LoadedModel> back;
+  try {
+    back = art::readModelDocument(art::parseJsonText(text, name), problems);
+  } catch (const art::FormatError& e) {
+    finding((what + " does not parse").c_str(), std::string(e.what()) + "\n" + text);
+  }
+  if (!back || !problems.empty()) finding((what + " does not read back").c_str(), joined(problems) + text);
+  return std::move(*back);
+}
+
 inline void checkVerdict(bool loaded, const art::Diagnostics& problems, const std::string& input) {
   if (loaded && !problems.empty()) finding("a document loaded with problems", joined(problems));
   if (!loaded && problems.empty()) finding("no document and no problem reported", input);

@@ -45,30 +45,14 @@ void exercise(const art::Model& model) {
 void roundTrip(const art::ModelSpec& spec) {
   // Articulate format: reads back cleanly and saves to the same text
   const std::string first = art::formatJson(art::specToJson(spec));
-  art::Diagnostics problems;
-  std::optional<art::LoadedModel> back;
-  try {
-    back = art::readModelDocument(art::parseJsonText(first, "saved.json"), problems);
-  } catch (const art::FormatError& e) {
-    finding("the saved Articulate document does not parse", std::string(e.what()) + "\n" + first);
-  }
-  if (!back || !problems.empty())
-    finding("the saved Articulate document does not read back", joined(problems) + first);
-  const std::string second = art::formatJson(art::specToJson(back->spec));
+  const art::LoadedModel back = fuzz::readBack(first, "saved.json", "the saved Articulate document");
+  const std::string second = art::formatJson(art::specToJson(back.spec));
   if (second != first)
     finding("saving the re-read Articulate document changes it", first + "----\n" + second);
 
   // spatial_v2 conversion: the converted document reads back cleanly
   const std::string sv2 = art::formatJson(art::specToSpatialV2(spec));
-  problems.clear();
-  std::optional<art::LoadedModel> converted;
-  try {
-    converted = art::readModelDocument(art::parseJsonText(sv2, "converted.json"), problems);
-  } catch (const art::FormatError& e) {
-    finding("the converted spatial_v2 document does not parse", std::string(e.what()) + "\n" + sv2);
-  }
-  if (!converted || !problems.empty())
-    finding("the converted spatial_v2 document does not read back", joined(problems) + sv2);
+  fuzz::readBack(sv2, "converted.json", "the converted spatial_v2 document");
 }
 
 }  // namespace

@@ -26,7 +26,6 @@
 namespace {
 
 using fuzz::finding;
-using fuzz::joined;
 
 void checkMotion(const art::Motion& motion, const art::Model& model) {
   const art::Recording rec = art::Recording::fromMotion(motion);
@@ -66,16 +65,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* bytes, std::size_t siz
     if (loaded->motion) checkMotion(*loaded->motion, model);
 
     const std::string first = convertedText(loaded->spec);
-    problems.clear();
-    std::optional<art::LoadedModel> back;
-    try {
-      back = art::readModelDocument(art::parseJsonText(first, "converted.json"), problems);
-    } catch (const art::FormatError& e) {
-      finding("the converted spatial_v2 document does not parse", std::string(e.what()) + "\n" + first);
-    }
-    if (!back || !problems.empty())
-      finding("the converted spatial_v2 document does not read back", joined(problems) + first);
-    const std::string second = convertedText(back->spec);
+    const art::LoadedModel back = fuzz::readBack(first, "converted.json", "the converted spatial_v2 document");
+    const std::string second = convertedText(back.spec);
     // The conversion computes numbers: a transform's translation is recovered from its matrix,
     // and the reader takes a rotation or Plücker block that is off by up to 1e-9 (relative) as
     // it is (spatial_v2 files are often printed with fewer digits; placementFromSpatial and

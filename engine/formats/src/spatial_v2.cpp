@@ -133,13 +133,10 @@ bool looksLikeSpatialV2(const json& doc) {
 
 namespace {
 
-// a spatial_v2 field's JSON path below the model's own path
-std::string fieldPath(const std::string& path, const std::string& f) { return path.empty() ? f : path + "." + f; }
-
 // body i from parent(i), jtype{i}, Xtree{i} and I{i} (n = 6 spatial, 3 planar)
 BodySpec readSpatialV2Body(const json& parent, const json& jtype, const json& xtree, const json& inert,
                            int i, const ModelSpec& spec, const std::string& path) {
-  auto at = [&](const std::string& f) { return fieldPath(path, f); };
+  auto at = [&](const std::string& f) { return jsonField(path, f); };
   const int n = spec.arithmetic == Arithmetic::Spatial ? 6 : 3;
   const std::string idx = "[" + std::to_string(i) + "]";
   BodySpec b;
@@ -174,7 +171,7 @@ BodySpec readSpatialV2Body(const json& parent, const json& jtype, const json& xt
 
 // gc: contact points, {"body": [npt], "point": [npt][3] or [3][npt]}
 void readSpatialV2Contacts(const json& gc, int nb, const std::string& path, ModelSpec& spec) {
-  auto at = [&](const std::string& f) { return fieldPath(path, f); };
+  auto at = [&](const std::string& f) { return jsonField(path, f); };
   json hb, hp;
   const json& body = asList(field(gc, "body", at("gc")), hb);
   const json& point = field(gc, "point", at("gc"));
@@ -204,7 +201,7 @@ void readSpatialV2Contacts(const json& gc, int nb, const std::string& path, Mode
 // appearance: base, and one body entry per body (showmotion's rules)
 void readSpatialV2Appearance(const json& a, int nb, const std::string& path, ModelSpec& spec,
                              std::vector<std::string>* notes) {
-  auto at = [&](const std::string& f) { return fieldPath(path, f); };
+  auto at = [&](const std::string& f) { return jsonField(path, f); };
   if (a.contains("base")) spec.baseAppearance = a["base"];
   if (a.contains("body")) {
     // showmotion draws body i from appearance.body{i} for every i up to NB, and fails on a
@@ -229,7 +226,7 @@ void readSpatialV2Appearance(const json& a, int nb, const std::string& path, Mod
 
 // camera: showmotion's camera fields, each checked
 void readSpatialV2Camera(const json& cam, int nb, const std::string& path, ModelSpec& spec) {
-  auto at = [&](const std::string& f) { return fieldPath(path, f); };
+  auto at = [&](const std::string& f) { return jsonField(path, f); };
   const std::string cp = at("camera");
   if (!cam.is_object()) throw FormatError(cp, "expected an object");
   auto vec3 = [&](const char* f) {
@@ -274,7 +271,7 @@ void readSpatialV2Camera(const json& cam, int nb, const std::string& path, Model
 }  // namespace
 
 ModelSpec specFromSpatialV2(const json& model, const std::string& path, std::vector<std::string>* notes) {
-  auto at = [&](const std::string& f) { return fieldPath(path, f); };
+  auto at = [&](const std::string& f) { return jsonField(path, f); };
   if (!model.is_object()) throw FormatError(path, "expected a spatial_v2 model object");
   const json& nbj = field(model, "NB", path);
   if (!nbj.is_number_integer() || nbj.get<long long>() < 0 || nbj.get<long long>() > 100000)
