@@ -186,6 +186,10 @@ void MainWindow::createBuildBar() {
   connect(m_moveAction, &QAction::toggled, m_viewport, &Viewport::setTransformHandle);
   connect(m_viewport, &Viewport::handleDragged, this, &MainWindow::moveBody);
   connect(m_viewport, &Viewport::jointDragged, this, &MainWindow::turnJoint);
+  connect(m_viewport, &Viewport::perturbationDragged, this, &MainWindow::perturb);
+  // Ctrl+drag pulls bodies while a simulation is live (the camera otherwise)
+  connect(m_playback, &Playback::stateChanged, this,
+          [this] { m_viewport->setPerturbable(m_playback->live()); });
   auto* stop = new QAction(this);
   stop->setShortcut(Qt::Key_Escape);
   connect(stop, &QAction::triggered, this, [this] {

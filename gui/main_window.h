@@ -94,6 +94,12 @@ class MainWindow : public QMainWindow {
   /// finished one is one undoable "Set initial state of 'name'" and, while the simulation is
   /// paused, restarts it from the initial state so that the new home position shows.
   void turnJoint(int body, double delta, bool finished);
+  /// What Ctrl+drag in the viewport does while a simulation is live: pulls `point` (body
+  /// coordinates) of `body` towards `target` (world) with the perturbation spring (stiffness and
+  /// damping scaled to the mass the body carries; Perturbation), or with `torque` turns the body
+  /// by the spring's moment; `finished` lets go. The spring is drawn from the grabbed point to
+  /// the target and its force shown in the status bar. Nothing on an animation.
+  void perturb(int body, const Vec3& point, const Vec3& target, bool torque, bool finished);
   LinkOptionsForm* linkOptions() const { return m_linkOptions; }
   /// Saves the model to its file in the Articulate format. A model without a file, or read from
   /// a spatial_v2 file, asks for a new name instead. Returns whether it was saved.

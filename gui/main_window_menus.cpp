@@ -64,6 +64,8 @@ void MainWindow::showKeys() {
          "<tr><td><b>z Z</b></td><td>zoom out, in</td></tr>"
          "<tr><td><b>i</b></td><td>reset the view</td></tr>"
          "<tr><td><b>l L o O</b></td><td>headlight, overhead light dimmer / brighter</td></tr>"
+         "<tr><td><b>Ctrl+drag</b></td><td>while simulating: pull a body towards the mouse "
+         "(Ctrl+Shift+drag: turn it)</td></tr>"
          "<tr><td><b>h ?</b></td><td>this help</td></tr></table>"));
 }
 

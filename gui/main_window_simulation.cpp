@@ -43,6 +43,49 @@ void MainWindow::computeState(const Eigen::VectorXd& q, const Eigen::VectorXd& q
   // playback and scrubbing too: the segments come from the shown state, not the simulation's
   static const Eigen::VectorXd none;  // velocities unknown: the elastic tension alone
   m_display->segments(q, qd.size() == m_display->velocitySize() ? qd : none, m_segments);
+  // the mouse's pull: a spring from the grabbed point, where it is shown, to the mouse
+  if (const auto& p = m_playback->perturbation();
+      p && p->body >= 0 && p->body < static_cast<int>(m_poses.size())) {
+    const BodyPose& pose = m_poses[static_cast<std::size_t>(p->body)];
+    SegmentReport pull;
+    pull.kind = SegmentReport::Kind::Spring;
+    pull.a = pose.position + pose.rotation * p->point;
+    pull.b = p->target;
+    pull.tension = p->stiffness * (pull.b - pull.a).norm();
+    m_segments.push_back(pull);
+  }
+}
+
+void MainWindow::perturb(int body, const Vec3& point, const Vec3& target, bool torque,
+                         bool finished) {
+  if (!m_playback->live() || !m_display || body < 0 || body >= m_display->bodies()) return;
+  if (finished) {
+    m_playback->setPerturbation(std::nullopt);
+    statusBar()->clearMessage();
+    showFrame();
+    return;
+  }
+  Perturbation p;
+  p.body = body;
+  p.point = point;
+  p.target = target;
+  p.torque = torque;
+  // scaled to the mass the body carries, so that a finger and a base follow alike (a massless
+  // body moves what it carries; at least 1 g, so that the spring pulls something)
+  const double w = kPerturbationFrequency, m = std::max(m_display->carriedMass(body), 1e-3);
+  p.stiffness = m * w * w;
+  p.damping = 2.0 * m * w;
+  m_playback->setPerturbation(p);
+  showFrame();
+  const BodyPose& pose = m_poses[static_cast<std::size_t>(body)];
+  const Vec3 pull = p.stiffness * (target - (pose.position + pose.rotation * point));
+  const QString name = m_model && body < static_cast<int>(m_model->spec.bodies.size())
+                           ? QString::fromStdString(m_model->spec.bodies[static_cast<std::size_t>(body)].name)
+                           : QString::number(body);
+  statusBar()->showMessage(
+      torque ? tr("Turning '%1': %2 N m").arg(name).arg(
+                   (pose.rotation * point).cross(pull).norm(), 0, 'f', 2)
+             : tr("Pulling '%1': %2 N").arg(name).arg(pull.norm(), 0, 'f', 2));
 }
 
 void MainWindow::showState(const Eigen::VectorXd& q, const Eigen::VectorXd& qd) {

@@ -50,6 +50,7 @@ Simulator* Playback::simulator() {
 void Playback::setAnimation(Recording recording) {
   if (m_simulator) m_simulator->pause();
   m_live = false;
+  m_perturbation.reset();
   m_recording = std::move(recording);
   m_playing = m_follow = false;
   m_time = m_recording.startTime();
@@ -81,6 +82,7 @@ void Playback::setSimulation(std::unique_ptr<System> system) {
   m_recording.setQuaternionBlocks(system->quaternionBlocks());
   m_q = system->positions();
   m_qd = system->velocities();
+  m_perturbation.reset();  // a loaded system starts without one
   m_generation = sim->load(std::move(system));
   sim->setSpeed(speed());
   sim->setUnpaced(m_unpaced);
@@ -96,9 +98,16 @@ void Playback::setSimulation(std::unique_ptr<System> system) {
 void Playback::clear() {
   if (m_simulator) m_simulator->pause();
   m_live = m_playing = m_follow = false;
+  m_perturbation.reset();
   m_recording = Recording();
   m_time = 0.0;
   emit stateChanged();
+}
+
+void Playback::setPerturbation(const std::optional<Perturbation>& perturbation) {
+  if (!m_live) return;
+  m_perturbation = perturbation;
+  simulator()->setPerturbation(perturbation);
 }
 
 double Playback::jogStep() const {

@@ -93,6 +93,12 @@ class Playback : public QObject {
   /// Hands the recording over (moved, not copied) and leaves an empty one: the caller then
   /// starts another timeline.
   Recording releaseRecording();
+  /// Live: sets or (nullopt) removes the simulation's perturbation (the viewport's mouse pull;
+  /// Simulator::setPerturbation), felt from the next step on. Does nothing on an animation; a
+  /// new timeline starts without one.
+  void setPerturbation(const std::optional<Perturbation>& perturbation);
+  /// The perturbation set last (live timelines), if any.
+  const std::optional<Perturbation>& perturbation() const { return m_perturbation; }
   /// Time of one jog step: the range over kFineSteps (at least 1e-6 s).
   double jogStep() const;
 
@@ -159,6 +165,7 @@ class Playback : public QObject {
   bool m_reportedProblem = false;
   double m_limitBytes = kRecordingLimitBytes;  // recordingLimitBytes() when the timeline started
 
+  std::optional<Perturbation> m_perturbation;
   Recording m_recording;
   bool m_live = false, m_playing = false, m_follow = false;
   bool m_reverse = false, m_repeat = false, m_unpaced = false;

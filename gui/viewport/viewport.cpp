@@ -161,6 +161,11 @@ struct Viewport::Impl {
   vtkNew<vtkBoxRepresentation> handleRep;
   bool handleOn = false, handleDragging = false;
   int jointDragBody = -1;  // the body turned about its joint axis by a Move-tool drag
+  bool perturbable = false;
+  int grabBody = -1;                  // the body a Ctrl+drag pulls (perturbationDragged)
+  Vec3 grabPoint = Vec3::Zero();      // body coordinates
+  Vec3 grabWorld = Vec3::Zero();      // the drag plane's point (world, at the press)
+  bool grabTorque = false;
   double jointDelta = 0;
   SceneView view;
   vtkNew<vtkCellPicker> picker;
@@ -457,14 +462,50 @@ QPoint Viewport::widgetPoint(const Vec3& world) {
                 static_cast<int>(std::lround(height() - 1 - display[1])));
 }
 
+void Viewport::setPerturbable(bool on) { d->perturbable = on; }
+bool Viewport::perturbable() const { return d->perturbable; }
+
+Vec3 Viewport::dragPlanePoint(const QPoint& position, const Vec3& point) {
+  vtkRenderer* r = d->view.renderer;
+  vtkCamera* c = r->GetActiveCamera();
+  const Vec3 normal = v3(c->GetDirectionOfProjection());
+  // the mouse ray: the display point at the near and the far clipping planes, in the world
+  auto unproject = [&](double depth) {
+    r->SetDisplayPoint(position.x(), height() - 1 - position.y(), depth);
+    r->DisplayToWorld();
+    const double* w = r->GetWorldPoint();
+    return Vec3(w[0] / w[3], w[1] / w[3], w[2] / w[3]);
+  };
+  const Vec3 a = unproject(0.0), b = unproject(1.0);
+  const double along = (b - a).dot(normal);
+  if (std::abs(along) < 1e-12) return point;
+  return a + (b - a) * ((point - a).dot(normal) / along);
+}
+
 void Viewport::mousePressEvent(QMouseEvent* e) {
   d->pressPos = d->lastPos = e->pos();
   d->button = e->button();
   d->modifiers = e->modifiers();
   setFocus();
-  if (e->button() == Qt::LeftButton && d->handle->GetEnabled() &&
+  const bool onHandle =
+      e->button() == Qt::LeftButton && d->handle->GetEnabled() &&
       d->handleRep->ComputeInteractionState(e->pos().x(), height() - 1 - e->pos().y()) !=
-          vtkBoxRepresentation::Outside) {
+          vtkBoxRepresentation::Outside;
+  // the transform handle first (Ctrl snaps it), then Ctrl+drag pulls a body
+  if (!onHandle && e->button() == Qt::LeftButton && d->perturbable &&
+      (e->modifiers() & Qt::ControlModifier)) {
+    const std::optional<Pick> p = pickAt(e->pos());
+    if (p && p->body >= 0) {
+      const BodyPose& pose = d->view.scene->pose(p->body);
+      d->grabBody = p->body;
+      d->grabPoint = p->point;
+      d->grabWorld = pose.position + pose.rotation * p->point;
+      d->grabTorque = e->modifiers() & Qt::ShiftModifier;
+      emit perturbationDragged(d->grabBody, d->grabPoint, d->grabWorld, d->grabTorque, false);
+      return;
+    }
+  }
+  if (onHandle) {
     d->handleDragging = true;
     d->handleEvent(e);
     d->interactor->LeftButtonPressEvent();
@@ -478,6 +519,11 @@ void Viewport::mousePressEvent(QMouseEvent* e) {
 }
 
 void Viewport::mouseMoveEvent(QMouseEvent* e) {
+  if (d->grabBody >= 0) {
+    emit perturbationDragged(d->grabBody, d->grabPoint, dragPlanePoint(e->pos(), d->grabWorld),
+                             d->grabTorque, false);
+    return;
+  }
   if (d->handleDragging) {
     d->modifiers = e->modifiers();
     d->handleEvent(e);
@@ -522,6 +568,14 @@ void Viewport::mouseMoveEvent(QMouseEvent* e) {
 }
 
 void Viewport::mouseReleaseEvent(QMouseEvent* e) {
+  if (d->grabBody >= 0) {
+    const int body = d->grabBody;
+    d->grabBody = -1;
+    d->button = Qt::NoButton;
+    emit perturbationDragged(body, d->grabPoint, dragPlanePoint(e->pos(), d->grabWorld),
+                             d->grabTorque, true);
+    return;
+  }
   if (d->handleDragging) {
     d->handleEvent(e);
     d->interactor->LeftButtonReleaseEvent();

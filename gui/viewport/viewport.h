@@ -143,6 +143,14 @@ class Viewport : public QWidget {
   CameraSpec currentCamera() const;
   /// The current camera and lights exactly, for exports.
   ViewState viewState() const;
+  /// Whether Ctrl+drag on a body pulls it (perturbationDragged; while a simulation runs) instead
+  /// of turning the camera. Off by default.
+  void setPerturbable(bool on);
+  bool perturbable() const;
+  /// Where the mouse ray at a widget position meets the plane through `point` (world, m)
+  /// facing the camera (the perturbation's drag plane); `point` itself when the ray runs
+  /// along the plane.
+  Vec3 dragPlanePoint(const QPoint& position, const Vec3& point);
   /// Picks the body under a widget position, if any.
   std::optional<Pick> pickAt(const QPoint& position);
   /// Where a point (base coordinates, m) appears in the widget (pixels from the top left), for
@@ -166,6 +174,12 @@ class Viewport : public QWidget {
   /// the press (rad for revolute and helical joints, measured around the axis as seen; m for
   /// prismatic ones, along the axis). `finished`: the button was released.
   void jointDragged(int body, double delta, bool finished);
+  /// Ctrl+drag of a body while perturbable: `point` is the grabbed point (body coordinates, m)
+  /// and `target` where the mouse is now, in the plane through the grabbed point facing the
+  /// camera (world, m); `torque`: Shift was held at the press (turn, do not pull). Emitted at
+  /// the press (target = the grabbed point), at every move, and with `finished` at the release.
+  void perturbationDragged(int body, const art::Vec3& point, const art::Vec3& target, bool torque,
+                           bool finished);
 
  protected:
   QPaintEngine* paintEngine() const override { return nullptr; }

@@ -404,6 +404,90 @@ class TestPlayback : public QObject {
     QVERIFY(plots->pointCount(name) > 10);
   }
 
+  // Ctrl+drag pulls a body while the simulation runs (perturbation): a pendulum hanging at
+  // rest, which would stay there, swings towards the mouse while the button is held, with the
+  // spring drawn from the grabbed point to the mouse; a plain drag turns the camera instead
+  void ctrlDragPullsTheBody() {
+    QTemporaryDir dir;
+    const QString file = dir.filePath("hanging.json");
+    {
+      QFile f(file);
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      f.write(R"({"format": "articulate-model", "version": 1, "name": "hanging", "kind": "tree",
+        "gravity": [0, 0, -9.81],
+        "bodies": [{"name": "bob", "parent": "base", "joint": "Ry",
+          "inertia": {"mass": 2.0, "com": [0, 0, -1], "about_com": [0.01, 0.01, 0.01]},
+          "appearance": ["box", [[-0.15, -0.15, -1.15], [0.15, 0.15, -0.85]]]}]})");
+    }
+    MainWindow w;
+    w.resize(1200, 800);
+    QVERIFY(showActive(w));
+    QVERIFY(w.openFile(file));
+    Playback* p = w.playback();
+    Viewport* v = w.viewport();
+    QVERIFY(p->live());
+    QVERIFY(v->perturbable());
+    auto bobX = [&] {
+      const BodyPose pose = v->bodyPose(0);
+      return (pose.position + pose.rotation * Vec3(0, 0, -1)).x();
+    };
+    const QPoint at = v->widgetPoint(Vec3(0, 0, -1));
+    const auto move = [&](QPoint to, Qt::KeyboardModifiers mods) {
+      QMouseEvent e(QEvent::MouseMove, to, v->mapToGlobal(QPointF(to)), Qt::NoButton,
+                    Qt::LeftButton, mods);
+      QApplication::sendEvent(v, &e);
+    };
+
+    // a plain drag: the camera turns, nothing pulls
+    const ViewState before = v->viewState();
+    QTest::mousePress(v, Qt::LeftButton, Qt::NoModifier, at);
+    move(at + QPoint(40, 0), Qt::NoModifier);
+    QVERIFY(!p->perturbation());
+    QTest::mouseRelease(v, Qt::LeftButton, Qt::NoModifier, at + QPoint(40, 0));
+    QVERIFY((v->viewState().position - before.position).norm() > 1e-3);
+    v->resetView();
+
+    // Ctrl+drag to the right of the bob (+x on screen: the default camera looks along +y)
+    const QPoint grab = v->widgetPoint(Vec3(0, 0, -1));
+    QTest::mousePress(v, Qt::LeftButton, Qt::ControlModifier, grab);
+    QVERIFY(p->perturbation().has_value());
+    QCOMPARE(p->perturbation()->body, 0);
+    QVERIFY(!p->perturbation()->torque);
+    for (int k = 1; k <= 5; ++k) move(grab + QPoint(30 * k, 0), Qt::ControlModifier);
+    const Perturbation pull = *p->perturbation();
+    // the target is under the mouse, to the right of the bob, at the bob's depth
+    QVERIFY((v->widgetPoint(pull.target) - (grab + QPoint(150, 0))).manhattanLength() <= 1);
+    QVERIFY2(pull.target.x() > 0.1, qPrintable(QString::number(pull.target.x())));
+    const Vec3 grabbed = v->bodyPose(0).position + v->bodyPose(0).rotation * pull.point;
+    QVERIFY(std::abs(pull.target.y() - grabbed.y()) < 1e-6);  // a horizontal drag on a camera
+    QVERIFY(std::abs(pull.target.z() - grabbed.z()) < 1e-6);  // whose right is +x moves along x
+    // the spring is scaled to the bob's mass (2 kg)
+    QCOMPARE(pull.stiffness, 2.0 * kPerturbationFrequency * kPerturbationFrequency);
+    QVERIFY(w.statusText().contains("Pulling 'bob'"));
+    // drawn: a spring from the grabbed point, where it is shown, to the mouse's point
+    const std::vector<Vec3> line = v->segmentPolyline(0);
+    QVERIFY(line.size() >= 2);
+    QVERIFY((line.back() - pull.target).norm() < 1e-9);
+    const BodyPose shown = v->bodyPose(0);
+    QVERIFY((line.front() - (shown.position + shown.rotation * pull.point)).norm() < 1e-9);
+
+    // it swings towards the mouse while held
+    QCOMPARE(bobX(), 0.0);
+    if (qEnvironmentVariableIsSet("ARTICULATE_TEST_SHOTS"))  // the spring, as seen
+      w.screen()->grabWindow(w.winId()).save(qEnvironmentVariable("ARTICULATE_TEST_SHOTS") + "/pull.png");
+
+    key(w, Qt::Key_Space);
+    QVERIFY(waitFor([&] { return p->endTime() > 1.0; }, 20));
+    QVERIFY2(bobX() > 0.1, qPrintable(QString::number(bobX())));
+
+    // let go: no spring, none drawn
+    QTest::mouseRelease(v, Qt::LeftButton, Qt::ControlModifier, grab + QPoint(150, 0));
+    QVERIFY(!p->perturbation());
+    QVERIFY(v->segmentPolyline(0).empty());
+    key(w, Qt::Key_Space);
+    QVERIFY(waitFor([&] { return !p->simulating(); }, 2));
+  }
+
   void divergencePausesWithAMessage() {
     // a joint force ramping without bound drives the energy past the divergence limit
     ModelSpec s;

@@ -11,9 +11,9 @@ namespace art {
 
 namespace {
 
-// contact-point positions and velocities in base coordinates (planar: z = 0)
+// body velocities (body coordinates) by the outward pass, with Xup and X0
 template <class A, bool Free>
-void pointMotion(const Model& m, Data& d, ContactData& cd, const VecRef& q, const VecRef& qd) {
+void velocityPass(const Model& m, Data& d, const VecRef& q, const VecRef& qd) {
   using Vec = typename A::Vec;
   auto& w = d.ws<A>();
   for (int i = 0; i < m.nb; ++i) {
@@ -21,25 +21,74 @@ void pointMotion(const Model& m, Data& d, ContactData& cd, const VecRef& q, cons
     const Vec vJ = detail::jointVelocity<A, Free>(m, i, qd);
     w.v[i] = m.parent[i] < 0 ? vJ : Vec(w.Xup[i].apply(w.v[m.parent[i]]) + vJ);
   }
-  for (std::size_t k = 0; k < m.contacts.size(); ++k) {
-    const int b = m.contacts[k].body;
-    const Vec3& pt = m.contacts[k].point;
-    const auto& X0 = w.X0[b];
-    const Vec v0 = X0.applyInverse(w.v[b]);  // body velocity in base coordinates
-    const auto col = static_cast<Eigen::Index>(k);
-    if constexpr (A::dim == 6) {
-      const Vec3 p = X0.E.transpose() * pt + X0.r;
-      cd.position.col(col) = p;
-      cd.velocity.col(col) = v0.template tail<3>() + v0.template head<3>().cross(p);
-    } else {
-      const Vec2 p = X0.E().transpose() * pt.head<2>() + X0.r;
-      cd.position.col(col) << p.x(), p.y(), 0.0;
-      cd.velocity.col(col) << v0(1) - v0(0) * p.y(), v0(2) + v0(0) * p.x(), 0.0;
-    }
+}
+
+// after velocityPass: position and velocity of body b's point pt (body coordinates) in base
+// coordinates (planar: z = 0)
+template <class A>
+void pointKinematics(Data& d, int b, const Vec3& pt, Vec3& position, Vec3& velocity) {
+  using Vec = typename A::Vec;
+  auto& w = d.ws<A>();
+  const auto& X0 = w.X0[b];
+  const Vec v0 = X0.applyInverse(w.v[b]);  // body velocity in base coordinates
+  if constexpr (A::dim == 6) {
+    position = X0.E.transpose() * pt + X0.r;
+    velocity = v0.template tail<3>() + v0.template head<3>().cross(position);
+  } else {
+    const Vec2 p = X0.E().transpose() * pt.head<2>() + X0.r;
+    position << p.x(), p.y(), 0.0;
+    velocity << v0(1) - v0(0) * p.y(), v0(2) + v0(0) * p.x(), 0.0;
   }
 }
 
+// contact-point positions and velocities in base coordinates (planar: z = 0)
+template <class A, bool Free>
+void pointMotion(const Model& m, Data& d, ContactData& cd, const VecRef& q, const VecRef& qd) {
+  velocityPass<A, Free>(m, d, q, qd);
+  Vec3 position, velocity;
+  for (std::size_t k = 0; k < m.contacts.size(); ++k) {
+    pointKinematics<A>(d, m.contacts[k].body, m.contacts[k].point, position, velocity);
+    const auto col = static_cast<Eigen::Index>(k);
+    cd.position.col(col) = position;
+    cd.velocity.col(col) = velocity;
+  }
+}
+
+// body b's centre of mass, body coordinates, from its spatial (planar) inertia; the origin for
+// a body without mass
+Vec3 centreOfMass(const Model& m, int b) {
+  if (m.arithmetic == Arithmetic::Spatial) {
+    const Mat6& I = m.spatial.I[static_cast<std::size_t>(b)];
+    const double mass = I(3, 3);
+    if (!(mass > 0.0)) return Vec3::Zero();
+    const Mat3 mc = I.topRightCorner<3, 3>();  // m skew(c)
+    return Vec3(mc(2, 1), mc(0, 2), mc(1, 0)) / mass;
+  }
+  const Mat3& I = m.planar.I[static_cast<std::size_t>(b)];
+  const double mass = I(1, 1);
+  if (!(mass > 0.0)) return Vec3::Zero();
+  return Vec3(I(0, 2) / mass, -I(0, 1) / mass, 0.0);
+}
+
 }  // namespace
+
+BodyPointMotion bodyPointMotion(const Model& m, Data& d, int body, const Vec3& point,
+                                const VecRef& q, const VecRef& qd) {
+  detail::checkSize("bodyPointMotion", "q", q.size(), m.nq());
+  detail::checkSize("bodyPointMotion", "qd", qd.size(), m.nv());
+  if (body < 0 || body >= m.nb)
+    throw std::invalid_argument("bodyPointMotion: body " + std::to_string(body) +
+                                " is not a body of the model (" + std::to_string(m.nb) + ")");
+  BodyPointMotion out;
+  const Vec3 com = centreOfMass(m, body);
+  detail::dispatchTree(m, [&](auto arith, auto free) {
+    using A = decltype(arith);
+    velocityPass<A, decltype(free)::value>(m, d, q, qd);
+    pointKinematics<A>(d, body, point, out.position, out.velocity);
+    pointKinematics<A>(d, body, com, out.com, out.comVelocity);
+  });
+  return out;
+}
 
 int contactStateSize(const Model& model) {
   return static_cast<int>(model.contacts.size()) *

@@ -284,15 +284,54 @@ void RigidBody::rates(const Vec4& q, const Vec3& p, const Vec3& L, Rates& out) c
   out.qScale = 0.5 * invN2;
 }
 
+PerturbationLoad RigidBody::loadAt(const Vec3& r, const Vec4& q, const Vec3& p,
+                                   const Vec3& L) const {
+  const Mat3 R = scaledRotation(q) / squaredNorm(q);
+  const Vec3 toCom = R * m_comBody;                     // b -> centre of mass, world
+  const Vec3 arm = R * m_perturbation->point + toCom;   // b -> the grabbed point, world
+  // w = R D R' (L - c x p): L about b less the moment of p about the centre of mass
+  const Vec3 w = R * m_invInertia.cwiseProduct(R.transpose() * (L - toCom.cross(p)));
+  const Vec3 vc = p * m_invMass;  // the centre of mass's velocity
+  const Vec3 arml = arm - toCom;  // centre of mass -> the point
+  return art::perturbationLoad(*m_perturbation, r + arm, vc + w.cross(arml), r + toCom, vc);
+}
+
+void RigidBody::perturbedRates(const Vec3& r, const Vec4& q, const Vec3& p, const Vec3& L,
+                               Rates& out) const {
+  rates(q, p, L, out);
+  const PerturbationLoad load = loadAt(r, q, p, L);
+  // the force and its moment about b, plus the torque, join gravity's
+  out.dp += load.force;
+  out.dL += (load.point - r).cross(load.force) + load.torque;
+}
+
+void RigidBody::setPerturbation(const std::optional<Perturbation>& perturbation) {
+  if (perturbation) checkPerturbation(*perturbation);
+  m_perturbation = perturbation;
+}
+
+std::optional<PerturbationLoad> RigidBody::perturbationLoad() const {
+  if (!m_perturbation) return std::nullopt;
+  return loadAt(m_s.position, m_s.orientation.coeffs(), m_s.momentum, m_s.angularMomentum);
+}
+
 void RigidBody::rk4Offset(double h) {
   const Vec4 q0 = m_q;
-  const Vec3 p0 = m_s.momentum, L0 = m_s.angularMomentum;
+  const Vec3 r0 = m_s.position, p0 = m_s.momentum, L0 = m_s.angularMomentum;
   const double h2 = 0.5 * h;
+  // the rates depend on where the body is only through a perturbation
+  const auto eval = [this](const Vec3& r, const Vec4& q, const Vec3& p, const Vec3& L,
+                           Rates& k) {
+    if (m_perturbation)
+      perturbedRates(r, q, p, L, k);
+    else
+      rates(q, p, L, k);
+  };
   Rates k1, k2, k3, k4;
-  rates(q0, p0, L0, k1);
-  rates(q0 + (h2 * k1.qScale) * k1.dq, p0 + h2 * k1.dp, L0 + h2 * k1.dL, k2);
-  rates(q0 + (h2 * k2.qScale) * k2.dq, p0 + h2 * k2.dp, L0 + h2 * k2.dL, k3);
-  rates(q0 + (h * k3.qScale) * k3.dq, p0 + h * k3.dp, L0 + h * k3.dL, k4);
+  eval(r0, q0, p0, L0, k1);
+  eval(r0 + h2 * k1.dr, q0 + (h2 * k1.qScale) * k1.dq, p0 + h2 * k1.dp, L0 + h2 * k1.dL, k2);
+  eval(r0 + h2 * k2.dr, q0 + (h2 * k2.qScale) * k2.dq, p0 + h2 * k2.dp, L0 + h2 * k2.dL, k3);
+  eval(r0 + h * k3.dr, q0 + (h * k3.qScale) * k3.dq, p0 + h * k3.dp, L0 + h * k3.dL, k4);
   const double h6 = h / 6.0, h3 = h / 3.0;
   m_s.position += h6 * (k1.dr + 2.0 * (k2.dr + k3.dr) + k4.dr);
   m_s.momentum += h6 * (k1.dp + 2.0 * (k2.dp + k3.dp) + k4.dp);
@@ -390,7 +429,7 @@ void RigidBody::rk4Centred(double h) {
 }
 
 void RigidBody::step(double h) {
-  if (m_offset)
+  if (m_offset || m_perturbation)  // the general path
     rk4Offset(h);
   else
     rk4Centred(h);

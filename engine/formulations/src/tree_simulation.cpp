@@ -49,6 +49,50 @@ SimulationOptions simulationOptions(const ModelSpec& spec) {
   return o;
 }
 
+PerturbationLoad treePerturbationLoad(const Model& model, Data& data, const Perturbation& p,
+                                      const VecRef& q, const VecRef& qd) {
+  const BodyPointMotion m = bodyPointMotion(model, data, p.body, p.point, q, qd);
+  return perturbationLoad(p, m.position, m.velocity, m.com, m.comVelocity);
+}
+
+const ExternalForces* treeExternalForces(const Model& model, Data& data, ContactData* contact,
+                                         const std::optional<Perturbation>& perturbation,
+                                         const VecRef& q, const VecRef& qd, const VecRef& u,
+                                         ExternalForces& fext) {
+  const ExternalForces* out = nullptr;
+  if (!model.forces.empty()) {
+    externalForces(model, data, q, fext);
+    out = &fext;
+  }
+  if (contact) {
+    groundContact(model, data, *contact, q, qd, u);
+    if (out)
+      fext += contact->fext;
+    else
+      out = &contact->fext;
+  }
+  if (perturbation) {
+    // the spring joins the others in fext (sized once: no allocation)
+    if (!out)
+      fext.setZero(model.arithmetic == Arithmetic::Planar ? 3 : 6, model.nb);
+    else if (out != &fext)
+      fext = *out;
+    out = &fext;
+    const PerturbationLoad load = treePerturbationLoad(model, data, *perturbation, q, qd);
+    const int b = perturbation->body;
+    const Vec3 n = load.torque + load.point.cross(load.force);  // moment about the base origin
+    if (model.arithmetic == Arithmetic::Planar) {
+      fext(0, b) += n.z();
+      fext(1, b) += load.force.x();
+      fext(2, b) += load.force.y();
+    } else {
+      fext.col(b).head<3>() += n;
+      fext.col(b).tail<3>() += load.force;
+    }
+  }
+  return out;
+}
+
 Simulation::Simulation(const Model& model, const SimulationOptions& options)
     : m_model(model), m_opt(options), m_data(model) {
   if (!(options.dt > 0) || !std::isfinite(options.dt))
@@ -115,7 +159,27 @@ void Simulation::setJointForces(const Eigen::VectorXd& tau) {
 
 bool Simulation::energyProjectionActive() const {
   return m_opt.energyProjection && m_opt.integrator != Integrator::SemiImplicitEuler &&
-         m_passive && m_tauZero;
+         m_passive && m_tauZero && !m_perturbation;
+}
+
+void Simulation::setPerturbation(const std::optional<Perturbation>& perturbation) {
+  if (perturbation) {
+    checkPerturbation(*perturbation);
+    if (perturbation->body < 0 || perturbation->body >= m_model.nb)
+      throw std::invalid_argument("Simulation::setPerturbation: body " +
+                                  std::to_string(perturbation->body) + " is not a body of the "
+                                  "model (" + std::to_string(m_model.nb) + ")");
+  } else if (m_perturbation) {
+    // the spring did work: the energy to keep from now on is the present one
+    const EnergyMomentum e = energy();
+    m_energyTarget = e.kinetic + e.potential;
+  }
+  m_perturbation = perturbation;
+}
+
+std::optional<PerturbationLoad> Simulation::perturbationLoad() {
+  if (!m_perturbation) return std::nullopt;
+  return treePerturbationLoad(m_model, m_data, *m_perturbation, m_q, m_qd);
 }
 
 EnergyMomentum Simulation::energy() {
@@ -146,18 +210,8 @@ const Eigen::Matrix3Xd& Simulation::contactForces() {
 
 const Eigen::VectorXd& Simulation::accel(double t, const Eigen::VectorXd& q,
                                          const Eigen::VectorXd& qd, const Eigen::VectorXd& u) {
-  const ExternalForces* fext = nullptr;
-  if (!m_model.forces.empty()) {
-    externalForces(m_model, m_data, q, m_fext);
-    fext = &m_fext;
-  }
-  if (m_contact) {
-    groundContact(m_model, m_data, *m_contact, q, qd, u);
-    if (fext)
-      m_fext += m_contact->fext;
-    else
-      fext = &m_contact->fext;
-  }
+  const ExternalForces* fext = treeExternalForces(m_model, m_data, m_contact ? &*m_contact : nullptr,
+                                                  m_perturbation, q, qd, u, m_fext);
   const Eigen::VectorXd* tau = &m_tau;
   if (m_model.controlled) {
     m_tauTotal = m_tau;

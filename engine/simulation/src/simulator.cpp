@@ -22,12 +22,13 @@ constexpr std::size_t kMaxLocalDoubles = std::size_t(8) << 20;
 }  // namespace
 
 struct Simulator::Command {
-  enum class Type { Load, Play, Pause, Step, Reset, SetState, Speed, Unpaced, StopTime, Quit };
+  enum class Type { Load, Play, Pause, Step, Reset, SetState, Speed, Unpaced, StopTime, Perturb, Quit };
   Type type = Type::Play;
   std::unique_ptr<System> system;
   double value = 0.0;
   long generation = 0;
   Eigen::VectorXd q, qd;
+  std::optional<Perturbation> perturbation;
 };
 
 Simulator::Simulator() {
@@ -129,6 +130,13 @@ void Simulator::setStopTime(double t) {
   auto c = std::make_unique<Command>();
   c->type = Command::Type::StopTime;
   c->value = t;
+  push(m_commandMutex, m_wake, m_commands, std::move(c), m_sent);
+}
+
+void Simulator::setPerturbation(const std::optional<Perturbation>& perturbation) {
+  auto c = std::make_unique<Command>();
+  c->type = Command::Type::Perturb;
+  c->perturbation = perturbation;
   push(m_commandMutex, m_wake, m_commands, std::move(c), m_sent);
 }
 
@@ -265,6 +273,14 @@ void Simulator::apply(Command& c) {
       return;
     case Command::Type::StopTime:
       m_stopTime = c.value;
+      return;
+    case Command::Type::Perturb:
+      if (!m_sim) return;
+      try {
+        m_sim->setPerturbation(c.perturbation);
+      } catch (const std::invalid_argument& e) {
+        m_error = e.what();
+      }
       return;
     case Command::Type::Quit:
       return;

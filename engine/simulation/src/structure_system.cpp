@@ -211,6 +211,18 @@ void StructureSystem::constraintForces(VecOut lambda) {
   lambda = -m_sol.tail(m);
 }
 
+void StructureSystem::setPerturbation(const std::optional<Perturbation>& perturbation) {
+  m_sim->setPerturbation(perturbation);
+  natural::setPerturbation(*m_structure, *m_data, perturbation);
+  m_forces = false;
+}
+
+double StructureSystem::carriedMass(int body) const {
+  if (body < 0 || body >= bodies())
+    throw std::invalid_argument("StructureSystem::carriedMass: no body " + std::to_string(body));
+  return m_structure->bodies()[static_cast<std::size_t>(body)].spec().mass;
+}
+
 void StructureSystem::bodyPoses(const Eigen::VectorXd& q, std::vector<BodyPose>& poses) {
   const auto& bodies = m_structure->bodies();
   poses.resize(bodies.size());

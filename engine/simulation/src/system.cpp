@@ -122,9 +122,10 @@ struct TreeSystem::Evaluation {
   std::optional<ContactData> contactJ;  // contactJacobians' workspace
   Eigen::VectorXd unit;                 // a unit velocity (contactJacobians)
   Eigen::VectorXd q, v, w, tau;  // the point, and the joint forces there (constant + controls)
-  ExternalForces fext;            // model forces plus ground reactions (base coordinates)
+  ExternalForces fext;            // model forces, ground reactions, perturbation (base coordinates)
   double t = 0.0;
-  bool hasFext = false, forces = false, mass = false, constraints = false;
+  const ExternalForces* fextUsed = nullptr;  // fext, contact->fext or null (needForces)
+  bool forces = false, mass = false, constraints = false;
 };
 
 TreeSystem::TreeSystem(std::shared_ptr<const Model> model, const SimulationOptions& options)
@@ -262,23 +263,34 @@ void TreeSystem::needForces() {
   Evaluation& e = *m_eval;
   if (e.forces) return;
   const Model& m = *m_model;
-  e.hasFext = false;
-  if (!m.forces.empty()) {
-    externalForces(m, e.data, e.q, e.fext);
-    e.hasFext = true;
-  }
-  if (e.contact) {
-    groundContact(m, e.data, *e.contact, e.q, e.v, e.w);
-    if (e.hasFext)
-      e.fext += e.contact->fext;
-    else
-      e.fext = e.contact->fext;
-    e.hasFext = true;
-  }
+  e.fextUsed = treeExternalForces(m, e.data, e.contact ? &*e.contact : nullptr,
+                                  m_sim->perturbation(), e.q, e.v, e.w, e.fext);
   e.tau = m_tau;
   if (m.controlled) addControlForces(m, e.t, e.q, e.v, e.tau);
-  biasForces(m, e.data, e.q, e.v, e.hasFext ? &e.fext : nullptr);
+  biasForces(m, e.data, e.q, e.v, e.fextUsed);
   e.forces = true;
+}
+
+void TreeSystem::setPerturbation(const std::optional<Perturbation>& perturbation) {
+  m_sim->setPerturbation(perturbation);
+  m_eval->forces = false;
+}
+
+double TreeSystem::carriedMass(int body) const {
+  const Model& m = *m_model;
+  if (body < 0 || body >= m.nb)
+    throw std::invalid_argument("TreeSystem::carriedMass: no body " + std::to_string(body));
+  // parent[i] < i: one backward sweep adds each body's mass to its ancestors'
+  std::vector<double> mass(static_cast<std::size_t>(m.nb));
+  for (int i = 0; i < m.nb; ++i)
+    mass[static_cast<std::size_t>(i)] = m.arithmetic == Arithmetic::Spatial
+                                            ? m.spatial.I[static_cast<std::size_t>(i)](3, 3)
+                                            : m.planar.I[static_cast<std::size_t>(i)](1, 1);
+  for (int i = m.nb - 1; i > body; --i)
+    if (m.parent[static_cast<std::size_t>(i)] >= 0)
+      mass[static_cast<std::size_t>(m.parent[static_cast<std::size_t>(i)])] +=
+          mass[static_cast<std::size_t>(i)];
+  return mass[static_cast<std::size_t>(body)];
 }
 
 void TreeSystem::needMass() {
@@ -341,7 +353,7 @@ void TreeSystem::constraintForces(VecOut lambda) {
   // the simulation's own constrained dynamics (Baumgarte terms vanish on the manifold); it
   // overwrites the tree workspace and the constraint kinematics with the same point's values
   constrainedForwardDynamics(*m_model, e.data, *e.cons, e.q, e.v, e.tau,
-                             e.hasFext ? &e.fext : nullptr);
+                             e.fextUsed);
   e.constraints = true;
   e.mass = false;  // its factorisation of H is not solveMass's
   lambda = e.cons->lambda;
@@ -527,6 +539,8 @@ void RigidBodySystem::evaluate(double t, const VecRef& q, const VecRef& v, const
   m_R = Eigen::Quaterniond(q(3), q(4), q(5), q(6)).normalized().toRotationMatrix();
   m_Iw = m_R * m_body.principalInertia().asDiagonal() * m_R.transpose();
   m_w = v.tail<3>();
+  m_evalQ3 = q.head<3>();
+  m_evalV3 = v.head<3>();
   recordEvaluation(t, q, v, w);
 }
 
@@ -548,6 +562,27 @@ void RigidBodySystem::generalizedForces(VecOut f) {
   checkSize(f.size(), 6, "f");
   f.head<3>() = m_body.mass() * m_body.gravity();
   f.tail<3>() = -m_w.cross(m_Iw * m_w);
+  if (const auto& p = m_body.perturbation()) {
+    // at the evaluation point: the centre of mass at q's head, moving at v's head
+    const Vec3 com = m_evalQ3, arm = m_R * p->point;
+    const PerturbationLoad load =
+        art::perturbationLoad(*p, com + arm, m_evalV3 + m_w.cross(arm), com, m_evalV3);
+    f.head<3>() += load.force;
+    f.tail<3>() += arm.cross(load.force) + load.torque;
+  }
+}
+
+void RigidBodySystem::setPerturbation(const std::optional<Perturbation>& perturbation) {
+  if (perturbation && perturbation->body != 0)
+    throw std::invalid_argument("RigidBodySystem::setPerturbation: body " +
+                                std::to_string(perturbation->body) + " is not the body (0)");
+  m_body.setPerturbation(perturbation);
+}
+
+double RigidBodySystem::carriedMass(int body) const {
+  if (body != 0)
+    throw std::invalid_argument("RigidBodySystem::carriedMass: no body " + std::to_string(body));
+  return m_body.mass();
 }
 
 Vec3 RigidBodySystem::nearestPoint(const Mat3& R) const {

@@ -272,6 +272,11 @@ bool StructureSimulation::rk4(double h) {
   return true;
 }
 
+void StructureSimulation::setPerturbation(const std::optional<Perturbation>& perturbation) {
+  natural::setPerturbation(m_s, m_d, perturbation);
+  natural::setPerturbation(m_s, m_d0, perturbation);
+}
+
 bool StructureSimulation::step() {
   if (m_failure) return false;
   const bool ok = m_opt.integrator == Integrator::Zhong06 ? zhong06(m_opt.dt) : rk4(m_opt.dt);

@@ -460,6 +460,47 @@ Eigen::Vector3d evaluateApparatus(const Structure& s, StructureData& d, std::siz
 
 }  // namespace
 
+void setPerturbation(const Structure& s, StructureData& d,
+                     const std::optional<Perturbation>& perturbation) {
+  if (perturbation) {
+    checkPerturbation(*perturbation);
+    const int nb = static_cast<int>(s.bodies().size());
+    if (perturbation->body < 0 || perturbation->body >= nb)
+      throw std::invalid_argument("setPerturbation: body " + std::to_string(perturbation->body) +
+                                  " is not a body of the structure (" + std::to_string(nb) + ")");
+    const Body& b = s.bodies()[static_cast<std::size_t>(perturbation->body)];
+    d.perturbPoint = b.pointJacobian(perturbation->point);
+    d.perturbCentre = b.pointJacobian(b.spec().massCentre);
+  }
+  d.perturbation = perturbation;
+}
+
+namespace {
+
+// a world point or velocity of the perturbed body: C x (x its slice of q or qd), z = 0 in 2D
+Eigen::Vector3d perturbedPoint(const Structure& s, const StructureData& d,
+                               const Eigen::MatrixXd& C, const Eigen::VectorXd& x) {
+  const int off = s.bodyOffset(d.perturbation->body);
+  Eigen::Vector3d out = Eigen::Vector3d::Zero();
+  for (Eigen::Index i = 0; i < C.rows(); ++i)
+    for (Eigen::Index j = 0; j < C.cols(); ++j) out(i) += C(i, j) * x(off + j);
+  return out;
+}
+
+}  // namespace
+
+std::optional<PerturbationLoad> perturbationLoad(const Structure& s, const StructureData& d,
+                                                 const Eigen::VectorXd& q,
+                                                 const Eigen::VectorXd& qd) {
+  checkSize(q, s.nq(), "perturbationLoad: q");
+  checkSize(qd, s.nq(), "perturbationLoad: qd");
+  if (!d.perturbation) return std::nullopt;
+  return perturbationLoad(*d.perturbation, perturbedPoint(s, d, d.perturbPoint, q),
+                          perturbedPoint(s, d, d.perturbPoint, qd),
+                          perturbedPoint(s, d, d.perturbCentre, q),
+                          perturbedPoint(s, d, d.perturbCentre, qd));
+}
+
 void updateStructure(const Structure& s, StructureData& d, const Eigen::VectorXd& q,
                      const Eigen::VectorXd& qd) {
   checkSize(q, s.nq(), "updateStructure: q");
@@ -473,6 +514,22 @@ void updateStructure(const Structure& s, StructureData& d, const Eigen::VectorXd
     const Eigen::Vector3d f = evaluateApparatus(s, d, k, q, qd);
     if (a.bodyA >= 0) applyTransposed(a.CA, f, s.bodyOffset(a.bodyA), d.F);
     applyTransposed(a.CB, -f, s.bodyOffset(a.bodyB), d.F);
+  }
+  // the perturbation: its force at the point, or its pull at the point and the opposite pull
+  // at the mass centre (its torque about the mass centre)
+  if (d.perturbation) {
+    const Perturbation& p = *d.perturbation;
+    const int off = s.bodyOffset(p.body);
+    const Eigen::Vector3d x = perturbedPoint(s, d, d.perturbPoint, q);
+    const Eigen::Vector3d v = perturbedPoint(s, d, d.perturbPoint, qd);
+    if (p.torque) {
+      const Eigen::Vector3d vc = perturbedPoint(s, d, d.perturbCentre, qd);
+      const Eigen::Vector3d pull = p.stiffness * (p.target - x) - p.damping * (v - vc);
+      applyTransposed(d.perturbPoint, pull, off, d.F);
+      applyTransposed(d.perturbCentre, -pull, off, d.F);
+    } else {
+      applyTransposed(d.perturbPoint, p.stiffness * (p.target - x) - p.damping * v, off, d.F);
+    }
   }
   // gravity, then the assembled force is complete
   d.F += s.gravityForce();

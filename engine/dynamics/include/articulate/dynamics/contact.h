@@ -42,4 +42,17 @@ struct ContactData {
 void groundContact(const Model& model, Data& data, ContactData& cdata, const VecRef& q,
                    const VecRef& qd, const VecRef& u);
 
+/// Kinematics of one body point, base coordinates: its position (m) and velocity (m/s), and
+/// those of the body's centre of mass (planar models: z = 0).
+struct BodyPointMotion {
+  Vec3 position = Vec3::Zero(), velocity = Vec3::Zero();
+  Vec3 com = Vec3::Zero(), comVelocity = Vec3::Zero();
+};
+
+/// The motion of `point` (body coordinates, m) of body `body` at (q, qd), by the same outward
+/// pass as the contact points'. Overwrites the tree workspace of `data` (Xup, X0, v). Throws
+/// std::invalid_argument on a size mismatch or a body index out of range. Allocates nothing.
+BodyPointMotion bodyPointMotion(const Model& model, Data& data, int body, const Vec3& point,
+                                const VecRef& q, const VecRef& qd);
+
 }  // namespace art

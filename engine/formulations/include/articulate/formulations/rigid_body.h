@@ -47,6 +47,7 @@
 #include <optional>
 #include <string>
 
+#include "articulate/dynamics/perturbation.h"
 #include "articulate/spatial/spatial.h"
 
 namespace art {
@@ -164,6 +165,15 @@ class RigidBody {
   void setMotion(double t, const Vec3& comPosition, const Eigen::Quaterniond& orientation,
                  const Vec3& comVelocity, const Vec3& angularVelocity);
 
+  /// Sets or (nullopt) removes a perturbation spring (perturbation.h; `point` in body
+  /// coordinates, whose origin is the centre of mass; `body` ignored), felt at every RK4 stage
+  /// from the next step on. Steps with one take the general RK4 path. Throws
+  /// std::invalid_argument for non-finite or negative numbers.
+  void setPerturbation(const std::optional<Perturbation>& perturbation);
+  const std::optional<Perturbation>& perturbation() const { return m_perturbation; }
+  /// The perturbation's load at the current state (world coordinates), if one acts.
+  std::optional<PerturbationLoad> perturbationLoad() const;
+
   /// Simulated time (s).
   double time() const { return m_t; }
   /// The integrated state (world coordinates; see RigidBodyState).
@@ -253,6 +263,7 @@ class RigidBody {
   // the floor's normal is (0, 0, 1) exactly (a flag rather than a comparison in resolveContact,
   // which would let the compiler specialise, and so round differently, its general case)
   bool m_floorAlongZ = false;
+  std::optional<Perturbation> m_perturbation;
   // state
   double m_t = 0.0;
   long m_steps = 0;
@@ -271,6 +282,13 @@ class RigidBody {
 
   // the rates of the state at (q, p, L_b)
   void rates(const Eigen::Vector4d& q, const Vec3& p, const Vec3& L, Rates& out) const;
+  // rates plus the perturbation's load, with the reference point at r
+  void perturbedRates(const Vec3& r, const Eigen::Vector4d& q, const Vec3& p, const Vec3& L,
+                      Rates& out) const;
+  // the perturbation's load with the reference point at r, orientation q (any norm), momenta
+  PerturbationLoad loadAt(const Vec3& r, const Eigen::Vector4d& q, const Vec3& p,
+                          const Vec3& L) const;
+  // RK4 of the general case (an offset reference point, or a perturbation)
   void rk4Offset(double h);
   void rk4Centred(double h);
   void resolveContact(double h);

@@ -19,6 +19,7 @@
 #include "articulate/dynamics/control.h"
 #include "articulate/model/data.h"
 #include "articulate/dynamics/dynamics.h"
+#include "articulate/dynamics/perturbation.h"
 #include "articulate/model/model.h"
 
 namespace art {
@@ -51,6 +52,21 @@ inline constexpr double kMaxEnergyCorrection = 1e-3;
 /// The options a model asks for (ModelSpec::simulation).
 SimulationOptions simulationOptions(const ModelSpec& spec);
 
+/// The load of a perturbation of a tree's body at (q, qd) (world coordinates). Overwrites the
+/// tree workspace of `data`. Throws std::invalid_argument for a body out of range.
+PerturbationLoad treePerturbationLoad(const Model& model, Data& data, const Perturbation& p,
+                                      const VecRef& q, const VecRef& qd);
+
+/// The external body forces on a tree at (q, qd) with ground deformation u, as spatial_v2's
+/// f_ext (base coordinates): the model's constant forces, the ground's reactions when
+/// `contact` is given (filled by groundContact) and the perturbation's spring. Returns null
+/// when there are none, else `fext` or `&contact->fext` (when the ground's are the only ones);
+/// `fext` is sized once, then nothing allocates. Overwrites the tree workspace of `data`.
+const ExternalForces* treeExternalForces(const Model& model, Data& data, ContactData* contact,
+                                         const std::optional<Perturbation>& perturbation,
+                                         const VecRef& q, const VecRef& qd, const VecRef& u,
+                                         ExternalForces& fext);
+
 /// Why the simulation stopped stepping; empty while it runs normally.
 struct Divergence {
   double time = 0.0;     // s
@@ -74,6 +90,16 @@ class Simulation {
   void setState(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd);
   /// Sets constant joint forces (N m or N); throws std::invalid_argument on a size mismatch.
   void setJointForces(const Eigen::VectorXd& tau);
+
+  /// Sets or (nullopt) removes the perturbation spring (perturbation.h; `body` a body index of
+  /// the model), felt at every derivative evaluation from the next step on as a further
+  /// external force. Removing it makes the present energy the one the energy projection keeps
+  /// (which is off while a perturbation acts: it does work). Throws std::invalid_argument for
+  /// a body out of range or non-finite, negative numbers.
+  void setPerturbation(const std::optional<Perturbation>& perturbation);
+  const std::optional<Perturbation>& perturbation() const { return m_perturbation; }
+  /// The perturbation's load at the current state (world coordinates), if one acts.
+  std::optional<PerturbationLoad> perturbationLoad();
 
   /// Advances exactly to time `t` (s): fixed-step integrators take steps of dt (the last one
   /// shortened), dopri5 adapts its steps and lands on `t`. Returns false (and stays at the
@@ -125,6 +151,7 @@ class Simulation {
   bool m_passive = false, m_tauZero = true;
   Eigen::VectorXd m_q, m_qd, m_tau, m_tauTotal;
   ExternalForces m_fext;
+  std::optional<Perturbation> m_perturbation;
   Eigen::VectorXd m_u;  // ground's tangential deformation under the contact points (may be empty)
   // stage storage (no allocation while stepping)
   Eigen::VectorXd m_kq[7], m_kv[7], m_ku[7], m_q1, m_qd1, m_u1, m_errq, m_errv, m_erru;

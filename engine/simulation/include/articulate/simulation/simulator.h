@@ -86,6 +86,11 @@ class Simulator {
   void setUnpaced(bool unpaced);
   /// Stops stepping at this simulated time (s) and pauses; infinity (the default) runs on.
   void setStopTime(double t);
+  /// Sets or (nullopt) removes the system's perturbation (System::setPerturbation: the
+  /// viewport's mouse pull), felt from the next step on; playing or paused as before. A load
+  /// starts without one. A refusal (a body out of range, bad numbers) is reported in
+  /// status().error and changes nothing.
+  void setPerturbation(const std::optional<Perturbation>& perturbation);
 
   // --- results ---
   /// Takes every snapshot published since the last call (swapping buffers under the lock;

@@ -48,6 +48,12 @@ class StructureSystem : public System {
   }
   EnergySample energy() override;
   int bodies() const override { return static_cast<int>(m_structure->bodies().size()); }
+  /// The point is in the body's local frame (bodyPoses); bars take its component along the
+  /// bar.
+  void setPerturbation(const std::optional<Perturbation>& perturbation) override;
+  std::optional<Perturbation> perturbation() const override { return m_sim->perturbation(); }
+  std::optional<PerturbationLoad> perturbationLoad() override { return m_sim->perturbationLoad(); }
+  double carriedMass(int body) const override;
   /// Each body's frame, in which its appearance is drawn (docs/model-format.md, "Body
   /// frames"): the origin at the body's base point r, the axes its local axes e1, e2, e3
   /// (two-point kinds: e1 = (rj - r) / L); 2D kinds: z is world z (a 2D bar: e1 and e1 turned

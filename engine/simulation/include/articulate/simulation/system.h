@@ -41,6 +41,7 @@
 #include "articulate/dynamics/constraints.h"
 #include "articulate/dynamics/contact.h"
 #include "articulate/dynamics/dynamics.h"
+#include "articulate/dynamics/perturbation.h"
 #include "articulate/formulations/rigid_body.h"
 #include "articulate/formulations/tree_simulation.h"
 
@@ -198,6 +199,24 @@ class System {
     out.clear();
   }
 
+  // ---------------------------------------------------------------- perturbation
+  /// Sets or (nullopt) removes a perturbation (perturbation.h): a spring-damper pulling a point
+  /// of body `body` (a bodyPoses index; the point in the frame bodyPoses places) towards a
+  /// world target, or turning the body with its moment. It acts as a force element of the
+  /// formulation's own dynamics: step and advanceTo feel it at every derivative evaluation
+  /// from now on, generalizedForces at the next evaluate (not forceJacobians: the viewport's
+  /// spring is soft, and Newton iterations converge without its Jacobian). Throws
+  /// std::invalid_argument for a body out of range or non-finite or negative numbers.
+  virtual void setPerturbation(const std::optional<Perturbation>& perturbation) = 0;
+  /// The perturbation acting, if any.
+  virtual std::optional<Perturbation> perturbation() const = 0;
+  /// Its load at the current state (world coordinates), if one acts.
+  virtual std::optional<PerturbationLoad> perturbationLoad() = 0;
+  /// The mass a perturbation of `body` moves (kg): the body and the bodies it carries (a
+  /// tree's subtree; the body alone elsewhere), for scaling the spring. Throws
+  /// std::invalid_argument for a body out of range.
+  virtual double carriedMass(int body) const = 0;
+
   // ---------------------------------------------------------------- contact and force Jacobians
   /// The ground's tangent basis for a unit normal n, as the columns (t1, t2, n) of a rotation:
   /// t1 is the world x axis projected onto the ground plane and normalised (the y axis instead
@@ -308,6 +327,11 @@ class TreeSystem : public System {
   void constraintForces(VecOut lambda) override;
   void auxiliaryRate(VecOut wdot) override;
   void contacts(std::vector<ContactReport>& out) override;
+  void setPerturbation(const std::optional<Perturbation>& perturbation) override;
+  std::optional<Perturbation> perturbation() const override { return m_sim->perturbation(); }
+  std::optional<PerturbationLoad> perturbationLoad() override { return m_sim->perturbationLoad(); }
+  /// The mass of the body's subtree.
+  double carriedMass(int body) const override;
   /// The contact points' Jacobians (the ground's normal z, planar models y), from the tree's
   /// point velocities (exact: the points' velocities are linear in v).
   void contactJacobians(MatOut N, MatOut D) override;
@@ -376,6 +400,11 @@ class RigidBodySystem : public System {
   void solveMass(VecOut b) override;
   void generalizedForces(VecOut f) override;
   void contacts(std::vector<ContactReport>& out) override;
+  /// The point is in body coordinates with the origin at the centre of mass (bodyPoses).
+  void setPerturbation(const std::optional<Perturbation>& perturbation) override;
+  std::optional<Perturbation> perturbation() const override { return m_body.perturbation(); }
+  std::optional<PerturbationLoad> perturbationLoad() override { return m_body.perturbationLoad(); }
+  double carriedMass(int body) const override;
   /// At the shape's point nearest the floor at the evaluation pose (one point, contactSize()):
   /// N = n' [I, -[r]x], D = [t1'; t2'] [I, -[r]x] with r from the centre of mass to the point
   /// (world), so that M^-1 [N; D]' maps a contact impulse to the velocity change the body's
@@ -393,6 +422,7 @@ class RigidBodySystem : public System {
   Mat3 m_R = Mat3::Identity();
   Mat3 m_Iw = Mat3::Identity();
   Vec3 m_w = Vec3::Zero();
+  Vec3 m_evalQ3 = Vec3::Zero(), m_evalV3 = Vec3::Zero();  // centre of mass and its velocity
   // the last step's mean floor reaction (N, world) from the momentum balance
   Vec3 m_reaction = Vec3::Zero();
   void readState();

@@ -66,6 +66,14 @@ class StructureSimulation {
   /// Sets the state (s, m and unit-vector components, their rates); throws
   /// std::invalid_argument on a size mismatch. The state is used as given (not projected).
   void setState(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd);
+  /// Sets or (nullopt) removes a perturbation spring (natural::setPerturbation), felt from the
+  /// next step on. Throws std::invalid_argument as setPerturbation.
+  void setPerturbation(const std::optional<Perturbation>& perturbation);
+  const std::optional<Perturbation>& perturbation() const { return m_d.perturbation; }
+  /// The perturbation's load at the current state (world coordinates), if one acts.
+  std::optional<PerturbationLoad> perturbationLoad() const {
+    return natural::perturbationLoad(m_s, m_d, q(), qd());
+  }
 
   /// One step of dt. Returns false (and stays at the last good state) on divergence: Newton
   /// did not converge, or a state is not finite; see failure().

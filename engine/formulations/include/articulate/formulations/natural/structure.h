@@ -47,6 +47,7 @@
 #include <Eigen/Core>
 #include <Eigen/SparseCore>
 
+#include "articulate/dynamics/perturbation.h"
 #include "articulate/formulations/natural/body.h"
 
 namespace art::natural {
@@ -207,6 +208,10 @@ struct StructureData {
   std::vector<double> tension, length;
   std::vector<Eigen::Matrix3d> Kp, Kv;
   double springEnergy = 0.0;  // J, of the last updateStructure
+  // the perturbation (setPerturbation) and the constant position Jacobians of its point and
+  // of its body's mass centre (d x the body's coordinates)
+  std::optional<Perturbation> perturbation;
+  Eigen::MatrixXd perturbPoint, perturbCentre;
   // workspaces
   std::vector<std::vector<int>> slot;  // per row group: position of each entry in A's values
   Eigen::VectorXd x, Hx, Mqd;
@@ -217,6 +222,20 @@ struct StructureData {
 /// per natural coordinate). Throws std::invalid_argument on a size mismatch.
 void updateStructure(const Structure& s, StructureData& d, const Eigen::VectorXd& q,
                      const Eigen::VectorXd& qd);
+
+/// Sets or (nullopt) removes the perturbation that updateStructure adds to d.F: `body` a
+/// structure body, `point` in its local frame (StructureSystem::bodyPoses: origin at the base
+/// point, axes the local axes; a bar uses the component along its axis). Its torque form is the
+/// pull applied at the point and its opposite at the mass centre (the same moment, no net
+/// force). Allocates the Jacobians; throws std::invalid_argument for a body out of range or
+/// non-finite, negative numbers.
+void setPerturbation(const Structure& s, StructureData& d,
+                     const std::optional<Perturbation>& perturbation);
+/// The perturbation's load at (q, qd) (world coordinates), if one is set. Throws
+/// std::invalid_argument on a size mismatch.
+std::optional<PerturbationLoad> perturbationLoad(const Structure& s, const StructureData& d,
+                                                 const Eigen::VectorXd& q,
+                                                 const Eigen::VectorXd& qd);
 
 /// Constraint residual phi(q) (nc; intrinsic rows dimensionless, joint rows m, m^2 or
 /// dimensionless as in the table above). Throws std::invalid_argument on a size mismatch.
