@@ -6,6 +6,7 @@
 #include <deque>
 #include <optional>
 
+#include <QDateTime>
 #include <QMainWindow>
 #include <QString>
 #include <QStringList>
@@ -116,6 +117,10 @@ class MainWindow : public QMainWindow {
   bool saveRecordingTo(const QString& path);
   /// Writes the current view as a PNG of the given size (the viewport's size when 0).
   bool exportImage(const QString& path, int width = 0, int height = 0);
+  /// File > Save Screenshot (Ctrl+P): the view as a PNG beside the model's file (a model
+  /// without a file: the pictures folder), named MODEL-yyyyMMdd-HHmmss.png after `when` (and
+  /// numbered, never overwriting one); errors in a dialog. Returns the path, or empty.
+  QString saveScreenshot(const QDateTime& when = QDateTime::currentDateTime());
   /// Exports the recording as images or a video with a progress dialog (cancellable); errors
   /// in a dialog. Returns whether every frame was written.
   bool exportAnimation(const ExportOptions& options);

@@ -12,6 +12,7 @@
 #include <QLabel>
 #include <QProgressDialog>
 #include <QSpinBox>
+#include <QStandardPaths>
 #include <QStatusBar>
 
 #include "articulate/formats/urdf.h"
@@ -70,6 +71,23 @@ bool MainWindow::exportImage(const QString& path, int width, int height) {
   }
   statusBar()->showMessage(tr("Exported %1").arg(QDir::toNativeSeparators(path)));
   return true;
+}
+
+QString MainWindow::saveScreenshot(const QDateTime& when) {
+  if (!m_model) return {};
+  // beside the model's file; a model without one: the pictures folder
+  QString dir = m_path.isEmpty() ? QString() : QFileInfo(m_path).absolutePath();
+  if (dir.isEmpty())
+    dir = QStandardPaths::writableLocation(QStandardPaths::PicturesLocation);
+  if (dir.isEmpty()) dir = QDir::currentPath();
+  const QString base = m_path.isEmpty() ? QString::fromStdString(m_model->spec.name)
+                                        : QFileInfo(m_path).completeBaseName();
+  const QString stamp = when.toString("yyyyMMdd-HHmmss");
+  QString path = QDir(dir).filePath(QString("%1-%2.png").arg(base.isEmpty() ? "articulate" : base, stamp));
+  // two in one second: number them rather than overwrite
+  for (int n = 2; QFileInfo::exists(path); ++n)
+    path = QDir(dir).filePath(QString("%1-%2-%3.png").arg(base, stamp).arg(n));
+  return exportImage(path) ? path : QString();
 }
 
 void MainWindow::exportImageDialog() {

@@ -64,6 +64,8 @@ void MainWindow::showKeys() {
          "<tr><td><b>z Z</b></td><td>zoom out, in</td></tr>"
          "<tr><td><b>i</b></td><td>reset the view</td></tr>"
          "<tr><td><b>l L o O</b></td><td>headlight, overhead light dimmer / brighter</td></tr>"
+         "<tr><td><b>Ctrl+P</b></td><td>save a screenshot beside the model</td></tr>"
+         "<tr><td><b>F11</b></td><td>full screen</td></tr>"
          "<tr><td><b>Ctrl+drag</b></td><td>while simulating: pull a body towards the mouse "
          "(Ctrl+Shift+drag: turn it)</td></tr>"
          "<tr><td><b>h ?</b></td><td>this help</td></tr></table>"));
@@ -89,6 +91,9 @@ void MainWindow::createMenus() {
   file->addAction(tr("Save &Recording..."), this, &MainWindow::saveRecordingDialog);
   QMenu* exportMenu = file->addMenu(tr("&Export"));
   exportMenu->addAction(tr("&Image..."), this, &MainWindow::exportImageDialog);
+  QAction* screenshot = file->addAction(tr("Save Screens&hot"), this, [this] { saveScreenshot(); });
+  screenshot->setShortcut(QKeySequence(tr("Ctrl+P")));
+  screenshot->setToolTip(tr("The view as a PNG beside the model, named after it and the time"));
   exportMenu->addAction(tr("Image &Sequence..."), this, [this] { exportAnimationDialog(false); });
   exportMenu->addAction(tr("&Video..."), this, [this] { exportAnimationDialog(true); });
   exportMenu->addSeparator();
@@ -138,6 +143,13 @@ void MainWindow::createMenus() {
   m_saveCameraAction =
       view->addAction(tr("Save &Camera to Model"), this, &MainWindow::saveCameraToModel);
   m_saveCameraAction->setShortcut(QKeySequence(tr("Ctrl+Shift+C")));
+  view->addSeparator();
+  QAction* fullScreen = view->addAction(tr("&Full Screen"));
+  fullScreen->setCheckable(true);
+  fullScreen->setShortcut(QKeySequence(Qt::Key_F11));
+  connect(fullScreen, &QAction::toggled, this, [this](bool on) {
+    on ? showFullScreen() : showNormal();
+  });
   view->addSeparator();
   QMenu* panels = view->addMenu(tr("&Panels"));
   for (QDockWidget* dock : findChildren<QDockWidget*>())

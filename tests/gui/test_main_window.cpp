@@ -274,6 +274,46 @@ class TestMainWindow : public QObject {
     QVERIFY(!refused.isAccepted());
   }
 
+  // Ctrl+P saves the view beside the model with a timestamped name, never over another; F11
+  // toggles full screen; both as key presses through the window system
+  void screenshotKeyAndFullScreen() {
+    QTemporaryDir dir;
+    const QString model = dir.filePath("pendulum.json");
+    QVERIFY(QFile::copy(kModels + "/double_pendulum.json", model));
+    MainWindow w;
+    w.resize(900, 600);
+    w.show();
+    w.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&w));
+    QVERIFY(w.openFile(model));
+    const QString stamp = QDateTime::currentDateTime().toString("yyyyMMdd-HHmm");
+    QTest::keyClick(w.windowHandle(), Qt::Key_P, Qt::ControlModifier);
+    QTest::keyClick(w.windowHandle(), Qt::Key_P, Qt::ControlModifier);
+    const QStringList shots = QDir(dir.path()).entryList({"pendulum-*.png"}, QDir::Files, QDir::Name);
+    QCOMPARE(shots.size(), 2);  // two presses, two files (the second numbered if in one second)
+    for (const QString& name : shots) {
+      QVERIFY2(name.startsWith("pendulum-" + stamp) ||
+                   name.startsWith("pendulum-" + QDateTime::currentDateTime().toString("yyyyMMdd-HHmm")),
+               qPrintable(name));
+      QImage image(dir.filePath(name));
+      QCOMPARE(image.size(), w.viewport()->size());
+      // a rendered view, not a blank image: the links stand out from the background
+      QSet<QRgb> colours;
+      for (int y = 0; y < image.height(); y += 8)
+        for (int x = 0; x < image.width(); x += 8) colours.insert(image.pixel(x, y));
+      QVERIFY(colours.size() > 20);
+      if (qEnvironmentVariableIsSet("ARTICULATE_TEST_SHOTS"))
+        image.save(qEnvironmentVariable("ARTICULATE_TEST_SHOTS") + "/ctrl-p.png");
+    }
+    QVERIFY(w.statusText().contains(".png"));
+
+    QVERIFY(!w.isFullScreen());
+    QTest::keyClick(w.windowHandle(), Qt::Key_F11);
+    QTRY_VERIFY(w.isFullScreen());
+    QTest::keyClick(w.windowHandle(), Qt::Key_F11);
+    QTRY_VERIFY(!w.isFullScreen());
+  }
+
   void poseAtTime_data() {
     QTest::addColumn<double>("t");
     QTest::addColumn<double>("q0");
