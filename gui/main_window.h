@@ -19,8 +19,10 @@
 #include "settings.h"
 
 class QAction;
+class QFileSystemWatcher;
 class QLabel;
 class QMenu;
+class QTimer;
 
 namespace art::gui {
 
@@ -102,6 +104,13 @@ class MainWindow : public QMainWindow {
   /// the target and its force shown in the status bar. Nothing on an animation.
   void perturb(int body, const Vec3& point, const Vec3& target, bool torque, bool finished);
   LinkOptionsForm* linkOptions() const { return m_linkOptions; }
+  /// Reads the model's file again after it changed on disk (the file watcher calls it once the
+  /// file has been quiet for kReloadDelayMs): with unsaved edits it asks first. Keeps the
+  /// camera, the selection and, for an animation, the playhead (a live simulation starts
+  /// again from the file's initial state). A file that no longer opens gets its dialog and a
+  /// status-bar message, and the model shown stays as it was. Returns whether it reloaded.
+  bool reloadFromDisk();
+  static constexpr int kReloadDelayMs = 200;
   /// Saves the model to its file in the Articulate format. A model without a file, or read from
   /// a spatial_v2 file, asks for a new name instead. Returns whether it was saved.
   bool save();
@@ -191,6 +200,8 @@ class MainWindow : public QMainWindow {
   bool maybeSave();
   void showError(const QString& title, const QString& details);
   void createShortcuts();
+  void watchFile();          // watches m_path (none: stops), remembering its content's hash
+  void fileChangedOnDisk();  // the watcher's debounced change: reloads if the bytes differ
   void startTimeline();
   void documentChanged(ModelDocument::Change change);
   /// After an edit, brings back the newest timeline set aside for the model whose canonical
@@ -225,6 +236,9 @@ class MainWindow : public QMainWindow {
   std::optional<RigidBodySpec> m_rigid;
   std::optional<natural::StructureSpec> m_structure;  // a structure: m_model holds its display model
   QString m_path;  // the model's file, absolute
+  QFileSystemWatcher* m_watcher = nullptr;  // m_path, for reloading when it changes on disk
+  QTimer* m_reloadTimer = nullptr;
+  QByteArray m_diskHash;  // the hash of m_path's bytes as last read or written here
   QString m_lastError;
   std::unique_ptr<System> m_display;  // names and body poses of the open model's states
   std::vector<BodyPose> m_poses;

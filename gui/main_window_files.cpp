@@ -2,11 +2,13 @@
 #include "main_window.h"
 
 #include <QAction>
+#include <QCryptographicHash>
 #include <QDir>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFileSystemWatcher>
 #include <QLocale>
 #include <QMessageBox>
 #include <QMimeData>
@@ -25,6 +27,7 @@
 #include "joint_sliders.h"
 #include "main_window_private.h"
 #include "model_tree.h"
+#include "playback.h"
 #include "recovery.h"
 #include "viewport/viewport.h"
 
@@ -134,6 +137,7 @@ bool MainWindow::showModel(LoadedModel loaded, std::optional<RigidBodySpec> rigi
                                ? tr("Rigid-body and structure models have no joints to pose.")
                                : QString());
   m_path = file;
+  watchFile();
   m_setAside.clear();  // they belong to the model that was open
   m_resetting = true;
   m_document->reset(m_model->spec);
@@ -207,10 +211,89 @@ bool MainWindow::saveTo(const QString& path) {
   }
   m_model->format = kModelFormatName;
   m_path = file;
+  watchFile();  // our own write is not a change on disk
   m_document->setClean();
   setModified(false);
   rememberFile(file);
   statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(file)));
+  return true;
+}
+
+namespace {
+
+// the file's bytes' hash, empty when it cannot be read
+QByteArray fileHash(const QString& path) {
+  QFile f(path);
+  QCryptographicHash hash(QCryptographicHash::Sha1);
+  if (!f.open(QIODevice::ReadOnly) || !hash.addData(&f)) return {};
+  return hash.result();
+}
+
+}  // namespace
+
+void MainWindow::watchFile() {
+  if (!m_watcher) {
+    m_watcher = new QFileSystemWatcher(this);
+    m_reloadTimer = new QTimer(this);
+    m_reloadTimer->setSingleShot(true);
+    m_reloadTimer->setInterval(kReloadDelayMs);
+    // a writer may take several writes (or a rename) to finish: wait until it has been quiet
+    connect(m_watcher, &QFileSystemWatcher::fileChanged, m_reloadTimer,
+            qOverload<>(&QTimer::start));
+    connect(m_reloadTimer, &QTimer::timeout, this, &MainWindow::fileChangedOnDisk);
+  }
+  if (!m_watcher->files().isEmpty()) m_watcher->removePaths(m_watcher->files());
+  m_diskHash.clear();
+  if (m_path.isEmpty()) return;
+  m_watcher->addPath(m_path);
+  m_diskHash = fileHash(m_path);
+}
+
+void MainWindow::fileChangedOnDisk() {
+  if (m_path.isEmpty()) return;
+  const QString name = QFileInfo(m_path).fileName();
+  // an editor that saves by renaming a new file over the old one ends the watch: renew it
+  if (!m_watcher->files().contains(m_path) && QFileInfo::exists(m_path)) m_watcher->addPath(m_path);
+  if (!QFileInfo::exists(m_path)) {
+    statusBar()->showMessage(tr("'%1' was removed from disk; the model stays open").arg(name));
+    return;
+  }
+  const QByteArray hash = fileHash(m_path);
+  if (hash.isEmpty() || hash == m_diskHash) return;  // unreadable for now, or what we read
+  m_diskHash = hash;
+  reloadFromDisk();
+}
+
+bool MainWindow::reloadFromDisk() {
+  if (!m_model || m_path.isEmpty()) return false;
+  const QString name = QFileInfo(m_path).fileName();
+  if (isWindowModified()) {
+    const auto answer = QMessageBox::question(
+        this, tr("Reload"),
+        tr("'%1' changed on disk. Reload it and discard your unsaved changes?").arg(name),
+        QMessageBox::Yes | QMessageBox::No, QMessageBox::No);
+    if (answer != QMessageBox::Yes) {
+      statusBar()->showMessage(tr("'%1' changed on disk; your unsaved changes are kept").arg(name));
+      return false;
+    }
+  }
+  // what the user was looking at
+  const ViewState view = m_viewport->viewState();
+  const int selected = m_viewport->selectedBody();
+  const bool animation = m_playback->hasTimeline() && !m_playback->live();
+  const double playhead = m_playback->time();
+  const QByteArray hash = m_diskHash;
+  if (!openDocument(m_path)) {  // its dialog names the problem; the model shown stays
+    m_diskHash = hash;  // not asked again until the file changes once more
+    statusBar()->showMessage(
+        tr("'%1' changed on disk and no longer opens; the model shown is the one read before")
+            .arg(name));
+    return false;
+  }
+  m_viewport->setViewState(view);
+  if (selected >= 0 && selected < static_cast<int>(m_model->spec.bodies.size())) selectBody(selected);
+  if (animation && m_playback->hasTimeline() && !m_playback->live()) m_playback->setTime(playhead);
+  statusBar()->showMessage(tr("Reloaded '%1': it changed on disk").arg(name));
   return true;
 }
 
@@ -247,6 +330,7 @@ bool MainWindow::offerRecovery() {
 bool MainWindow::recover(const RecoveryEntry& entry) {
   if (!openDocument(entry.documentPath)) return false;
   m_path = entry.original;
+  watchFile();  // the original file, as it is now: the recovered changes are not on disk
   if (!entry.format.isEmpty()) m_model->format = entry.format.toStdString();
   m_document->markModified();
   updateTitle();

@@ -417,6 +417,11 @@ int Viewport::selectedBody() const { return d->selected; }
 
 ViewState Viewport::viewState() const { return d->view.state(); }
 
+void Viewport::setViewState(const ViewState& state) {
+  d->view.setState(state);
+  d->render();
+}
+
 CameraSpec Viewport::currentCamera() const {
   CameraSpec c = d->spec.camera;
   vtkCamera* cam = d->view.renderer->GetActiveCamera();

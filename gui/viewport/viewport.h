@@ -143,6 +143,8 @@ class Viewport : public QWidget {
   CameraSpec currentCamera() const;
   /// The current camera and lights exactly, for exports.
   ViewState viewState() const;
+  /// Takes a camera and lights as viewState() gave them (a reload keeps the view) and renders.
+  void setViewState(const ViewState& state);
   /// Whether Ctrl+drag on a body pulls it (perturbationDragged; while a simulation runs) instead
   /// of turning the camera. Off by default.
   void setPerturbable(bool on);

@@ -314,6 +314,74 @@ class TestMainWindow : public QObject {
     QTRY_VERIFY(!w.isFullScreen());
   }
 
+  // the model reloads when its file changes on disk, keeping the view and the selection; an
+  // invalid rewrite leaves the model shown as it was, with a message and a dialog; unsaved
+  // edits are asked about first; our own save is no change
+  void reloadsWhenTheFileChangesOnDisk() {
+    QTemporaryDir dir;
+    const QString file = dir.filePath("model.json");
+    QVERIFY(QFile::copy(kModels + "/double_pendulum.json", file));
+    QFile::setPermissions(file, QFile::ReadOwner | QFile::WriteOwner);
+    const QByteArray original = readAll(file);
+    const auto rewrite = [&](const QByteArray& bytes) {
+      QFile f(file);  // in place, as an editor that truncates and writes
+      QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+      f.write(bytes);
+    };
+    MainWindow w;
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.openFile(file));
+    w.viewport()->setStandardView(art::gui::StandardView::Top);
+    const art::gui::ViewState view = w.viewport()->viewState();
+    QTest::mouseClick(w.viewport(), Qt::LeftButton, Qt::NoModifier,
+                      w.viewport()->widgetPoint(art::Vec3(0.5 * std::cos(M_PI / 3),
+                                                          0.5 * std::sin(M_PI / 3), 0)));
+    QCOMPARE(w.viewport()->selectedBody(), 0);
+
+    // a new name and gravity on disk: reloaded, the view and the selection kept
+    QByteArray changed = original;
+    changed.replace("\"name\": \"double_pendulum\"", "\"name\": \"renamed\"");
+    changed.replace("-9.81", "-3.7");
+    QVERIFY(changed != original);
+    rewrite(changed);
+    QTRY_COMPARE(QString::fromStdString(w.model()->spec.name), QString("renamed"));
+    QVERIFY(w.model()->spec.gravity.has_value());
+    QCOMPARE(w.model()->spec.gravity->y(), -3.7);
+    QVERIFY((w.viewport()->viewState().position - view.position).norm() < 1e-12);
+    QCOMPARE(w.viewport()->selectedBody(), 0);
+    QVERIFY(w.statusText().contains("Reloaded"));
+    QVERIFY(!w.isWindowModified());
+
+    // broken on disk: a dialog and a message; the model shown stays, intact
+    QString shown;
+    closeNextDialog(&shown);
+    rewrite("{\"format\": \"articulate-model\", \"version\": 1, \"bodies\": [{\"name\": 3}]}");
+    QTRY_VERIFY(w.statusText().contains("no longer opens"));
+    QTRY_VERIFY(!shown.isEmpty());
+    QVERIFY(shown.contains("bodies[0]"));
+    QCOMPARE(QString::fromStdString(w.model()->spec.name), QString("renamed"));
+    QCOMPARE(w.model()->spec.bodies.size(), std::size_t(2));
+
+    // unsaved edits: asked first; No keeps them
+    rewrite(changed);
+    QTRY_VERIFY(w.statusText().contains("Reloaded"));
+    w.saveCameraToModel();  // an edit
+    QVERIFY(w.isWindowModified());
+    QString asked;
+    closeNextDialog(&asked, QMessageBox::No);
+    rewrite(original);
+    QTRY_VERIFY(asked.contains("changed on disk"));
+    QTRY_VERIFY(w.statusText().contains("unsaved changes are kept"));
+    QCOMPARE(QString::fromStdString(w.model()->spec.name), QString("renamed"));
+    QVERIFY(w.isWindowModified());
+
+    // our own save is not a change on disk: nothing asked, nothing reloaded
+    QVERIFY(w.save());
+    QTest::qWait(3 * MainWindow::kReloadDelayMs);
+    QVERIFY(w.statusText().startsWith("Saved"));
+  }
+
   void poseAtTime_data() {
     QTest::addColumn<double>("t");
     QTest::addColumn<double>("q0");
