@@ -106,7 +106,9 @@ void MainWindow::createDocks() {
   scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
   scroll->setFrameShape(QFrame::NoFrame);
   properties->setWidget(scroll);
-  addDockWidget(Qt::RightDockWidgetArea, properties);
+  // below the model tree, so that the view keeps the window's whole right side
+  addDockWidget(Qt::LeftDockWidgetArea, properties);
+  splitDockWidget(tree, properties, Qt::Vertical);
   auto* plots = new QDockWidget(tr("Plots"), this);
   plots->setObjectName("plotsDock");
   m_plots = new PlotsPanel(plots);
@@ -119,16 +121,17 @@ void MainWindow::createDocks() {
   joints->setObjectName("jointsDock");
   m_joints = new JointSlidersPanel(m_document, joints);
   joints->setWidget(m_joints);
-  addDockWidget(Qt::RightDockWidgetArea, joints);
+  addDockWidget(Qt::LeftDockWidgetArea, joints);
   connect(m_joints, &JointSlidersPanel::poseEdited, this, &MainWindow::poseJoints);
   connect(m_playback, &Playback::stateChanged, m_joints,
           [this] { m_joints->setReadOnly(m_playback->playing()); });
   // the Joints dock shares the Properties dock's place as a tab: each gets the full height
   tabifyDockWidget(properties, joints);
   properties->raise();
-  // first-run sizes (a remembered layout replaces them): the view gets the most room
-  resizeDocks({tree, properties}, {220, 420}, Qt::Horizontal);
-  resizeDocks({plots}, {230}, Qt::Vertical);
+  // first-run sizes (a remembered layout replaces them): the view gets most of the window
+  resizeDocks({tree}, {330}, Qt::Horizontal);
+  resizeDocks({tree, properties}, {220, 380}, Qt::Vertical);
+  resizeDocks({plots}, {200}, Qt::Vertical);
 }
 
 void MainWindow::poseJoints(const Eigen::VectorXd& q) {
@@ -345,9 +348,13 @@ void MainWindow::applyOverlays() {
   overlays.jointAxes = m_jointAxesAction->isChecked();
   overlays.centresOfMass = m_comAction->isChecked();
   m_viewport->setOverlays(overlays);
+  const bool status = m_statusOverlayAction->isChecked();
+  if (!status) m_viewport->setInfoText(QString());
+  if (m_model) showFrame();  // the status text now, not at the next frame
   if (m_settings.bodyFrames == overlays.bodyFrames && m_settings.jointAxes == overlays.jointAxes &&
-      m_settings.centresOfMass == overlays.centresOfMass)
+      m_settings.centresOfMass == overlays.centresOfMass && m_settings.statusOverlay == status)
     return;
+  m_settings.statusOverlay = status;
   m_settings.bodyFrames = overlays.bodyFrames;
   m_settings.jointAxes = overlays.jointAxes;
   m_settings.centresOfMass = overlays.centresOfMass;

@@ -209,6 +209,8 @@ class MainWindow : public QMainWindow {
   bool restoreSetAside(const std::string& key);
   std::unique_ptr<System> makeSystem() const;
   void showFrame();
+  /// The status overlay's text (View > Status Overlay) for the frame shown now.
+  QString statusOverlayText();
   /// m_poses and m_segments of the state (q, qd), from m_display (qd of another size: the
   /// segments' elastic tension alone).
   void computeState(const Eigen::VectorXd& q, const Eigen::VectorXd& qd);
@@ -262,6 +264,8 @@ class MainWindow : public QMainWindow {
   QAction* m_bodyFramesAction = nullptr;
   QAction* m_jointAxesAction = nullptr;
   QAction* m_comAction = nullptr;
+  QAction* m_statusOverlayAction = nullptr;
+  std::deque<qint64> m_frameTimes;  // wall times (ms) of the frames shown in the last second
   QAction* m_addBodyAction = nullptr;
   QAction* m_moveAction = nullptr;
   LinkOptionsForm* m_linkOptions = nullptr;

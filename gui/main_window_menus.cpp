@@ -66,6 +66,7 @@ void MainWindow::showKeys() {
          "<tr><td><b>l L o O</b></td><td>headlight, overhead light dimmer / brighter</td></tr>"
          "<tr><td><b>Ctrl+P</b></td><td>save a screenshot beside the model</td></tr>"
          "<tr><td><b>F11</b></td><td>full screen</td></tr>"
+         "<tr><td><b>F2</b></td><td>status overlay: time, real-time factor, step, fps, energy</td></tr>"
          "<tr><td><b>Ctrl+drag</b></td><td>while simulating: pull a body towards the mouse "
          "(Ctrl+Shift+drag: turn it)</td></tr>"
          "<tr><td><b>h ?</b></td><td>this help</td></tr></table>"));
@@ -139,6 +140,10 @@ void MainWindow::createMenus() {
   m_bodyFramesAction = overlay(tr("&Body Frames"), m_settings.bodyFrames);
   m_jointAxesAction = overlay(tr("&Joint Axes"), m_settings.jointAxes);
   m_comAction = overlay(tr("&Centres of Mass"), m_settings.centresOfMass);
+  m_statusOverlayAction = overlay(tr("&Status Overlay"), m_settings.statusOverlay);
+  m_statusOverlayAction->setShortcut(QKeySequence(Qt::Key_F2));
+  m_statusOverlayAction->setToolTip(tr("Time, real-time factor, step, frame rate and energy in "
+                                       "the view's corner"));
   view->addSeparator();
   m_saveCameraAction =
       view->addAction(tr("Save &Camera to Model"), this, &MainWindow::saveCameraToModel);

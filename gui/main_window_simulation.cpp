@@ -94,7 +94,36 @@ void MainWindow::showState(const Eigen::VectorXd& q, const Eigen::VectorXd& qd) 
   m_viewport->setBodyPoses(m_poses);
 }
 
+QString MainWindow::statusOverlayText() {
+  // frames per second: the frames shown in the last second of wall time
+  const qint64 now = QDateTime::currentMSecsSinceEpoch();
+  m_frameTimes.push_back(now);
+  while (!m_frameTimes.empty() && m_frameTimes.front() < now - 1000) m_frameTimes.pop_front();
+  const Recording& r = m_playback->recording();
+  QStringList lines;
+  lines << tr("t = %1 s").arg(m_playback->time(), 0, 'f', 3);
+  if (m_playback->live()) {
+    const SimulatorStatus& st = m_playback->simulatorStatus();
+    lines << (st.running ? tr("real time x%1").arg(st.realTimeFactor, 0, 'f', 2) : tr("paused"));
+  } else if (m_playback->hasTimeline()) {
+    lines << tr("recorded, speed x%1").arg(m_playback->speed(), 0, 'g', 3);
+  }
+  if (r.size() >= 2) {
+    const double step = r.time(r.size() - 1) - r.time(r.size() - 2);
+    lines << tr("step %1 ms").arg(1e3 * step, 0, 'g', 3);
+  }
+  lines << tr("%1 fps").arg(m_frameTimes.size());
+  if (!r.empty()) {
+    const std::size_t k = r.indexAt(m_playback->time());
+    const double T = r.kinetic(k), V = r.potential(k);
+    lines << tr("E %1 J (T %2, V %3)").arg(T + V, 0, 'f', 4).arg(T, 0, 'f', 4).arg(V, 0, 'f', 4);
+  }
+  return lines.join('\n');
+}
+
 void MainWindow::showFrame() {
+  if (m_statusOverlayAction && m_statusOverlayAction->isChecked())
+    m_viewport->setInfoText(statusOverlayText());
   showState(m_playback->q(), m_playback->qd());
   m_plots->setCursor(m_playback->time());
   if (m_playback->simulating()) m_plots->setRecording(&m_playback->recording());  // it grew (redraws at most 5 times a second)

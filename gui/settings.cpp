@@ -40,6 +40,7 @@ QJsonObject Settings::toJson() const {
   json["bodyFrames"] = bodyFrames;
   json["jointAxes"] = jointAxes;
   json["centresOfMass"] = centresOfMass;
+  json["statusOverlay"] = statusOverlay;
   return json;
 }
 
@@ -59,6 +60,7 @@ Settings Settings::fromJson(const QJsonObject& json) {
   flag("bodyFrames", s.bodyFrames);
   flag("jointAxes", s.jointAxes);
   flag("centresOfMass", s.centresOfMass);
+  flag("statusOverlay", s.statusOverlay);
   return s;
 }
 

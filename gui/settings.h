@@ -17,6 +17,7 @@ struct Settings {
   bool bodyFrames = false;     // View > Body frames
   bool jointAxes = false;      // View > Joint axes
   bool centresOfMass = false;  // View > Centres of mass
+  bool statusOverlay = false;  // View > Status Overlay (F2)
 
   /// Puts `path` (made absolute) first in recentFiles, removing an earlier entry for the same
   /// file and dropping the oldest beyond kMaxRecentFiles.

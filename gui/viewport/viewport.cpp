@@ -19,6 +19,8 @@
 #include <vtkGenericRenderWindowInteractor.h>
 #include <vtkLight.h>
 #include <vtkMatrix4x4.h>
+#include <vtkTextActor.h>
+#include <vtkTextProperty.h>
 #include <vtkTransform.h>
 #include <vtkNew.h>
 #include <vtkPNGWriter.h>
@@ -162,6 +164,8 @@ struct Viewport::Impl {
   bool handleOn = false, handleDragging = false;
   int jointDragBody = -1;  // the body turned about its joint axis by a Move-tool drag
   bool perturbable = false;
+  vtkSmartPointer<vtkTextActor> info;  // the status overlay, created on first use
+  QString infoText;
   int grabBody = -1;                  // the body a Ctrl+drag pulls (perturbationDragged)
   Vec3 grabPoint = Vec3::Zero();      // body coordinates
   Vec3 grabWorld = Vec3::Zero();      // the drag plane's point (world, at the press)
@@ -416,6 +420,27 @@ bool Viewport::transformHandle() const { return d->handleOn; }
 int Viewport::selectedBody() const { return d->selected; }
 
 ViewState Viewport::viewState() const { return d->view.state(); }
+
+void Viewport::setInfoText(const QString& text) {
+  d->infoText = text;
+  if (!d->info) {
+    if (text.isEmpty()) return;
+    d->info = vtkSmartPointer<vtkTextActor>::New();
+    vtkTextProperty* p = d->info->GetTextProperty();
+    p->SetFontFamilyToCourier();
+    p->SetFontSize(15);
+    p->SetColor(1.0, 1.0, 1.0);
+    p->SetShadow(1);  // readable over the light floor as over the dark sky
+    p->SetVerticalJustificationToTop();
+    p->SetJustificationToLeft();
+    d->view.renderer->AddActor2D(d->info);
+  }
+  d->info->SetVisibility(!text.isEmpty());
+  d->info->SetInput(text.toUtf8().constData());
+  d->info->SetDisplayPosition(10, std::max(0, height() - 10));
+}
+
+QString Viewport::infoText() const { return d->infoText; }
 
 void Viewport::setViewState(const ViewState& state) {
   d->view.setState(state);

@@ -130,6 +130,10 @@ class Viewport : public QWidget {
   void resetView();
   void setStandardView(StandardView view);
   void setOverlays(const Overlays& overlays);
+  /// Text drawn in the view's top-left corner (the status overlay; lines split at '\n'),
+  /// shown with the next render; empty hides it.
+  void setInfoText(const QString& text);
+  QString infoText() const;
   Overlays overlays() const;
   /// Highlights a body (-1: none).
   void setSelectedBody(int body);

@@ -382,6 +382,28 @@ class TestMainWindow : public QObject {
     QVERIFY(w.statusText().startsWith("Saved"));
   }
 
+  // on the first start (no remembered layout) the view gets most of the window
+  void firstStartGivesTheViewMostOfTheWindow() {
+    QSettings().clear();
+    MainWindow w;
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.openFile(kModels + "/arm6.json"));
+    QTRY_VERIFY(w.viewport()->width() > 0);
+    const double share = double(w.viewport()->width() * w.viewport()->height()) /
+                         (w.width() * w.height());
+    if (qEnvironmentVariableIsSet("ARTICULATE_TEST_SHOTS"))
+      w.screen()->grabWindow(w.winId()).save(qEnvironmentVariable("ARTICULATE_TEST_SHOTS") + "/layout.png");
+    // more than every dock together (the menus, bars and status line take the rest); the old
+    // layout gave it a quarter of the window
+    int docks = 0;
+    for (QDockWidget* dock : w.findChildren<QDockWidget*>())
+      if (dock->isVisible() && !dock->visibleRegion().isEmpty()) docks += dock->width() * dock->height();
+    QVERIFY2(w.viewport()->width() * w.viewport()->height() > docks,
+             qPrintable(QString("the view has %1 of the window").arg(share)));
+    QVERIFY2(share > 0.45, qPrintable(QString("the view has %1 of the window").arg(share)));
+  }
+
   void poseAtTime_data() {
     QTest::addColumn<double>("t");
     QTest::addColumn<double>("q0");

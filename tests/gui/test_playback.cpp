@@ -488,6 +488,39 @@ class TestPlayback : public QObject {
     QVERIFY(waitFor([&] { return !p->simulating(); }, 2));
   }
 
+  // F2 shows the status overlay in the view's corner: time, real-time factor, step, frame rate
+  // and the energy of the sample shown
+  void statusOverlay() {
+    MainWindow w;
+    w.resize(1200, 800);
+    QVERIFY(showActive(w));
+    QVERIFY(w.openFile(kModels + "/double_pendulum.json"));
+    Playback* p = w.playback();
+    Viewport* v = w.viewport();
+    QVERIFY(v->infoText().isEmpty());
+    key(w, Qt::Key_F2);
+    QVERIFY(v->infoText().startsWith("t = 0.000 s"));
+    QVERIFY(v->infoText().contains("paused"));
+    key(w, Qt::Key_Space);
+    QVERIFY(waitFor([&] { return p->endTime() > 0.5; }, 20));
+    QVERIFY(waitFor([&] { return v->infoText().contains("real time x"); }, 5));
+    key(w, Qt::Key_Space);
+    QVERIFY(waitFor([&] { return !p->simulating(); }, 2));
+    p->setTime(0.25);
+    const QString text = v->infoText();
+    QVERIFY2(text.contains("t = 0.250 s") && text.contains("step 1 ms") && text.contains(" fps"),
+             qPrintable(text));
+    // the energy of the sample under the playhead, as the recording has it
+    const Recording& r = p->recording();
+    const std::size_t k = r.indexAt(0.25);
+    const double E = text.section("E ", 1).section(' ', 0, 0).toDouble();
+    QVERIFY2(std::abs(E - (r.kinetic(k) + r.potential(k))) < 1e-4, qPrintable(text));
+    if (qEnvironmentVariableIsSet("ARTICULATE_TEST_SHOTS"))
+      w.screen()->grabWindow(w.winId()).save(qEnvironmentVariable("ARTICULATE_TEST_SHOTS") + "/status.png");
+    key(w, Qt::Key_F2);
+    QVERIFY(v->infoText().isEmpty());
+  }
+
   void divergencePausesWithAMessage() {
     // a joint force ramping without bound drives the energy past the divergence limit
     ModelSpec s;
