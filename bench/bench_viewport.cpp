@@ -6,8 +6,12 @@
 
 #include <QApplication>
 
+#include "articulate/formats/document.h"
 #include "articulate/formulations/generators.h"
+#include "articulate/model/model.h"
 #include "articulate/simulation/recording.h"
+#include "articulate/simulation/system.h"
+#include "frame.h"
 #include "playback.h"
 #include "viewport/viewport.h"
 
@@ -85,6 +89,67 @@ void BM_scrub(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_scrub)->Name("BM_scrub/autotree20/samples")->Arg(1000000)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// Frame time with the force overlays: one iteration = the playhead moves to the next time of a
+// simulated recording (2 s at 1 ms) -> computeFrame (poses; with overlays: contacts and their
+// forces at the recorded ground deformation, loop forces, the system's centre of mass, 120-point
+// trails of three bodies, every body's name) -> the view renders it at 1280x720. Arg: 0 = no
+// overlays, 1 = all of them (as the viewport and the exports draw them).
+art::ModelSpec overlayModel(int which) {
+  if (which == 0) return std::get<art::LoadedModel>(art::loadDocument(ARTICULATE_MODELS_DIR "/quadruped.json")).spec;
+  art::AutoTreeOptions o;
+  o.bodies = 100;
+  o.branching = 2;
+  o.axes = {art::JointType::Rz, art::JointType::Ry};
+  return art::autoTree(o);
+}
+
+void BM_overlays(benchmark::State& state, int which) {
+  const art::ModelSpec spec = overlayModel(which);
+  art::TreeSystem system(std::make_shared<const art::Model>(art::compile(spec)),
+                         art::simulationOptions(spec));
+  art::Recording rec(system.positionSize(), system.velocitySize(), system.constraintSize(),
+                     system.auxiliarySize());
+  Eigen::VectorXd w(system.auxiliarySize());
+  for (int k = 0; k <= 2000; ++k) {
+    if (k) system.advanceTo(1e-3 * k);
+    system.auxiliaryState(w);
+    rec.append(system.time(), system.positions().data(), system.velocities().data(), 0, 0, nullptr,
+               w.data());
+  }
+  art::gui::Overlays overlays;
+  if (state.range(0)) {
+    overlays.bodyFrames = overlays.centresOfMass = true;
+    overlays.contactForces = overlays.constraintForces = overlays.systemCom = true;
+    overlays.bodyNames = overlays.trails = true;
+    overlays.trailBodies = {0, system.bodies() / 2, system.bodies() - 1};
+  }
+  art::TreeSystem probe(std::make_shared<const art::Model>(art::compile(spec)),
+                        art::simulationOptions(spec));
+  art::gui::OffscreenView view(spec, 1280, 720);
+  view.setOverlays(overlays);
+  art::gui::FrameContent frame;
+  Eigen::VectorXd q, qd;
+  rec.stateAt(1.0, q, qd);
+  art::gui::computeFrame(probe, spec, &rec, 1.0, q, qd, std::nullopt, overlays, frame);
+  view.setBodyPoses(frame.poses, true);
+  view.render();
+  double t = 1.0;
+  std::size_t arrows = 0;
+  for (auto _ : state) {
+    t = t >= 2.0 ? 1.0 : t + 0.004;
+    rec.stateAt(t, q, qd);
+    art::gui::computeFrame(probe, spec, &rec, t, q, qd, std::nullopt, overlays, frame);
+    view.setSegments(frame.segments);
+    view.setAnnotations(frame.annotations);
+    view.setBodyPoses(frame.poses);
+    view.render();
+    arrows = frame.annotations.arrows.size();
+  }
+  state.counters["arrows"] = static_cast<double>(arrows);
+}
+BENCHMARK_CAPTURE(BM_overlays, quadruped, 0)->Name("BM_overlays/quadruped")->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_CAPTURE(BM_overlays, autotree100, 1)->Name("BM_overlays/autotree100")->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 BENCHMARK(BM_frame)->Name("BM_frame/autotree")->Arg(1)->Arg(10)->Arg(100)->Arg(1000)->Unit(benchmark::kMillisecond)->UseRealTime();
 

@@ -1,6 +1,8 @@
 // The document and its snapshot commands (see document.h).
 #include "document.h"
 
+#include <algorithm>
+
 #include <QUndoCommand>
 
 #include "articulate/model/model.h"
@@ -45,12 +47,29 @@ void ModelDocument::reset(const ModelSpec& spec) {
 }
 
 QString ModelDocument::push(const QString& name, ModelSpec after, Change change, int mergeKey) {
+  QString text = name;
   try {
-    compile(after);
+    if (!after.keyframes.empty() && after.keyframes != m_spec.keyframes) {
+      compile(after);  // an edit of the keyframes themselves: checked as they are
+    } else if (!after.keyframes.empty()) {
+      // an edit of the model: the keyframes that no longer fit its sizes go with it (undo
+      // brings them back)
+      std::vector<KeyframeSpec> keyframes = std::move(after.keyframes);
+      after.keyframes.clear();
+      const Model m = compile(after);
+      const auto fits = [&](const KeyframeSpec& k) { return k.q.size() == m.nq() && k.qd.size() == m.nv(); };
+      const auto dropped = std::count_if(keyframes.begin(), keyframes.end(), [&](const auto& k) { return !fits(k); });
+      for (KeyframeSpec& k : keyframes)
+        if (fits(k)) after.keyframes.push_back(std::move(k));
+      if (dropped) text += tr(" (removes %n keyframe(s) that no longer fit)", nullptr, static_cast<int>(dropped));
+      compile(after);
+    } else {
+      compile(after);
+    }
   } catch (const std::exception& e) {
     return QString::fromStdString(e.what());
   }
-  m_undo.push(new SpecCommand(this, name, m_spec, std::move(after), change, mergeKey));
+  m_undo.push(new SpecCommand(this, text, m_spec, std::move(after), change, mergeKey));
   return {};
 }
 

@@ -14,6 +14,8 @@
 #include <QProcess>
 #include <QStandardPaths>
 
+#include "frame.h"
+
 namespace art::gui {
 
 QString ffmpegProgram() { return QStandardPaths::findExecutable("ffmpeg"); }
@@ -105,17 +107,18 @@ QString exportFrames(const ModelSpec& spec, const Recording& recording, System& 
     const QFileInfo first(o.path);
     const QString stem = first.dir().filePath(first.completeBaseName());
     Eigen::VectorXd q, qd;
-    std::vector<BodyPose> bodyPoses;
-    std::vector<SegmentReport> segments;
+    FrameContent frame;
     // the viewport's camera; a tracking camera then moves with its body from there
     offscreen.setViewState(view);
+    offscreen.setOverlays(o.overlays);
     for (int k = 0; k < total; ++k) {
       const double t = std::min(o.end, o.start + k * o.speed / o.fps);
       recording.stateAt(t, q, qd);
-      poses.bodyPoses(q, bodyPoses);
-      poses.segments(q, qd, segments);
-      offscreen.setSegments(segments);
-      offscreen.setBodyPoses(bodyPoses);
+      computeFrame(poses, spec, &recording, t, q, qd, recording.perturbationAt(t), o.overlays,
+                   frame);
+      offscreen.setSegments(frame.segments);
+      offscreen.setAnnotations(frame.annotations);
+      offscreen.setBodyPoses(frame.poses);
       if (!video) {
         offscreen.savePng(QString("%1_%2.png").arg(stem).arg(k, 5, 10, QChar('0')));  // atomic
       } else {

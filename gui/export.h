@@ -24,6 +24,7 @@ struct ExportOptions {
   double fps = 30;                 // frames per second of the output
   double speed = 1.0;              // simulated seconds per second of output
   double start = 0.0, end = 0.0;   // time range (s) of the recording to export
+  Overlays overlays;               // what to draw besides the bodies (the viewport's)
 };
 
 /// The ffmpeg program on PATH, or empty.
@@ -33,7 +34,8 @@ QString ffmpegProgram();
 int exportFrameCount(const ExportOptions& options);
 
 /// Renders the recording's frames from options.start to options.end and writes them (`poses`
-/// turns the recorded states into body poses and segments; `spec` gives the drawing). Calls
+/// turns the recorded states into body poses, segments and the overlays' annotations with
+/// computeFrame, the recorded perturbation included; `spec` gives the drawing). Calls
 /// `progress(done, total)` after each frame; returning false cancels. Every file is written
 /// atomically: each image through a temporary file renamed over it, a video under a temporary
 /// name beside the target that replaces it only once complete, so that cancelling or failing

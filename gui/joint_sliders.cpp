@@ -14,6 +14,7 @@
 
 #include "articulate/spatial/joint.h"
 #include "articulate/model/model.h"
+#include "articulate/model/edit.h"
 #include "document.h"
 
 namespace art::gui {
@@ -101,6 +102,11 @@ void JointSlidersPanel::documentChanged() {
 }
 
 void JointSlidersPanel::rebuild() {
+  // rows are added to a hidden widget and shown with it in one pass: each widget added to a
+  // visible one is shown by an event of its own that lays the whole grid out again, which for
+  // a 1500-joint model kept the window busy for ten seconds after it opened
+  const bool hidden = m_rowsWidget->isHidden();
+  m_rowsWidget->hide();
   for (Row& r : m_rows) {
     delete r.label;
     delete r.slider;
@@ -180,6 +186,7 @@ void JointSlidersPanel::rebuild() {
   m_note->setText(note);
   m_setInitial->setEnabled(!s.bodies.empty());
   setReadOnly(m_readOnly);
+  if (!hidden) m_rowsWidget->show();  // visible again with its dock (now, or when shown)
 }
 
 void JointSlidersPanel::setRange(Row& r, double displayed) {
@@ -261,21 +268,7 @@ QString JointSlidersPanel::setAsInitialState() {
   if (m_pose.size() != model.nq()) return tr("The pose does not fit the model.");
   if (m_pose == model.q0) return {};
   const Eigen::VectorXd q = m_pose;
-  const std::vector<int> qIndex = model.qIndex;
-  return m_doc->edit(tr("Set initial pose"), [q, qIndex](ModelSpec& s) {
-    for (std::size_t i = 0; i < s.bodies.size(); ++i) {
-      BodySpec& b = s.bodies[i];
-      const int k = qIndex[i];
-      if (b.joint.type != JointType::Free) {
-        b.q0 = q(k);
-        continue;
-      }
-      b.freePosition = q.segment<3>(k);
-      // an orientation the pose did not change keeps its stored (maybe unnormalised) value
-      const Eigen::Vector4d quaternion = q.segment<4>(k + 3);
-      if (!quaternion.isApprox(b.freeOrientation.normalized(), 1e-14)) b.freeOrientation = quaternion;
-    }
-  });
+  return m_doc->edit(tr("Set initial pose"), [q](ModelSpec& s) { setInitialState(s, q); });
 }
 
 }  // namespace art::gui

@@ -7,6 +7,7 @@
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QFileInfo>
+#include <QInputDialog>
 #include <QMenu>
 #include <QMessageBox>
 #include <QScrollArea>
@@ -20,6 +21,7 @@
 #include "articulate/model/model.h"
 #include "articulate/simulation/recording.h"
 #include "joint_sliders.h"
+#include "keyframes.h"
 #include "link_options.h"
 #include "model_tree.h"
 #include "playback.h"
@@ -125,13 +127,61 @@ void MainWindow::createDocks() {
   connect(m_joints, &JointSlidersPanel::poseEdited, this, &MainWindow::poseJoints);
   connect(m_playback, &Playback::stateChanged, m_joints,
           [this] { m_joints->setReadOnly(m_playback->playing()); });
-  // the Joints dock shares the Properties dock's place as a tab: each gets the full height
+  // keyframes: named states kept in the model (keyframes.h)
+  auto* keyframes = new QDockWidget(tr("Keyframes"), this);
+  keyframes->setObjectName("keyframesDock");
+  m_keyframes = new KeyframesPanel(m_document, keyframes);
+  keyframes->setWidget(m_keyframes);
+  addDockWidget(Qt::LeftDockWidgetArea, keyframes);
+  connect(m_keyframes, &KeyframesPanel::addRequested, this, [this] { addKeyframe(); });
+  connect(m_keyframes, &KeyframesPanel::restoreRequested, this, &MainWindow::restoreKeyframe);
+  connect(m_keyframes, &KeyframesPanel::exportRequested, this,
+          [this](double from, double to) { exportAnimationDialog(true, std::make_pair(from, to)); });
+  // the Joints and Keyframes docks share the Properties dock's place as tabs: each gets the
+  // full height
   tabifyDockWidget(properties, joints);
+  tabifyDockWidget(properties, keyframes);
   properties->raise();
   // first-run sizes (a remembered layout replaces them): the view gets most of the window
   resizeDocks({tree}, {330}, Qt::Horizontal);
   resizeDocks({tree, properties}, {220, 380}, Qt::Vertical);
   resizeDocks({plots}, {200}, Qt::Vertical);
+}
+
+QString MainWindow::addKeyframe(const QString& name) {
+  if (!m_model || m_rigid || m_structure || !m_display ||
+      m_playback->q().size() != m_display->positionSize() ||
+      m_playback->qd().size() != m_display->velocitySize())
+    return tr("There is no state to keep.");
+  const QString error =
+      m_keyframes->add(m_playback->time(), m_playback->q(), m_playback->qd(), name);
+  if (!error.isEmpty()) {
+    statusBar()->showMessage(tr("Could not add the keyframe: %1").arg(error));
+    return error;
+  }
+  const auto& k = m_model->spec.keyframes.back();
+  statusBar()->showMessage(tr("Keyframe '%1' at t = %2 s (saved with the model)")
+                               .arg(QString::fromStdString(k.name))
+                               .arg(k.time, 0, 'f', 3));
+  return {};
+}
+
+bool MainWindow::restoreKeyframe(int k) {
+  if (!m_model || k < 0 || k >= static_cast<int>(m_model->spec.keyframes.size())) return false;
+  const KeyframeSpec f = m_model->spec.keyframes[static_cast<std::size_t>(k)];
+  if (!m_playback->live()) {  // an animation: its moment
+    m_playback->pause();
+    m_playback->setTime(f.time);
+  } else {
+    // at the keyframe's time (clamped to the recording), its state, paused: Play goes on from it
+    m_playback->pause();
+    m_playback->setTime(f.time);
+    m_playback->setStateHere(f.q, f.qd);
+  }
+  statusBar()->showMessage(tr("Restored keyframe '%1' (t = %2 s)")
+                               .arg(QString::fromStdString(f.name))
+                               .arg(m_playback->time(), 0, 'f', 3));
+  return true;
 }
 
 void MainWindow::poseJoints(const Eigen::VectorXd& q) {
@@ -347,18 +397,60 @@ void MainWindow::applyOverlays() {
   overlays.bodyFrames = m_bodyFramesAction->isChecked();
   overlays.jointAxes = m_jointAxesAction->isChecked();
   overlays.centresOfMass = m_comAction->isChecked();
+  overlays.contactForces = m_contactForcesAction->isChecked();
+  overlays.constraintForces = m_constraintForcesAction->isChecked();
+  overlays.systemCom = m_systemComAction->isChecked();
+  overlays.bodyNames = m_bodyNamesAction->isChecked();
+  overlays.trails = m_trailsAction->isChecked();
+  overlays.trailBodies = m_trailBodies;
+  overlays.trailSeconds = m_settings.trailSeconds;
   m_viewport->setOverlays(overlays);
   const bool status = m_statusOverlayAction->isChecked();
   if (!status) m_viewport->setInfoText(QString());
-  if (m_model) showFrame();  // the status text now, not at the next frame
-  if (m_settings.bodyFrames == overlays.bodyFrames && m_settings.jointAxes == overlays.jointAxes &&
-      m_settings.centresOfMass == overlays.centresOfMass && m_settings.statusOverlay == status)
-    return;
-  m_settings.statusOverlay = status;
-  m_settings.bodyFrames = overlays.bodyFrames;
-  m_settings.jointAxes = overlays.jointAxes;
-  m_settings.centresOfMass = overlays.centresOfMass;
+  if (m_model) showFrame();  // the status text and annotations now, not at the next frame
+  Settings changed = m_settings;
+  changed.statusOverlay = status;
+  changed.bodyFrames = overlays.bodyFrames;
+  changed.jointAxes = overlays.jointAxes;
+  changed.centresOfMass = overlays.centresOfMass;
+  changed.contactForces = overlays.contactForces;
+  changed.constraintForces = overlays.constraintForces;
+  changed.systemCom = overlays.systemCom;
+  changed.bodyNames = overlays.bodyNames;
+  changed.trails = overlays.trails;
+  if (changed.toJson() == m_settings.toJson()) return;
+  m_settings = changed;
   m_settings.save();
+}
+
+void MainWindow::toggleTrail(int body) {
+  if (!m_model || body < 0 || body >= static_cast<int>(m_model->spec.bodies.size())) {
+    statusBar()->showMessage(tr("Select a body to trail it (click it in the view)"));
+    return;
+  }
+  const QString name = QString::fromStdString(m_model->spec.bodies[static_cast<std::size_t>(body)].name);
+  const auto at = std::find(m_trailBodies.begin(), m_trailBodies.end(), body);
+  if (at != m_trailBodies.end()) {
+    m_trailBodies.erase(at);
+    statusBar()->showMessage(tr("'%1' leaves no trail").arg(name));
+  } else {
+    m_trailBodies.push_back(body);
+    if (!m_trailsAction->isChecked()) m_trailsAction->setChecked(true);  // applies the overlays
+    statusBar()->showMessage(tr("'%1' leaves a trail of the last %2 s (View > Trails, F7)")
+                                 .arg(name)
+                                 .arg(m_settings.trailSeconds));
+  }
+  applyOverlays();
+}
+
+void MainWindow::chooseTrailLength() {
+  bool ok = false;
+  const double seconds = QInputDialog::getDouble(this, tr("Trail Length"), tr("Seconds of path:"),
+                                                 m_settings.trailSeconds, 0.1, 60, 1, &ok);
+  if (!ok) return;
+  m_settings.trailSeconds = seconds;
+  m_settings.save();
+  applyOverlays();
 }
 
 void MainWindow::showPick(const Pick& pick) {
@@ -383,19 +475,22 @@ void MainWindow::showPick(const Pick& pick) {
 
 void MainWindow::documentChanged(ModelDocument::Change change) {
   if (!m_model || m_resetting) return;
-  // only the camera changed: the view takes it, the simulation goes on (gravity, contacts and
-  // everything else restart it below)
-  const auto withoutCamera = [](const ModelSpec& spec) {
-    nlohmann::ordered_json j = specToJson(spec);
+  // only the camera or the keyframes changed: the view takes the camera, the simulation and
+  // its recording go on (gravity, contacts and everything else restart it below)
+  const auto withoutPresentation = [](const nlohmann::ordered_json& spec) {
+    nlohmann::ordered_json j = spec;
     j.erase("camera");
+    j.erase("keyframes");
     return j;
   };
-  const bool cameraOnly = change == ModelDocument::Change::Values &&
-                          withoutCamera(m_model->spec) == withoutCamera(m_document->spec());
-  const std::string previousSpec = cameraOnly ? std::string() : specToJson(m_model->spec).dump();
+  const nlohmann::ordered_json before = specToJson(m_model->spec), after = specToJson(m_document->spec());
+  const bool presentationOnly = change == ModelDocument::Change::Values &&
+                                withoutPresentation(before) == withoutPresentation(after);
+  const std::string previousSpec = presentationOnly ? std::string() : before.dump();
   m_model->spec = m_document->spec();
-  if (cameraOnly) {
-    if (!m_cameraEdit) {
+  if (presentationOnly) {
+    if (!m_cameraEdit && before.value("camera", nlohmann::ordered_json()) !=
+                             after.value("camera", nlohmann::ordered_json())) {
       m_viewport->setModel(m_model->spec, m_playback->q());
       m_viewport->resetView();  // the model's new camera
     }
@@ -437,7 +532,8 @@ void MainWindow::documentChanged(ModelDocument::Change change) {
   if (!live || history.empty()) return;
   const bool sameSizes = history.positionSize() == m_display->positionSize() &&
                          history.velocitySize() == m_display->velocitySize() &&
-                         history.constraintSize() == m_display->constraintSize();
+                         history.constraintSize() == m_display->constraintSize() &&
+                         history.auxiliarySize() == m_display->auxiliarySize();
   if (change == ModelDocument::Change::Values && sameSizes) {
     m_playback->continueFrom(std::move(history), t, q, qd);
     if (playing) m_playback->play();
@@ -471,7 +567,8 @@ bool MainWindow::restoreSetAside(const std::string& key) {
     }
     if (entry.recording.positionSize() != m_display->positionSize() ||
         entry.recording.velocitySize() != m_display->velocitySize() ||
-        entry.recording.constraintSize() != m_display->constraintSize())
+        entry.recording.constraintSize() != m_display->constraintSize() ||
+        entry.recording.auxiliarySize() != m_display->auxiliarySize())
       return false;
     m_playback->restoreRecording(std::move(entry.recording), entry.time);
     statusBar()->showMessage(tr("The recording is back (%1 s)").arg(m_playback->endTime()));
@@ -501,6 +598,7 @@ void MainWindow::updateTitle() {
 
 void MainWindow::showError(const QString& title, const QString& details) {
   m_lastError = title + "\n" + details;
+  statusBar()->showMessage(title + " " + details.section('\n', 0, 0));
   const QStringList lines = details.split('\n', Qt::SkipEmptyParts);
   QString visible = details;
   if (lines.size() > kVisibleProblemLines)

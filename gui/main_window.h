@@ -17,6 +17,7 @@
 #include "articulate/simulation/system.h"
 #include "document.h"
 #include "settings.h"
+#include "viewport/viewport.h"
 
 class QAction;
 class QFileSystemWatcher;
@@ -34,6 +35,7 @@ class ModelTreePanel;
 class PropertiesPanel;
 class LinkOptionsForm;
 class JointSlidersPanel;
+class KeyframesPanel;
 class Autosaver;
 struct RecoveryEntry;
 struct Pick;
@@ -168,6 +170,16 @@ class MainWindow : public QMainWindow {
   PlaybackBar* playbackBar() const { return m_playbackBar; }
   PlotsPanel* plots() const { return m_plots; }
   JointSlidersPanel* jointSliders() const { return m_joints; }
+  KeyframesPanel* keyframes() const { return m_keyframes; }
+  /// Stores the state at the playhead as a keyframe of the model (named `name`; empty: the next
+  /// "Keyframe N"), one undoable edit. Returns the refusal (no timeline, a rigid body or
+  /// structure, a name in use), or empty; the status bar tells either.
+  QString addKeyframe(const QString& name = {});
+  /// Shows keyframe k as the paused state: a live simulation pauses at the keyframe's time
+  /// (clamped to the recording), drops the samples after it and takes its state there, so that
+  /// Play continues from it; an animation moves its playhead to that time. Returns false for
+  /// an index out of range.
+  bool restoreKeyframe(int k);
   Autosaver* autosaver() const { return m_autosaver; }
 
  protected:
@@ -191,6 +203,10 @@ class MainWindow : public QMainWindow {
   void updateRecentMenu();
   void rememberFile(const QString& path);
   void applyOverlays();
+  /// View > Trail the Selected Body (T): adds `body` to the trails (turning Trails on) or
+  /// removes it; without a body the status bar says how to choose one.
+  void toggleTrail(int body);
+  void chooseTrailLength();
   void showPick(const Pick& pick);
   void selectBody(int body);  // in the view, the tree and the Properties dock
   void about();
@@ -211,8 +227,8 @@ class MainWindow : public QMainWindow {
   void showFrame();
   /// The status overlay's text (View > Status Overlay) for the frame shown now.
   QString statusOverlayText();
-  /// m_poses and m_segments of the state (q, qd), from m_display (qd of another size: the
-  /// segments' elastic tension alone).
+  /// m_poses, m_segments and m_annotations of the state (q, qd) at the playhead (computeFrame;
+  /// qd of another size: the segments' elastic tension alone).
   void computeState(const Eigen::VectorXd& q, const Eigen::VectorXd& qd);
   /// Shows the state (q, qd) in the viewport (computeState).
   void showState(const Eigen::VectorXd& q, const Eigen::VectorXd& qd);
@@ -228,7 +244,9 @@ class MainWindow : public QMainWindow {
   void chooseStep();
   void saveRecordingDialog();
   void exportImageDialog();
-  void exportAnimationDialog(bool video);
+  /// The export dialog, its time range preset to `range` (s; e.g. two keyframes' times) or
+  /// the whole recording.
+  void exportAnimationDialog(bool video, std::optional<std::pair<double, double>> range = {});
   void exportModelDialog(bool urdf);
   void showKeys();
 
@@ -243,8 +261,10 @@ class MainWindow : public QMainWindow {
   QByteArray m_diskHash;  // the hash of m_path's bytes as last read or written here
   QString m_lastError;
   std::unique_ptr<System> m_display;  // names and body poses of the open model's states
+  std::unique_ptr<System> m_probe;    // the force overlays' evaluations (computeFrame)
   std::vector<BodyPose> m_poses;
-  std::vector<SegmentReport> m_segments;  // springs and cables of a structure
+  std::vector<SegmentReport> m_segments;  // springs and cables of a structure, the mouse's pull
+  Annotations m_annotations;              // the force overlays of the frame shown
   ModelDocument* m_document = nullptr;
   ModelTreePanel* m_tree = nullptr;
   PropertiesPanel* m_properties = nullptr;
@@ -254,6 +274,7 @@ class MainWindow : public QMainWindow {
   PlaybackBar* m_playbackBar = nullptr;
   PlotsPanel* m_plots = nullptr;
   JointSlidersPanel* m_joints = nullptr;
+  KeyframesPanel* m_keyframes = nullptr;
   Autosaver* m_autosaver = nullptr;
   QMenu* m_integratorMenu = nullptr;
   QAction* m_energyProjection = nullptr;  // Simulation > Integrator > Energy Projection
@@ -265,6 +286,12 @@ class MainWindow : public QMainWindow {
   QAction* m_jointAxesAction = nullptr;
   QAction* m_comAction = nullptr;
   QAction* m_statusOverlayAction = nullptr;
+  QAction* m_contactForcesAction = nullptr;
+  QAction* m_constraintForcesAction = nullptr;
+  QAction* m_systemComAction = nullptr;
+  QAction* m_bodyNamesAction = nullptr;
+  QAction* m_trailsAction = nullptr;
+  std::vector<int> m_trailBodies;  // the bodies leaving trails (cleared by another model)
   std::deque<qint64> m_frameTimes;  // wall times (ms) of the frames shown in the last second
   QAction* m_addBodyAction = nullptr;
   QAction* m_moveAction = nullptr;

@@ -61,7 +61,9 @@ bool MainWindow::exportImage(const QString& path, int width, int height) {
     const bool timeline = m_playback->hasTimeline();
     computeState(timeline ? m_playback->q() : m_display->positions(),
                  timeline ? m_playback->qd() : m_display->velocities());
+    view.setOverlays(m_viewport->overlays());
     view.setSegments(m_segments);
+    view.setAnnotations(m_annotations);
     view.setBodyPoses(m_poses);
     view.savePng(path);
   } catch (const std::exception& e) {
@@ -105,7 +107,7 @@ bool MainWindow::exportAnimation(const ExportOptions& options) {
                            tr("Cancel"), 0, exportFrameCount(options), this);
   progress.setWindowModality(Qt::WindowModal);
   progress.setMinimumDuration(500);
-  const QString error = exportFrames(m_model->spec, m_playback->recording(), *m_display,
+  const QString error = exportFrames(m_model->spec, m_playback->recording(), *m_probe,
                                      m_viewport->viewState(), options, [&](int done, int) {
                                        progress.setValue(done);
                                        return !progress.wasCanceled();
@@ -125,7 +127,7 @@ bool MainWindow::exportAnimation(const ExportOptions& options) {
   return true;
 }
 
-void MainWindow::exportAnimationDialog(bool video) {
+void MainWindow::exportAnimationDialog(bool video, std::optional<std::pair<double, double>> range) {
   if (!m_model || m_playback->recording().empty()) return;
   const bool ffmpeg = !ffmpegProgram().isEmpty();
   QDialog dialog(this);
@@ -154,8 +156,8 @@ void MainWindow::exportAnimationDialog(bool video) {
     b->setRange(m_playback->startTime(), m_playback->endTime());
     b->setSuffix(" s");
   }
-  start->setValue(m_playback->startTime());
-  end->setValue(m_playback->endTime());
+  start->setValue(range ? std::min(range->first, range->second) : m_playback->startTime());
+  end->setValue(range ? std::max(range->first, range->second) : m_playback->endTime());
   form->addRow(tr("Width (px):"), width);
   form->addRow(tr("Height (px):"), height);
   form->addRow(tr("Frames per second:"), fps);
@@ -188,6 +190,7 @@ void MainWindow::exportAnimationDialog(bool video) {
   o.speed = speed->value();
   o.start = start->value();
   o.end = end->value();
+  o.overlays = m_viewport->overlays();
   exportAnimation(o);
 }
 

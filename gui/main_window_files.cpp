@@ -6,6 +6,7 @@
 #include <QDir>
 #include <QDragEnterEvent>
 #include <QDropEvent>
+#include <algorithm>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFileSystemWatcher>
@@ -25,6 +26,7 @@
 #include "articulate/simulation/recording.h"
 #include "articulate/simulation/structure_system.h"
 #include "joint_sliders.h"
+#include "keyframes.h"
 #include "main_window_private.h"
 #include "model_tree.h"
 #include "playback.h"
@@ -38,13 +40,23 @@ namespace {
 bool isArticulate(const LoadedModel& model) { return model.format == kModelFormatName; }
 
 /// The first local .json or .urdf file among dropped URLs, or empty.
-QString droppedModel(const QMimeData* mime) {
+// the first local file of a drop, preferring one a reader takes (.json, .urdf): a drop of a
+// model with its README opens the model; a drop of files none of which is a model is refused
+// with a message, not silently
+QString droppedFile(const QMimeData* mime) {
   if (!mime || !mime->hasUrls()) return {};
-  for (const QUrl& url : mime->urls())
-    if (url.isLocalFile() && (url.toLocalFile().endsWith(".json", Qt::CaseInsensitive) ||
-                              isUrdfPath(localPath(url.toLocalFile()))))
-      return url.toLocalFile();
-  return {};
+  QString first;
+  for (const QUrl& url : mime->urls()) {
+    if (!url.isLocalFile()) continue;
+    const QString path = url.toLocalFile();
+    if (path.endsWith(".json", Qt::CaseInsensitive) || isUrdfPath(localPath(path))) return path;
+    if (first.isEmpty()) first = path;
+  }
+  return first;
+}
+
+bool isModelPath(const QString& path) {
+  return path.endsWith(".json", Qt::CaseInsensitive) || isUrdfPath(localPath(path));
 }
 
 }  // namespace
@@ -52,6 +64,8 @@ QString droppedModel(const QMimeData* mime) {
 bool MainWindow::openFile(const QString& path) {
   const QString file = QFileInfo(path).absoluteFilePath();
   if (!openDocument(file)) return false;
+  m_trailBodies.clear();  // another model's bodies
+  applyOverlays();
   rememberFile(file);
   QString opened = tr("Opened %1").arg(QDir::toNativeSeparators(file));
   for (const std::string& note : m_model->notes) opened += "; " + QString::fromStdString(note);
@@ -136,9 +150,16 @@ bool MainWindow::showModel(LoadedModel loaded, std::optional<RigidBodySpec> rigi
   m_joints->setUnavailable(m_rigid || m_structure
                                ? tr("Rigid-body and structure models have no joints to pose.")
                                : QString());
+  m_keyframes->setUnavailable(m_rigid || m_structure
+                                  ? tr("Keyframes are kept in tree models (Articulate, spatial_v2, "
+                                       "URDF); rigid-body and structure files have none yet.")
+                                  : QString());
   m_path = file;
   watchFile();
   m_setAside.clear();  // they belong to the model that was open
+  m_trailBodies.erase(std::remove_if(m_trailBodies.begin(), m_trailBodies.end(),
+                                     [&](int b) { return b >= static_cast<int>(m_model->spec.bodies.size()); }),
+                      m_trailBodies.end());
   m_resetting = true;
   m_document->reset(m_model->spec);
   m_resetting = false;
@@ -343,15 +364,20 @@ bool MainWindow::recover(const RecoveryEntry& entry) {
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
-  if (!droppedModel(event->mimeData()).isEmpty()) event->acceptProposedAction();
+  if (!droppedFile(event->mimeData()).isEmpty()) event->acceptProposedAction();
 }
 
 void MainWindow::dropEvent(QDropEvent* event) {
-  const QString path = droppedModel(event->mimeData());
+  const QString path = droppedFile(event->mimeData());
   if (path.isEmpty()) return;
   event->acceptProposedAction();
-  // open after the drop has finished: a dialog inside the drag-and-drop loop can hang it
-  QTimer::singleShot(0, this, [this, path] { openFromUser(path); });
+  // after the drop has finished: a dialog inside the drag-and-drop loop can hang it
+  QTimer::singleShot(0, this, [this, path] {
+    if (isModelPath(path)) return openFromUser(path);
+    showError(tr("Articulate cannot open '%1'.").arg(QFileInfo(path).fileName()),
+              tr("It opens models: Articulate and spatial_v2 files (.json) and URDF robots "
+                 "(.urdf). The model shown stays open."));
+  });
 }
 
 void MainWindow::openDialog() {

@@ -67,6 +67,10 @@ void MainWindow::showKeys() {
          "<tr><td><b>Ctrl+P</b></td><td>save a screenshot beside the model</td></tr>"
          "<tr><td><b>F11</b></td><td>full screen</td></tr>"
          "<tr><td><b>F2</b></td><td>status overlay: time, real-time factor, step, fps, energy</td></tr>"
+         "<tr><td><b>F3 F4</b></td><td>contact forces; loop and gear forces</td></tr>"
+         "<tr><td><b>F5 F6 F7</b></td><td>system centre of mass; body names; trails (T: trail the selected body)</td></tr>"
+         "<tr><td><b>F8 F9 F10</b></td><td>body frames; joint axes; centres of mass</td></tr>"
+         "<tr><td><b>Ctrl+K</b></td><td>keep the state at the playhead as a keyframe</td></tr>"
          "<tr><td><b>Ctrl+drag</b></td><td>while simulating: pull a body towards the mouse "
          "(Ctrl+Shift+drag: turn it)</td></tr>"
          "<tr><td><b>h ?</b></td><td>this help</td></tr></table>"));
@@ -138,12 +142,40 @@ void MainWindow::createMenus() {
     return a;
   };
   m_bodyFramesAction = overlay(tr("&Body Frames"), m_settings.bodyFrames);
+  m_bodyFramesAction->setShortcut(QKeySequence(Qt::Key_F8));
   m_jointAxesAction = overlay(tr("&Joint Axes"), m_settings.jointAxes);
+  m_jointAxesAction->setShortcut(QKeySequence(Qt::Key_F9));
   m_comAction = overlay(tr("&Centres of Mass"), m_settings.centresOfMass);
+  m_comAction->setShortcut(QKeySequence(Qt::Key_F10));
   m_statusOverlayAction = overlay(tr("&Status Overlay"), m_settings.statusOverlay);
   m_statusOverlayAction->setShortcut(QKeySequence(Qt::Key_F2));
   m_statusOverlayAction->setToolTip(tr("Time, real-time factor, step, frame rate and energy in "
                                        "the view's corner"));
+  // the force overlays (frame.h): drawn in the view and in exported images and videos
+  const auto keyed = [&](const QString& name, bool checked, Qt::Key k, const QString& tip) {
+    QAction* a = overlay(name, checked);
+    a->setShortcut(QKeySequence(k));
+    a->setToolTip(tip);
+    return a;
+  };
+  m_contactForcesAction = keyed(tr("C&ontact Forces"), m_settings.contactForces, Qt::Key_F3,
+                                tr("Contact points touching the ground, with arrows of the normal "
+                                   "(yellow) and friction (blue) reactions"));
+  m_constraintForcesAction =
+      keyed(tr("Co&nstraint Forces"), m_settings.constraintForces, Qt::Key_F4,
+            tr("Loop closures' forces as arrows (magenta), couplings' (gears') forces as labels"));
+  m_systemComAction = keyed(tr("System Centre of &Mass"), m_settings.systemCom, Qt::Key_F5,
+                            tr("The whole mechanism's centre of mass (orange)"));
+  m_bodyNamesAction = keyed(tr("Body &Names"), m_settings.bodyNames, Qt::Key_F6,
+                            tr("Each body's name at its centre of mass"));
+  m_trailsAction = keyed(tr("&Trails"), m_settings.trails, Qt::Key_F7,
+                         tr("The chosen bodies' paths over the last seconds, fading out"));
+  QAction* trailBody = view->addAction(tr("Trail the Selected &Body"), this, [this] {
+    toggleTrail(m_viewport->selectedBody());
+  });
+  trailBody->setShortcut(QKeySequence(Qt::Key_T));
+  trailBody->setToolTip(tr("Adds the selected body to the trails, or removes it"));
+  view->addAction(tr("Trail &Length..."), this, &MainWindow::chooseTrailLength);
   view->addSeparator();
   m_saveCameraAction =
       view->addAction(tr("Save &Camera to Model"), this, &MainWindow::saveCameraToModel);
@@ -165,6 +197,9 @@ void MainWindow::createMenus() {
   QMenu* sim = menuBar()->addMenu(tr("&Simulation"));
   sim->addAction(tr("&Play / Pause") + "\tSpace", m_playback, &Playback::togglePlay);
   sim->addAction(tr("&Resume from Here"), m_playback, &Playback::resumeFromHere);
+  QAction* keyframe = sim->addAction(tr("Add &Keyframe"), this, [this] { addKeyframe(); });
+  keyframe->setShortcut(QKeySequence(tr("Ctrl+K")));
+  keyframe->setToolTip(tr("Store the state at the playhead in the model's Keyframes"));
   sim->addAction(tr("Re&start"), m_playback, &Playback::restart);
   QAction* unpaced = sim->addAction(tr("As &Fast as Possible"));
   unpaced->setCheckable(true);

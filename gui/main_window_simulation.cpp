@@ -7,6 +7,7 @@
 #include <QStatusBar>
 
 #include "articulate/simulation/recording.h"
+#include "frame.h"
 #include "joint_sliders.h"
 #include "playback.h"
 #include "plots.h"
@@ -19,8 +20,10 @@ std::unique_ptr<System> MainWindow::makeSystem() const {
 }
 
 void MainWindow::startTimeline() {
-  // one system simulates on the simulator's thread; this one only names and poses for the GUI
+  // one system simulates on the simulator's thread; this one only names and poses for the GUI,
+  // and m_probe evaluates the shown state's forces for the overlays (computeFrame)
   m_display = makeSystem();
+  m_probe = makeSystem();
   std::vector<std::string> positions, velocities, constraints;
   for (int i = 0; i < m_display->positionSize(); ++i) positions.push_back(m_display->positionName(i));
   for (int i = 0; i < m_display->velocitySize(); ++i) velocities.push_back(m_display->velocityName(i));
@@ -39,21 +42,20 @@ void MainWindow::startTimeline() {
 }
 
 void MainWindow::computeState(const Eigen::VectorXd& q, const Eigen::VectorXd& qd) {
-  m_display->bodyPoses(q, m_poses);
-  // playback and scrubbing too: the segments come from the shown state, not the simulation's
-  static const Eigen::VectorXd none;  // velocities unknown: the elastic tension alone
-  m_display->segments(q, qd.size() == m_display->velocitySize() ? qd : none, m_segments);
-  // the mouse's pull: a spring from the grabbed point, where it is shown, to the mouse
-  if (const auto& p = m_playback->perturbation();
-      p && p->body >= 0 && p->body < static_cast<int>(m_poses.size())) {
-    const BodyPose& pose = m_poses[static_cast<std::size_t>(p->body)];
-    SegmentReport pull;
-    pull.kind = SegmentReport::Kind::Spring;
-    pull.a = pose.position + pose.rotation * p->point;
-    pull.b = p->target;
-    pull.tension = p->stiffness * (pull.b - pull.a).norm();
-    m_segments.push_back(pull);
-  }
+  // playback and scrubbing too: everything comes from the shown state, not the simulation's,
+  // and the mouse's pull from the recording (live: the pull the mouse makes now)
+  const Recording& r = m_playback->recording();
+  const std::optional<Perturbation> pull =
+      m_playback->live() && m_playback->following() ? m_playback->perturbation()
+                                                     : r.perturbationAt(m_playback->time());
+  FrameContent frame;
+  frame.poses = std::move(m_poses);
+  frame.segments = std::move(m_segments);
+  computeFrame(*m_probe, m_model->spec, &r, m_playback->time(), q, qd, pull,
+               m_viewport->overlays(), frame);
+  m_poses = std::move(frame.poses);
+  m_segments = std::move(frame.segments);
+  m_annotations = std::move(frame.annotations);
 }
 
 void MainWindow::perturb(int body, const Vec3& point, const Vec3& target, bool torque,
@@ -91,6 +93,7 @@ void MainWindow::perturb(int body, const Vec3& point, const Vec3& target, bool t
 void MainWindow::showState(const Eigen::VectorXd& q, const Eigen::VectorXd& qd) {
   computeState(q, qd);
   m_viewport->setSegments(m_segments);
+  m_viewport->setAnnotations(m_annotations);
   m_viewport->setBodyPoses(m_poses);
 }
 

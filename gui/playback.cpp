@@ -78,7 +78,8 @@ void Playback::setSimulation(std::unique_ptr<System> system) {
   m_limitBytes = recordingLimitBytes();
   m_live = true;
   m_recording =
-      Recording(system->positionSize(), system->velocitySize(), system->constraintSize());
+      Recording(system->positionSize(), system->velocitySize(), system->constraintSize(),
+                system->auxiliarySize());
   m_recording.setQuaternionBlocks(system->quaternionBlocks());
   m_q = system->positions();
   m_qd = system->velocities();
@@ -201,6 +202,7 @@ void Playback::resumeFromHere() {
   m_recording.truncateAfter(t);
   m_recording.truncateAfter(std::nextafter(t, -1e300));  // the sample itself comes back
   m_generation = m_simulator->setState(t, q, qd);
+  logPerturbation(t);
   m_reportedProblem = false;
   m_time = t;
   m_follow = true;
@@ -281,19 +283,29 @@ void Playback::setStateHere(const Eigen::VectorXd& q, const Eigen::VectorXd& qd)
 
 void Playback::sendState(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd) {
   m_generation = m_simulator->setState(t, q, qd);
+  logPerturbation(t);
   m_reportedProblem = false;
   m_time = t;
   m_q = q;
   m_qd = qd;
 }
 
+void Playback::logPerturbation(double t) {
+  // the simulation goes on from t with the perturbation acting now (none unless the mouse is
+  // pulling), whatever the discarded part of the recording had
+  const auto& log = m_recording.perturbations();
+  if ((m_perturbation || m_recording.perturbationAt(t)) && (log.empty() || t >= log.back().time))
+    m_recording.setPerturbation(t, m_perturbation);
+}
+
 void Playback::takeSnapshots() {
   while (m_simulator->takeSnapshots(m_batch)) {
     if (m_batch.generation != m_generation || m_batch.nq != m_recording.positionSize() ||
-        m_batch.nv != m_recording.velocitySize() || m_batch.nc != m_recording.constraintSize())
+        m_batch.nv != m_recording.velocitySize() || m_batch.nc != m_recording.constraintSize() ||
+        m_batch.nw != m_recording.auxiliarySize())
       continue;
-    const double limit = m_limitBytes /
-                         double(Recording::bytesPerSample(m_batch.nq, m_batch.nv, m_batch.nc));
+    const double limit = m_limitBytes / double(Recording::bytesPerSample(
+                                            m_batch.nq, m_batch.nv, m_batch.nc, m_batch.nw));
     if (double(m_recording.size() + m_batch.size()) > limit) {
       m_simulator->pause();
       m_playing = false;
@@ -306,7 +318,11 @@ void Playback::takeSnapshots() {
     for (std::size_t k = 0; k < m_batch.size(); ++k)
       if (m_recording.empty() || m_batch.time(k) >= m_recording.endTime())
         m_recording.append(m_batch.time(k), m_batch.q(k), m_batch.qd(k), m_batch.kinetic(k),
-                           m_batch.potential(k), m_batch.lambda(k));
+                           m_batch.potential(k), m_batch.lambda(k), m_batch.auxiliary(k));
+    // the mouse's pull, as the thread applied it: part of the recorded motion
+    for (const PerturbationChange& c : m_batch.perturbations)
+      if (m_recording.perturbations().empty() || c.time >= m_recording.perturbations().back().time)
+        m_recording.setPerturbation(c.time, c.perturbation);
   }
 }
 

@@ -156,6 +156,8 @@ class Playback : public QObject {
   void checkStatus();
   /// Live: the simulator's new state at time t, shown as the current one.
   void sendState(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd);
+  /// Logs the perturbation acting now into the recording at time t (a new state at t).
+  void logPerturbation(double t);
 
   Simulator* simulator();
   std::unique_ptr<Simulator> m_simulator;  // created on the first live timeline

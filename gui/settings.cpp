@@ -41,6 +41,12 @@ QJsonObject Settings::toJson() const {
   json["jointAxes"] = jointAxes;
   json["centresOfMass"] = centresOfMass;
   json["statusOverlay"] = statusOverlay;
+  json["contactForces"] = contactForces;
+  json["constraintForces"] = constraintForces;
+  json["systemCom"] = systemCom;
+  json["bodyNames"] = bodyNames;
+  json["trails"] = trails;
+  json["trailSeconds"] = trailSeconds;
   return json;
 }
 
@@ -61,6 +67,15 @@ Settings Settings::fromJson(const QJsonObject& json) {
   flag("jointAxes", s.jointAxes);
   flag("centresOfMass", s.centresOfMass);
   flag("statusOverlay", s.statusOverlay);
+  flag("contactForces", s.contactForces);
+  flag("constraintForces", s.constraintForces);
+  flag("systemCom", s.systemCom);
+  flag("bodyNames", s.bodyNames);
+  flag("trails", s.trails);
+  if (json["trailSeconds"].isDouble()) {
+    const double seconds = json["trailSeconds"].toDouble();
+    if (seconds >= 0.1 && seconds <= 60) s.trailSeconds = seconds;
+  }
   return s;
 }
 
@@ -75,6 +90,8 @@ Settings Settings::load() {
     const QVariant value = store.value(it.key());
     if (it->isBool())
       json[it.key()] = value.toBool();
+    else if (it->isDouble())
+      json[it.key()] = value.toDouble();
     else if (it->isArray())
       json[it.key()] = QJsonArray::fromStringList(value.toStringList());
     else

@@ -18,6 +18,12 @@ struct Settings {
   bool jointAxes = false;      // View > Joint axes
   bool centresOfMass = false;  // View > Centres of mass
   bool statusOverlay = false;  // View > Status Overlay (F2)
+  bool contactForces = false;     // View > Contact Forces (F3)
+  bool constraintForces = false;  // View > Constraint Forces (F4)
+  bool systemCom = false;         // View > System Centre of Mass (F5)
+  bool bodyNames = false;         // View > Body Names (F6)
+  bool trails = false;            // View > Trails (F7)
+  double trailSeconds = 2.0;      // View > Trail Length (s, 0.1 to 60)
 
   /// Puts `path` (made absolute) first in recentFiles, removing an earlier entry for the same
   /// file and dropping the oldest beyond kMaxRecentFiles.

@@ -1,5 +1,7 @@
 #include "viewport/scene.h"
 
+#include "viewport/annotation_layer.h"
+
 #include <cmath>
 #include <unordered_map>
 
@@ -212,7 +214,7 @@ Vec3 centreOfMass(const InertiaSpec& in) {
 
 }  // namespace
 
-Scene::Scene(const ModelSpec& spec, vtkRenderer* renderer)
+Scene::Scene(const ModelSpec& spec, vtkRenderer* renderer, vtkRenderer* overlay)
     : m_model(compile(spec)), m_data(m_model), m_renderer(renderer) {
   m_bodies.resize(m_model.nb + 1);
   m_poses.resize(m_model.nb);
@@ -228,7 +230,27 @@ Scene::Scene(const ModelSpec& spec, vtkRenderer* renderer)
   finishBatch();
   for (const BodySpec& b : spec.bodies) m_coms.push_back(centreOfMass(b.inertia));
   setPose(m_model.q0);
+  // the force overlays' scale: the model's weight draws half its extent long
+  Vec3 lo, hi;
+  movingBounds(lo, hi);
+  const double size = (lo.array() <= hi.array()).all() ? (hi - lo).norm() : 1.0;
+  double mass = 0;
+  for (const BodySpec& b : spec.bodies) mass += b.inertia.raw ? b.inertia.matrix(3, 3) : b.inertia.mass;
+  m_layer = std::make_unique<AnnotationLayer>(overlay ? overlay : m_renderer, m_model.names, m_coms, size,
+                                              mass * spec.effectiveGravity().norm(),
+                                              spec.effectiveGravity());
 }
+
+void Scene::setAnnotations(const Annotations& annotations, bool names) {
+  m_annotations = annotations;
+  m_names = names;
+  m_layer->update(m_annotations, m_names, m_poses);
+}
+
+double Scene::forceScale() const { return m_layer->forceScale(); }
+std::string Scene::forceLegend() const { return m_layer->legend(); }
+int Scene::arrowsDrawn() const { return m_layer->arrowCount(); }
+int Scene::labelsDrawn() const { return m_layer->labelCount(); }
 
 // overlays, sized from the model's extent, built the first time they are shown
 void Scene::buildOverlays() {
@@ -263,6 +285,7 @@ void Scene::buildOverlays() {
 }
 
 Scene::~Scene() {
+  m_layer.reset();
   if (m_detailObserver) m_renderer->RemoveObserver(m_detailObserver);
   if (m_batchActor) m_renderer->RemoveActor(m_batchActor);
   if (m_segmentActor) m_renderer->RemoveActor(m_segmentActor);
@@ -489,6 +512,7 @@ void Scene::setPose(const Eigen::VectorXd& q) {
   forwardKinematics(m_model, m_data, q);
   for (int i = 0; i < m_model.nb; ++i) m_poses[i] = bodyPose(m_model, m_data, i);
   placeBodies();
+  if (m_layer && m_names) m_layer->update(m_annotations, m_names, m_poses);  // names follow
 }
 
 void Scene::setPoses(const std::vector<BodyPose>& poses) {
@@ -497,6 +521,7 @@ void Scene::setPoses(const std::vector<BodyPose>& poses) {
                                 " poses, got " + std::to_string(poses.size()));
   m_poses = poses;
   placeBodies();
+  if (m_layer && m_names) m_layer->update(m_annotations, m_names, m_poses);  // names follow
 }
 
 void Scene::placeBodies() {

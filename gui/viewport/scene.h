@@ -3,6 +3,7 @@
 // transform per body that playback updates, and the overlays (frames, joint axes, COMs).
 
 #include <array>
+#include <memory>
 #include <vector>
 
 #include <vtkSmartPointer.h>
@@ -12,6 +13,7 @@
 #include "articulate/model/model.h"
 #include "articulate/model/spec.h"
 #include "articulate/simulation/system.h"
+#include "viewport/viewport.h"
 
 class vtkActor;
 class vtkPolyData;
@@ -21,10 +23,13 @@ class vtkProp;
 
 namespace art::gui {
 
+class AnnotationLayer;
+
 class Scene {
  public:
-  /// Builds every body's geometry (base = body -1) and adds it to `renderer`.
-  Scene(const ModelSpec& spec, vtkRenderer* renderer);
+  /// Builds every body's geometry (base = body -1) and adds it to `renderer`; the force
+  /// overlays go to `overlay` (a renderer drawn over it with its camera; null: `renderer`).
+  Scene(const ModelSpec& spec, vtkRenderer* renderer, vtkRenderer* overlay = nullptr);
   ~Scene();
   Scene(const Scene&) = delete;
   Scene& operator=(const Scene&) = delete;
@@ -63,6 +68,15 @@ class Scene {
   static constexpr double kCoarseBelowPixels = 6.0;
   void setHighlighted(int body);
   void setOverlayVisibility(bool frames, bool jointAxes, bool coms);
+  /// The force overlays (annotation_layer.h): draws these annotations and, with `names`, the
+  /// bodies' names at their centres of mass (following the poses from now on).
+  void setAnnotations(const Annotations& annotations, bool names);
+  const Annotations& annotations() const { return m_annotations; }
+  /// Metres of arrow per newton, its legend, and the arrows and labels drawn now.
+  double forceScale() const;
+  std::string forceLegend() const;
+  int arrowsDrawn() const;
+  int labelsDrawn() const;
   int bodies() const { return m_model.nb; }
   const Model& model() const { return m_model; }
 
@@ -100,6 +114,9 @@ class Scene {
   std::vector<BodyPose> m_poses;
   int m_highlighted = -2;
   std::vector<Vec3> m_coms;  // centres of mass, body coordinates (for overlays)
+  std::unique_ptr<AnnotationLayer> m_layer;
+  Annotations m_annotations;
+  bool m_names = false;
   // all moving bodies' surfaces in one actor, vertices moved on the CPU each frame: draw calls
   // dominate software GL, so one large draw beats a thousand small ones
   vtkSmartPointer<vtkPolyData> m_batch;

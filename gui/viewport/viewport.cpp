@@ -60,6 +60,9 @@ std::array<double, 3> xyz(const Vec3& v) { return {v.x(), v.y(), v.z()}; }
 // and showmotion's camera with its framing and tracking.
 struct SceneView {
   vtkNew<vtkRenderer> renderer;
+  // the force overlays, drawn over the scene with its camera: a force inside or behind a body
+  // stays visible (annotation_layer.h)
+  vtkNew<vtkRenderer> overlay;
   vtkNew<vtkLight> headlight, overhead;
   std::unique_ptr<Scene> scene;
   ResolvedCamera camera;
@@ -68,6 +71,9 @@ struct SceneView {
   int headLevel = 6, overheadLevel = 7;
 
   SceneView() {
+    overlay->SetLayer(1);
+    overlay->SetActiveCamera(renderer->GetActiveCamera());
+    overlay->InteractiveOff();
     renderer->GradientBackgroundOn();
     renderer->SetBackground(0.16, 0.18, 0.21);
     renderer->SetBackground2(0.48, 0.53, 0.6);
@@ -84,7 +90,7 @@ struct SceneView {
   void load(const ModelSpec& spec) {
     scene.reset();
     camera = resolveCamera(spec);
-    scene = std::make_unique<Scene>(spec, renderer);
+    scene = std::make_unique<Scene>(spec, renderer, overlay);
   }
 
   void updateLights() {
@@ -182,7 +188,9 @@ struct Viewport::Impl {
   Qt::KeyboardModifiers modifiers;
 
   Impl() {
+    window->SetNumberOfLayers(2);
     window->AddRenderer(view.renderer);
+    window->AddRenderer(view.overlay);
     picker->SetTolerance(0.002);
     interactor->SetInteractorStyle(nullptr);
     interactor->SetRenderWindow(window);
@@ -339,6 +347,7 @@ void Viewport::setModel(const ModelSpec& spec, const Eigen::VectorXd& q) {
   d->placeHandle();
   d->view.scene->setOverlayVisibility(d->overlays.bodyFrames, d->overlays.jointAxes,
                                       d->overlays.centresOfMass);
+  d->view.scene->setAnnotations({}, d->overlays.bodyNames);
   if (first) d->view.frame(double(width()) / std::max(1, height()));
   else d->view.renderer->GetActiveCamera()->DeepCopy(keep);
   d->render();
@@ -396,8 +405,26 @@ void Viewport::setStandardView(StandardView view) {
 
 void Viewport::setOverlays(const Overlays& o) {
   d->overlays = o;
-  if (d->view.scene) d->view.scene->setOverlayVisibility(o.bodyFrames, o.jointAxes, o.centresOfMass);
+  if (d->view.scene) {
+    d->view.scene->setOverlayVisibility(o.bodyFrames, o.jointAxes, o.centresOfMass);
+    d->view.scene->setAnnotations(d->view.scene->annotations(), o.bodyNames);
+  }
   d->render();
+}
+
+void Viewport::setAnnotations(const Annotations& annotations) {
+  if (d->view.scene) d->view.scene->setAnnotations(annotations, d->overlays.bodyNames);
+}
+
+const Annotations& Viewport::annotations() const {
+  static const Annotations none;
+  return d->view.scene ? d->view.scene->annotations() : none;
+}
+
+double Viewport::forceScale() const { return d->view.scene ? d->view.scene->forceScale() : 0.0; }
+
+QString Viewport::forceLegend() const {
+  return d->view.scene ? QString::fromStdString(d->view.scene->forceLegend()) : QString();
 }
 
 Overlays Viewport::overlays() const { return d->overlays; }
@@ -685,6 +712,7 @@ void Viewport::keyPressEvent(QKeyEvent* e) {
 struct OffscreenView::Impl {
   vtkNew<vtkRenderWindow> window;
   SceneView view;
+  Overlays overlays;
   double aspect = 1.0;
 };
 
@@ -696,7 +724,9 @@ OffscreenView::OffscreenView(const ModelSpec& spec, int width, int height)
   d->window->SetMultiSamples(0);  // software GL: 8x MSAA costs more than the whole scene
   d->window->SetSize(width, height);
   d->aspect = double(width) / height;
+  d->window->SetNumberOfLayers(2);
   d->window->AddRenderer(d->view.renderer);
+  d->window->AddRenderer(d->view.overlay);
   d->view.load(spec);
   d->view.frame(d->aspect);
 }
@@ -724,6 +754,16 @@ void OffscreenView::setBodyPoses(const std::vector<BodyPose>& poses, bool refram
 
 void OffscreenView::setSegments(const std::vector<SegmentReport>& segments) {
   d->view.scene->setSegments(segments);
+}
+
+void OffscreenView::setOverlays(const Overlays& o) {
+  d->overlays = o;
+  d->view.scene->setOverlayVisibility(o.bodyFrames, o.jointAxes, o.centresOfMass);
+  d->view.scene->setAnnotations(d->view.scene->annotations(), o.bodyNames);
+}
+
+void OffscreenView::setAnnotations(const Annotations& annotations) {
+  d->view.scene->setAnnotations(annotations, d->overlays.bodyNames);
 }
 
 int OffscreenView::coarseShapes() const { return d->view.scene ? d->view.scene->coarseCount() : 0; }

@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 #include <array>
+#include <string>
 #include <vector>
 
 #include <QImage>
@@ -25,6 +26,47 @@ struct Overlays {
   bool bodyFrames = false;    // body coordinate axes
   bool jointAxes = false;     // joint axes as arrows
   bool centresOfMass = false; // a small sphere at each body's COM
+  bool contactForces = false;     // contact points touching the ground, reaction arrows
+  bool constraintForces = false;  // loop-closure force arrows, coupling (gear) force labels
+  bool systemCom = false;         // the whole system's centre of mass
+  bool bodyNames = false;         // each body's name at its centre of mass
+  bool trails = false;            // fading paths of `trailBodies` over the last trailSeconds
+  std::vector<int> trailBodies;   // body indices
+  double trailSeconds = 2.0;      // s
+};
+
+/// A force drawn as an arrow from `origin` (world, m) along `force` (N, world), scaled by the
+/// scene's force scale (Viewport::forceScale). The perturbation's arrow is the mouse's pull.
+struct ForceArrow {
+  enum class Kind { ContactNormal, ContactFriction, Constraint, Perturbation };
+  Kind kind = Kind::ContactNormal;
+  Vec3 origin = Vec3::Zero();
+  Vec3 force = Vec3::Zero();
+};
+
+/// Text drawn at a world point (m), e.g. a coupling's force.
+struct TextLabel {
+  Vec3 position = Vec3::Zero();
+  std::string text;
+};
+
+/// A body's recent path: points (world, m) oldest first, each with its age (s before the
+/// frame's time; the newest 0), drawn fading out with age.
+struct Trail {
+  int body = 0;
+  std::vector<Vec3> points;
+  std::vector<double> ages;
+};
+
+/// What the force overlays draw in one frame besides the bodies (gui/frame.h computes it from
+/// the simulated system at the frame's state): contact points touching the ground, force
+/// arrows, labels, trails and the system's centre of mass (world coordinates).
+struct Annotations {
+  std::vector<Vec3> contactPoints;
+  std::vector<ForceArrow> arrows;
+  std::vector<TextLabel> labels;
+  std::vector<Trail> trails;
+  std::optional<Vec3> systemCom;
 };
 
 /// A picked point: the body (-1 = base) and the point in that body's coordinates (m), with the
@@ -84,6 +126,10 @@ class OffscreenView {
   /// Draws force elements (springs, dampers, cables; System::segments) as lines (see
   /// Viewport::setSegments).
   void setSegments(const std::vector<SegmentReport>& segments);
+  /// Shows these overlays (as Viewport::setOverlays) and draws these annotations (as
+  /// Viewport::setAnnotations), so that an export shows what the viewport shows.
+  void setOverlays(const Overlays& overlays);
+  void setAnnotations(const Annotations& annotations);
   /// Renders one frame.
   void render();
   /// Renders and writes a PNG; throws std::runtime_error naming the file on failure.
@@ -130,6 +176,17 @@ class Viewport : public QWidget {
   void resetView();
   void setStandardView(StandardView view);
   void setOverlays(const Overlays& overlays);
+  /// Draws the force overlays' annotations of the frame shown next (arrows scaled by
+  /// forceScale(), with a legend of the scale in the bottom-left corner while any arrow is
+  /// drawn); a new model clears them.
+  void setAnnotations(const Annotations& annotations);
+  const Annotations& annotations() const;
+  /// Metres of arrow per newton of force: chosen once per model so that its weight (total mass
+  /// times gravity; 1 N when weightless) draws half as long as the model is wide, rounded to 1,
+  /// 2 or 5 times a power of ten; 0 without a model.
+  double forceScale() const;
+  /// The scale's legend, e.g. "Force arrows: 10 cm = 50 N"; empty without a model.
+  QString forceLegend() const;
   /// Text drawn in the view's top-left corner (the status overlay; lines split at '\n'),
   /// shown with the next render; empty hides it.
   void setInfoText(const QString& text);

@@ -82,6 +82,17 @@ class TestFormat : public QObject {
         l.axisB = Vec3(0, 1, 0);
         spec.constraints.push_back(l);
         spec.baseAppearance = json::array({"tiles", {{-1, 1}, {-1, 1}, {0, 0}}, 0.25});
+        // keyframes: any doubles, bit-exact through the text
+        KeyframeSpec k;
+        k.name = "push";
+        k.time = 1.0 / 3.0;
+        k.q = Eigen::VectorXd::LinSpaced(4, -0.1, std::sqrt(2.0));
+        k.qd = Eigen::VectorXd::LinSpaced(4, 1e-17, 3.0 / 7.0);
+        spec.keyframes.push_back(k);
+        k.name = "rest";
+        k.time = 2.5;
+        k.q.setZero();
+        spec.keyframes.push_back(k);
         break;
       }
       default: spec = ModelSpec{};  // empty model
@@ -90,6 +101,7 @@ class TestFormat : public QObject {
     const ModelSpec back = read(json::parse(first));
     const std::string second = formatJson(specToJson(back));
     QCOMPARE(QString::fromStdString(second), QString::fromStdString(first));
+    QVERIFY(back.keyframes == spec.keyframes);
     const Model a = compile(spec), b = compile(back);
     QCOMPARE(a.parent, b.parent);
     QCOMPARE(a.q0, b.q0);

@@ -64,6 +64,12 @@ const Row kRows[] = {
      "simulation.energy_projection: expected true or false, got string", nullptr},
     {"kind_structure.json",
      "kind: 'structure' models are not supported by this version of Articulate", nullptr},
+    // keyframes: every field, the model's sizes, unique names
+    {"keyframe_wrong_size.json",
+     "keyframes[0].q: has 1 entries, the model has 2 positions (keyframe 'push')", nullptr},
+    {"keyframe_duplicate_name.json", "keyframes[1].name: 'a' is also the name of keyframes[0]",
+     nullptr},
+    {"keyframe_missing_qd.json", "keyframes[0]: missing field 'qd'", nullptr},
     {"helical_without_pitch.json",
      "bodies[0].joint: a helical (H) joint needs its pitch: {\"type\": \"H\", \"pitch\": p} "
      "(metres per radian)",

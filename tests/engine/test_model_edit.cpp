@@ -102,6 +102,27 @@ class TestModelEdit : public QObject {
     QCOMPARE(s.bodies.size(), std::size_t(5));
   }
 
+  // setInitialState writes a state (the model's q and qd order, free joints included) into the
+  // spec: compiling it gives that state back
+  void setInitialStateRoundTrips() {
+    ModelSpec s = randomTree(5, 11, {JointType::Rx, JointType::Py, JointType::Rz});
+    s.bodies[0].joint.type = JointType::Free;
+    const Model before = compile(s);
+    Eigen::VectorXd q = Eigen::VectorXd::LinSpaced(before.nq(), -0.3, 0.7);
+    q.segment<4>(before.qIndex[0] + 3) = Eigen::Vector4d(0.5, 0.5, -0.5, 0.5);  // a unit quaternion
+    const Eigen::VectorXd qd = Eigen::VectorXd::LinSpaced(before.nv(), 1.0, -2.0);
+    setInitialState(s, q, qd);
+    const Model after = compile(s);
+    QVERIFY((after.q0 - q).norm() < 1e-15);
+    QVERIFY((after.qd0 - qd).norm() < 1e-15);
+    // without velocities they stay; a wrong size is refused and changes nothing
+    setInitialState(s, Eigen::VectorXd::Zero(before.nq()) + q * 0.5);
+    QVERIFY((compile(s).qd0 - qd).norm() < 1e-15);
+    const std::string unchanged = specToJson(s).dump();
+    QVERIFY_THROWS_EXCEPTION(EditError, setInitialState(s, Eigen::VectorXd::Zero(3)));
+    QCOMPARE(specToJson(s).dump(), unchanged);
+  }
+
   void subtreeFollowsParents() {
     const ModelSpec s = sample();
     QCOMPARE(subtree(s, 0), (std::vector<int>{0, 1, 2, 3}));

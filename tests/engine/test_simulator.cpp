@@ -393,6 +393,98 @@ class TestSimulator : public QObject {
     QCOMPARE(sim.status().steps, 500L);
   }
 
+  // the recording's log of perturbations: the change at or before t acts at t; later changes
+  // go with truncateAfter; time runs forward; a change at the last change's time replaces it
+  void recordingLogsPerturbations() {
+    Recording r(1, 1, 0, 2);
+    QCOMPARE(r.auxiliarySize(), 2);
+    QCOMPARE(Recording::bytesPerSample(1, 1, 0, 2), sizeof(double) * 7);
+    const double w0[2] = {1e-4, -2e-4}, q0 = 0.1, v0 = 0.2;
+    r.append(0.0, &q0, &v0, 0, 0, nullptr, w0);
+    r.append(1.0, &q0, &v0, 0, 0);  // no auxiliary state: zeros
+    QCOMPARE(r.auxiliary(0)(1), -2e-4);
+    QCOMPARE(r.auxiliary(1)(0), 0.0);
+    Perturbation p;
+    p.body = 0;
+    p.target = Vec3(1, 2, 3);
+    p.stiffness = 100;
+    p.damping = 20;
+    QVERIFY(!r.perturbationAt(0.5));
+    r.setPerturbation(0.25, p);
+    p.target.x() = 5;
+    r.setPerturbation(0.5, p);
+    r.setPerturbation(0.75, std::nullopt);
+    QVERIFY(!r.perturbationAt(0.2));
+    QCOMPARE(r.perturbationAt(0.25)->target.x(), 1.0);
+    QCOMPARE(r.perturbationAt(0.6)->target.x(), 5.0);
+    QVERIFY(!r.perturbationAt(0.75));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, r.setPerturbation(0.7, std::nullopt));
+    p.stiffness = -1;
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, r.setPerturbation(0.9, p));
+    r.setPerturbation(0.75, r.perturbationAt(0.5));  // the same time: replaces
+    QCOMPARE(r.perturbations().size(), std::size_t(3));
+    QCOMPARE(r.perturbationAt(0.9)->target.x(), 5.0);
+    r.truncateAfter(0.6);
+    QCOMPARE(r.perturbations().size(), std::size_t(2));
+    QCOMPARE(r.perturbationAt(0.9)->target.x(), 5.0);
+    r.clear();
+    QVERIFY(r.perturbations().empty());
+  }
+
+  // the thread publishes each perturbation change with the simulation time it took effect at,
+  // and every sample's auxiliary state (the ground's deformation under the feet): both equal a
+  // direct run of the same system with the same changes at the same steps
+  void perturbationsAndGroundDeformationArePublished() {
+    const LoadedModel loaded = loadModel(ARTICULATE_MODELS_DIR "/quadruped.json");
+    auto model = std::make_shared<const Model>(compile(loaded.spec));
+    const SimulationOptions options = simulationOptions(loaded.spec);
+    Perturbation p;
+    p.body = 0;
+    p.point = Vec3(0.1, 0, 0);
+    p.target = Vec3(0.5, 0.2, 0.6);
+    p.stiffness = 500;
+    p.damping = 30;
+    Simulator sim;
+    const long g = sim.load(std::make_unique<TreeSystem>(model, options));
+    for (int k = 0; k < 30; ++k) sim.stepOnce();
+    sim.setPerturbation(p);
+    for (int k = 0; k < 20; ++k) sim.stepOnce();
+    sim.setPerturbation(std::nullopt);
+    for (int k = 0; k < 10; ++k) sim.stepOnce();
+    QVERIFY(settle(sim));
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));  // the last publish
+    TreeSystem direct(model, options);
+    const int nw = direct.auxiliarySize();
+    QCOMPARE(nw, 8);  // four feet, two tangential directions each
+    Recording rec(direct.positionSize(), direct.velocitySize(), 0, nw);
+    SnapshotBatch batch;
+    while (sim.takeSnapshots(batch)) {
+      if (batch.generation != g) continue;
+      QCOMPARE(batch.nw, nw);
+      for (std::size_t k = 0; k < batch.size(); ++k)
+        rec.append(batch.time(k), batch.q(k), batch.qd(k), 0, 0, nullptr, batch.auxiliary(k));
+      for (const PerturbationChange& c : batch.perturbations) rec.setPerturbation(c.time, c.perturbation);
+    }
+    QCOMPARE(rec.size(), std::size_t(61));
+    QCOMPARE(rec.perturbations().size(), std::size_t(2));
+    QCOMPARE(rec.perturbations()[0].time, rec.time(30));
+    QVERIFY(rec.perturbations()[0].perturbation.has_value());
+    QCOMPARE(rec.perturbations()[1].time, rec.time(50));
+    QVERIFY(!rec.perturbations()[1].perturbation.has_value());
+    Eigen::VectorXd w(nw);
+    for (std::size_t k = 0; k <= 60; ++k) {
+      // the change logged at sample 30's time acts on the steps after it
+      if (k == 31) direct.setPerturbation(p);
+      if (k == 51) direct.setPerturbation(std::nullopt);
+      if (k) QVERIFY(direct.step());
+      direct.auxiliaryState(w);
+      QCOMPARE(direct.time(), rec.time(k));
+      QVERIFY2((w - rec.auxiliary(k)).norm() == 0.0, "the recorded deformation is the system's");
+      QVERIFY((direct.positions() - rec.q(k)).norm() == 0.0);
+    }
+    QVERIFY(w.norm() > 0);  // the feet are on the ground and deform it
+  }
+
   void pacedRunNeverGetsAheadOfTheWallClock() {
     auto model = std::make_shared<const Model>(compile(doublePendulum()));
     Simulator sim;

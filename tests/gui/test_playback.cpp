@@ -17,7 +17,7 @@
 #include "playback.h"
 #include "plots.h"
 #include "viewport/viewport.h"
-#include "gui/gui_test.h"
+#include "gui/window_test.h"
 
 using namespace art;
 using namespace art::gui;
@@ -26,28 +26,6 @@ using namespace art::test;
 namespace {
 
 const QString kModels = QStringLiteral(ARTICULATE_MODELS_DIR);
-
-// a key press as the window system delivers it, so that the window's shortcuts see it
-void key(MainWindow& w, Qt::Key k, Qt::KeyboardModifiers mods = Qt::NoModifier) {
-  QTest::keyClick(w.windowHandle(), k, mods);
-}
-
-// shows the window and makes it active (window shortcuts need an active window)
-bool showActive(MainWindow& w) {
-  w.show();
-  w.activateWindow();
-  return QTest::qWaitForWindowActive(&w);
-}
-
-// simulates as fast as possible until the recording reaches `t` (s), then pauses and waits
-// for the simulation thread to stop
-bool simulateUntil(Playback* p, double t) {
-  p->setUnpaced(true);
-  p->play();
-  if (!waitFor([&] { return p->endTime() > t; }, 20)) return false;
-  p->pause();
-  return waitFor([&] { return !p->simulating(); }, 2);
-}
 
 double labelTime(const MainWindow& w) {
   // "t = 1.23 s / 4.56 s"

@@ -455,6 +455,14 @@ ojson forceJson(const ModelSpec& s, const ExternalForceSpec& f, bool planar) {
   return jf;
 }
 
+// "keyframes": name, time, q, qd each
+ojson keyframesJson(const std::vector<KeyframeSpec>& keyframes) {
+  ojson ks = ojson::array();
+  for (const KeyframeSpec& k : keyframes)
+    ks.push_back({{"name", k.name}, {"time", k.time}, {"q", vecJson(k.q)}, {"qd", vecJson(k.qd)}});
+  return ks;
+}
+
 // "simulation", written when it differs from the defaults
 ojson simulationJson(const SimulationSpec& sim) {
   ojson js;
@@ -506,6 +514,7 @@ ojson specToJson(const ModelSpec& s) {
     doc["forces"] = fs;
   }
   if (!(s.simulation == SimulationSpec{})) doc["simulation"] = simulationJson(s.simulation);
+  if (!s.keyframes.empty()) doc["keyframes"] = keyframesJson(s.keyframes);
   return doc;
 }
 
@@ -815,6 +824,33 @@ void readSimulation(JsonReader& rd, const json& js, SimulationSpec& sim) {
     rd.boolean(js["energy_projection"], "simulation.energy_projection", sim.energyProjection);
 }
 
+// "keyframes": named states (their sizes are compile()'s to check, against the model)
+void readKeyframes(JsonReader& rd, const json& ks, ModelSpec& out) {
+  if (!ks.is_array()) {
+    rd.fail("keyframes", "expected an array");
+    return;
+  }
+  for (std::size_t k = 0; k < ks.size(); ++k) {
+    const std::string p = jsonIndex("keyframes", k);
+    if (!rd.object(ks[k], p, {"name", "time", "q", "qd"})) continue;
+    KeyframeSpec f;
+    bool ok = true;
+    for (const char* field : {"name", "time", "q", "qd"})
+      if (!ks[k].contains(field)) {
+        rd.fail(p, std::string("missing field '") + field + "'");
+        ok = false;
+      }
+    if (!ok) continue;
+    ok = rd.string(ks[k]["name"], jsonField(p, "name"), f.name) && ok;
+    ok = rd.number(ks[k]["time"], jsonField(p, "time"), f.time) && ok;
+    for (const auto& [field, v] : {std::pair<const char*, Eigen::VectorXd*>{"q", &f.q}, {"qd", &f.qd}}) {
+      const json& j = ks[k][field];
+      ok = rd.vector(j, j.is_array() ? static_cast<int>(j.size()) : 0, jsonField(p, field), *v) && ok;
+    }
+    if (ok) out.keyframes.push_back(std::move(f));
+  }
+}
+
 }  // namespace
 
 void specFromJson(const json& doc, ModelSpec& out, Diagnostics& problems) {
@@ -823,7 +859,7 @@ void specFromJson(const json& doc, ModelSpec& out, Diagnostics& problems) {
   out = ModelSpec{};
   if (!rd.object(doc, "", {"format", "version", "name", "description", "kind", "arithmetic",
                            "gravity", "bodies", "base_appearance", "camera", "contacts",
-                           "ground", "constraints", "forces", "simulation"}))
+                           "ground", "constraints", "forces", "simulation", "keyframes"}))
     return;
   readHeader(rd, doc, out.name, out.description);
   if (!readTreeKind(rd, doc)) return;
@@ -863,6 +899,7 @@ void specFromJson(const json& doc, ModelSpec& out, Diagnostics& problems) {
   if (doc.contains("constraints")) readConstraints(rd, doc["constraints"], tc, out);
   if (doc.contains("forces")) readForces(rd, doc["forces"], tc, out);
   if (doc.contains("simulation")) readSimulation(rd, doc["simulation"], out.simulation);
+  if (doc.contains("keyframes")) readKeyframes(rd, doc["keyframes"], out);
   if (problems.size() != before) return;
   // everything read: the tree's own checks, reported at the body's index in the file
   try {

@@ -7,6 +7,8 @@
 
 #include <Eigen/Eigenvalues>
 
+#include "articulate/model/model.h"
+
 namespace art {
 
 namespace {
@@ -297,6 +299,32 @@ nlohmann::json linkAppearance(const LinkOptions& o, const Vec3& along) {
       look.push_back(item);
   for (const nlohmann::json& item : shapeAppearance(linkShape(o, along))) look.push_back(item);
   return look;
+}
+
+void setInitialState(ModelSpec& spec, const Eigen::VectorXd& q, const Eigen::VectorXd& qd) {
+  Model model;
+  try {
+    model = compile(spec);
+  } catch (const std::exception& e) {
+    throw EditError(e.what());
+  }
+  if (q.size() != model.nq() || (qd.size() != 0 && qd.size() != model.nv()))
+    throw EditError("the state has " + std::to_string(q.size()) + " positions and " +
+                    std::to_string(qd.size()) + " velocities; the model has " +
+                    std::to_string(model.nq()) + " and " + std::to_string(model.nv()));
+  for (std::size_t i = 0; i < spec.bodies.size(); ++i) {
+    BodySpec& b = spec.bodies[i];
+    const int k = model.qIndex[i], v = model.vIndex[i];
+    if (b.joint.type != JointType::Free) {
+      b.q0 = q(k);
+      if (qd.size()) b.qd0 = qd(v);
+      continue;
+    }
+    b.freePosition = q.segment<3>(k);
+    const Eigen::Vector4d quaternion = q.segment<4>(k + 3);
+    if (!quaternion.isApprox(b.freeOrientation.normalized(), 1e-14)) b.freeOrientation = quaternion;
+    if (qd.size()) b.freeVelocity = qd.segment<6>(v);
+  }
 }
 
 }  // namespace art

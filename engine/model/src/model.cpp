@@ -269,6 +269,36 @@ void compileForces(const ModelSpec& spec, Model& m) {
 
 }  // namespace
 
+namespace {
+
+// keyframes[k]: a unique non-empty name, a finite time, and a finite state of the model's sizes
+void checkKeyframes(const ModelSpec& spec, int nq, int nv) {
+  for (std::size_t k = 0; k < spec.keyframes.size(); ++k) {
+    const KeyframeSpec& f = spec.keyframes[k];
+    const std::string field = "keyframes[" + std::to_string(k) + "]";
+    if (f.name.empty()) throw ModelError(field + ".name", "is empty");
+    for (std::size_t j = 0; j < k; ++j)
+      if (spec.keyframes[j].name == f.name)
+        throw ModelError(field + ".name", "'" + f.name + "' is also the name of keyframes[" +
+                                              std::to_string(j) + "]");
+    if (!std::isfinite(f.time)) throw ModelError(field + ".time", "is not finite");
+    const std::pair<const char*, std::pair<const Eigen::VectorXd*, int>> states[] = {
+        {"q", {&f.q, nq}}, {"qd", {&f.qd, nv}}};
+    for (const auto& [name, state] : states) {
+      const auto& [v, n] = state;
+      if (v->size() != n)
+        throw ModelError(field + "." + name,
+                         "has " + std::to_string(v->size()) + " entries, the model has " +
+                             std::to_string(n) + (name[1] ? " velocities" : " positions") +
+                             " (keyframe '" + f.name + "')");
+      if (!v->allFinite())
+        throw ModelError(field + "." + name, "has a number that is not finite (keyframe '" + f.name + "')");
+    }
+  }
+}
+
+}  // namespace
+
 Model compile(const ModelSpec& spec) {
   Model m;
   m.arithmetic = spec.arithmetic;
@@ -301,6 +331,7 @@ Model compile(const ModelSpec& spec) {
   m.planar.aGrav.tail<2>() = -m.gravity.head<2>();
 
   for (std::size_t k = 0; k < spec.constraints.size(); ++k) checkConstraint(spec, k);
+  checkKeyframes(spec, m.nq(), m.nv());
   compileForces(spec, m);
   m.controlled = false;
   for (const BodySpec& b : spec.bodies) {

@@ -2,6 +2,8 @@
 #include "articulate/simulation/recording.h"
 
 #include <algorithm>
+#include <cmath>
+#include <iterator>
 #include <cstring>
 #include <stdexcept>
 #include <string>
@@ -12,9 +14,10 @@
 
 namespace art {
 
-Recording::Recording(int nq, int nv, int nc) : m_nq(nq), m_nv(nv < 0 ? nq : nv), m_nc(nc) {
-  if (nq < 0 || nc < 0) throw std::invalid_argument("Recording: negative state size");
-  m_stride = static_cast<std::size_t>(m_nq + m_nv + m_nc) + 3;
+Recording::Recording(int nq, int nv, int nc, int nw)
+    : m_nq(nq), m_nv(nv < 0 ? nq : nv), m_nc(nc), m_nw(nw) {
+  if (nq < 0 || nc < 0 || nw < 0) throw std::invalid_argument("Recording: negative state size");
+  m_stride = static_cast<std::size_t>(m_nq + m_nv + m_nc + m_nw) + 3;
 }
 
 void Recording::setQuaternionBlocks(const std::vector<int>& starts) {
@@ -32,7 +35,7 @@ double* Recording::slot(std::size_t k) {
 }
 
 void Recording::append(double t, const double* q, const double* qd, double kinetic,
-                       double potential, const double* lambda) {
+                       double potential, const double* lambda, const double* w) {
   if (m_size && t < endTime())
     throw std::invalid_argument("Recording::append: time " + std::to_string(t) +
                                 " s is before the last sample's");
@@ -46,6 +49,11 @@ void Recording::append(double t, const double* q, const double* qd, double kinet
     std::memcpy(s + 3 + m_nq + m_nv, lambda, sizeof(double) * m_nc);
   else
     std::fill(s + 3 + m_nq + m_nv, s + 3 + m_nq + m_nv + m_nc, 0.0);
+  double* aux = s + 3 + m_nq + m_nv + m_nc;
+  if (w)
+    std::memcpy(aux, w, sizeof(double) * m_nw);
+  else
+    std::fill(aux, aux + m_nw, 0.0);
   ++m_size;
 }
 
@@ -60,9 +68,36 @@ void Recording::append(double t, const Eigen::VectorXd& q, const Eigen::VectorXd
 void Recording::clear() {
   m_chunks.clear();
   m_size = 0;
+  m_perturbations.clear();
+}
+
+void Recording::setPerturbation(double t, const std::optional<Perturbation>& perturbation) {
+  if (perturbation) checkPerturbation(*perturbation);
+  if (!std::isfinite(t)) throw std::invalid_argument("Recording::setPerturbation: time is not finite");
+  if (!m_perturbations.empty() && t < m_perturbations.back().time)
+    throw std::invalid_argument("Recording::setPerturbation: time " + std::to_string(t) +
+                                " s is before the last change's");
+  if (!m_perturbations.empty() && t == m_perturbations.back().time)
+    m_perturbations.back().perturbation = perturbation;
+  else
+    m_perturbations.push_back({t, perturbation});
+}
+
+std::optional<Perturbation> Recording::perturbationAt(double t) const {
+  // the first change after t, minus one
+  const auto after = std::upper_bound(
+      m_perturbations.begin(), m_perturbations.end(), t,
+      [](double time, const PerturbationChange& c) { return time < c.time; });
+  if (after == m_perturbations.begin()) return std::nullopt;
+  return std::prev(after)->perturbation;
 }
 
 void Recording::truncateAfter(double t) {
+  m_perturbations.erase(std::upper_bound(m_perturbations.begin(), m_perturbations.end(), t,
+                                         [](double time, const PerturbationChange& c) {
+                                           return time < c.time;
+                                         }),
+                        m_perturbations.end());
   if (!m_size) return;
   if (t < startTime()) {
     clear();

@@ -142,6 +142,7 @@ void Simulator::setPerturbation(const std::optional<Perturbation>& perturbation)
 
 bool Simulator::takeSnapshots(SnapshotBatch& into) {
   into.data.clear();
+  into.perturbations.clear();
   {
     std::lock_guard<std::mutex> lock(m_channelMutex);
     if (m_sharedTaken) return false;
@@ -179,13 +180,14 @@ void Simulator::record() {
   Eigen::Map<Eigen::VectorXd>(s + 1 + nq, nv) = m_sim->velocities();
   s[1 + nq + nv] = e.kinetic;
   s[2 + nq + nv] = e.potential;
-  if (m_local.nc) {
-    try {
+  try {
+    if (m_local.nc)
       m_sim->currentConstraintForces(Eigen::Map<Eigen::VectorXd>(s + 3 + nq + nv, m_local.nc));
-    } catch (...) {
-      m_local.data.resize(at);  // no half-written sample is ever published
-      throw;
-    }
+    if (m_local.nw)
+      m_sim->auxiliaryState(Eigen::Map<Eigen::VectorXd>(s + 3 + nq + nv + m_local.nc, m_local.nw));
+  } catch (...) {
+    m_local.data.resize(at);  // no half-written sample is ever published
+    throw;
   }
 }
 
@@ -195,7 +197,7 @@ void Simulator::publish() {
   // to the consumer, whose takeSnapshots may swap it away at any moment, so it is never read
   // here after the lock is released
   const long generation = m_local.generation;
-  const int nq = m_local.nq, nv = m_local.nv, nc = m_local.nc;
+  const int nq = m_local.nq, nv = m_local.nv, nc = m_local.nc, nw = m_local.nw;
   bool swapped = false;
   {
     std::lock_guard<std::mutex> lock(m_channelMutex);
@@ -208,10 +210,12 @@ void Simulator::publish() {
   if (swapped) {
     // m_local now holds the consumer's old buffer: reuse its capacity
     m_local.data.clear();
+    m_local.perturbations.clear();
     m_local.generation = generation;
     m_local.nq = nq;
     m_local.nv = nv;
     m_local.nc = nc;
+    m_local.nw = nw;
   }
 }
 
@@ -219,10 +223,12 @@ void Simulator::apply(Command& c) {
   auto newGeneration = [&] {
     m_threadGeneration = c.generation;
     m_local.data.clear();
+    m_local.perturbations.clear();
     m_local.generation = c.generation;
     m_local.nq = m_sim ? m_sim->positionSize() : 0;
     m_local.nv = m_sim ? m_sim->velocitySize() : 0;
     m_local.nc = m_sim ? m_sim->constraintSize() : 0;
+    m_local.nw = m_sim ? m_sim->auxiliarySize() : 0;
     m_steps = 0;
     m_error.clear();
   };
@@ -278,6 +284,7 @@ void Simulator::apply(Command& c) {
       if (!m_sim) return;
       try {
         m_sim->setPerturbation(c.perturbation);
+        m_local.perturbations.push_back({m_sim->time(), c.perturbation});
       } catch (const std::invalid_argument& e) {
         m_error = e.what();
       }

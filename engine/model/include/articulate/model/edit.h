@@ -37,6 +37,13 @@ std::vector<int> subtree(const ModelSpec& spec, int body);
 /// go with them and a camera tracking one becomes fixed. Throws EditError for an unknown body.
 void removeSubtree(ModelSpec& spec, int body);
 
+/// Makes (q, qd) the model's initial state: each joint's q0 and qd0, a free joint's position,
+/// orientation and velocity (q and qd in the compiled model's order: nq and nv entries, see
+/// Model::qIndex). An empty qd keeps the initial velocities. A free joint's orientation that q
+/// does not change (its stored quaternion normalised, to 1e-14) keeps its stored value. Throws
+/// EditError when the spec does not compile or the sizes do not match it.
+void setInitialState(ModelSpec& spec, const Eigen::VectorXd& q, const Eigen::VectorXd& qd = {});
+
 /// Moves `body` (with its subtree) under `parent` (-1: the base), keeping its placement
 /// relative to the new parent as given, and reorders the bodies so that parents precede
 /// children (others keep their order). Returns the body's new index. Throws EditError when

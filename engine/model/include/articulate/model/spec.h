@@ -162,6 +162,20 @@ struct GroundSpec {
 };
 
 /// The editable description of a kinematic tree.
+/// A named state of the mechanism kept with the model (the app's Keyframes list; showmotion
+/// users mark and return to moments): its time (s) and the joint positions q and velocities qd
+/// in the compiled model's order (nq and nv entries; a free joint: position x y z and
+/// quaternion w x y z, then body-coordinate spatial velocity [wx wy wz vx vy vz]).
+struct KeyframeSpec {
+  std::string name;
+  double time = 0.0;
+  Eigen::VectorXd q, qd;
+  bool operator==(const KeyframeSpec& o) const {
+    return name == o.name && time == o.time && q.size() == o.q.size() && qd.size() == o.qd.size() &&
+           q == o.q && qd == o.qd;
+  }
+};
+
 struct ModelSpec {
   std::string name;
   std::string description;
@@ -177,6 +191,7 @@ struct ModelSpec {
   SimulationSpec simulation;              // default integrator settings
   nlohmann::json baseAppearance = nlohmann::json::array();  // drawing instructions, base coords
   CameraSpec camera;
+  std::vector<KeyframeSpec> keyframes;  // compile() checks their names, numbers and sizes
 
   /// The gravity in effect (m/s^2, base coordinates).
   Vec3 effectiveGravity() const {

@@ -1,38 +1,53 @@
 #pragma once
 // Recording: every sample of a simulated or loaded motion (time, q, qd, kinetic and potential
-// energy, and the nc constraint forces of a system with constraints), kept for playback and
-// scrubbing. Samples live in fixed-size chunks so that growing a long recording never copies
-// it; memory is 8 (nq + nv + nc + 3) bytes per sample for nq positions, nv velocities and nc
-// constraint rows (344 bytes for a 20-joint tree: one million samples take 344 MB) plus 8
-// bytes per 4096 samples.
+// energy, the nc constraint forces of a system with constraints and its nw auxiliary state
+// variables, System::auxiliaryState: a tree's ground deformation under its contact points),
+// kept for playback and scrubbing, and the log of the perturbations (the mouse's pull) that
+// acted on it. Samples live in fixed-size chunks so that growing a long recording never copies
+// it; memory is 8 (nq + nv + nc + nw + 3) bytes per sample for nq positions, nv velocities, nc
+// constraint rows and nw auxiliary variables (344 bytes for a 20-joint tree without contact:
+// one million samples take 344 MB) plus 8 bytes per 4096 samples.
 
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include <Eigen/Core>
 
+#include "articulate/dynamics/perturbation.h"
+
 namespace art {
 
 struct Motion;
+
+/// A perturbation set or removed (nullopt) at `time` (s): it acts on the motion from that time
+/// until the next change (System::setPerturbation).
+struct PerturbationChange {
+  double time = 0.0;
+  std::optional<Perturbation> perturbation;
+};
 
 class Recording {
  public:
   /// Samples per chunk.
   static constexpr std::size_t kChunk = 4096;
 
-  /// An empty recording of nq positions, nv velocities (nv < 0: nv = nq) and nc constraint
-  /// forces. Throws std::invalid_argument for a negative nq or nc.
-  explicit Recording(int nq = 0, int nv = -1, int nc = 0);
-  /// Bytes one sample takes for nq positions, nv velocities (nv < 0: nv = nq) and nc
-  /// constraint forces.
-  static std::size_t bytesPerSample(int nq, int nv = -1, int nc = 0) {
-    return sizeof(double) * (std::size_t(nq) + std::size_t(nv < 0 ? nq : nv) + std::size_t(nc) + 3);
+  /// An empty recording of nq positions, nv velocities (nv < 0: nv = nq), nc constraint
+  /// forces and nw auxiliary state variables. Throws std::invalid_argument for a negative nq, nc
+  /// or nw.
+  explicit Recording(int nq = 0, int nv = -1, int nc = 0, int nw = 0);
+  /// Bytes one sample takes for nq positions, nv velocities (nv < 0: nv = nq), nc constraint
+  /// forces and nw auxiliary variables.
+  static std::size_t bytesPerSample(int nq, int nv = -1, int nc = 0, int nw = 0) {
+    return sizeof(double) * (std::size_t(nq) + std::size_t(nv < 0 ? nq : nv) + std::size_t(nc) +
+                             std::size_t(nw) + 3);
   }
 
   int positionSize() const { return m_nq; }
   int velocitySize() const { return m_nv; }
   int constraintSize() const { return m_nc; }
+  int auxiliarySize() const { return m_nw; }
   /// Where unit quaternions (w, x, y, z) start inside q: stateAt interpolates them by slerp.
   /// Throws std::invalid_argument for a block that does not fit in q.
   void setQuaternionBlocks(const std::vector<int>& starts);
@@ -41,15 +56,26 @@ class Recording {
   bool empty() const { return m_size == 0; }
   /// Appends a sample. Times must not decrease: a sample earlier than the last one throws
   /// std::invalid_argument, as does a size mismatch (q: positionSize(), qd: velocitySize()).
-  /// `lambda` holds constraintSize() constraint forces (null: zeros).
+  /// `lambda` holds constraintSize() constraint forces and `w` auxiliarySize() auxiliary
+  /// variables (null: zeros).
   void append(double t, const double* q, const double* qd, double kinetic, double potential,
-              const double* lambda = nullptr);
+              const double* lambda = nullptr, const double* w = nullptr);
   void append(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd, double kinetic,
               double potential);
-  /// Removes every sample.
+  /// Removes every sample and perturbation change.
   void clear();
-  /// Keeps the samples with time <= t and drops the later ones ("resume from here").
+  /// Keeps the samples and perturbation changes with time <= t and drops the later ones
+  /// ("resume from here").
   void truncateAfter(double t);
+
+  /// Logs that the perturbation changed at time t (s; changes must not go back in time: an
+  /// earlier one throws std::invalid_argument). A change at the time of the last one replaces
+  /// it. Throws std::invalid_argument for bad numbers (checkPerturbation).
+  void setPerturbation(double t, const std::optional<Perturbation>& perturbation);
+  /// The perturbation acting at time t: the last change at or before t (none before the first).
+  std::optional<Perturbation> perturbationAt(double t) const;
+  /// Every change, in time order.
+  const std::vector<PerturbationChange>& perturbations() const { return m_perturbations; }
 
   /// Sample k (k < size()): time (s), positions, velocities, energies (J).
   double time(std::size_t k) const { return at(k)[0]; }
@@ -60,6 +86,10 @@ class Recording {
   /// Constraint forces of sample k (constraintSize(); System::constraintForces for units).
   Eigen::Map<const Eigen::VectorXd> lambda(std::size_t k) const {
     return {at(k) + 3 + m_nq + m_nv, m_nc};
+  }
+  /// Auxiliary state of sample k (auxiliarySize(); System::auxiliaryState).
+  Eigen::Map<const Eigen::VectorXd> auxiliary(std::size_t k) const {
+    return {at(k) + 3 + m_nq + m_nv + m_nc, m_nw};
   }
   /// First and last sample time (0 when empty).
   double startTime() const { return m_size ? time(0) : 0.0; }
@@ -79,9 +109,10 @@ class Recording {
   static Recording fromMotion(const Motion& motion);
 
  private:
-  int m_nq = 0, m_nv = 0, m_nc = 0;
+  int m_nq = 0, m_nv = 0, m_nc = 0, m_nw = 0;
   std::size_t m_stride = 3, m_size = 0;
   std::vector<int> m_quaternions;
+  std::vector<PerturbationChange> m_perturbations;
   std::vector<std::unique_ptr<double[]>> m_chunks;
 
   const double* at(std::size_t k) const { return m_chunks[k / kChunk].get() + (k % kChunk) * m_stride; }

@@ -19,18 +19,22 @@
 
 #include "articulate/model/model.h"
 #include "articulate/formulations/tree_simulation.h"
+#include "articulate/simulation/recording.h"
 #include "articulate/simulation/system.h"
 
 namespace art {
 
 /// Published samples in one flat buffer: sample k is data[k * stride ...] = t, q (nq), v (nv),
-/// kinetic, potential, constraint forces (nc; System::currentConstraintForces). All samples of
-/// a batch belong to one `generation` (see Simulator).
+/// kinetic, potential, constraint forces (nc; System::currentConstraintForces), auxiliary state
+/// (nw; System::auxiliaryState). `perturbations` are the perturbation changes the thread applied
+/// since the previous batch, stamped with the simulation time they took effect at (they act
+/// on the steps after it). All samples of a batch belong to one `generation` (see Simulator).
 struct SnapshotBatch {
   long generation = 0;
-  int nq = 0, nv = 0, nc = 0;  // position, velocity and constraint sizes
+  int nq = 0, nv = 0, nc = 0, nw = 0;  // position, velocity, constraint and auxiliary sizes
   std::vector<double> data;
-  std::size_t stride() const { return static_cast<std::size_t>(nq + nv + nc) + 3; }
+  std::vector<PerturbationChange> perturbations;
+  std::size_t stride() const { return static_cast<std::size_t>(nq + nv + nc + nw) + 3; }
   std::size_t size() const { return data.size() / stride(); }
   double time(std::size_t k) const { return data[k * stride()]; }
   const double* q(std::size_t k) const { return data.data() + k * stride() + 1; }
@@ -38,6 +42,7 @@ struct SnapshotBatch {
   double kinetic(std::size_t k) const { return data[k * stride() + 1 + nq + nv]; }
   double potential(std::size_t k) const { return data[k * stride() + 2 + nq + nv]; }
   const double* lambda(std::size_t k) const { return q(k) + nq + nv + 2; }
+  const double* auxiliary(std::size_t k) const { return lambda(k) + nc; }
 };
 
 /// What the simulator is doing, as last reported by its thread.

@@ -1,0 +1,454 @@
+// The force overlays, the recorded perturbation and keyframes in the main window, driven with
+// real key, mouse and button events: the standing quadruped's contact-force arrows carry its
+// weight, a sideways pull shifts them and is recorded (scrubbing back shows it, resume from
+// there goes on without it), loop-closure force arrows equal the recorded constraint forces,
+// names, the system's centre of mass and trails follow the bodies, exports draw the overlays,
+// and keyframes round-trip through the file, restore and set the initial state undoably.
+// With ARTICULATE_TEST_SHOTS=DIR it saves the screenshots the README shows.
+#include <QtTest>
+#include <QtWidgets>
+
+#include "articulate/formats/articulate.h"
+#include "articulate/formats/files.h"
+#include "articulate/model/edit.h"
+#include "articulate/model/model.h"
+#include "articulate/simulation/recording.h"
+#include "keyframes.h"
+#include "main_window.h"
+#include "playback.h"
+#include "viewport/viewport.h"
+#include "gui/window_test.h"
+
+using namespace art;
+using namespace art::gui;
+using namespace art::test;
+
+namespace {
+
+const QString kModels = QStringLiteral(ARTICULATE_MODELS_DIR);
+
+void shot(MainWindow& w, const QString& name) {
+  if (!qEnvironmentVariableIsSet("ARTICULATE_TEST_SHOTS")) return;
+  QTest::qWait(50);
+  w.screen()->grabWindow(w.winId()).save(qEnvironmentVariable("ARTICULATE_TEST_SHOTS") + "/" + name);
+}
+
+Vec3 sum(const Annotations& a, ForceArrow::Kind kind, int* count = nullptr) {
+  Vec3 s = Vec3::Zero();
+  int n = 0;
+  for (const ForceArrow& f : a.arrows)
+    if (f.kind == kind) s += f.force, ++n;
+  if (count) *count = n;
+  return s;
+}
+
+// a body's centre of mass in its coordinates
+Vec3 comOf(const InertiaSpec& in) {
+  if (!in.raw) return in.com;
+  return Vec3(in.matrix(2, 4), in.matrix(0, 5), in.matrix(1, 3)) / in.matrix(5, 5);
+}
+
+double totalMass(const ModelSpec& spec) {
+  double m = 0;
+  for (const BodySpec& b : spec.bodies) m += b.inertia.raw ? b.inertia.matrix(5, 5) : b.inertia.mass;
+  return m;
+}
+
+void move(QWidget* v, QPoint to, Qt::KeyboardModifiers mods) {
+  QMouseEvent e(QEvent::MouseMove, to, v->mapToGlobal(QPointF(to)), Qt::NoButton, Qt::LeftButton, mods);
+  QApplication::sendEvent(v, &e);
+}
+
+}  // namespace
+
+class TestOverlays : public QObject {
+  Q_OBJECT
+ private slots:
+  void initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    QSettings().clear();
+  }
+  void init() { QSettings().clear(); }  // each test starts with every overlay off
+  void cleanupTestCase() { QSettings().clear(); }
+
+  // the story of issue 17: drop the quadruped on the window, watch its contact forces carry its
+  // weight, pull it sideways with Ctrl+drag, scrub back to the push, keep it as a keyframe
+  void quadrupedStandsPulledAndKept() {
+    QTemporaryDir dir;
+    const QString file = dir.filePath("quadruped.json");
+    QVERIFY(QFile::copy(kModels + "/quadruped.json", file));
+    QFile::setPermissions(file, QFile::ReadOwner | QFile::WriteOwner);
+    MainWindow w;
+    w.resize(1280, 800);
+    QVERIFY(showActive(w));
+    QMimeData mime;
+    mime.setUrls({QUrl::fromLocalFile(file)});
+    QDragEnterEvent enter(QPoint(400, 300), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&w, &enter);
+    QVERIFY(enter.isAccepted());
+    QDropEvent drop(QPointF(400, 300), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&w, &drop);
+    QVERIFY2(waitFor([&] { return w.model() && QFileInfo(w.filePath()) == QFileInfo(file); }, 5),
+             qPrintable(w.filePath() + " " + w.statusText()));
+    Playback* p = w.playback();
+    Viewport* v = w.viewport();
+    QVERIFY(p->live());
+
+    // F3: contact forces; F5: the system's centre of mass; F6: body names
+    key(w, Qt::Key_F3);
+    key(w, Qt::Key_F5);
+    key(w, Qt::Key_F6);
+    QVERIFY(v->overlays().contactForces && v->overlays().systemCom && v->overlays().bodyNames);
+    QVERIFY(simulateUntil(p, 1.5, 60));
+    p->setTime(p->endTime());
+    QTest::qWait(30);
+    // standing still: the normal reactions carry the weight, within 1%
+    const double weight = totalMass(w.model()->spec) * 9.81;
+    int normals = 0;
+    const Vec3 support = sum(v->annotations(), ForceArrow::Kind::ContactNormal, &normals);
+    QCOMPARE(normals, 4);
+    QCOMPARE(static_cast<int>(v->annotations().contactPoints.size()), 4);
+    QVERIFY2(std::abs(support.z() - weight) < 0.01 * weight,
+             qPrintable(QString("%1 N of %2 N").arg(support.z()).arg(weight)));
+    QVERIFY(std::abs(support.x()) < 1e-9 && std::abs(support.y()) < 1e-9);
+    // the system's centre of mass is over the support, between the feet
+    QVERIFY(v->annotations().systemCom.has_value());
+    Vec3 lo = Vec3::Constant(1e9), hi = Vec3::Constant(-1e9);
+    for (const Vec3& c : v->annotations().contactPoints) lo = lo.cwiseMin(c), hi = hi.cwiseMax(c);
+    const Vec3 com = *v->annotations().systemCom;
+    QVERIFY(com.x() > lo.x() && com.x() < hi.x() && com.y() > lo.y() && com.y() < hi.y());
+    QVERIFY(com.z() > hi.z());
+    QVERIFY(!v->forceLegend().isEmpty());
+    QVERIFY(v->forceScale() > 0);
+    shot(w, "quadruped-contact-forces.png");
+
+    // Ctrl+drag the torso sideways (+x on screen) and hold it there while it simulates
+    const BodyPose torso = v->bodyPose(0);
+    const QPoint grab = v->widgetPoint(torso.position);
+    QTest::mousePress(v, Qt::LeftButton, Qt::ControlModifier, grab);
+    QVERIFY(p->perturbation().has_value());
+    QCOMPARE(p->perturbation()->body, 0);
+    for (int k = 1; k <= 4; ++k) move(v, grab + QPoint(15 * k, 0), Qt::ControlModifier);
+    const Perturbation pull = *p->perturbation();
+    QCOMPARE(pull.stiffness, totalMass(w.model()->spec) * kPerturbationFrequency * kPerturbationFrequency);
+    const double pullStart = p->endTime();
+    p->setUnpaced(false);
+    p->play();
+    QVERIFY(waitFor([&] { return p->endTime() > pullStart + 0.12; }, 30));
+    p->setTime(p->endTime());
+    shot(w, "overlays.png");  // the README's picture: the pull still long, the feet holding
+    QVERIFY(waitFor([&] { return p->endTime() > pullStart + 1.0; }, 30));
+    p->setTime(p->endTime());
+    QTest::qWait(30);
+    // the friction on the feet now holds against the pull (it points the other way)
+    const Vec3 friction = sum(v->annotations(), ForceArrow::Kind::ContactFriction);
+    int pulls = 0;
+    const Vec3 pulled = sum(v->annotations(), ForceArrow::Kind::Perturbation, &pulls);
+    QCOMPARE(pulls, 1);
+    const Vec3 sideways(pulled.x(), pulled.y(), 0.0);
+    QVERIFY2(sideways.norm() > 1.0, qPrintable(QString::number(sideways.norm())));
+    QVERIFY2(friction.dot(sideways.normalized()) < -0.5 * sideways.norm(),
+             qPrintable(QString("friction %1 N along the pull of %2 N")
+                            .arg(friction.dot(sideways.normalized()))
+                            .arg(sideways.norm())));
+    shot(w, "quadruped-pulled.png");
+    QTest::mouseRelease(v, Qt::LeftButton, Qt::ControlModifier, grab + QPoint(60, 0));
+    QVERIFY(!p->perturbation());
+    const double released = p->endTime();
+    QVERIFY(waitFor([&] { return p->endTime() > released + 0.3; }, 30));
+    p->pause();
+    QVERIFY(waitFor([&] { return !p->simulating(); }, 5));
+
+    // the pull is part of the recording: scrubbing back to it shows it as it acted
+    const Recording& r = p->recording();
+    const double during = pullStart + 0.5;
+    QVERIFY(r.perturbationAt(during).has_value());
+    QVERIFY((r.perturbationAt(during)->target - pull.target).norm() < 1e-12);
+    QVERIFY(!r.perturbationAt(r.endTime()).has_value());
+    p->setTime(during);
+    QTest::qWait(30);
+    QVERIFY(!v->segmentPolyline(0).empty());  // the spring, drawn from the recording
+    // its arrow is the spring-damper law at the grabbed point: K (target - x) - D xdot, with
+    // the point's velocity from the recorded motion around the sample (central difference)
+    const std::size_t k = r.indexAt(during);
+    const double t = r.time(k);
+    p->setTime(t);
+    QTest::qWait(30);
+    const Vec3 arrow = sum(v->annotations(), ForceArrow::Kind::Perturbation);
+    const auto grabbedAt = [&](std::size_t i) {
+      const Eigen::Vector4d qt = r.q(i).segment<4>(3);
+      const Mat3 R = Eigen::Quaterniond(qt(0), qt(1), qt(2), qt(3)).normalized().toRotationMatrix();
+      return Vec3(r.q(i).head<3>() + R * pull.point);
+    };
+    const Vec3 x = grabbedAt(k), xdot = (grabbedAt(k + 1) - grabbedAt(k - 1)) / (r.time(k + 1) - r.time(k - 1));
+    const Vec3 law = pull.stiffness * (pull.target - x) - pull.damping * xdot;
+    QVERIFY2((arrow - law).norm() < 1e-3 * law.norm() + 1e-3,
+             qPrintable(QString("arrow %1 N, law %2 N").arg(arrow.norm()).arg(law.norm())));
+    shot(w, "quadruped-scrubbed.png");
+
+    // keep that moment: Ctrl+K
+    key(w, Qt::Key_K, Qt::ControlModifier);
+    QCOMPARE(w.model()->spec.keyframes.size(), std::size_t(1));
+    const KeyframeSpec kept = w.model()->spec.keyframes[0];
+    QCOMPARE(kept.time, t);
+    QVERIFY((kept.q - r.q(k)).norm() < 1e-12);
+    QVERIFY(kept.q.size() == 7 + 12 && kept.qd.size() == 6 + 12);
+    QVERIFY(w.keyframes()->list()->rowCount() == 1);
+    QVERIFY(w.isWindowModified());
+    QVERIFY(w.save());
+    // resume from there: the simulation goes on without the pull (the mouse is up)
+    p->resumeFromHere();
+    QVERIFY(waitFor([&] { return p->endTime() > t + 0.2; }, 30));
+    p->pause();
+    QVERIFY(waitFor([&] { return !p->simulating(); }, 5));
+    QVERIFY(!p->recording().perturbationAt(t + 0.1).has_value());
+
+    // reopened, the keyframe is there as it was kept
+    MainWindow again;
+    QVERIFY(again.openFile(file));
+    QCOMPARE(again.model()->spec.keyframes.size(), std::size_t(1));
+    QVERIFY(again.model()->spec.keyframes[0] == kept);
+  }
+
+  // the Keyframes dock's buttons: add at the playhead, restore (paused, at its time, Play goes
+  // on from it), set as the initial state, delete; every change undoable
+  void keyframesDock() {
+    MainWindow w;
+    QVERIFY(openShown(w, kModels + "/double_pendulum.json", QSize(1200, 800)));
+    Playback* p = w.playback();
+    KeyframesPanel* panel = w.keyframes();
+    auto* add = panel->findChild<QPushButton*>("addKeyframeButton");
+    auto* restore = panel->findChild<QPushButton*>("restoreKeyframeButton");
+    auto* initial = panel->findChild<QPushButton*>("keyframeInitialButton");
+    auto* remove = panel->findChild<QPushButton*>("deleteKeyframeButton");
+    auto* exportBetween = panel->findChild<QPushButton*>("exportBetweenButton");
+    panel->parentWidget()->show();
+    panel->parentWidget()->raise();
+    QVERIFY(add && restore && initial && remove && exportBetween);
+    QVERIFY(simulateUntil(p, 0.5));
+    p->setTime(0.3);
+    const Eigen::VectorXd q03 = p->q(), qd03 = p->qd();
+    const double end = p->endTime();
+    QTest::mouseClick(add, Qt::LeftButton);
+    QCOMPARE(p->endTime(), end);  // keeping a moment is no change of the mechanism: the recording stays
+    p->setTime(0.45);
+    QTest::mouseClick(add, Qt::LeftButton);
+    QCOMPARE(w.model()->spec.keyframes.at(1).time, 0.45);
+    const auto& frames = w.model()->spec.keyframes;
+    QCOMPARE(frames.size(), std::size_t(2));
+    QCOMPARE(QString::fromStdString(frames[0].name), QString("Keyframe 1"));
+    QCOMPARE(QString::fromStdString(frames[1].name), QString("Keyframe 2"));
+    QCOMPARE(frames[0].time, 0.3);
+    // two selected: the export is offered between them
+    panel->list()->selectAll();
+    QVERIFY(exportBetween->isEnabled());
+    QVERIFY(!restore->isEnabled());
+    // renamed in place; a name in use is refused
+    QVERIFY(panel->rename(0, "swing").isEmpty());
+    QVERIFY(!panel->rename(1, "swing").isEmpty());
+    QCOMPARE(QString::fromStdString(frames[0].name), QString("swing"));
+
+    // restore the first: paused at 0.3 s with its state; later samples dropped
+    panel->list()->clearSelection();
+    panel->list()->selectRow(0);
+    QVERIFY(restore->isEnabled());
+    QTest::mouseClick(restore, Qt::LeftButton);
+    QVERIFY(!p->playing());
+    QVERIFY(waitFor([&] { return p->endTime() <= 0.3 + 1e-12 && p->recording().size() > 0; }, 5));
+    QVERIFY((p->q() - q03).norm() < 1e-12);
+    QVERIFY((p->qd() - qd03).norm() < 1e-12);
+
+    // as the initial state, undoably
+    const std::string before = text(w.model()->spec);
+    QTest::mouseClick(initial, Qt::LeftButton);
+    const Model m = compile(w.model()->spec);
+    QVERIFY((m.q0 - q03).norm() < 1e-15);
+    QVERIFY((m.qd0 - qd03).norm() < 1e-15);
+    w.document()->undoStack()->undo();
+    QCOMPARE(text(w.model()->spec), before);
+
+    // delete, and undo brings it back
+    QTest::mouseClick(remove, Qt::LeftButton);
+    QCOMPARE(frames.size(), std::size_t(1));
+    w.document()->undoStack()->undo();
+    QCOMPARE(frames.size(), std::size_t(2));
+    shot(w, "keyframes.png");
+  }
+
+  // an edit that changes the sizes takes the keyframes that no longer fit with it; undo
+  // brings them back
+  void structuralEditRemovesKeyframesThatNoLongerFit() {
+    MainWindow w;
+    QVERIFY(w.openFile(kModels + "/double_pendulum.json"));
+    QVERIFY(w.addKeyframe("start").isEmpty());
+    QVERIFY(!w.addKeyframe("start").isEmpty());  // the name is taken
+    QCOMPARE(w.model()->spec.keyframes.size(), std::size_t(1));
+    const QString error = w.document()->edit(
+        "Remove last body",
+        [](ModelSpec& s) { removeSubtree(s, static_cast<int>(s.bodies.size()) - 1); },
+        ModelDocument::Change::Structure);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    QVERIFY(w.model()->spec.keyframes.empty());
+    QVERIFY(w.document()->undoStack()->undoText().contains("keyframe"));
+    w.document()->undoStack()->undo();
+    QCOMPARE(w.model()->spec.keyframes.size(), std::size_t(1));
+  }
+
+  // the four-bar's loop closure: its arrow is the recorded constraint force on body A
+  void loopClosureForceArrow() {
+    MainWindow w;
+    QVERIFY(openShown(w, kModels + "/fourbar.json", QSize(1000, 700)));
+    Playback* p = w.playback();
+    Viewport* v = w.viewport();
+    key(w, Qt::Key_F4);
+    QVERIFY(v->overlays().constraintForces);
+    QVERIFY(simulateUntil(p, 0.4));
+    const Recording& r = p->recording();
+    const std::size_t k = r.size() / 2;
+    p->setTime(r.time(k));
+    QTest::qWait(30);
+    int n = 0;
+    sum(v->annotations(), ForceArrow::Kind::Constraint, &n);
+    QVERIFY(n >= 1);
+    // the simulation thread's constraint forces (System::currentConstraintForces) of the same
+    // sample: the first loop's rows
+    const Model m = compile(w.model()->spec);
+    const bool planar = m.arithmetic == Arithmetic::Planar;
+    const Vec3 recorded = planar ? Vec3(r.lambda(k)(0), r.lambda(k)(1), 0) : Vec3(r.lambda(k).head<3>());
+    const Vec3 first = v->annotations().arrows.front().force;
+    QVERIFY2((first - recorded).norm() < 1e-6 * (1 + recorded.norm()),
+             qPrintable(QString("%1 vs %2").arg(first.norm()).arg(recorded.norm())));
+    QVERIFY(recorded.norm() > 1e-3);  // the loop carries load
+    shot(w, "fourbar-constraint-forces.png");
+  }
+
+  // T adds the selected body to the trails: its path over the last seconds, newest point at
+  // its centre of mass now, ages growing into the past; names follow the bodies
+  void trailsAndNames() {
+    MainWindow w;
+    QVERIFY(openShown(w, kModels + "/double_pendulum.json", QSize(1000, 700)));
+    Playback* p = w.playback();
+    Viewport* v = w.viewport();
+    key(w, Qt::Key_T);  // nothing selected: it says how
+    QVERIFY(w.statusText().contains("Select a body"));
+    const int last = static_cast<int>(w.model()->spec.bodies.size()) - 1;
+    v->setSelectedBody(last);
+    key(w, Qt::Key_T);
+    QVERIFY(v->overlays().trails);
+    QCOMPARE(v->overlays().trailBodies, std::vector<int>{last});
+    key(w, Qt::Key_F6);
+    QVERIFY(simulateUntil(p, 3.0));
+    p->setTime(p->endTime());
+    QTest::qWait(30);
+    const auto& trails = v->annotations().trails;
+    QCOMPARE(trails.size(), std::size_t(1));
+    const Trail& trail = trails.front();
+    QVERIFY(trail.points.size() >= 100);
+    QVERIFY(std::abs(trail.ages.front() - 2.0) < 1e-9);  // the default length
+    QVERIFY(std::abs(trail.ages.back()) < 1e-12);
+    for (std::size_t i = 1; i < trail.ages.size(); ++i) QVERIFY(trail.ages[i] < trail.ages[i - 1]);
+    const BodyPose pose = v->bodyPose(last);
+    const Vec3 com = pose.position + pose.rotation * comOf(w.model()->spec.bodies[static_cast<std::size_t>(last)].inertia);
+    QVERIFY((trail.points.back() - com).norm() < 1e-9);
+    shot(w, "trails.png");
+  }
+
+  // an export draws the overlays the view shows
+  void exportDrawsTheOverlays() {
+    QTemporaryDir dir;
+    MainWindow w;
+    QVERIFY(openShown(w, kModels + "/quadruped.json", QSize(1000, 700)));
+    QVERIFY(simulateUntil(w.playback(), 0.8));
+    const auto yellow = [](const QImage& image) {
+      int n = 0;
+      for (int y = 0; y < image.height(); ++y)
+        for (int x = 0; x < image.width(); ++x) {
+          const QColor c = image.pixelColor(x, y);
+          // the normal reactions' arrows: (255, 214, 30), unlit
+          n += std::abs(c.red() - 255) < 8 && std::abs(c.green() - 214) < 8 && std::abs(c.blue() - 30) < 8;
+        }
+      return n;
+    };
+    QVERIFY(w.exportImage(dir.filePath("plain.png"), 640, 360));
+    key(w, Qt::Key_F3);
+    QVERIFY(w.viewport()->overlays().contactForces);
+    QVERIFY2(w.viewport()->annotations().arrows.size() >= 4,
+             qPrintable(QString::number(w.viewport()->annotations().arrows.size())));
+    QVERIFY(w.exportImage(dir.filePath("forces.png"), 640, 360));
+    if (qEnvironmentVariableIsSet("ARTICULATE_TEST_SHOTS")) {
+      QImage(dir.filePath("plain.png")).save(qEnvironmentVariable("ARTICULATE_TEST_SHOTS") + "/export-plain.png");
+      QImage(dir.filePath("forces.png")).save(qEnvironmentVariable("ARTICULATE_TEST_SHOTS") + "/export-forces.png");
+    }
+    const int before = yellow(QImage(dir.filePath("plain.png")));
+    const int after = yellow(QImage(dir.filePath("forces.png")));
+    QVERIFY2(after > before + 20, qPrintable(QString("%1 -> %2 yellow pixels").arg(before).arg(after)));
+  }
+
+  // a pull that makes the model diverge (a step far too long for the spring's stiffness)
+  // pauses it with the usual message; the recording keeps what went well
+  void pullingADivergingModelPausesIt() {
+    ModelSpec s;
+    s.name = "coarse";
+    BodySpec b;
+    b.name = "bob";
+    b.joint.type = JointType::Ry;
+    b.inertia = InertiaSpec::fromMassComInertia(1.0, Vec3(0, 0, -1), Mat3::Identity() * 0.01);
+    b.appearance = nlohmann::json::parse(R"(["sphere", [0, 0, -1], 0.1])");
+    s.bodies.push_back(b);
+    s.simulation.dt = 0.4;  // stable for the pendulum alone (w dt = 1.3), not with the spring
+    QTemporaryDir dir;
+    saveModel(dir.filePath("coarse.json").toStdString(), s);
+    MainWindow w;
+    QVERIFY(openShown(w, dir.filePath("coarse.json"), QSize(1000, 700)));
+    Playback* p = w.playback();
+    Viewport* v = w.viewport();
+    const QPoint grab = v->widgetPoint(Vec3(0, 0, -1));
+    QTest::mousePress(v, Qt::LeftButton, Qt::ControlModifier, grab);
+    QVERIFY(p->perturbation().has_value());
+    move(v, grab + QPoint(80, 0), Qt::ControlModifier);
+    p->setUnpaced(true);
+    key(w, Qt::Key_Space);
+    QVERIFY(waitFor([&] { return !w.lastError().isEmpty(); }, 20));
+    QVERIFY2(w.lastError().contains("diverged at t = "), qPrintable(w.lastError()));
+    QVERIFY(w.statusText().contains("diverged"));
+    QVERIFY(waitFor([&] { return !p->playing(); }, 2));
+    QTest::mouseRelease(v, Qt::LeftButton, Qt::ControlModifier, grab + QPoint(80, 0));
+    for (std::size_t k = 0; k < p->recording().size(); ++k) QVERIFY(p->recording().q(k).allFinite());
+    QVERIFY(p->q().allFinite());
+  }
+
+  // a dropped file that no reader takes: a dialog and a status-bar message; the model stays
+  void droppedFileNoReaderTakes() {
+    QTemporaryDir dir;
+    const QString notes = dir.filePath("notes.txt");
+    {
+      QFile f(notes);
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      f.write("not a model");
+    }
+    MainWindow w;
+    QVERIFY(showActive(w));
+    QVERIFY(w.openFile(kModels + "/arm6.json"));
+    QMimeData mime;
+    mime.setUrls({QUrl::fromLocalFile(notes)});
+    QDragEnterEvent enter(QPoint(20, 20), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&w, &enter);
+    QVERIFY(enter.isAccepted());
+    QString shown;
+    QTimer::singleShot(200, [&] {
+      if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
+        shown = box->text();
+        box->accept();
+      }
+    });
+    QDropEvent drop(QPointF(20, 20), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&w, &drop);
+    QVERIFY(waitFor([&] { return !shown.isEmpty(); }, 5));
+    QVERIFY(shown.contains("notes.txt"));
+    QVERIFY(w.statusText().contains("cannot open 'notes.txt'"));
+    QCOMPARE(QString::fromStdString(w.model()->spec.name), QString("arm6"));
+  }
+};
+
+QTEST_MAIN(TestOverlays)
+#include "test_overlays.moc"
