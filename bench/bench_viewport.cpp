@@ -93,8 +93,9 @@ BENCHMARK(BM_scrub)->Name("BM_scrub/autotree20/samples")->Arg(1000000)->Unit(ben
 // Frame time with the force overlays: one iteration = the playhead moves to the next time of a
 // simulated recording (2 s at 1 ms) -> computeFrame (poses; with overlays: contacts and their
 // forces at the recorded ground deformation, loop forces, the system's centre of mass, 120-point
-// trails of three bodies, every body's name) -> the view renders it at 1280x720. Arg: 0 = no
-// overlays, 1 = all of them (as the viewport and the exports draw them).
+// trails of three bodies, every body's name) -> the view renders it at 1280x720. Arg: a set of
+// overlays: 1 = the force overlays (contacts, loop forces, system centre of mass, trails),
+// 2 = the per-body ones (frames and centres of mass), 4 = body names; 0 none, 7 all of them.
 art::ModelSpec overlayModel(int which) {
   if (which == 0) return std::get<art::LoadedModel>(art::loadDocument(ARTICULATE_MODELS_DIR "/quadruped.json")).spec;
   art::AutoTreeOptions o;
@@ -118,12 +119,14 @@ void BM_overlays(benchmark::State& state, int which) {
                w.data());
   }
   art::gui::Overlays overlays;
-  if (state.range(0)) {
-    overlays.bodyFrames = overlays.centresOfMass = true;
+  const long set = state.range(0);
+  if (set & 1) {
     overlays.contactForces = overlays.constraintForces = overlays.systemCom = true;
-    overlays.bodyNames = overlays.trails = true;
+    overlays.trails = true;
     overlays.trailBodies = {0, system.bodies() / 2, system.bodies() - 1};
   }
+  if (set & 2) overlays.bodyFrames = overlays.centresOfMass = true;
+  if (set & 4) overlays.bodyNames = true;
   art::TreeSystem probe(std::make_shared<const art::Model>(art::compile(spec)),
                         art::simulationOptions(spec));
   art::gui::OffscreenView view(spec, 1280, 720);
@@ -148,8 +151,8 @@ void BM_overlays(benchmark::State& state, int which) {
   }
   state.counters["arrows"] = static_cast<double>(arrows);
 }
-BENCHMARK_CAPTURE(BM_overlays, quadruped, 0)->Name("BM_overlays/quadruped")->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK_CAPTURE(BM_overlays, autotree100, 1)->Name("BM_overlays/autotree100")->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_CAPTURE(BM_overlays, quadruped, 0)->Name("BM_overlays/quadruped")->Arg(0)->Arg(1)->Arg(2)->Arg(4)->Arg(7)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_CAPTURE(BM_overlays, autotree100, 1)->Name("BM_overlays/autotree100")->Arg(0)->Arg(1)->Arg(2)->Arg(4)->Arg(7)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 BENCHMARK(BM_frame)->Name("BM_frame/autotree")->Arg(1)->Arg(10)->Arg(100)->Arg(1000)->Unit(benchmark::kMillisecond)->UseRealTime();
 
