@@ -198,10 +198,10 @@ void Playback::resumeFromHere() {
   // interpolated one
   const std::size_t k = m_recording.indexAt(m_time);
   const double t = m_recording.time(k);
-  const Eigen::VectorXd q = m_recording.q(k), qd = m_recording.qd(k);
+  const Eigen::VectorXd q = m_recording.q(k), qd = m_recording.qd(k), w = m_recording.auxiliary(k);
   m_recording.truncateAfter(t);
   m_recording.truncateAfter(std::nextafter(t, -1e300));  // the sample itself comes back
-  m_generation = m_simulator->setState(t, q, qd);
+  m_generation = m_simulator->setState(t, q, qd, w);  // the ground's deformation too
   logPerturbation(t);
   m_reportedProblem = false;
   m_time = t;

@@ -50,6 +50,27 @@ bool settle(const Simulator& sim, double limit = 30.0) {
   return true;
 }
 
+// takes the snapshots of `generation` until `count` samples came (a state, not a clock: under
+// a sanitizer the thread publishes late), into a recording of the batch's sizes with its
+// auxiliary state and perturbation log
+Recording collect(Simulator& sim, long generation, std::size_t count, double limit = 60.0) {
+  Recording rec;
+  bool sized = false;
+  SnapshotBatch batch;
+  const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(limit);
+  while (rec.size() < count && std::chrono::steady_clock::now() < end) {
+    if (!sim.takeSnapshots(batch) || batch.generation != generation) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      continue;
+    }
+    if (!sized) rec = Recording(batch.nq, batch.nv, batch.nc, batch.nw), sized = true;
+    for (std::size_t k = 0; k < batch.size(); ++k)
+      rec.append(batch.time(k), batch.q(k), batch.qd(k), 0, 0, batch.lambda(k), batch.auxiliary(k));
+    for (const PerturbationChange& c : batch.perturbations) rec.setPerturbation(c.time, c.perturbation);
+  }
+  return rec;
+}
+
 // a tree system whose step throws once `after` steps were taken (a solver failing mid-run)
 class ThrowingSystem : public TreeSystem {
  public:
@@ -451,20 +472,11 @@ class TestSimulator : public QObject {
     for (int k = 0; k < 20; ++k) sim.stepOnce();
     sim.setPerturbation(std::nullopt);
     for (int k = 0; k < 10; ++k) sim.stepOnce();
-    QVERIFY(settle(sim));
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));  // the last publish
     TreeSystem direct(model, options);
     const int nw = direct.auxiliarySize();
     QCOMPARE(nw, 8);  // four feet, two tangential directions each
-    Recording rec(direct.positionSize(), direct.velocitySize(), 0, nw);
-    SnapshotBatch batch;
-    while (sim.takeSnapshots(batch)) {
-      if (batch.generation != g) continue;
-      QCOMPARE(batch.nw, nw);
-      for (std::size_t k = 0; k < batch.size(); ++k)
-        rec.append(batch.time(k), batch.q(k), batch.qd(k), 0, 0, nullptr, batch.auxiliary(k));
-      for (const PerturbationChange& c : batch.perturbations) rec.setPerturbation(c.time, c.perturbation);
-    }
+    const Recording rec = collect(sim, g, 61);
+    QCOMPARE(rec.auxiliarySize(), nw);
     QCOMPARE(rec.size(), std::size_t(61));
     QCOMPARE(rec.perturbations().size(), std::size_t(2));
     QCOMPARE(rec.perturbations()[0].time, rec.time(30));
@@ -483,6 +495,46 @@ class TestSimulator : public QObject {
       QVERIFY((direct.positions() - rec.q(k)).norm() == 0.0);
     }
     QVERIFY(w.norm() > 0);  // the feet are on the ground and deform it
+  }
+
+  // going on from a recorded sample with its ground deformation (resume from here) takes the
+  // very steps of the uninterrupted run; without it the friction springs start relaxed
+  void resumingWithTheGroundDeformationContinuesExactly() {
+    const LoadedModel loaded = loadModel(ARTICULATE_MODELS_DIR "/quadruped.json");
+    auto model = std::make_shared<const Model>(compile(loaded.spec));
+    const SimulationOptions options = simulationOptions(loaded.spec);
+    TreeSystem run(model, options);
+    const int nw = run.auxiliarySize();
+    Recording rec(run.positionSize(), run.velocitySize(), 0, nw);
+    Eigen::VectorXd w(nw);
+    for (int k = 0; k <= 200; ++k) {
+      if (k) QVERIFY(run.step());
+      run.auxiliaryState(w);
+      rec.append(run.time(), run.positions().data(), run.velocities().data(), 0, 0, nullptr, w.data());
+    }
+    QVERIFY(rec.auxiliary(100).norm() > 1e-7);  // standing: the ground is deformed sideways
+    Simulator sim;
+    sim.load(std::make_unique<TreeSystem>(model, options));
+    const auto resume = [&](bool withW) {
+      const long g = sim.setState(rec.time(100), rec.q(100), rec.qd(100),
+                                  withW ? Eigen::VectorXd(rec.auxiliary(100)) : Eigen::VectorXd());
+      for (int k = 0; k < 100; ++k) sim.stepOnce();
+      return collect(sim, g, 101);
+    };
+    const Recording exact = resume(true);
+    QCOMPARE(exact.size(), std::size_t(101));
+    for (std::size_t k = 0; k <= 100; ++k) {
+      QCOMPARE(exact.time(k), rec.time(100 + k));
+      QVERIFY2((exact.q(k) - rec.q(100 + k)).norm() == 0.0, "the same steps");
+      QVERIFY((exact.auxiliary(k) - rec.auxiliary(100 + k)).norm() == 0.0);
+    }
+    const Recording relaxed = resume(false);
+    QVERIFY((relaxed.auxiliary(0)).norm() == 0.0);
+    QVERIFY((relaxed.q(100) - rec.q(200)).norm() > 0.0);
+    // a wrong size is refused, changing nothing
+    sim.setState(0.0, rec.q(0), rec.qd(0), Eigen::VectorXd::Zero(3));
+    QVERIFY(settle(sim));
+    QVERIFY(sim.status().error.find("auxiliary") != std::string::npos);
   }
 
   void pacedRunNeverGetsAheadOfTheWallClock() {

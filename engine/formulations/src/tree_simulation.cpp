@@ -143,6 +143,13 @@ void Simulation::setState(double t, const Eigen::VectorXd& q, const Eigen::Vecto
   m_energyProjected = 0.0;
 }
 
+void Simulation::setContactDeformation(const Eigen::VectorXd& u) {
+  if (u.size() != m_u.size() || !u.allFinite())
+    throw std::invalid_argument("Simulation::setContactDeformation: expected " +
+                                std::to_string(m_u.size()) + " finite numbers");
+  m_u = u;
+}
+
 void Simulation::setJointForces(const Eigen::VectorXd& tau) {
   if (tau.size() != m_model.nv())
     throw std::invalid_argument("Simulation::setJointForces: tau needs " +

@@ -27,7 +27,7 @@ struct Simulator::Command {
   std::unique_ptr<System> system;
   double value = 0.0;
   long generation = 0;
-  Eigen::VectorXd q, qd;
+  Eigen::VectorXd q, qd, w;
   std::optional<Perturbation> perturbation;
 };
 
@@ -100,12 +100,14 @@ long Simulator::reset() {
   return g;
 }
 
-long Simulator::setState(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd) {
+long Simulator::setState(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
+                         const Eigen::VectorXd& w) {
   auto c = std::make_unique<Command>();
   c->type = Command::Type::SetState;
   c->value = t;
   c->q = q;
   c->qd = qd;
+  c->w = w;
   c->generation = ++m_generation;
   const long g = c->generation;
   push(m_commandMutex, m_wake, m_commands, std::move(c), m_sent);
@@ -249,13 +251,16 @@ void Simulator::apply(Command& c) {
     case Command::Type::SetState:
       if (!m_sim) return;
       if (c.q.size() != m_sim->positionSize() || c.qd.size() != m_sim->velocitySize() ||
-          !c.q.allFinite() || !c.qd.allFinite() || !std::isfinite(c.value)) {
+          (c.w.size() != 0 && c.w.size() != m_sim->auxiliarySize()) || !c.q.allFinite() ||
+          !c.qd.allFinite() || !c.w.allFinite() || !std::isfinite(c.value)) {
         m_error = "setState: expected " + std::to_string(m_sim->positionSize()) +
-                  " finite positions and " + std::to_string(m_sim->velocitySize()) +
-                  " velocities";
+                  " finite positions, " + std::to_string(m_sim->velocitySize()) +
+                  " velocities and none or " + std::to_string(m_sim->auxiliarySize()) +
+                  " auxiliary variables";
         return;
       }
       m_sim->setState(c.value, c.q, c.qd);
+      if (c.w.size()) m_sim->setAuxiliaryState(c.w);
       newGeneration();
       record();
       return;

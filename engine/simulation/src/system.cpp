@@ -246,6 +246,11 @@ void TreeSystem::auxiliaryState(VecOut w) const {
   w = m_sim->contactDeformation();
 }
 
+void TreeSystem::setAuxiliaryState(const VecRef& w) {
+  checkSize(w.size(), auxiliarySize(), "w");
+  m_sim->setContactDeformation(w);
+}
+
 void TreeSystem::evaluate(double t, const VecRef& q, const VecRef& v, const VecRef& w) {
   checkSize(q.size(), m_model->nq(), "q");
   checkSize(v.size(), m_model->nv(), "v");

@@ -88,6 +88,11 @@ class Simulation {
   /// is singular at that state the projection cannot be made: the state stays as given and
   /// divergence() says why (step() then returns false).
   void setState(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd);
+  /// Sets the ground's tangential deformation under the contact points (contact.h; m,
+  /// contactDeformation()'s layout), e.g. after setState to go on from a recorded moment with
+  /// the friction springs as they were. Throws std::invalid_argument on a size mismatch or a
+  /// number that is not finite.
+  void setContactDeformation(const Eigen::VectorXd& u);
   /// Sets constant joint forces (N m or N); throws std::invalid_argument on a size mismatch.
   void setJointForces(const Eigen::VectorXd& tau);
 

@@ -82,9 +82,12 @@ class Simulator {
   void stepOnce();
   /// Back to the system's initial state at t = 0 (paused). Returns the new generation.
   long reset();
-  /// Sets the state (e.g. "resume from here"); keeps playing or pausing. Returns the new
-  /// generation. A size mismatch is reported in status().error and changes nothing.
-  long setState(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd);
+  /// Sets the state (e.g. "resume from here"), with the auxiliary state `w` when given (a
+  /// recorded sample's: System::setAuxiliaryState; empty: the system's reset value); keeps
+  /// playing or pausing. Returns the new generation. A size mismatch is reported in
+  /// status().error and changes nothing.
+  long setState(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
+                const Eigen::VectorXd& w = {});
   /// Simulated seconds per wall second (> 0); ignored while running as fast as possible.
   void setSpeed(double speed);
   /// Run as fast as possible (true) or paced to the wall clock (false, the default).

@@ -150,6 +150,10 @@ class System {
   virtual void normalizePositions(VecOut q) const { (void)q; }
   /// The current auxiliary state (auxiliarySize entries).
   virtual void auxiliaryState(VecOut w) const { (void)w; }
+  /// Sets the auxiliary state (auxiliarySize entries), e.g. after setState to go on from a
+  /// recorded sample exactly (setState resets it: a tree's ground starts undeformed). Throws
+  /// std::invalid_argument on a size mismatch or a number that is not finite.
+  virtual void setAuxiliaryState(const VecRef& w) { checkSize(w.size(), auxiliarySize(), "w"); }
 
   /// Sets the evaluation point of the calls below: time t (s), positions q, velocities v and
   /// auxiliary state w (auxiliarySize entries; the three-argument form takes the current one,
@@ -316,6 +320,7 @@ class TreeSystem : public System {
   void integratePositions(const VecRef& q, const VecRef& v, double h, VecOut qout) const override;
   void normalizePositions(VecOut q) const override;
   void auxiliaryState(VecOut w) const override;
+  void setAuxiliaryState(const VecRef& w) override;
   using System::evaluate;
   void evaluate(double t, const VecRef& q, const VecRef& v, const VecRef& w) override;
   void massMatrix(MatOut M) override;
