@@ -416,6 +416,15 @@ class TestUrdf : public QObject {
     QTest::newRow("box")
         << "<robot name='r'><link name='a'><visual><geometry><box size='1 0 1'/></geometry></visual></link></robot>"
         << "link 'a': visual box size must be positive";
+    // fuzz_urdf: a box whose faces round to one plane so far out (it could not be saved and read)
+    QTest::newRow("far box")
+        << "<robot name='r'><link name='a'><visual><origin xyz='666666666666660 0 0.1'/>"
+           "<geometry><box size='0.1 0.2 0.3'/></geometry></visual></link></robot>"
+        << "link 'a': visual box of size";
+    QTest::newRow("far cylinder")
+        << "<robot name='r'><link name='a'><visual><origin xyz='0 0 1e17'/>"
+           "<geometry><cylinder radius='0.1' length='0.4'/></geometry></visual></link></robot>"
+        << "link 'a': visual cylinder of length";
   }
   void importRefusals() {
     QFETCH(QString, xml);

@@ -763,6 +763,12 @@ bool visualShape(const UrdfImport& s, const std::string& where, const urdf::Geom
       const Vec3 d = toVec(static_cast<const urdf::Box&>(geometry).dim);
       if (!(d.minCoeff() > 0) || !d.allFinite())
         throw s.fail(where + ": visual box size must be positive, got " + vecText(d));
+      // so far from the link's origin that the box's faces round to one plane (fuzz_urdf: a
+      // 0.1 m box 6.7e14 m away): not drawable, and the saved model would not read back
+      const Vec3 reach = R.cwiseAbs() * d / 2;
+      if (!(((p + reach) - (p - reach)).minCoeff() > 0))
+        throw s.fail(where + ": visual box of size " + vecText(d) + " at " + vecText(p) +
+                     " m is too small to draw so far from the link's origin");
       if (signedPermutation(R)) {
         const Vec3 e = R.cwiseAbs() * d / 2;
         shape = json::array({"box", json::array({vec(p - e), vec(p + e)})});
@@ -777,6 +783,9 @@ bool visualShape(const UrdfImport& s, const std::string& where, const urdf::Geom
         throw s.fail(where + ": visual cylinder radius and length must be positive, got " +
                      num(c.radius) + " and " + num(c.length));
       const Vec3 half = R.col(2) * c.length / 2;
+      if (!(((p + half) - (p - half)).norm() > 0))
+        throw s.fail(where + ": visual cylinder of length " + num(c.length) + " at " + vecText(p) +
+                     " m is too short to draw so far from the link's origin");
       shape = json::array({"cyl", json::array({vec(p - half), vec(p + half)}), c.radius});
       break;
     }
