@@ -425,6 +425,19 @@ class TestUrdf : public QObject {
         << "<robot name='r'><link name='a'><visual><origin xyz='0 0 1e17'/>"
            "<geometry><cylinder radius='0.1' length='0.4'/></geometry></visual></link></robot>"
         << "link 'a': visual cylinder of length";
+    // fuzz_urdf: finite numbers whose spatial inertia (m c^2) or joint-space inertia
+    // (m r^2 through a far joint origin) overflows; the exported URDF then had other dynamics
+    QTest::newRow("far centre of mass")
+        << "<robot name='r'><link name='a'/><link name='b'><inertial><origin xyz='0 1e308 0.1'/><mass value='1'/>"
+           "<inertia ixx='1' ixy='0' ixz='0' iyy='1' iyz='0' izz='1'/></inertial></link>"
+           "<joint name='j' type='continuous'><parent link='a'/><child link='b'/></joint></robot>"
+        << "link 'b': inertia.com: is so far from the body frame that the spatial inertia";
+    QTest::newRow("far joint origin")
+        << "<robot name='r'><link name='a'/><link name='b'/><link name='c'><inertial><mass value='1'/>"
+           "<inertia ixx='1' ixy='0' ixz='0' iyy='1' iyz='0' izz='1'/></inertial></link>"
+           "<joint name='j' type='continuous'><parent link='a'/><child link='b'/></joint>"
+           "<joint name='k' type='continuous'><parent link='b'/><child link='c'/><origin xyz='1e200 0 0'/></joint></robot>"
+        << "the joint-space inertia at the initial state is not finite";
   }
   void importRefusals() {
     QFETCH(QString, xml);

@@ -18,6 +18,7 @@
 #include <tinyxml.h>
 #include <urdf_parser/urdf_parser.h>
 
+#include "articulate/dynamics/dynamics.h"
 #include "articulate/model/appearance.h"
 #include "articulate/model/model.h"
 #include "articulate/formats/files.h"
@@ -865,14 +866,21 @@ void addMimics(UrdfImport& s) {
     }
 }
 
-// compiles the spec as a check; a ModelError becomes a FormatError naming the link
+// compiles the spec as a check; a ModelError becomes a FormatError naming the link. Each
+// link's numbers may be finite while the joint-space inertia they add up to is not (fuzz_urdf:
+// a centre of mass or a joint origin 1e154 m out, squared by the transforms): refused too.
 void checkCompiles(const UrdfImport& s) {
+  Model model;
   try {
-    compile(s.spec);
+    model = compile(s.spec);
   } catch (const ModelError& e) {
     const std::string who = e.bodyIndex() >= 0 ? "link '" + s.spec.bodies[e.bodyIndex()].name + "': " : "";
     throw s.fail(who + (e.field().empty() ? "" : e.field() + ": ") + e.reason());
   }
+  Data data(model);
+  if (!crba(model, data, model.q0).allFinite())
+    throw s.fail("the joint-space inertia at the initial state is not finite: a mass, a centre of "
+                 "mass or a joint origin is too large");
 }
 
 // one note per kind of thing not used (root mass, merged links, limits, collisions, meshes)

@@ -64,6 +64,10 @@ void checkInertia(const BodySpec& body, int b) {
   if (p(0) + p(1) < p(2) - tol)
     throw ModelError(b, body.name, "inertia.about_com",
                      "principal moments violate the triangle inequality (Ia + Ib >= Ic)");
+  // fuzz_urdf: a centre of mass 1e308 m out is finite, but mass x distance^2 is not
+  if (!in.spatial().allFinite())
+    throw ModelError(b, body.name, "inertia.com",
+                     "is so far from the body frame that the spatial inertia (mass x distance^2) overflows");
 }
 
 }  // namespace
