@@ -11,6 +11,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "articulate/batch/system_factory.h"
+#include "sweep_command.h"
 #include "articulate/formats/conformance.h"
 #include "articulate/dynamics/dynamics.h"
 #include "articulate/formats/floating_base.h"
@@ -210,68 +212,20 @@ bool endsWith(const std::string& s, const std::string& tail) {
   return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
 }
 
-// a model file's system with the simulate options applied: its name, step, initial state and
-// what its state variables are called in messages
-struct SimulatedSystem {
-  std::unique_ptr<System> system;
-  std::string name;
-  double dt = 1e-3;
-  Eigen::VectorXd q0, v0;
-  const char* variable = "joint variable";
-};
-
-SimulatedSystem makeSystem(const SimulateArgs& a) {
-  SimulatedSystem out;
+// a model file's system with the simulate options applied (batch/system_factory.h)
+BuiltSystem makeSystem(const SimulateArgs& a) {
   const LoadedDocument document = loadDocument(a.model);
-  if (const auto* structure = std::get_if<natural::StructureSpec>(&document)) {
-    const natural::StructureSpec& spec = *structure;
-    natural::SimulationOptions opt = natural::simulationOptions(spec);
-    if (!a.integrator.empty() && !natural::parseIntegrator(a.integrator, opt.integrator))
-      throw std::invalid_argument("--integrator: structures are integrated with zhong06 or rk4");
-    if (a.dt > 0) opt.dt = a.dt;
-    if (a.energyProjection)
-      throw std::invalid_argument("--energy-projection: for tree models (zhong06 keeps a "
-                                  "structure's energy bounded by itself)");
-    auto system = std::make_unique<StructureSystem>(spec, opt);
-    out.q0 = system->structure().q0();
-    out.v0 = system->structure().qd0();
-    out.system = std::move(system);
-    out.name = spec.name;
-    out.dt = opt.dt;
-    out.variable = "natural coordinate";
-    return out;
-  }
-  if (const auto* rb = std::get_if<RigidBodySpec>(&document)) {
-    if (!a.integrator.empty() && a.integrator != "rk4")
-      throw std::invalid_argument(
-          "--integrator: rigid_body models are integrated with rk4 only, got " + a.integrator);
-    if (!a.q0.empty() || !a.qd0.empty())
-      throw std::invalid_argument("--q0/--qd0: a rigid_body model has no joints (its initial "
-                                  "state is the file's 'initial')");
-    if (a.energyProjection)
-      throw std::invalid_argument("--energy-projection: for tree models (a rigid body's "
-                                  "impacts change its energy)");
-    out.dt = a.dt > 0 ? a.dt : 1e-3;
-    out.system = std::make_unique<RigidBodySystem>(*rb, out.dt, out.dt * a.every);
-    out.name = rb->name;
-    return out;
-  }
-  const LoadedModel& lm = std::get<LoadedModel>(document);
-  auto model = std::make_shared<const Model>(compile(lm.spec));
-  // the model's own settings, overridden by the options given
-  SimulationOptions opt = simulationOptions(lm.spec);
-  if (!a.integrator.empty() && !parseIntegrator(a.integrator, opt.integrator))
-    throw std::invalid_argument("--integrator: expected rk4, euler or dopri5 (zhong06 is for structures)");
-  if (a.dt > 0) opt.dt = a.dt;
-  if (a.rtol > 0) opt.relTol = a.rtol;
-  if (a.atol > 0) opt.absTol = a.atol;
-  if (a.energyProjection) opt.energyProjection = true;
-  out.q0 = model->q0;
-  out.v0 = model->qd0;
-  out.system = std::make_unique<TreeSystem>(model, opt);
-  out.name = lm.spec.name;
-  out.dt = opt.dt;
-  return out;
+  if (std::holds_alternative<RigidBodySpec>(document) && (!a.q0.empty() || !a.qd0.empty()))
+    throw std::invalid_argument("--q0/--qd0: a rigid_body model has no joints (its initial "
+                                "state is the file's 'initial')");
+  SimulationOverrides o;
+  o.integrator = a.integrator;
+  o.dt = a.dt;
+  o.rtol = a.rtol;
+  o.atol = a.atol;
+  o.energyProjection = a.energyProjection;
+  o.every = a.every;
+  return buildSystem(document, o);
 }
 
 // simulate --q0/--qd0: one number per state variable (n of them), or the fallback
@@ -294,7 +248,7 @@ Eigen::VectorXd parseList(const std::string& text, const Eigen::VectorXd& fallba
 // `q` and `qd` (one array per sample), the constraint forces into `lambda` (one array per
 // sample) with their names in `constraints`.
 int runSimulate(const SimulateArgs& a) {
-  SimulatedSystem s = makeSystem(a);
+  BuiltSystem s = makeSystem(a);
   System& sys = *s.system;
   if (!a.q0.empty() || !a.qd0.empty())
     sys.setState(0.0, parseList(a.q0, s.q0, "--q0", s.variable),
@@ -585,6 +539,9 @@ int main(int argc, char** argv) {
   simulate->add_flag("--constraint-forces", sa.constraintForces, "also write the constraint forces lambda, one column per constraint row (named as the system names it)");
   simulate->add_option("-o,--output", sa.output, "FILE.csv or FILE.json")->required();
 
+  SweepArgs sw;
+  auto* sweepCmd = addSweepCommand(app, sw);
+
   GenerateArgs ga;
   auto* gen = app.add_subcommand("generate", "generate a model");
   gen->require_subcommand(1);
@@ -640,6 +597,7 @@ int main(int argc, char** argv) {
     if (app.got_subcommand(validate)) return runValidate(files);
     if (app.got_subcommand(simulate)) return runSimulate(sa);
     if (app.got_subcommand(convert)) return runConvert(in, out, to);
+    if (app.got_subcommand(sweepCmd)) return runSweepCommand(sw);
     if (app.got_subcommand(gen)) {
       ga.which = gen->get_subcommands().front()->get_name();
       return runGenerate(ga);

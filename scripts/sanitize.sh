@@ -2,7 +2,7 @@
 # The sanitizer stages of CI (issue 19), runnable by hand:
 #   scripts/sanitize.sh asan   the engine and CLI tests (ctest -L engine) under AddressSanitizer
 #                              and UndefinedBehaviorSanitizer, halting on the first report
-#   scripts/sanitize.sh tsan   the simulator thread, recording and playback tests under
+#   scripts/sanitize.sh tsan   the simulator thread, recording, playback and sweep tests under
 #                              ThreadSanitizer (the tsan preset), the channel stress test included
 # Each builds its own preset (build/asan without the GUI, build/tsan with it), at -O1 -g1 (the
 # sanitizers' recommended optimisation, and line tables for their reports: about half the
@@ -24,9 +24,10 @@ case "${1:-}" in
     # the thread tests: the simulator thread and its snapshot channel with a consumer thread
     # taking batches as the application's Playback does (the stress test), recordings, and the
     # application's playback (test_playback: the GUI thread driving a live simulation, plots
-    # and export), under Xvfb like the other GUI tests
+    # and export), under Xvfb like the other GUI tests; and the sweep runner's thread pool
+    # (test_sweep: workers sharing the base model and appending to one results part)
     cmake --preset tsan >/dev/null
-    cmake --build --preset tsan -j "$jobs" --target test_simulator test_system test_playback
+    cmake --build --preset tsan -j "$jobs" --target test_simulator test_system test_playback test_sweep
     # halt_on_error: the first data race fails the test. The suppressions file names each
     # suppression and why; so does each flag here, all for Debian's uninstrumented Qt, X and
     # Mesa (the engine and the application are instrumented and keep every check):
@@ -48,7 +49,7 @@ die_after_fork=0 detect_deadlocks=0 report_mutex_bugs=0 report_destroy_locked=0"
     if command -v xvfb-run >/dev/null; then
       runner+=(xvfb-run -a -s "-screen 0 1920x1080x24")
     fi
-    tests='^(test_simulator|test_system|test_playback)$'
+    tests='^(test_simulator|test_system|test_playback|test_sweep)$'
     "${runner[@]}" ctest --test-dir build/tsan -R "$tests" --output-on-failure -j "$jobs"
     ;;
   *)

@@ -3,6 +3,9 @@
 # Runs apt-get through sudo when not root. Safe to run again: apt-get skips what is installed.
 #   scripts/setup-deps.sh          what configure, build, tests, run.sh and package.sh need
 #   scripts/setup-deps.sh --fuzz   also clang and libFuzzer's runtime (scripts/fuzz.sh)
+#   scripts/setup-deps.sh --tests  also what only the test suite needs: a single-node Slurm
+#                                  (munge, slurmctld, slurmd, slurm-client) for the sweep test
+#                                  (tests/cluster), which starts and stops its own daemons
 set -euo pipefail
 
 packages=(
@@ -14,7 +17,13 @@ packages=(
   dpkg-dev file binutils desktop-file-utils
   python3 python3-jsonschema
 )
-if [ "${1:-}" = "--fuzz" ]; then packages+=(clang libclang-rt-14-dev); fi
+for option in "$@"; do
+  case "$option" in
+    --fuzz) packages+=(clang libclang-rt-14-dev) ;;
+    --tests) packages+=(munge slurmctld slurmd slurm-client) ;;
+    *) echo "setup-deps: unknown option $option" >&2; exit 2 ;;
+  esac
+done
 
 missing=()
 for p in "${packages[@]}"; do

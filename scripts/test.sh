@@ -3,7 +3,7 @@
 # suite with CTest (under a virtual X server, for the GUI and rendering tests).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup-deps.sh
+scripts/setup-deps.sh --tests
 scripts/build.sh release
 cd build/release
 if command -v xvfb-run >/dev/null; then

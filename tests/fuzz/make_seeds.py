@@ -7,7 +7,10 @@
                   bring (package:// meshes, mimic joints, limits, fixed joints, every joint type
                   the importer knows and those it refuses, deep but legal nesting);
   DIR/appearance  drawing-instruction lists of the models, each behind one byte that chooses
-                  a body's list (even) or the base's (odd) for fuzz_appearance.
+                  a body's list (even) or the base's (odd) for fuzz_appearance;
+  DIR/sweep       sweep files over the example models (named relative to models/, as
+                  fuzz_sweep resolves them): the shipped sweeps, and sweeps written here over
+                  every model kind, target, distribution, combination and metric.
 Deterministic: the same tree gives the same seeds."""
 import json
 import pathlib
@@ -15,8 +18,8 @@ import sys
 
 root = pathlib.Path(__file__).resolve().parents[2]
 out = pathlib.Path(sys.argv[1])
-json_dir, urdf_dir, app_dir = (out / d for d in ("json", "urdf", "appearance"))
-for d in (json_dir, urdf_dir, app_dir):
+json_dir, urdf_dir, app_dir, sweep_dir = (out / d for d in ("json", "urdf", "appearance", "sweep"))
+for d in (json_dir, urdf_dir, app_dir, sweep_dir):
     d.mkdir(parents=True, exist_ok=True)
 
 appearances = []
@@ -117,5 +120,30 @@ for k, (is_base, lst) in enumerate(appearances):
     seen.add((is_base, text))
     (app_dir / f"list_{k}.json").write_bytes(bytes([is_base]) + text.encode())
 
+for f in sorted((root / "models/sweeps").glob("*.json")):
+    doc = json.loads(f.read_text())
+    doc["model"] = pathlib.PurePosixPath(doc["model"]).name
+    (sweep_dir / f.name).write_text(json.dumps(doc))
+def sweep(model, parameters, **rest):
+    return dict({"format": "articulate-sweep", "model": model, "parameters": parameters, "duration": 0.05}, **rest)
+sweeps = {
+    "rigid_body.json": sweep("bouncing_cylinder.json", [
+        {"name": "mass", "pointer": "/mass", "values": [1, 2.5, -1]},
+        {"name": "z", "initial_q": 2, "random": {"uniform": [0.05, 0.2], "count": 2}}],
+        metrics=["first_contact", {"max": "z"}, "energy_drift"], seed=3),
+    "structure.json": sweep("natural_pendulum.json", [
+        {"initial_q": 0, "range": {"from": -0.1, "to": 0.1, "step": 0.05}}],
+        metrics=[{"period": "q1"}, {"mean": "total"}]),
+    "quadruped_zip.json": sweep("quadruped.json", [
+        {"name": "h", "initial_qd": 0, "random": {"normal": [0, 0.1], "count": 3}},
+        {"name": "g", "pointer": "/gravity/2", "values": [-9.81, -1.6, 0]}],
+        combine="zip", metrics=["first_contact", {"final": "q0"}], integrator="euler", dt=0.002, every=5),
+    "fourbar_strings.json": sweep("fourbar.json", [
+        {"name": "body", "pointer": "/bodies/1/name", "values": ["crank", "other"]}],
+        integrator="dopri5", rtol=1e-6, atol=1e-8),
+}
+for name, doc in sweeps.items():
+    (sweep_dir / name).write_text(json.dumps(doc))
+
 print(f"make_seeds: {len(list(json_dir.iterdir()))} JSON, {len(list(urdf_dir.iterdir()))} URDF, "
-      f"{len(list(app_dir.iterdir()))} drawing-list seeds in {out}")
+      f"{len(list(app_dir.iterdir()))} drawing-list, {len(list(sweep_dir.iterdir()))} sweep seeds in {out}")

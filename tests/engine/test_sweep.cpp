@@ -1,0 +1,455 @@
+// Parameter sweeps (engine/batch/sweep.h, articulate-cli sweep): the table does not depend on
+// threads, slicing or interruptions; a pendulum's period against the analytic one; seeded
+// random values; divergence and invalid variants as rows; bad sweep files refused before any
+// run, naming the parameter; run recordings; the Slurm script.
+#include <signal.h>
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QThread>
+#include <QtTest>
+
+#include <cmath>
+#include <fstream>
+#include <set>
+
+#include "articulate/batch/sweep.h"
+#include "articulate/formats/json.h"
+
+using namespace art;
+using json = nlohmann::json;
+
+namespace {
+
+QByteArray readAll(const QString& path) {
+  QFile f(path);
+  return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray("(missing " + path.toUtf8() + ")");
+}
+
+void writeJson(const QString& path, const json& j) {
+  std::ofstream(path.toStdString()) << j.dump(2);
+}
+
+const std::string kModels = ARTICULATE_MODELS_DIR;
+
+// the double pendulum over a grid of 4 x 3 x 2 = 24 runs: the first initial angle, the second
+// initial rate and a seeded random mass of the second link (a JSON Pointer into the model)
+json doublePendulumSweep() {
+  return {{"format", "articulate-sweep"},
+          {"model", kModels + "/tree_double_pendulum.json"},
+          {"parameters",
+           {{{"name", "theta1"}, {"initial_q", 0}, {"range", {{"from", -0.5}, {"to", 1.0}, {"count", 4}}}},
+            {{"name", "omega2"}, {"initial_qd", 1}, {"values", {0.0, -2.0, 3.5}}},
+            {{"name", "mass2"}, {"pointer", "/bodies/1/inertia/mass"}, {"random", {{"uniform", {0.3, 0.9}}, {"count", 2}}}}}},
+          {"seed", 11},
+          {"duration", 2.0},
+          {"every", 20},
+          {"metrics", {{{"max", "q1"}}, {{"min", "total"}}, {{"mean", "qd0"}}, "energy_drift"}}};
+}
+
+int runCli(const QStringList& args, QByteArray* output = nullptr) {
+  QProcess p;
+  p.setProcessChannelMode(QProcess::MergedChannels);
+  p.start(ARTICULATE_CLI, args);
+  if (!p.waitForFinished(240000)) return -1;
+  if (output) *output = p.readAll();
+  return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
+}
+
+long lineCount(const QString& dir) {
+  long n = 0;
+  for (const QString& f : QDir(dir + "/parts").entryList({"*.jsonl"}, QDir::Files)) {
+    const QByteArray bytes = readAll(dir + "/parts/" + f);
+    n += bytes.count('\n');
+  }
+  return n;
+}
+
+}  // namespace
+
+class TestSweep : public QObject {
+  Q_OBJECT
+
+ private slots:
+  // -j 1, -j 2 and three array tasks (one of them run in two goes) give the same bytes
+  void independentOfThreadsAndTasks() {
+    QTemporaryDir tmp;
+    const QString file = tmp.filePath("dp.json");
+    writeJson(file, doublePendulumSweep());
+    const sweep::SweepSpec spec = sweep::readSweep(file.toStdString());
+    QCOMPARE(spec.runs(), 24L);
+    const std::string one = tmp.filePath("one").toStdString(), two = tmp.filePath("two").toStdString(),
+                      tasks = tmp.filePath("tasks").toStdString();
+    QVERIFY(!sweep::run(spec, one, {}, 1, nullptr).interrupted);
+    sweep::collect(one);
+    QVERIFY(!sweep::run(spec, two, {}, 2, nullptr).interrupted);
+    sweep::collect(two);
+    for (int k : {2, 0, 1}) QVERIFY(!sweep::run(spec, tasks, {k, 3}, k == 1 ? 2 : 1, nullptr).interrupted);
+    const sweep::Collected c = sweep::collect(tasks);
+    QCOMPARE(c.present, 24L);
+    QCOMPARE(c.ok, 24L);
+    for (const char* f : {"/results.csv", "/manifest.json", "/sweep.json"}) {
+      QCOMPARE(readAll(QString::fromStdString(two) + f), readAll(QString::fromStdString(one) + f));
+      QCOMPARE(readAll(QString::fromStdString(tasks) + f), readAll(QString::fromStdString(one) + f));
+    }
+    // the table has a row per run, in order, with the grid's values (last parameter fastest)
+    const QList<QByteArray> rows = readAll(QString::fromStdString(one) + "/results.csv").trimmed().split('\n');
+    QCOMPARE(rows.size(), 25);
+    QCOMPARE(rows[0], QByteArray("run,theta1,omega2,mass2,status,end_time,steps,max(q1),min(total),mean(qd0),energy_drift,reason"));
+    const QList<QByteArray> r7 = rows[8].split(',');  // run 7: theta1[1], omega2[0], mass2[1]
+    QCOMPARE(r7[0], QByteArray("7"));
+    QCOMPARE(r7[1].toDouble(), 0.0);
+    QCOMPARE(r7[2].toDouble(), 0.0);
+    QCOMPARE(r7[3].toDouble(), spec.parameters[2].values[1].get<double>());
+    QCOMPARE(r7[4], QByteArray("ok"));
+    QCOMPARE(r7[5].toDouble(), 2.0);
+    QCOMPARE(r7[6], QByteArray("2000"));
+  }
+
+  // the shipped example sweeps read against their models, with the runs docs/sweeps.md says
+  void shippedSweepsRead() {
+    const sweep::SweepSpec s = sweep::readSweep(kModels + "/sweeps/double_pendulum_angles.json");
+    QCOMPARE(s.runs(), 121L);
+    QCOMPARE(QString::fromStdString(s.model), QFileInfo(QString::fromStdString(kModels + "/tree_double_pendulum.json")).canonicalFilePath());
+    QCOMPARE(sweep::columns(s).size(), std::size_t(1 + 2 + 3 + 5 + 1));
+  }
+
+  // a pendulum released from rest at theta0 swings with T = T0 (1 + theta0^2/16 + 11 theta0^4/3072
+  // + ...), T0 = 2 pi sqrt(I_pivot / (m g l)): the sweep's period metric over a grid of angles
+  void pendulumPeriodMatchesSmallAngle() {
+    QTemporaryDir tmp;
+    const double m = 2.0, l = 0.8, Ic = 0.01, g = 9.81;
+    const json model = {{"format", "articulate-model"}, {"version", 1}, {"name", "pendulum"}, {"kind", "tree"},
+                        {"arithmetic", "planar"}, {"gravity", {0, -g}},
+                        {"bodies", {{{"name", "bob"}, {"parent", "base"}, {"joint", "r"},
+                                     {"inertia", {{"mass", m}, {"com", {0, -l}}, {"about_com", Ic}}}}}}};
+    writeJson(tmp.filePath("pendulum.json"), model);
+    writeJson(tmp.filePath("sweep.json"),
+              {{"format", "articulate-sweep"}, {"model", "pendulum.json"},  // relative to the sweep file
+               {"parameters", {{{"name", "theta0"}, {"initial_q", 0}, {"values", {0.01, 0.03, 0.1, 0.2}}}}},
+               {"duration", 18.5}, {"dt", 1e-3}, {"integrator", "rk4"},
+               {"metrics", {{{"period", "q0"}}, {{"max", "q0"}}, "energy_drift"}}});
+    const sweep::SweepSpec spec = sweep::readSweep(tmp.filePath("sweep.json").toStdString());
+    const double T0 = 2 * M_PI * std::sqrt((Ic + m * l * l) / (m * g * l));
+    for (long run = 0; run < spec.runs(); ++run) {
+      const auto r = sweep::runOne(spec, run, nullptr, "");
+      QVERIFY(r && r->status == "ok");
+      const double theta = spec.value(run, 0).get<double>();
+      const double T = T0 * (1 + theta * theta / 16 + 11 * std::pow(theta, 4) / 3072);
+      QVERIFY2(r->metrics[0].has_value(), "no period");
+      QVERIFY2(std::abs(*r->metrics[0] - T) < 1e-6 * T0,
+               qPrintable(QString("theta0 %1: period %2, analytic %3").arg(theta).arg(*r->metrics[0], 0, 'g', 12).arg(T, 0, 'g', 12)));
+      QVERIFY(std::abs(*r->metrics[1] - theta) < 1e-6);  // released from rest: the amplitude
+      QVERIFY(*r->metrics[2] < 1e-9);
+      if (theta == 0.01) QVERIFY(std::abs(*r->metrics[0] / T0 - 1) < 1e-5);  // the small-angle period itself
+    }
+  }
+
+  // random values come from the seed alone: the same seed, the same values and table; another
+  // seed, other values; uniform ones inside their range, normal ones with their mean and spread
+  void randomReproducesWithSeed() {
+    QTemporaryDir tmp;
+    json doc = doublePendulumSweep();
+    doc["parameters"] = {{{"name", "u"}, {"initial_q", 0}, {"random", {{"uniform", {-1.0, 2.0}}, {"count", 2000}}}},
+                         {{"name", "n"}, {"initial_qd", 0}, {"random", {{"normal", {0.5, 0.25}}, {"count", 2000}}}}};
+    doc["combine"] = "zip";
+    writeJson(tmp.filePath("a.json"), doc);
+    const sweep::SweepSpec a = sweep::readSweep(tmp.filePath("a.json").toStdString());
+    const sweep::SweepSpec b = sweep::readSweep(tmp.filePath("a.json").toStdString());
+    doc["seed"] = 12;
+    writeJson(tmp.filePath("c.json"), doc);
+    const sweep::SweepSpec c = sweep::readSweep(tmp.filePath("c.json").toStdString());
+    QCOMPARE(a.runs(), 2000L);
+    double sum = 0, sum2 = 0;
+    int differ = 0;
+    for (long r = 0; r < a.runs(); ++r) {
+      for (std::size_t p = 0; p < 2; ++p) {
+        QCOMPARE(a.value(r, p).get<double>(), b.value(r, p).get<double>());  // bit for bit
+        differ += a.value(r, p) != c.value(r, p);
+      }
+      const double u = a.value(r, 0).get<double>(), n = a.value(r, 1).get<double>();
+      QVERIFY(u >= -1.0 && u < 2.0);
+      sum += n;
+      sum2 += n * n;
+    }
+    QCOMPARE(differ, 4000);
+    const double mean = sum / 2000, sd = std::sqrt(sum2 / 2000 - mean * mean);
+    QVERIFY2(std::abs(mean - 0.5) < 4 * 0.25 / std::sqrt(2000.0), qPrintable(QString::number(mean)));
+    QVERIFY2(std::abs(sd - 0.25) < 0.02, qPrintable(QString::number(sd)));
+    // the two parameters' streams are not the same numbers
+    QVERIFY(a.value(0, 0) != a.value(0, 1));
+    // and the same table twice (a few runs of it, shortened)
+    doc["seed"] = 11;
+    doc["duration"] = 0.2;
+    doc["parameters"][0]["random"]["count"] = 6;
+    doc["parameters"][1]["random"]["count"] = 6;
+    writeJson(tmp.filePath("short.json"), doc);
+    const sweep::SweepSpec s = sweep::readSweep(tmp.filePath("short.json").toStdString());
+    sweep::run(s, tmp.filePath("r1").toStdString(), {}, 2, nullptr);
+    sweep::run(s, tmp.filePath("r2").toStdString(), {}, 1, nullptr);
+    sweep::collect(tmp.filePath("r1").toStdString());
+    sweep::collect(tmp.filePath("r2").toStdString());
+    QCOMPARE(readAll(tmp.filePath("r1/results.csv")), readAll(tmp.filePath("r2/results.csv")));
+  }
+
+  // stopped after a few runs, then resumed (with a line torn as a kill leaves it): every run
+  // once, and the very table of an uninterrupted sweep
+  void interruptAndResumeLoseNothing() {
+    QTemporaryDir tmp;
+    writeJson(tmp.filePath("dp.json"), doublePendulumSweep());
+    const sweep::SweepSpec spec = sweep::readSweep(tmp.filePath("dp.json").toStdString());
+    const std::string whole = tmp.filePath("whole").toStdString(), cut = tmp.filePath("cut").toStdString();
+    sweep::run(spec, whole, {}, 2, nullptr);
+    sweep::collect(whole);
+    std::atomic<bool> stop{false};
+    const sweep::RunSummary first =
+        sweep::run(spec, cut, {}, 2, &stop, [&](long done, long) { if (done >= 5) stop = true; });
+    QVERIFY(first.interrupted);
+    QVERIFY(first.finished >= 5 && first.finished < 24);
+    { std::ofstream(cut + "/parts/local.jsonl", std::ios::app) << "{\"run\": 23, \"status\": \"o"; }  // torn
+    const sweep::RunSummary second = sweep::run(spec, cut, {}, 2, nullptr);
+    QVERIFY(!second.interrupted);
+    QCOMPARE(second.skipped, first.finished);
+    QCOMPARE(second.finished + second.skipped, 24L);
+    QCOMPARE(lineCount(QString::fromStdString(cut)), 24L + 1);  // the torn line, now on its own line
+    const sweep::Collected c = sweep::collect(cut);
+    QCOMPARE(c.present, 24L);
+    QCOMPARE(readAll(QString::fromStdString(cut) + "/results.csv"), readAll(QString::fromStdString(whole) + "/results.csv"));
+    // a rerun of a finished sweep runs nothing
+    QCOMPARE(sweep::run(spec, cut, {}, 2, nullptr).finished, 0L);
+    // another sweep into the same folder is refused, the results untouched
+    json other = doublePendulumSweep();
+    other["duration"] = 3.0;
+    writeJson(tmp.filePath("other.json"), other);
+    try {
+      sweep::run(sweep::readSweep(tmp.filePath("other.json").toStdString()), cut, {}, 1, nullptr);
+      QFAIL("no error");
+    } catch (const std::runtime_error& e) {
+      QVERIFY2(QString(e.what()).contains("holds the results of another sweep"), e.what());
+    }
+    QCOMPARE(lineCount(QString::fromStdString(cut)), 25L);
+  }
+
+  // the real program: Ctrl+C (SIGINT) while it runs, exit 130, the same command again finishes
+  void cliInterruptAndResume() {
+    QTemporaryDir tmp;
+    json doc = doublePendulumSweep();
+    doc["duration"] = 20.0;  // long enough runs (about 0.1 s each) to interrupt
+    doc["dt"] = 2e-4;
+    doc["every"] = 100;
+    writeJson(tmp.filePath("dp.json"), doc);
+    QByteArray out;
+    QCOMPARE(runCli({"sweep", tmp.filePath("dp.json"), "-o", tmp.filePath("whole"), "-j", "2"}, &out), 0);
+    QVERIFY2(out.contains("24 of 24 runs (24 ok, 0 diverged, 0 invalid)"), out.constData());
+    QProcess p;
+    p.setProcessChannelMode(QProcess::MergedChannels);
+    p.start(ARTICULATE_CLI, {"sweep", tmp.filePath("dp.json"), "-o", tmp.filePath("cut"), "-j", "2"});
+    QVERIFY(p.waitForStarted());
+    QElapsedTimer clock;
+    clock.start();
+    while (lineCount(tmp.filePath("cut")) < 2 && clock.elapsed() < 60000) QThread::msleep(5);
+    QVERIFY(lineCount(tmp.filePath("cut")) >= 2);
+    ::kill(static_cast<pid_t>(p.processId()), SIGINT);
+    QVERIFY(p.waitForFinished(60000));
+    const QByteArray said = p.readAll();
+    QCOMPARE(p.exitCode(), 130);
+    QVERIFY2(said.contains("interrupted: ") && said.contains("run the same command again"), said.constData());
+    const long kept = lineCount(tmp.filePath("cut"));
+    QVERIFY2(kept < 24, "the interrupt came too late to test anything");
+    QCOMPARE(runCli({"sweep", tmp.filePath("dp.json"), "-o", tmp.filePath("cut"), "-j", "1"}, &out), 0);
+    QVERIFY2(out.contains("(" + QByteArray::number(static_cast<int>(kept)) + " already done)"), out.constData());
+    QCOMPARE(lineCount(tmp.filePath("cut")), 24L);
+    QCOMPARE(readAll(tmp.filePath("cut/results.csv")), readAll(tmp.filePath("whole/results.csv")));
+  }
+
+  // a variant whose simulation diverges, or whose model is invalid, is a row with its reason
+  void divergedAndInvalidRunsAreRows() {
+    QTemporaryDir tmp;
+    json doc = doublePendulumSweep();
+    doc["parameters"] = {{{"name", "omega1"}, {"initial_qd", 0}, {"values", {0.0, 1e200}}},
+                         {{"name", "mass1"}, {"pointer", "/bodies/0/inertia/mass"}, {"values", {1.0, -1.0}}}};
+    writeJson(tmp.filePath("s.json"), doc);
+    const sweep::SweepSpec spec = sweep::readSweep(tmp.filePath("s.json").toStdString());
+    sweep::run(spec, tmp.filePath("r").toStdString(), {}, 2, nullptr);
+    const sweep::Collected c = sweep::collect(tmp.filePath("r").toStdString());
+    QCOMPARE(c.ok, 1L);
+    QCOMPARE(c.diverged, 1L);
+    QCOMPARE(c.invalid, 2L);
+    const QList<QByteArray> rows = readAll(tmp.filePath("r/results.csv")).trimmed().split('\n');
+    QVERIFY2(rows[1].startsWith("0,0,1,ok,2,2000,"), rows[1].constData());
+    QVERIFY2(rows[2].contains(",invalid,0,0,,,,,") && rows[2].contains("bodies[0].inertia.mass: must be >= 0, got -1"),
+             rows[2].constData());
+    QVERIFY2(rows[3].startsWith("2,1e+200,1,diverged,0,"), rows[3].constData());
+    QVERIFY2(rows[3].endsWith(",the simulation diverged at t = 0.001 s: q[0] = -nan"), rows[3].constData());
+  }
+
+  // first_contact: the bouncing cylinder (upright, 45 mm half-length, falling at 1 m/s, g = 10,
+  // no spin) dropped from several heights and masses meets the floor when its bottom has fallen
+  // z - 0.045 = t + 5 t^2, within the 1 ms step that holds the impact; in flight it reports no
+  // reaction (a 2.5 kg body's round-off once read as contact at t = 1 ms)
+  void firstContactOfADroppedBody() {
+    QTemporaryDir tmp;
+    writeJson(tmp.filePath("s.json"),
+              {{"format", "articulate-sweep"}, {"model", kModels + "/bouncing_cylinder.json"},
+               {"parameters", {{{"name", "z"}, {"initial_q", 2}, {"values", {0.1, 0.3, 0.6}}},
+                               {{"name", "wy"}, {"initial_qd", 4}, {"values", {0.0}}},
+                               {{"name", "mass"}, {"pointer", "/mass"}, {"values", {1.0, 2.5, 7.0}}}}},
+               {"duration", 0.4}, {"dt", 1e-3}, {"metrics", {"first_contact", {{"min", "z"}}}}});
+    const sweep::SweepSpec spec = sweep::readSweep(tmp.filePath("s.json").toStdString());
+    for (long run = 0; run < spec.runs(); ++run) {
+      const auto r = sweep::runOne(spec, run, nullptr, "");
+      QVERIFY(r && r->status == "ok");
+      const double z = spec.value(run, 0).get<double>();
+      const double t = (-1 + std::sqrt(1 + 20 * (z - 0.045))) / 10;
+      QVERIFY2(r->metrics[0].has_value(), qPrintable(QString("z %1: no contact").arg(z)));
+      QVERIFY2(*r->metrics[0] >= t - 1e-9 && *r->metrics[0] <= t + 1e-3 + 1e-9,
+               qPrintable(QString("z %1 mass %2: contact at %3, analytic %4").arg(z).arg(spec.value(run, 2).dump().c_str()).arg(*r->metrics[0]).arg(t)));
+    }
+    // ended before it lands: no contact
+    json doc = json::parse(readAll(tmp.filePath("s.json")).toStdString());
+    doc["duration"] = 0.02;
+    writeJson(tmp.filePath("short.json"), doc);
+    const sweep::SweepSpec early = sweep::readSweep(tmp.filePath("short.json").toStdString());
+    for (long run = 3; run < early.runs(); ++run) QVERIFY(!sweep::runOne(early, run, nullptr, "")->metrics[0]);
+  }
+
+  void badSweepsAreRefusedBeforeAnyRun_data() {
+    QTest::addColumn<QString>("patch");  // JSON merged into the good sweep
+    QTest::addColumn<QString>("message");
+    QTest::newRow("pointer names nothing")
+        << R"({"parameters": [{"name": "m", "pointer": "/bodies/5/inertia/mass", "values": [1]}]})"
+        << "parameters[0] 'm'.pointer: '/bodies/5/inertia/mass' names nothing in the model";
+    QTest::newRow("not a pointer") << R"({"parameters": [{"name": "m", "pointer": "bodies/0", "values": [1]}]})"
+                                   << "parameters[0] 'm'.pointer: 'bodies/0' is not a JSON Pointer";
+    QTest::newRow("pointer to an object")
+        << R"({"parameters": [{"name": "m", "pointer": "/bodies/0/inertia", "values": [1]}]})"
+        << "parameters[0] 'm'.pointer: '/bodies/0/inertia' names an object";
+    QTest::newRow("wrong type")
+        << R"({"parameters": [{"name": "m", "pointer": "/bodies/0/inertia/mass", "values": [1, "heavy"]}]})"
+        << "parameters[0] 'm': the value \"heavy\" is of another type than the model's 1.0";
+    QTest::newRow("empty range step")
+        << R"({"parameters": [{"name": "a", "initial_q": 0, "range": {"from": 1, "to": 0, "step": 0.1}}]})"
+        << "parameters[0] 'a'.range: the range is empty";
+    QTest::newRow("empty range count")
+        << R"({"parameters": [{"name": "a", "initial_q": 0, "range": {"from": 0, "to": 1, "count": 0}}]})"
+        << "parameters[0] 'a'.range: the range is empty (count 0)";
+    QTest::newRow("empty list") << R"({"parameters": [{"name": "a", "initial_q": 0, "values": []}]})"
+                                << "parameters[0] 'a'.values: is empty";
+    QTest::newRow("empty random") << R"({"parameters": [{"name": "a", "initial_q": 0, "random": {"uniform": [1, 1], "count": 3}}]})"
+                                  << "parameters[0] 'a'.random.uniform: the range is empty";
+    QTest::newRow("index outside q0") << R"({"parameters": [{"name": "a", "initial_q": 2, "values": [0]}]})"
+                                      << "parameters[0] 'a': index 2 is outside the model's 2 initial positions";
+    QTest::newRow("zip lengths")
+        << R"({"combine": "zip", "parameters": [{"name": "a", "initial_q": 0, "values": [0, 1]}, {"name": "b", "initial_q": 1, "values": [0, 1, 2]}]})"
+        << "parameters[1] 'b': has 3 values, but zip needs as many as parameters[0] 'a' (2)";
+    QTest::newRow("initial state not a number") << R"({"parameters": [{"name": "a", "initial_qd": 0, "values": [true]}]})"
+                                                << "parameters[0] 'a': an initial state takes numbers, not true";
+    QTest::newRow("two targets") << R"({"parameters": [{"name": "a", "initial_q": 0, "pointer": "/name", "values": [0]}]})"
+                                 << "parameters[0]: needs exactly one of 'pointer', 'initial_q' or 'initial_qd'";
+    QTest::newRow("duplicate name")
+        << R"({"parameters": [{"name": "a", "initial_q": 0, "values": [0]}, {"name": "a", "initial_q": 1, "values": [0]}]})"
+        << "parameters[1] 'a': the name is used by another column";
+    QTest::newRow("base model fails") << R"({"model": "no_such_model.json"})"
+                                      << "model: the base model does not load";
+    QTest::newRow("unknown series") << R"({"metrics": [{"max": "q7"}]})"
+                                    << "metrics[0]: the model has no series 'q7' (it has q0..q1, qd0..qd1, kinetic, potential, total)";
+    QTest::newRow("unknown field") << R"({"paramters": []})" << "unknown field 'paramters'";
+    QTest::newRow("duration") << R"({"duration": -1})" << "duration: must be > 0";
+    QTest::newRow("integrator") << R"({"integrator": "zhong06"})"
+                                << "model: the base model does not simulate with these settings: --integrator";
+  }
+  void badSweepsAreRefusedBeforeAnyRun() {
+    QFETCH(QString, patch);
+    QFETCH(QString, message);
+    QTemporaryDir tmp;
+    json doc = doublePendulumSweep();
+    doc.merge_patch(json::parse(patch.toStdString()));
+    const QString file = tmp.filePath("bad.json");
+    writeJson(file, doc);
+    try {
+      sweep::readSweep(file.toStdString());
+      QFAIL("no error");
+    } catch (const FormatError& e) {
+      QVERIFY2(QString(e.what()).startsWith(file + ": " + message), e.what());
+    }
+    // the command says so (exit 2) and leaves no results folder
+    QByteArray out;
+    QCOMPARE(runCli({"sweep", file, "-o", tmp.filePath("results")}, &out), 2);
+    QVERIFY2(out.contains(message.toUtf8()), out.constData());
+    QVERIFY(!QFileInfo::exists(tmp.filePath("results")));
+  }
+
+  // recordings: every sample of the run in the binary file, agreeing with the table's metrics;
+  // a truncated file is refused naming it
+  void recordings() {
+    QTemporaryDir tmp;
+    json doc = doublePendulumSweep();
+    doc["recordings"] = true;
+    doc["metrics"] = {{{"final", "q0"}}, {{"max", "qd1"}}};
+    writeJson(tmp.filePath("s.json"), doc);
+    const sweep::SweepSpec spec = sweep::readSweep(tmp.filePath("s.json").toStdString());
+    const std::string dir = tmp.filePath("r").toStdString();
+    sweep::run(spec, dir, {}, 2, nullptr);
+    for (long run : {0L, 13L, 23L}) {
+      char name[32];
+      std::snprintf(name, sizeof name, "/recordings/run-%06ld.arec", run);
+      const sweep::RunRecording rec = sweep::readRecording(dir + name);
+      QCOMPARE(rec.nq, 2);
+      QCOMPARE(rec.nv, 2);
+      QCOMPARE(rec.t.size(), std::size_t(101));  // 2 s sampled every 20 ms, both ends
+      QCOMPARE(rec.t.back(), 2.0);
+      const auto r = sweep::runOne(spec, run, nullptr, "");
+      QCOMPARE(rec.q(0, 100), *r->metrics[0]);
+      QCOMPARE(rec.v.row(1).maxCoeff(), *r->metrics[1]);
+      QCOMPARE(rec.q(0, 0), spec.value(run, 0).get<double>());  // theta1 as swept
+      QCOMPARE(rec.v(1, 0), spec.value(run, 1).get<double>());
+      QVERIFY(std::abs(rec.kinetic[50] + rec.potential[50] - rec.kinetic[0] - rec.potential[0]) < 1e-6);
+    }
+    const QString file = QString::fromStdString(dir) + "/recordings/run-000005.arec";
+    QByteArray bytes = readAll(file);
+    QVERIFY(bytes.startsWith(QByteArray("ARTREC1\0", 8)));
+    QFile f(file);
+    QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    f.write(bytes.left(bytes.size() - 8));
+    f.close();
+    try {
+      sweep::readRecording(file.toStdString());
+      QFAIL("no error");
+    } catch (const std::runtime_error& e) {
+      QVERIFY2(QString(e.what()).startsWith(file + ": holds") && QString(e.what()).contains("not the 101 samples"), e.what());
+    }
+  }
+
+  // the Slurm script: a job array of N tasks, each running its slice with the absolute paths
+  void slurmDryRun() {
+    QTemporaryDir tmp;
+    writeJson(tmp.filePath("dp.json"), doublePendulumSweep());
+    QByteArray out;
+    QCOMPARE(runCli({"sweep", tmp.filePath("dp.json"), "-o", tmp.filePath("res"), "--slurm", "--dry-run", "--tasks", "5",
+                     "--cpus", "4", "--partition", "short"},
+                    &out),
+             0);
+    QVERIFY2(out.startsWith("#!/bin/bash\n"), out.constData());
+    for (const QString& line : {QString("#SBATCH --array=0-4\n"), QString("#SBATCH --cpus-per-task=4\n"),
+                                QString("#SBATCH --partition=short\n"),
+                                QString("#SBATCH --output=%1/slurm/task-%a.out\n").arg(tmp.filePath("res")),
+                                QString("exec '%1' sweep '%2' -o '%3' --task \"${SLURM_ARRAY_TASK_ID}/5\" -j \"${SLURM_CPUS_PER_TASK:-4}\" --quiet\n")
+                                    .arg(QFileInfo(ARTICULATE_CLI).canonicalFilePath(), tmp.filePath("dp.json"), tmp.filePath("res"))})
+      QVERIFY2(out.contains(line.toUtf8()), qPrintable(line + "\nnot in\n" + out));
+    QVERIFY(!QFileInfo::exists(tmp.filePath("res")));  // a dry run writes nothing
+    // --task slices and --collect merges, through the command
+    for (const char* task : {"0/2", "1/2"})
+      QCOMPARE(runCli({"sweep", tmp.filePath("dp.json"), "-o", tmp.filePath("res"), "--task", task, "-q"}, &out), 0);
+    QCOMPARE(runCli({"sweep", "--collect", tmp.filePath("res")}, &out), 0);
+    QVERIFY2(out.contains("24 of 24 runs"), out.constData());
+    QCOMPARE(runCli({"sweep", tmp.filePath("dp.json"), "-o", tmp.filePath("half"), "--task", "0/2", "-q"}, &out), 0);
+    QCOMPARE(runCli({"sweep", "--collect", tmp.filePath("half")}, &out), 1);
+    QVERIFY2(out.contains("12 of 24 runs") && out.contains("12 runs are not finished yet"), out.constData());
+  }
+};
+
+QTEST_GUILESS_MAIN(TestSweep)
+#include "test_sweep.moc"
