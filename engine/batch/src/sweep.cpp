@@ -68,6 +68,8 @@ struct Reader {
   }
 };
 
+std::string numberText(double x);
+
 // splitmix64: decorrelates the seeds of the parameters' generators
 std::uint64_t mix(std::uint64_t x) {
   x += 0x9E3779B97F4A7C15ull;
@@ -109,14 +111,17 @@ std::vector<json> parameterValues(const Reader& r, const json& p, const std::str
       const long n = r.count(g["count"], at + ".count");
       if (n == 0) r.fail(at, "the range is empty (count 0)");
       if (n > 100000000) r.fail(at + ".count", "is more than 1e8 values");
+      // (a (n-1-k) + b k) / (n-1): both ends exact, and 0.3 rather than 0.30000000000000004
+      // for 0..3 in 11 (a + k (b - a) / (n-1) rounds twice)
+      const double m = static_cast<double>(n > 1 ? n - 1 : 1);
       for (long k = 0; k < n; ++k)
-        out.push_back(k == n - 1 && n > 1 ? b : a + (b - a) * (static_cast<double>(k) / static_cast<double>(n > 1 ? n - 1 : 1)));
+        out.push_back((a * (m - static_cast<double>(k)) + b * static_cast<double>(k)) / m);
       return out;
     }
     const double h = r.number(g["step"], at + ".step");
     if (h == 0 || (b - a) / h < 0 || !std::isfinite((b - a) / h))
-      r.fail(at, "the range is empty (from " + json(a).dump() + " to " + json(b).dump() +
-                     " in steps of " + json(h).dump() + ")");
+      r.fail(at, "the range is empty (from " + numberText(a) + " to " + numberText(b) + " in steps of " +
+                     numberText(h) + ")");
     const double steps = std::floor((b - a) / h * (1 + 1e-12) + 1e-9);
     if (steps >= 1e8) r.fail(at, "is more than 1e8 values");
     for (long k = 0; k <= static_cast<long>(steps); ++k) out.push_back(a + h * static_cast<double>(k));
