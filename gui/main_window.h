@@ -36,6 +36,7 @@ class PropertiesPanel;
 class LinkOptionsForm;
 class JointSlidersPanel;
 class KeyframesPanel;
+class SweepWindow;
 class Autosaver;
 struct RecoveryEntry;
 struct Pick;
@@ -151,6 +152,18 @@ class MainWindow : public QMainWindow {
   /// and moves it to this process's recovery file. Returns false, after an error dialog, when
   /// it does not open.
   bool recover(const RecoveryEntry& entry);
+
+  /// File > Open Sweep: shows a sweep's results folder (docs/sweeps.md) in the sweep window
+  /// (sweep_window.h), which it creates once. On failure shows the error in a dialog and
+  /// returns false.
+  bool openSweep(const QString& dir);
+  /// Plays run `run` of the sweep shown in the sweep window: its model variant with the run's
+  /// recording (re-simulated when the sweep kept none) as an unsaved recording. Asks about
+  /// unsaved changes first. Runs of rigid-body and structure sweeps, and invalid runs, get an
+  /// error dialog. Returns whether it opened.
+  bool openSweepRun(long run);
+  /// The sweep window, or null before the first sweep.
+  SweepWindow* sweepWindow() const { return m_sweepWindow; }
 
   /// The open model, or null.
   const LoadedModel* model() const { return m_model ? &*m_model : nullptr; }
@@ -275,6 +288,7 @@ class MainWindow : public QMainWindow {
   PlotsPanel* m_plots = nullptr;
   JointSlidersPanel* m_joints = nullptr;
   KeyframesPanel* m_keyframes = nullptr;
+  SweepWindow* m_sweepWindow = nullptr;
   Autosaver* m_autosaver = nullptr;
   QMenu* m_integratorMenu = nullptr;
   QAction* m_energyProjection = nullptr;  // Simulation > Integrator > Energy Projection

@@ -1,5 +1,6 @@
 // The main window's file handling: opening, saving, recovery and dropped model files.
 #include "main_window.h"
+#include "sweep_window.h"
 
 #include <QAction>
 #include <QCryptographicHash>
@@ -114,6 +115,69 @@ bool MainWindow::openDocument(const QString& file) {
     return false;
   }
   return showModel(std::move(doc.loaded), std::move(doc.rigid), std::move(doc.structure), q, file);
+}
+
+bool MainWindow::openSweep(const QString& dir) {
+  if (!m_sweepWindow) {
+    m_sweepWindow = new SweepWindow(this);
+    connect(m_sweepWindow, &SweepWindow::openRunRequested, this, [this](long run) {
+      if (openSweepRun(run)) {
+        raise();
+        activateWindow();
+      }
+    });
+  }
+  const QString error = m_sweepWindow->load(QString::fromStdString(localPath(dir)));
+  if (!error.isEmpty()) {
+    showError(tr("Could not open the sweep '%1'.").arg(QFileInfo(dir).fileName()), error);
+    return false;
+  }
+  m_sweepWindow->show();
+  m_sweepWindow->raise();
+  statusBar()->showMessage(tr("Sweep %1: %2 runs").arg(QFileInfo(dir).fileName()).arg(m_sweepWindow->results().rows.size()));
+  return true;
+}
+
+bool MainWindow::openSweepRun(long run) {
+  if (!m_sweepWindow) return false;
+  const sweep::Results& results = m_sweepWindow->results();
+  const QString title = tr("Could not open run %1 of the sweep.").arg(run);
+  LoadedModel loaded;
+  Eigen::VectorXd q;
+  try {
+    const LoadedDocument doc = sweep::variantDocument(results.spec, run);
+    const auto* tree = std::get_if<LoadedModel>(&doc);
+    if (!tree)
+      throw std::runtime_error("the app plays the runs of tree models (Articulate, spatial_v2, URDF); this "
+                               "sweep's model is a rigid body or a structure, whose runs articulate-cli "
+                               "keeps in RESULTS/recordings");
+    const sweep::RunRecording rec = sweep::runRecording(results, run);
+    loaded = *tree;
+    loaded.format = kRecordingFormatName;
+    Motion m;
+    m.t = Eigen::Map<const Eigen::VectorXd>(rec.t.data(), static_cast<Eigen::Index>(rec.t.size()));
+    m.q = rec.q.transpose();
+    m.qd = rec.v.transpose();
+    m.kinetic = Eigen::Map<const Eigen::VectorXd>(rec.kinetic.data(), static_cast<Eigen::Index>(rec.kinetic.size()));
+    m.potential = Eigen::Map<const Eigen::VectorXd>(rec.potential.data(), static_cast<Eigen::Index>(rec.potential.size()));
+    m.title = "run " + std::to_string(run) + " of the sweep " + results.dir;
+    loaded.motion = std::move(m);
+    q = poseAtTime(loaded, 0.0);
+  } catch (const std::exception& e) {
+    showError(title, QString::fromStdString(e.what()));
+    return false;
+  }
+  if (!maybeSave()) return false;
+  if (!showModel(std::move(loaded), std::nullopt, std::nullopt, q, QString())) return false;
+  QStringList values;
+  for (std::size_t p = 0; p < results.spec.parameters.size(); ++p) {
+    const auto& v = results.spec.value(run, p);
+    values << QString::fromStdString(results.spec.parameters[p].name) + " = " +
+                  QString::fromStdString(v.is_string() ? v.get<std::string>() : v.dump());
+  }
+  statusBar()->showMessage(tr("Run %1 of %2: %3").arg(run).arg(QFileInfo(QString::fromStdString(results.dir)).fileName(),
+                                                           values.join(", ")));
+  return true;
 }
 
 void MainWindow::newModel() {

@@ -7,6 +7,7 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QFileInfo>
+#include <QFileDialog>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -88,6 +89,12 @@ void MainWindow::createMenus() {
   m_recentMenu = file->addMenu(tr("Open &Recent"));
   connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::updateRecentMenu);
   updateRecentMenu();
+  QAction* openSweepAction = file->addAction(tr("Open S&weep..."), this, [this] {
+    const QString dir = QFileDialog::getExistingDirectory(
+        this, tr("Open Sweep Results"), m_path.isEmpty() ? QString() : QFileInfo(m_path).absolutePath());
+    if (!dir.isEmpty()) openSweep(dir);
+  });
+  openSweepAction->setToolTip(tr("A results folder of articulate-cli sweep: its table, plots and runs"));
   file->addSeparator();
   m_saveAction = file->addAction(tr("&Save"), this, &MainWindow::save);
   m_saveAction->setShortcut(QKeySequence(tr("Ctrl+S")));

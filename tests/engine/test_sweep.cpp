@@ -423,6 +423,48 @@ class TestSweep : public QObject {
     }
   }
 
+  // what the app reads: the table with the reason's commas quoted, each run's model variant,
+  // and a run's samples, re-simulated when the sweep kept no recordings, equal to the kept ones
+  void resultsAsTheAppReadsThem() {
+    QTemporaryDir tmp;
+    json doc = doublePendulumSweep();
+    doc["parameters"][2] = {{"name", "mass2"}, {"pointer", "/bodies/1/inertia/mass"}, {"values", {0.5, -1.0}}};
+    doc["recordings"] = true;
+    writeJson(tmp.filePath("kept.json"), doc);
+    doc["recordings"] = false;
+    writeJson(tmp.filePath("not.json"), doc);
+    const std::string kept = tmp.filePath("kept").toStdString(), not_ = tmp.filePath("not").toStdString();
+    sweep::run(sweep::readSweep(tmp.filePath("kept.json").toStdString()), kept, {}, 2, nullptr);
+    sweep::run(sweep::readSweep(tmp.filePath("not.json").toStdString()), not_, {}, 2, nullptr);
+    const sweep::Results a = sweep::readResults(kept), b = sweep::readResults(not_);
+    QCOMPARE(a.rows.size(), std::size_t(24));
+    QCOMPARE(a.columns, sweep::columns(a.spec));
+    QCOMPARE(a.rows[1][4], std::string("invalid"));
+    QCOMPARE(a.rows[1].back(), std::string("bodies[1].inertia.mass: must be >= 0, got -1"));
+    QCOMPARE(a.rows[2][3], std::string("0.5"));
+    const auto* model = std::get_if<LoadedModel>(&(const LoadedDocument&)sweep::variantDocument(a.spec, 2));
+    QVERIFY(model);
+    QCOMPARE(model->spec.bodies[1].inertia.mass, 0.5);
+    try {
+      sweep::variantDocument(a.spec, 1);
+      QFAIL("no error");
+    } catch (const FormatError& e) {
+      QVERIFY2(QString(e.what()).contains("run 1: ") && QString(e.what()).contains("must be >= 0"), e.what());
+    }
+    for (long run : {0L, 10L}) {
+      const sweep::RunRecording x = sweep::runRecording(a, run), y = sweep::runRecording(b, run);
+      QCOMPARE(y.t, x.t);
+      QVERIFY(x.q == y.q && x.v == y.v);  // bit for bit
+      QCOMPARE(y.kinetic, x.kinetic);
+    }
+    try {
+      sweep::runRecording(b, 1);
+      QFAIL("no error");
+    } catch (const std::runtime_error& e) {
+      QVERIFY2(QString(e.what()).contains("has no samples"), e.what());
+    }
+  }
+
   // the Slurm script: a job array of N tasks, each running its slice with the absolute paths
   void slurmDryRun() {
     QTemporaryDir tmp;

@@ -18,6 +18,8 @@
 #include <thread>
 #include <variant>
 
+#include <unistd.h>
+
 #include "articulate/formats/articulate.h"
 #include "articulate/formats/files.h"
 #include "articulate/formats/json.h"
@@ -381,6 +383,29 @@ std::map<long, json> readParts(const fs::path& dir, long runs) {
   return out;
 }
 
+bool hasPointers(const SweepSpec& spec) {
+  for (const Parameter& p : spec.parameters)
+    if (p.target == Target::Pointer) return true;
+  return false;
+}
+
+// the base with run's pointer values put in, read as File > Open reads a document; nullopt
+// with the problems when it is not a valid model
+std::optional<LoadedDocument> readVariant(const SweepSpec& spec, const Base& base, long run, Diagnostics& problems) {
+  json doc = base.document;
+  for (std::size_t k = 0; k < spec.parameters.size(); ++k)
+    if (spec.parameters[k].target == Target::Pointer)
+      doc[json::json_pointer(spec.parameters[k].pointer)] = spec.value(run, k);
+  std::optional<LoadedDocument> out;
+  try {
+    out = readDocument(doc, problems);
+  } catch (const std::exception& e) {
+    problems.push_back({"", e.what()});
+  }
+  if (!problems.empty()) out.reset();
+  return out;
+}
+
 }  // namespace
 
 nlohmann::json storedDocument(const SweepSpec& s) {
@@ -516,20 +541,10 @@ std::optional<RunResult> runOne(const SweepSpec& spec, long run, const std::atom
   const std::shared_ptr<const Base> base = baseOf(spec.model);
   // the variant's document: the base with the pointers' values put in
   std::optional<LoadedDocument> variant;
-  bool pointers = false;
-  for (const Parameter& p : spec.parameters) pointers |= p.target == Target::Pointer;
-  if (pointers) {
-    json doc = base->document;
-    for (std::size_t k = 0; k < spec.parameters.size(); ++k)
-      if (spec.parameters[k].target == Target::Pointer)
-        doc[json::json_pointer(spec.parameters[k].pointer)] = spec.value(run, k);
+  if (hasPointers(spec)) {
     Diagnostics problems;
-    try {
-      variant = readDocument(doc, problems);
-    } catch (const std::exception& e) {
-      problems.push_back({"", e.what()});
-    }
-    if (!variant || !problems.empty()) {
+    variant = readVariant(spec, *base, run, problems);
+    if (!variant) {
       out.status = "invalid";
       out.reason = problems.empty() ? "the model does not load" : problems.front().text();
       return out;
@@ -800,6 +815,86 @@ Collected collect(const std::string& resultsDir) {
   manifest["recordings"] = spec.recordings ? ojson("recordings/run-NNNNNN.arec") : ojson();
   writeFileAtomically((dir / "manifest.json").string(), formatJson(manifest));
   return c;
+}
+
+LoadedDocument variantDocument(const SweepSpec& spec, long run) {
+  const std::shared_ptr<const Base> base = baseOf(spec.model);
+  if (!hasPointers(spec)) return base->loaded;
+  Diagnostics problems;
+  std::optional<LoadedDocument> out = readVariant(spec, *base, run, problems);
+  if (!out) throw FormatError(spec.model, "run " + std::to_string(run) + ": " + problemList(problems));
+  return *out;
+}
+
+Results readResults(const std::string& resultsDir) {
+  const fs::path dir(resultsDir);
+  Results r;
+  r.dir = resultsDir;
+  r.spec = parseStored(dir);
+  std::error_code ec;
+  if (!fs::exists(dir / "results.csv", ec)) collect(resultsDir);
+  std::ifstream in(dir / "results.csv", std::ios::binary);
+  if (!in) throw std::runtime_error((dir / "results.csv").string() + ": cannot open");
+  // CSV as collect() writes it: cells quoted when they hold a comma, a quote or a line break
+  std::vector<std::vector<std::string>> table(1);
+  std::string cell;
+  bool quoted = false, any = false;
+  char c;
+  while (in.get(c)) {
+    any = true;
+    if (quoted) {
+      if (c == '"') {
+        if (in.peek() == '"') cell += static_cast<char>(in.get());
+        else quoted = false;
+      } else {
+        cell += c;
+      }
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == ',') {
+      table.back().push_back(std::move(cell));
+      cell.clear();
+    } else if (c == '\n') {
+      table.back().push_back(std::move(cell));
+      cell.clear();
+      table.emplace_back();
+    } else {
+      cell += c;
+    }
+  }
+  if (!any) throw std::runtime_error((dir / "results.csv").string() + ": is empty");
+  if (!table.back().empty() || !cell.empty()) table.back().push_back(std::move(cell));
+  if (table.back().empty()) table.pop_back();
+  r.columns = table.front();
+  if (r.columns != columns(r.spec))
+    throw std::runtime_error((dir / "results.csv").string() + ": its columns are not those of " + (dir / "sweep.json").string());
+  for (std::size_t k = 1; k < table.size(); ++k) {
+    if (table[k].size() != r.columns.size())
+      throw std::runtime_error((dir / "results.csv").string() + ": row " + std::to_string(k) + " has " +
+                               std::to_string(table[k].size()) + " cells, not " + std::to_string(r.columns.size()));
+    r.rows.push_back(std::move(table[k]));
+  }
+  return r;
+}
+
+RunRecording runRecording(const Results& results, long run) {
+  if (run < 0 || run >= results.spec.runs())
+    throw std::runtime_error("run " + std::to_string(run) + " is not a run of " + results.dir);
+  char name[32];
+  std::snprintf(name, sizeof name, "run-%06ld.arec", run);
+  const fs::path kept = fs::path(results.dir) / "recordings" / name;
+  std::error_code ec;
+  if (fs::exists(kept, ec)) return readRecording(kept.string());
+  // simulated again into a scratch file beside the system's temporary files
+  SweepSpec spec = results.spec;
+  spec.recordings = true;
+  const fs::path scratch = fs::temp_directory_path() / ("articulate-run-" + std::to_string(::getpid()) + "-" + name);
+  const std::optional<RunResult> r = runOne(spec, run, nullptr, scratch.string());
+  if (!r || r->status == "invalid" || r->status == "error")
+    throw std::runtime_error("run " + std::to_string(run) + " of " + results.dir + " has no samples: " + (r ? r->reason : ""));
+  RunRecording out = readRecording(scratch.string());
+  fs::remove(scratch, ec);
+  return out;
 }
 
 RunRecording readRecording(const std::string& path) {

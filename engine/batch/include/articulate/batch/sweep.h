@@ -161,6 +161,22 @@ struct Collected {
 /// writing it) is ignored. Throws std::runtime_error for a folder without a sweep.
 Collected collect(const std::string& resultsDir);
 
+/// A results folder as the app shows it: the sweep as stored, and the table (results.csv,
+/// written from the parts first if it is missing), cells as text.
+struct Results {
+  std::string dir;
+  SweepSpec spec;  // from RESULTS/sweep.json
+  std::vector<std::string> columns;
+  std::vector<std::vector<std::string>> rows;  // one per finished run, in run order
+};
+/// Reads a results folder. Throws std::runtime_error naming the folder or file and the problem.
+Results readResults(const std::string& resultsDir);
+
+/// The base model with run `run`'s pointer parameters put in (initial-state parameters are
+/// not part of a model). Throws FormatError listing the problems when that variant is not a
+/// valid model (its row is "invalid").
+LoadedDocument variantDocument(const SweepSpec& spec, long run);
+
 /// A run's recording (.arec): little-endian; the 8 bytes "ARTREC1\0", then uint32 nq, uint32
 /// nv, uint64 samples, then per sample float64 t, q (nq), v (nv), kinetic, potential.
 struct RunRecording {
@@ -170,6 +186,10 @@ struct RunRecording {
 };
 /// Reads a .arec file. Throws std::runtime_error naming the file and what is wrong with it.
 RunRecording readRecording(const std::string& path);
+/// Run `run`'s samples: its kept recording, or (a sweep without recordings) the run simulated
+/// again, which gives the same samples (runs are deterministic). Throws std::runtime_error when
+/// the run is not a valid model or its recording cannot be read.
+RunRecording runRecording(const Results& results, long run);
 
 /// The sbatch job-array script that runs the sweep in `tasks` array tasks of `cpus` cores each
 /// (each `articulate-cli sweep SPEC -o RESULTS --task K/N -j C`), with absolute paths;

@@ -1,0 +1,180 @@
+// File > Open Sweep (gui/sweep_window.h): a sweep's table sorted by a header click and filtered
+// by typing, the plot of a metric against a parameter with a click on a point selecting its
+// run, and a double-clicked row playing that run's recording in the main window; an invalid
+// run and a folder without a sweep get their dialogs. Saves sweep.png under
+// ARTICULATE_TEST_SHOTS when set.
+#include <QApplication>
+#include <QChart>
+#include <QChartView>
+#include <QComboBox>
+#include <QHeaderView>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QScatterSeries>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTextDocumentFragment>
+#include <QTimer>
+#include <QtTest>
+
+#include <cmath>
+#include <fstream>
+
+#include "articulate/batch/sweep.h"
+#include "sweep_window.h"
+#include "window_test.h"
+
+using namespace art;
+using namespace art::gui;
+using namespace art::test;
+using json = nlohmann::json;
+
+namespace {
+
+const std::string kModels = ARTICULATE_MODELS_DIR;
+
+// the double pendulum: 4 first angles x 3 second rates x 2 masses of the second link (one of
+// them invalid), with recordings
+std::string makeSweep(const QTemporaryDir& tmp, bool recordings) {
+  const json doc = {{"format", "articulate-sweep"},
+                    {"model", kModels + "/tree_double_pendulum.json"},
+                    {"parameters",
+                     {{{"name", "theta1"}, {"initial_q", 0}, {"range", {{"from", -0.5}, {"to", 1.0}, {"count", 4}}}},
+                      {{"name", "omega2"}, {"initial_qd", 1}, {"values", {0.0, -2.0, 3.5}}},
+                      {{"name", "mass2"}, {"pointer", "/bodies/1/inertia/mass"}, {"values", {0.5, -1.0}}}}},
+                    {"duration", 1.0},
+                    {"every", 10},
+                    {"metrics", {{{"max", "q1"}}, "energy_drift"}},
+                    {"recordings", recordings}};
+  const std::string file = tmp.filePath(recordings ? "kept.json" : "not.json").toStdString();
+  std::ofstream(file) << doc.dump(2);
+  const std::string dir = tmp.filePath(recordings ? "kept" : "not").toStdString();
+  sweep::run(sweep::readSweep(file), dir, {}, 2, nullptr);
+  sweep::collect(dir);
+  return dir;
+}
+
+void closeNextDialog(QString* text) {
+  QTimer::singleShot(200, [text] {
+    if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
+      *text = box->text() + "\n" + QTextDocumentFragment::fromHtml(box->informativeText()).toPlainText();
+      box->accept();
+    }
+  });
+}
+
+int column(SweepWindow* s, const QString& name) {
+  for (std::size_t c = 0; c < s->results().columns.size(); ++c)
+    if (QString::fromStdString(s->results().columns[c]) == name) return static_cast<int>(c);
+  return -1;
+}
+
+}  // namespace
+
+class TestSweepWindow : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void tableSortFilterPlotAndOpen() {
+    QTemporaryDir tmp;
+    const std::string dir = makeSweep(tmp, true);
+    MainWindow w;
+    QVERIFY(openShown(w, QString::fromStdString(kModels + "/arm6.json")));
+    QVERIFY(w.openSweep(QString::fromStdString(dir)));
+    SweepWindow* s = w.sweepWindow();
+    QVERIFY(s && s->isVisible());
+    QVERIFY(QTest::qWaitForWindowExposed(s));
+    QCOMPARE(s->shownRuns().size(), 24);
+
+    // a click on the max(q1) header sorts by it, as numbers (the invalid runs' empty cells last)
+    QTableView* table = s->table();
+    const int c = column(s, "max(q1)");
+    QHeaderView* header = table->horizontalHeader();
+    QTest::mouseClick(header->viewport(), Qt::LeftButton, {},
+                      QPoint(header->sectionViewportPosition(c) + header->sectionSize(c) / 2, header->height() / 2));
+    const sweep::Results& r = s->results();
+    std::vector<double> sorted;
+    for (long run : s->shownRuns()) {
+      const std::string& cell = r.rows[static_cast<std::size_t>(run)][static_cast<std::size_t>(c)];
+      sorted.push_back(cell.empty() ? INFINITY : std::stod(cell));
+    }
+    QVERIFY(std::is_sorted(sorted.begin(), sorted.end()) || std::is_sorted(sorted.rbegin(), sorted.rend()));
+    QVERIFY(sorted.front() != sorted.back());
+
+    // typing into the filter keeps the rows holding the text
+    QTest::keyClicks(s->filter(), "invalid");
+    QCOMPARE(s->shownRuns().size(), 12);
+    for (long run : s->shownRuns()) QCOMPARE(r.rows[static_cast<std::size_t>(run)][4], std::string("invalid"));
+    s->filter()->clear();
+    QCOMPARE(s->shownRuns().size(), 24);
+    s->statusFilter()->setCurrentIndex(s->statusFilter()->findData("ok"));
+    QCOMPARE(s->shownRuns().size(), 12);
+
+    // the plot: max(q1) against theta1, a point per ok run; a click on one selects its run
+    QVERIFY(s->setAxes("theta1", "max(q1)"));
+    QCOMPARE(s->points().size(), std::size_t(12));
+    QChart* chart = s->chartView()->chart();
+    auto* scatter = qobject_cast<QScatterSeries*>(chart->series().back());
+    QVERIFY(scatter);
+    QCOMPARE(scatter->count(), 12);
+    const auto& [point, run] = s->points()[5];
+    const QPoint at = s->chartView()->mapFromScene(chart->mapToPosition(point, scatter));
+    QTest::mouseClick(s->chartView()->viewport(), Qt::LeftButton, {}, at);
+    QCOMPARE(s->selectedRuns(), QList<long>{run});
+    QVERIFY(s->openButton()->isEnabled());
+
+    // a double-click on the row plays that run's recording in the main window
+    const int row = static_cast<int>(s->shownRuns().indexOf(run));
+    const QRect cell = table->visualRect(table->model()->index(row, 1));
+    // as the window system delivers a double-click: a click, then the second press as a double-click
+    QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, cell.center());
+    QTest::mouseDClick(table->viewport(), Qt::LeftButton, {}, cell.center());
+    QVERIFY2(waitFor([&] { return w.model() && w.model()->motion && w.statusText().startsWith("Run "); }, 10),
+             qPrintable(w.statusText() + " / " + w.lastError()));
+    const sweep::RunRecording rec = sweep::readRecording(dir + "/recordings/run-" + QString::number(run).rightJustified(6, '0').toStdString() + ".arec");
+    const Motion& m = *w.model()->motion;
+    QCOMPARE(m.t.size(), static_cast<Eigen::Index>(rec.t.size()));
+    QVERIFY(m.q == rec.q.transpose());
+    QCOMPARE(m.t(m.t.size() - 1), 1.0);
+    QCOMPARE(w.model()->spec.bodies[1].inertia.mass, 0.5);
+    QVERIFY(w.filePath().isEmpty());  // an unsaved recording: Save asks for a name
+    QVERIFY2(w.statusText().contains(QString("Run %1 of kept: theta1 = ").arg(run)), qPrintable(w.statusText()));
+    // the playhead shows the recorded pose
+    w.showTime(0.5);
+    QVERIFY((w.playback()->q() - rec.q.col(50)).norm() < 1e-12);
+
+    if (const QByteArray shots = qgetenv("ARTICULATE_TEST_SHOTS"); !shots.isEmpty()) {
+      s->statusFilter()->setCurrentIndex(0);
+      s->resize(1000, 700);
+      QTest::qWait(200);
+      s->grab().save(QString::fromUtf8(shots) + "/sweep.png");
+    }
+  }
+
+  // a sweep without recordings: the run is simulated again, giving the same samples; an
+  // invalid run gets a dialog and the model shown stays
+  void runsWithoutRecordingsAndInvalidRuns() {
+    QTemporaryDir tmp;
+    const std::string kept = makeSweep(tmp, true), dir = makeSweep(tmp, false);
+    MainWindow w;
+    QVERIFY(openShown(w, QString::fromStdString(kModels + "/arm6.json")));
+    QVERIFY(w.openSweep(QString::fromStdString(dir)));
+    QVERIFY(w.openSweepRun(6));
+    const sweep::RunRecording rec = sweep::readRecording(kept + "/recordings/run-000006.arec");
+    QVERIFY(w.model()->motion->q == rec.q.transpose());
+    QString shown;
+    closeNextDialog(&shown);
+    QVERIFY(!w.openSweepRun(7));
+    QVERIFY2(shown.contains("Could not open run 7") && shown.contains("must be >= 0"), qPrintable(shown));
+    QVERIFY(w.model()->motion->q == rec.q.transpose());  // still run 6
+    // a folder that holds no sweep
+    closeNextDialog(&shown);
+    QVERIFY(!w.openSweep(tmp.path()));
+    QVERIFY2(shown.contains("holds no sweep"), qPrintable(shown));
+    QCOMPARE(w.sweepWindow()->results().dir, dir);  // the sweep shown stays
+  }
+};
+
+QTEST_MAIN(TestSweepWindow)
+#include "test_sweep_window.moc"
