@@ -25,7 +25,8 @@ case "${1:-}" in
     # taking batches as the application's Playback does (the stress test), recordings, and the
     # application's playback (test_playback: the GUI thread driving a live simulation, plots
     # and export), under Xvfb like the other GUI tests; and the sweep runner's thread pool
-    # (test_sweep: workers sharing the base model and appending to one results part)
+    # (test_sweep's in-process sweeps: workers sharing the base model and appending to one
+    # results part, stopped and resumed; its command-line functions add nothing threaded)
     cmake --preset tsan >/dev/null
     cmake --build --preset tsan -j "$jobs" --target test_simulator test_system test_playback test_sweep
     # halt_on_error: the first data race fails the test. The suppressions file names each
@@ -49,8 +50,10 @@ die_after_fork=0 detect_deadlocks=0 report_mutex_bugs=0 report_destroy_locked=0"
     if command -v xvfb-run >/dev/null; then
       runner+=(xvfb-run -a -s "-screen 0 1920x1080x24")
     fi
-    tests='^(test_simulator|test_system|test_playback|test_sweep)$'
+    tests='^(test_simulator|test_system|test_playback)$'
     "${runner[@]}" ctest --test-dir build/tsan -R "$tests" --output-on-failure -j "$jobs"
+    "${runner[@]}" build/tsan/tests/test_sweep independentOfThreadsAndTasks randomReproducesWithSeed \
+      interruptAndResumeLoseNothing divergedAndInvalidRunsAreRows resultsAsTheAppReadsThem
     ;;
   *)
     echo "usage: scripts/sanitize.sh asan|tsan" >&2
