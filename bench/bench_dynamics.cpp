@@ -116,6 +116,7 @@ int main(int argc, char** argv) {
   // the same without the floor: the RK4 step alone, for comparison
   benchmark::RegisterBenchmark("BM_single_body/cylinder_free",
                                [](benchmark::State& st) { singleBody(st, false); });
+  bench::registerSweepBenchmarks();
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   benchmark::RunSpecifiedBenchmarks();

@@ -22,4 +22,8 @@ struct Workload {
 /// Chains of 7, 20, 50, 200 bodies and a binary tree of 31 bodies.
 std::vector<Workload> workloads();
 
+/// Registers bench_sweep.cpp's sweep-throughput benchmarks (and MuJoCo's beside them when
+/// built with ARTICULATE_BENCH_COMPARE). Call from main, not during static initialisation.
+void registerSweepBenchmarks();
+
 }  // namespace bench

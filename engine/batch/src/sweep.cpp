@@ -296,14 +296,16 @@ std::shared_ptr<const Base> loadBase(const std::string& model) {
   return base;
 }
 
-// the base model, cached (per file and modification time) so that runs do not reload it
-std::mutex g_baseMutex;
-std::map<std::pair<std::string, fs::file_time_type>, std::shared_ptr<const Base>> g_bases;
+// the base model, cached (per file and modification time) so that runs do not reload it;
+// function-local statics, so that a sweep read during static initialisation (a benchmark's
+// registration) finds them built
 std::shared_ptr<const Base> baseOf(const std::string& model) {
+  static std::mutex mutex;
+  static std::map<std::pair<std::string, fs::file_time_type>, std::shared_ptr<const Base>> bases;
   std::error_code ec;
   const fs::file_time_type modified = fs::last_write_time(model, ec);
-  std::lock_guard<std::mutex> lock(g_baseMutex);
-  auto& slot = g_bases[{model, modified}];
+  std::lock_guard<std::mutex> lock(mutex);
+  auto& slot = bases[{model, modified}];
   if (!slot) slot = loadBase(model);
   return slot;
 }
