@@ -162,6 +162,15 @@ class MainWindow : public QMainWindow {
   /// unsaved changes first. Runs of rigid-body and structure sweeps, and invalid runs, get an
   /// error dialog. Returns whether it opened.
   bool openSweepRun(long run);
+  /// Plays several runs of the sweep together in one time base: the first as the model (as
+  /// openSweepRun), the others as translucent ghosts (Viewport::setGhosts) posed from their
+  /// recordings at the playhead, their chosen quantities dashed in the plots. At most
+  /// kMaxGhosts ghosts. Opening another model removes them. Returns whether all opened (an
+  /// error dialog otherwise, the first run staying open without ghosts).
+  bool openSweepRuns(const QList<long>& runs);
+  static constexpr int kMaxGhosts = 15;
+  /// The runs shown as ghosts now.
+  QList<long> ghostRuns() const;
   /// The sweep window, or null before the first sweep.
   SweepWindow* sweepWindow() const { return m_sweepWindow; }
 
@@ -289,6 +298,11 @@ class MainWindow : public QMainWindow {
   JointSlidersPanel* m_joints = nullptr;
   KeyframesPanel* m_keyframes = nullptr;
   SweepWindow* m_sweepWindow = nullptr;
+  struct Ghost {  // a sweep run played beside the model (openSweepRuns)
+    long run = 0;
+    Recording recording;
+  };
+  std::deque<Ghost> m_ghosts;  // deque: the plots hold pointers to the recordings
   Autosaver* m_autosaver = nullptr;
   QMenu* m_integratorMenu = nullptr;
   QAction* m_energyProjection = nullptr;  // Simulation > Integrator > Energy Projection

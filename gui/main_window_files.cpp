@@ -1,5 +1,6 @@
 // The main window's file handling: opening, saving, recovery and dropped model files.
 #include "main_window.h"
+#include "plots.h"
 #include "sweep_window.h"
 
 #include <QAction>
@@ -126,6 +127,12 @@ bool MainWindow::openSweep(const QString& dir) {
         activateWindow();
       }
     });
+    connect(m_sweepWindow, &SweepWindow::playRunsRequested, this, [this](const QList<long>& runs) {
+      if (openSweepRuns(runs)) {
+        raise();
+        activateWindow();
+      }
+    });
   }
   const QString error = m_sweepWindow->load(QString::fromStdString(localPath(dir)));
   if (!error.isEmpty()) {
@@ -138,6 +145,68 @@ bool MainWindow::openSweep(const QString& dir) {
   return true;
 }
 
+namespace {
+// run `run` of a sweep as an unsaved recording of its model variant; throws std::runtime_error
+// (or FormatError) saying why it cannot be played
+LoadedModel sweepRunModel(const sweep::Results& results, long run) {
+  const LoadedDocument doc = sweep::variantDocument(results.spec, run);
+  const auto* tree = std::get_if<LoadedModel>(&doc);
+  if (!tree)
+    throw std::runtime_error("the app plays the runs of tree models (Articulate, spatial_v2, URDF); this "
+                             "sweep's model is a rigid body or a structure, whose runs articulate-cli "
+                             "keeps in RESULTS/recordings");
+  const sweep::RunRecording rec = sweep::runRecording(results, run);
+  LoadedModel loaded = *tree;
+  loaded.format = kRecordingFormatName;
+  Motion m;
+  m.t = Eigen::Map<const Eigen::VectorXd>(rec.t.data(), static_cast<Eigen::Index>(rec.t.size()));
+  m.q = rec.q.transpose();
+  m.qd = rec.v.transpose();
+  m.kinetic = Eigen::Map<const Eigen::VectorXd>(rec.kinetic.data(), static_cast<Eigen::Index>(rec.kinetic.size()));
+  m.potential = Eigen::Map<const Eigen::VectorXd>(rec.potential.data(), static_cast<Eigen::Index>(rec.potential.size()));
+  m.title = "run " + std::to_string(run) + " of the sweep " + results.dir;
+  loaded.motion = std::move(m);
+  return loaded;
+}
+}  // namespace
+
+bool MainWindow::openSweepRuns(const QList<long>& runs) {
+  if (runs.isEmpty() || !openSweepRun(runs.front())) return false;
+  const sweep::Results& results = m_sweepWindow->results();
+  std::deque<Ghost> ghosts;
+  std::vector<ModelSpec> specs;
+  try {
+    if (runs.size() - 1 > kMaxGhosts)
+      throw std::runtime_error("at most " + std::to_string(kMaxGhosts) + " runs play beside the first");
+    for (qsizetype k = 1; k < runs.size(); ++k) {
+      LoadedModel loaded = sweepRunModel(results, runs[k]);
+      ghosts.push_back({runs[k], Recording::fromMotion(*loaded.motion)});
+      specs.push_back(std::move(loaded.spec));
+    }
+    m_viewport->setGhosts(specs);
+  } catch (const std::exception& e) {
+    showError(tr("Could not play the runs together."), QString::fromStdString(e.what()));
+    return false;
+  }
+  m_ghosts = std::move(ghosts);
+  std::vector<std::pair<QString, const Recording*>> plotted;
+  QStringList names;
+  for (const Ghost& g : m_ghosts) {
+    plotted.push_back({tr("run %1").arg(g.run), &g.recording});
+    names << QString::number(g.run);
+  }
+  m_plots->setGhosts(plotted);
+  showFrame();
+  statusBar()->showMessage(tr("Run %1 with runs %2 as ghosts, in one time base").arg(runs.front()).arg(names.join(", ")));
+  return true;
+}
+
+QList<long> MainWindow::ghostRuns() const {
+  QList<long> out;
+  for (const Ghost& g : m_ghosts) out << g.run;
+  return out;
+}
+
 bool MainWindow::openSweepRun(long run) {
   if (!m_sweepWindow) return false;
   const sweep::Results& results = m_sweepWindow->results();
@@ -145,23 +214,7 @@ bool MainWindow::openSweepRun(long run) {
   LoadedModel loaded;
   Eigen::VectorXd q;
   try {
-    const LoadedDocument doc = sweep::variantDocument(results.spec, run);
-    const auto* tree = std::get_if<LoadedModel>(&doc);
-    if (!tree)
-      throw std::runtime_error("the app plays the runs of tree models (Articulate, spatial_v2, URDF); this "
-                               "sweep's model is a rigid body or a structure, whose runs articulate-cli "
-                               "keeps in RESULTS/recordings");
-    const sweep::RunRecording rec = sweep::runRecording(results, run);
-    loaded = *tree;
-    loaded.format = kRecordingFormatName;
-    Motion m;
-    m.t = Eigen::Map<const Eigen::VectorXd>(rec.t.data(), static_cast<Eigen::Index>(rec.t.size()));
-    m.q = rec.q.transpose();
-    m.qd = rec.v.transpose();
-    m.kinetic = Eigen::Map<const Eigen::VectorXd>(rec.kinetic.data(), static_cast<Eigen::Index>(rec.kinetic.size()));
-    m.potential = Eigen::Map<const Eigen::VectorXd>(rec.potential.data(), static_cast<Eigen::Index>(rec.potential.size()));
-    m.title = "run " + std::to_string(run) + " of the sweep " + results.dir;
-    loaded.motion = std::move(m);
+    loaded = sweepRunModel(results, run);
     q = poseAtTime(loaded, 0.0);
   } catch (const std::exception& e) {
     showError(title, QString::fromStdString(e.what()));
@@ -206,6 +259,9 @@ bool MainWindow::showModel(LoadedModel loaded, std::optional<RigidBodySpec> rigi
               QString::fromStdString(e.what()));
     return false;
   }
+  // the viewport dropped its ghosts with the old model
+  m_plots->setGhosts({});
+  m_ghosts.clear();
   m_model = std::move(loaded);
   m_rigid = std::move(rigid);
   m_structure = std::move(structure);

@@ -127,6 +127,13 @@ QString MainWindow::statusOverlayText() {
 void MainWindow::showFrame() {
   if (m_statusOverlayAction && m_statusOverlayAction->isChecked())
     m_viewport->setInfoText(statusOverlayText());
+  if (!m_ghosts.empty()) {  // a sweep's other runs, at the same time (each held at its end)
+    Eigen::VectorXd q, qd;
+    for (std::size_t g = 0; g < m_ghosts.size(); ++g) {
+      m_ghosts[g].recording.stateAt(m_playback->time(), q, qd);
+      m_viewport->setGhostPose(static_cast<int>(g), q);
+    }
+  }
   showState(m_playback->q(), m_playback->qd());
   m_plots->setCursor(m_playback->time());
   if (m_playback->simulating()) m_plots->setRecording(&m_playback->recording());  // it grew (redraws at most 5 times a second)

@@ -75,8 +75,7 @@ QString PlotsPanel::quantityName(int k) const {
   return QString::fromStdString(m_names[k - 3]);
 }
 
-double PlotsPanel::value(int k, std::size_t s) const {
-  const Recording& r = *m_recording;
+double PlotsPanel::value(const Recording& r, int k, std::size_t s) const {
   switch (k) {
     case 0: return r.kinetic(s);
     case 1: return r.potential(s);
@@ -113,6 +112,12 @@ void PlotsPanel::setQuantities(const std::vector<std::string>& positions,
     item->setCheckState(k < 3 ? Qt::Checked : Qt::Unchecked);
   }
   m_recording = nullptr;
+  m_ghosts.clear();
+  redraw();
+}
+
+void PlotsPanel::setGhosts(const std::vector<std::pair<QString, const Recording*>>& ghosts) {
+  m_ghosts = ghosts;
   redraw();
 }
 
@@ -183,25 +188,61 @@ void PlotsPanel::redraw() {
     }
     points.reserve(static_cast<qsizetype>(size / stride + 2));
     for (std::size_t s = 0; s < size; s += stride) {
-      const double v = value(k, s);
+      const double v = value(*m_recording, k, s);
       points.append({m_recording->time(s), v});
       lo = std::min(lo, v);
       hi = std::max(hi, v);
     }
     if (size && (size - 1) % stride) {  // always end at the newest sample
-      const double v = value(k, size - 1);
+      const double v = value(*m_recording, k, size - 1);
       points.append({m_recording->time(size - 1), v});
       lo = std::min(lo, v);
       hi = std::max(hi, v);
     }
     series->replace(points);
   }
+  // the ghosts: each chosen quantity of each ghost recording of the plotted sizes, dashed
+  for (QLineSeries* g : m_ghostSeries) {
+    m_chart->removeSeries(g);
+    delete g;
+  }
+  m_ghostSeries.clear();
+  double ghostEnd = -std::numeric_limits<double>::infinity();
+  for (const auto& [label, ghost] : m_ghosts) {
+    if (!ghost || ghost->empty() || ghost->positionSize() != m_nq || ghost->velocitySize() != m_nv) continue;
+    ghostEnd = std::max(ghostEnd, ghost->endTime());
+    const std::size_t n = ghost->size();
+    const std::size_t step = std::max<std::size_t>(1, (n + kMaxPoints - 1) / kMaxPoints);
+    for (int k = 0; k < quantities(); ++k) {
+      if (!m_series[k] || (k - 3 >= m_nq + m_nv && ghost->constraintSize() != m_nc)) continue;
+      auto* series = new QLineSeries(m_chart);
+      series->setName(quantityName(k) + " (" + label + ")");
+      QPen pen(m_series[k]->color());
+      pen.setStyle(Qt::DashLine);
+      pen.setWidthF(1.2);
+      series->setPen(pen);
+      QList<QPointF> points;
+      for (std::size_t s = 0;; s += step) {  // every step-th sample, and the last
+        s = std::min(s, n - 1);
+        const double v = value(*ghost, k, s);
+        points.append({ghost->time(s), v});
+        lo = std::min(lo, v);
+        hi = std::max(hi, v);
+        if (s == n - 1) break;
+      }
+      series->replace(points);
+      m_chart->addSeries(series);
+      series->attachAxis(m_x);
+      series->attachAxis(m_y);
+      m_ghostSeries.push_back(series);
+    }
+  }
   if (!(lo <= hi)) lo = 0, hi = 1;
   // a flat series gets a range around it in proportion to its size
   const double pad = std::max({1e-9, 0.05 * (hi - lo), 1e-3 * std::max(std::abs(lo), std::abs(hi))});
   m_y->setRange(lo - pad, hi + pad);
   const double t0 = haveData ? m_recording->startTime() : 0.0;
-  const double t1 = haveData ? m_recording->endTime() : 1.0;
+  const double t1 = std::max(haveData ? m_recording->endTime() : 1.0, ghostEnd);
   m_x->setRange(t0, t1 > t0 ? t1 : t0 + 1.0);
   setCursor(m_cursorTime);
 }
@@ -220,7 +261,7 @@ void PlotsPanel::exportCsv(const QString& path) const {
   if (m_recording)
     for (std::size_t s = 0; s < m_recording->size(); ++s) {
       out << m_recording->time(s);
-      for (int k : chosenKs) out << "," << value(k, s);
+      for (int k : chosenKs) out << "," << value(*m_recording, k, s);
       out << "\n";
     }
   writeFileAtomically(path.toLocal8Bit().toStdString(), out.str());

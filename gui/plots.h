@@ -33,6 +33,13 @@ class PlotsPanel : public QWidget {
   /// Plots `recording` (at most kMaxPoints points per series) soon: redraws at most 5 times a
   /// second however often it is called. The recording must outlive the next redraw.
   void setRecording(const Recording* recording);
+  /// Other recordings plotted with the same quantities (a sweep's runs played as ghosts):
+  /// dashed, in their quantity's colour, named "QUANTITY (LABEL)". Recordings of other sizes
+  /// are skipped. They must outlive the next redraw; an empty list removes them, and so does
+  /// setQuantities.
+  void setGhosts(const std::vector<std::pair<QString, const Recording*>>& ghosts);
+  /// The ghost series drawn now (for tests): one per chosen quantity and ghost.
+  int ghostSeries() const { return static_cast<int>(m_ghostSeries.size()); }
   /// Moves the cursor to time t (s).
   void setCursor(double t);
   /// Redraws now.
@@ -51,7 +58,8 @@ class PlotsPanel : public QWidget {
   static constexpr int kMaxPoints = 2000;
 
  private:
-  double value(int quantity, std::size_t k) const;  // quantity: 0..2 energies, q, qd, lambda
+  // quantity: 0..2 energies, q, qd, lambda of recording r at sample k
+  double value(const Recording& r, int quantity, std::size_t k) const;
   QString quantityName(int quantity) const;
   int quantities() const;
   void exportDialog();
@@ -63,6 +71,8 @@ class PlotsPanel : public QWidget {
   QValueAxis *m_x = nullptr, *m_y = nullptr;
   QLineSeries* m_cursor = nullptr;
   std::vector<QLineSeries*> m_series;  // per quantity, null when not chosen
+  std::vector<std::pair<QString, const Recording*>> m_ghosts;
+  std::vector<QLineSeries*> m_ghostSeries;
   QListWidget* m_list = nullptr;
   QTimer* m_throttle = nullptr;
   double m_cursorTime = 0.0;

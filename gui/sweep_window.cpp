@@ -104,6 +104,10 @@ SweepWindow::SweepWindow(QWidget* parent) : QWidget(parent, Qt::Window) {
   m_open = new QPushButton(tr("&Open Run"), this);
   m_open->setToolTip(tr("Play the selected run's recording in the main window (double-click a row does too)"));
   m_open->setEnabled(false);
+  m_together = new QPushButton(tr("Play &Together"), this);
+  m_together->setToolTip(tr("Play the selected runs at once: the first as the model, the others as "
+                            "translucent ghosts, with their plots dashed"));
+  m_together->setEnabled(false);
 
   auto* filters = new QHBoxLayout;
   filters->addWidget(m_filter, 1);
@@ -126,6 +130,7 @@ SweepWindow::SweepWindow(QWidget* parent) : QWidget(parent, Qt::Window) {
   split->setStretchFactor(1, 2);
   auto* buttons = new QHBoxLayout;
   buttons->addStretch(1);
+  buttons->addWidget(m_together);
   buttons->addWidget(m_open);
   auto* layout = new QVBoxLayout(this);
   layout->addWidget(m_summary);
@@ -145,9 +150,17 @@ SweepWindow::SweepWindow(QWidget* parent) : QWidget(parent, Qt::Window) {
   connect(m_y, &QComboBox::currentIndexChanged, this, [this] { replot(); });
   connect(m_lines, &QCheckBox::toggled, this, [this] { replot(); });
   connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this,
-          [this] { m_open->setEnabled(selectedRuns().size() == 1); });
+          [this] {
+            const qsizetype n = selectedRuns().size();
+            m_open->setEnabled(n == 1);
+            m_together->setEnabled(n >= 2);
+          });
   connect(m_table, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
     emit openRunRequested(m_proxy->index(index.row(), 0).data(kRunRole).toLongLong());
+  });
+  connect(m_together, &QPushButton::clicked, this, [this] {
+    const QList<long> runs = selectedRuns();
+    if (runs.size() >= 2) emit playRunsRequested(runs);
   });
   connect(m_open, &QPushButton::clicked, this, [this] {
     const QList<long> runs = selectedRuns();

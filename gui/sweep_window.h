@@ -56,10 +56,13 @@ class SweepWindow : public QWidget {
   QCheckBox* lines() const { return m_lines; }
   QChartView* chartView() const { return m_chartView; }
   QPushButton* openButton() const { return m_open; }
+  QPushButton* togetherButton() const { return m_together; }
 
  signals:
   /// Open Run was clicked, or a row double-clicked.
   void openRunRequested(long run);
+  /// Play Together was clicked with two or more runs selected (table order).
+  void playRunsRequested(const QList<long>& runs);
 
  private:
   void fillTable();
@@ -76,7 +79,7 @@ class SweepWindow : public QWidget {
   QChartView* m_chartView;
   QScatterSeries* m_scatter = nullptr;
   QLineSeries* m_line = nullptr;
-  QPushButton* m_open;
+  QPushButton *m_open, *m_together;
   std::vector<std::pair<QPointF, long>> m_points;
   bool m_filling = false;
 };

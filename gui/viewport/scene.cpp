@@ -508,6 +508,16 @@ void Scene::finishBody(int body) {
   }
 }
 
+void Scene::setGhost(double opacity) {
+  auto ghost = [&](vtkActor* a) {
+    a->GetProperty()->SetOpacity(opacity);
+    a->PickableOff();
+  };
+  if (m_batchActor) ghost(m_batchActor);  // the moving bodies' surfaces, every detail level
+  for (auto& b : m_bodies)
+    for (auto& a : b.actors) ghost(a);
+}
+
 void Scene::setPose(const Eigen::VectorXd& q) {
   forwardKinematics(m_model, m_data, q);
   for (int i = 0; i < m_model.nb; ++i) m_poses[i] = bodyPose(m_model, m_data, i);

@@ -34,6 +34,10 @@ class Scene {
   Scene(const Scene&) = delete;
   Scene& operator=(const Scene&) = delete;
 
+  /// Makes the scene a ghost: every surface and line `opacity` (0..1) translucent and not
+  /// pickable (a sweep's other runs played beside the model; Viewport::setGhosts).
+  void setGhost(double opacity);
+
   /// Moves the bodies to q (forward kinematics); only transforms change.
   void setPose(const Eigen::VectorXd& q);
   /// Moves the bodies to these poses (base coordinates, one per body); only transforms change.

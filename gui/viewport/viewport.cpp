@@ -65,6 +65,7 @@ struct SceneView {
   vtkNew<vtkRenderer> overlay;
   vtkNew<vtkLight> headlight, overhead;
   std::unique_ptr<Scene> scene;
+  std::vector<std::unique_ptr<Scene>> ghosts;  // translucent copies of other models (setGhosts)
   ResolvedCamera camera;
   Vec3 lastTrack = Vec3::Zero();  // trackpoint position when the camera last moved with it
   double defaultDistance = 1.0;   // eye to focus of the initial view (zoom 1 reference)
@@ -88,6 +89,7 @@ struct SceneView {
 
   /// Builds the scene of a model (replacing any) and takes its camera.
   void load(const ModelSpec& spec) {
+    ghosts.clear();
     scene.reset();
     camera = resolveCamera(spec);
     scene = std::make_unique<Scene>(spec, renderer, overlay);
@@ -365,6 +367,28 @@ void Viewport::setBodyPoses(const std::vector<BodyPose>& poses) {
   d->view.scene->setPoses(poses);
   d->view.track();
   d->render();
+}
+
+void Viewport::setGhosts(const std::vector<ModelSpec>& specs, double opacity) {
+  d->view.ghosts.clear();
+  for (ModelSpec spec : specs) {
+    spec.baseAppearance = nlohmann::json::array();  // the model's floor is drawn once
+    auto ghost = std::make_unique<Scene>(spec, d->view.renderer, d->view.overlay);
+    ghost->setGhost(opacity);
+    d->view.ghosts.push_back(std::move(ghost));
+  }
+  d->render();
+}
+
+void Viewport::setGhostPose(int ghost, const Eigen::VectorXd& q) {
+  if (ghost < 0 || ghost >= ghosts()) return;
+  d->view.ghosts[static_cast<std::size_t>(ghost)]->setPose(q);
+}
+
+int Viewport::ghosts() const { return static_cast<int>(d->view.ghosts.size()); }
+
+BodyPose Viewport::ghostPose(int ghost, int body) const {
+  return d->view.ghosts.at(static_cast<std::size_t>(ghost))->pose(body);
 }
 
 void Viewport::setSegments(const std::vector<SegmentReport>& segments) {

@@ -160,6 +160,17 @@ class Viewport : public QWidget {
   /// Moves the bodies to these poses (one per body, base coordinates) and renders. Throws
   /// std::invalid_argument for a wrong count.
   void setBodyPoses(const std::vector<BodyPose>& poses);
+  /// Ghosts: translucent copies of other models drawn with the model (a sweep's other runs
+  /// played together with it), without their base drawing, not pickable; each posed by
+  /// setGhostPose. An empty list removes them, and so does setModel. Throws ModelError for a
+  /// spec that does not compile.
+  void setGhosts(const std::vector<ModelSpec>& specs, double opacity = 0.3);
+  /// Moves ghost g's bodies to q (its model's joint positions), drawn at the next render (the
+  /// model's own setPose or setBodyPoses renders: pose the ghosts first).
+  void setGhostPose(int ghost, const Eigen::VectorXd& q);
+  int ghosts() const;
+  /// Ghost g's body pose (base coordinates) as drawn now.
+  BodyPose ghostPose(int ghost, int body) const;
   /// Draws force elements (springs, dampers, cables; System::segments, world coordinates) as
   /// lines: cables red-orange when taut and pale blue-grey when slack, springs as green zigzags,
   /// dampers dark grey. Shown with the next render (setBodyPoses renders); a new model clears

@@ -7,6 +7,7 @@
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
+#include <QScreen>
 #include <QHeaderView>
 #include <QLineEdit>
 #include <QMessageBox>
@@ -22,7 +23,10 @@
 #include <fstream>
 
 #include "articulate/batch/sweep.h"
+#include "articulate/dynamics/dynamics.h"
+#include "plots.h"
 #include "sweep_window.h"
+#include "viewport/viewport.h"
 #include "window_test.h"
 
 using namespace art;
@@ -150,6 +154,63 @@ class TestSweepWindow : public QObject {
       QTest::qWait(200);
       s->grab().save(QString::fromUtf8(shots) + "/sweep.png");
     }
+  }
+
+  // three runs selected with Ctrl+clicks and played together: the first as the model, the
+  // others as ghosts posed from their own recordings at the playhead (each body where forward
+  // kinematics of that run's model puts it), their energies dashed in the plots; another model
+  // removes them
+  void playRunsTogetherAsGhosts() {
+    QTemporaryDir tmp;
+    const std::string dir = makeSweep(tmp, true);
+    MainWindow w;
+    QVERIFY(openShown(w, QString::fromStdString(kModels + "/arm6.json")));
+    QVERIFY(w.openSweep(QString::fromStdString(dir)));
+    SweepWindow* s = w.sweepWindow();
+    QVERIFY(QTest::qWaitForWindowExposed(s));
+    s->statusFilter()->setCurrentIndex(s->statusFilter()->findData("ok"));
+    QTableView* table = s->table();
+    QVERIFY(!s->togetherButton()->isEnabled());
+    for (int row : {0, 3, 7}) {
+      const QRect cell = table->visualRect(table->model()->index(row, 1));
+      QTest::mouseClick(table->viewport(), Qt::LeftButton, row ? Qt::ControlModifier : Qt::NoModifier, cell.center());
+    }
+    const QList<long> runs = s->selectedRuns();
+    QCOMPARE(runs.size(), 3);
+    QVERIFY(s->togetherButton()->isEnabled());
+    QVERIFY(!s->openButton()->isEnabled());
+    QTest::mouseClick(s->togetherButton(), Qt::LeftButton);
+    QVERIFY(waitFor([&] { return w.ghostRuns().size() == 2; }, 10));
+    QCOMPARE(w.ghostRuns(), (QList<long>{runs[1], runs[2]}));
+    QCOMPARE(w.viewport()->ghosts(), 2);
+    QCOMPARE(w.plots()->ghostSeries(), 2 * static_cast<int>(w.plots()->chosen().size()));
+    w.showTime(0.63);
+    for (int g = 0; g < 2; ++g) {
+      const long run = w.ghostRuns()[g];
+      const sweep::RunRecording rec = sweep::readRecording(dir + "/recordings/run-" + QString::number(run).rightJustified(6, '0').toStdString() + ".arec");
+      // samples every 10 ms: 0.63 s is sample 63 of the run's recording
+      QVERIFY(std::abs(rec.t[63] - 0.63) < 1e-12);
+      const Model model = compile(std::get<LoadedModel>(sweep::variantDocument(s->results().spec, run)).spec);
+      Data data(model);
+      forwardKinematics(model, data, rec.q.col(63));
+      for (int b = 0; b < model.nb; ++b) {
+        const BodyPose p = w.viewport()->ghostPose(g, b), expected = bodyPose(model, data, b);
+        QVERIFY2((p.position - expected.position).norm() < 1e-9 && (p.rotation - expected.rotation).norm() < 1e-9,
+                 qPrintable(QString("ghost %1 body %2").arg(g).arg(b)));
+      }
+    }
+    if (const QByteArray shots = qgetenv("ARTICULATE_TEST_SHOTS"); !shots.isEmpty()) {
+      w.plots()->choose({"q[1] link2"});
+      QCOMPARE(w.plots()->ghostSeries(), 2);
+      w.showTime(0.8);
+      QTest::qWait(300);
+      w.screen()->grabWindow(w.winId()).save(QString::fromUtf8(shots) + "/ghosts.png");
+    }
+    // another model: no ghosts
+    QVERIFY(w.openFile(QString::fromStdString(kModels + "/arm6.json")));
+    QCOMPARE(w.viewport()->ghosts(), 0);
+    QCOMPARE(w.plots()->ghostSeries(), 0);
+    QVERIFY(w.ghostRuns().isEmpty());
   }
 
   // a sweep without recordings: the run is simulated again, giving the same samples; an
