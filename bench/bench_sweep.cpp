@@ -1,7 +1,7 @@
 // Sweep throughput (issue 18): simulated seconds per wall second per thread (counter
 // `sim_s_per_s`) of a sweep's runs as `articulate-cli sweep` does them (sweep::runOne: the
-// model variant built, 1 s of simulation at the model's integrator and step, rk4 at 1 ms, the
-// metrics sampled every 10 steps), on 1 and 2 threads at once, for the autoTree(20) chain
+// model variant built, 1 s of simulation at 1 ms with RK4 or semi-implicit Euler, the metrics
+// sampled every 10 steps), named BM_sweep/articulate_<rk4|euler>/<model>, on 1 and 2 threads, for the autoTree(20) chain
 // (Rz/Ry joints alternating, under gravity from q = 0.3 rad everywhere) and the standing
 // quadruped (models/quadruped.json: a free-joint trunk, 12 PD-controlled hinges, 4 foot
 // contacts). With -DARTICULATE_BENCH_COMPARE=ON the same runs in MuJoCo 2.2.2 (compare.cpp,
@@ -42,18 +42,21 @@ art::ModelSpec chain20() {
   return spec;
 }
 
-// a one-run sweep of `model` (1 s) in a scratch folder, read as the command reads it
-std::shared_ptr<art::sweep::SweepSpec> oneRunSweep(const std::string& model, const std::string& name) {
+// a one-run sweep of `model` (1 s; `integrator` at 1 ms, or the model's settings when empty) in
+// a scratch folder, read as the command reads it
+std::shared_ptr<art::sweep::SweepSpec> oneRunSweep(const std::string& model, const std::string& name,
+                                                   const std::string& integrator = "") {
   const fs::path dir = fs::temp_directory_path() / ("articulate-bench-sweep-" + std::to_string(::getpid()));
   fs::create_directories(dir);
   const fs::path file = dir / (name + ".sweep.json");
-  std::ofstream(file) << R"({"format": "articulate-sweep", "model": ")" << model
-                      << R"(", "duration": 1, "every": 10, "metrics": ["energy_drift", {"max": "total"}]})";
+  std::ofstream(file) << R"({"format": "articulate-sweep", "model": ")" << model << R"(", )"
+                      << (integrator.empty() ? "" : R"("integrator": ")" + integrator + R"(", "dt": 0.001, )")
+                      << R"("duration": 1, "every": 10, "metrics": ["energy_drift", {"max": "total"}]})";
   return std::make_shared<art::sweep::SweepSpec>(art::sweep::readSweep(file.string()));
 }
 
 void registerArticulate(const std::string& name, std::shared_ptr<art::sweep::SweepSpec> spec) {
-  auto* b = benchmark::RegisterBenchmark(("BM_sweep/articulate/" + name).c_str(), [spec](benchmark::State& state) {
+  auto* b = benchmark::RegisterBenchmark(("BM_sweep/" + name).c_str(), [spec](benchmark::State& state) {
     for (auto _ : state) {
       const auto r = art::sweep::runOne(*spec, 0, nullptr, "");
       if (!r || r->status != "ok") {
@@ -79,8 +82,12 @@ void registerSweepBenchmarks() {
   fs::create_directories(dir);
   const std::string chainFile = (dir / "autotree_chain20.json").string();
   art::saveModel(chainFile, chain);
-  registerArticulate("chain20", oneRunSweep(chainFile, "chain20"));
-  registerArticulate("quadruped", oneRunSweep(kModels + "/quadruped.json", "quadruped"));
+  for (const char* integrator : {"rk4", "euler"}) {
+    const std::string prefix = std::string("articulate_") + integrator + "/";
+    registerArticulate(prefix + "chain20", oneRunSweep(chainFile, std::string("chain20_") + integrator, integrator));
+    registerArticulate(prefix + "quadruped",
+                       oneRunSweep(kModels + "/quadruped.json", std::string("quadruped_") + integrator, integrator));
+  }
 #ifdef ARTICULATE_BENCH_COMPARE
   const art::ModelSpec quadruped = std::get<art::LoadedModel>(art::loadDocument(kModels + "/quadruped.json")).spec;
   registerSweepComparisons(chain, quadruped);

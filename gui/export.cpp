@@ -111,8 +111,16 @@ QString exportFrames(const ModelSpec& spec, const Recording& recording, System& 
     // the viewport's camera; a tracking camera then moves with its body from there
     offscreen.setViewState(view);
     offscreen.setOverlays(o.overlays);
+    std::vector<ModelSpec> ghostSpecs;
+    for (const ExportOptions::Ghost& g : o.ghosts) ghostSpecs.push_back(g.spec);
+    if (!ghostSpecs.empty()) offscreen.setGhosts(ghostSpecs);
+    Eigen::VectorXd gq, gqd;
     for (int k = 0; k < total; ++k) {
       const double t = std::min(o.end, o.start + k * o.speed / o.fps);
+      for (std::size_t g = 0; g < o.ghosts.size(); ++g) {
+        o.ghosts[g].recording->stateAt(t, gq, gqd);
+        offscreen.setGhostPose(static_cast<int>(g), gq);
+      }
       recording.stateAt(t, q, qd);
       computeFrame(poses, spec, &recording, t, q, qd, recording.perturbationAt(t), o.overlays,
                    frame);

@@ -25,6 +25,14 @@ struct ExportOptions {
   double speed = 1.0;              // simulated seconds per second of output
   double start = 0.0, end = 0.0;   // time range (s) of the recording to export
   Overlays overlays;               // what to draw besides the bodies (the viewport's)
+  /// Other models drawn translucent beside it, each posed from its recording at every frame's
+  /// time (a sweep's runs played together; Viewport::setGhosts). The recordings must outlive
+  /// the export.
+  struct Ghost {
+    ModelSpec spec;
+    const Recording* recording = nullptr;
+  };
+  std::vector<Ghost> ghosts;
 };
 
 /// The ffmpeg program on PATH, or empty.

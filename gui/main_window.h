@@ -134,7 +134,8 @@ class MainWindow : public QMainWindow {
   /// numbered, never overwriting one); errors in a dialog. Returns the path, or empty.
   QString saveScreenshot(const QDateTime& when = QDateTime::currentDateTime());
   /// Exports the recording as images or a video with a progress dialog (cancellable); errors
-  /// in a dialog. Returns whether every frame was written.
+  /// in a dialog. A sweep's runs played together are drawn as the view draws them (their
+  /// ghosts added to options.ghosts). Returns whether every frame was written.
   bool exportAnimation(const ExportOptions& options);
   /// Exports the model as URDF (a path ending in .urdf) or as spatial_v2 JSON, atomically;
   /// what the file cannot hold is listed in the status bar, a refusal (a model URDF cannot

@@ -58,6 +58,14 @@ bool MainWindow::exportImage(const QString& path, int width, int height) {
     OffscreenView view(m_model->spec, width > 0 ? width : m_viewport->width(),
                        height > 0 ? height : m_viewport->height());
     view.setViewState(m_viewport->viewState());
+    if (!m_ghosts.empty()) {  // a sweep's runs played together: as the view shows them
+      view.setGhosts(m_viewport->ghostSpecs());
+      Eigen::VectorXd q, qd;
+      for (std::size_t g = 0; g < m_ghosts.size(); ++g) {
+        m_ghosts[g].recording.stateAt(m_playback->time(), q, qd);
+        view.setGhostPose(static_cast<int>(g), q);
+      }
+    }
     const bool timeline = m_playback->hasTimeline();
     computeState(timeline ? m_playback->q() : m_display->positions(),
                  timeline ? m_playback->qd() : m_display->velocities());
@@ -107,8 +115,12 @@ bool MainWindow::exportAnimation(const ExportOptions& options) {
                            tr("Cancel"), 0, exportFrameCount(options), this);
   progress.setWindowModality(Qt::WindowModal);
   progress.setMinimumDuration(500);
+  // what the view shows: a sweep's runs played together too
+  ExportOptions withGhosts = options;
+  for (std::size_t g = 0; g < m_ghosts.size(); ++g)
+    withGhosts.ghosts.push_back({m_viewport->ghostSpecs()[g], &m_ghosts[g].recording});
   const QString error = exportFrames(m_model->spec, m_playback->recording(), *m_probe,
-                                     m_viewport->viewState(), options, [&](int done, int) {
+                                     m_viewport->viewState(), withGhosts, [&](int done, int) {
                                        progress.setValue(done);
                                        return !progress.wasCanceled();
                                      });

@@ -87,6 +87,20 @@ struct SceneView {
     updateLights();
   }
 
+  /// Translucent copies of other models, without their base drawing (Viewport::setGhosts).
+  void setGhosts(const std::vector<ModelSpec>& specs, double opacity) {
+    ghosts.clear();
+    for (ModelSpec spec : specs) {
+      spec.baseAppearance = nlohmann::json::array();  // the model's floor is drawn once
+      auto ghost = std::make_unique<Scene>(spec, renderer, overlay);
+      ghost->setGhost(opacity);
+      ghosts.push_back(std::move(ghost));
+    }
+  }
+  void setGhostPose(int g, const Eigen::VectorXd& q) {
+    if (g >= 0 && g < static_cast<int>(ghosts.size())) ghosts[static_cast<std::size_t>(g)]->setPose(q);
+  }
+
   /// Builds the scene of a model (replacing any) and takes its camera.
   void load(const ModelSpec& spec) {
     ghosts.clear();
@@ -181,6 +195,8 @@ struct Viewport::Impl {
   double jointDelta = 0;
   SceneView view;
   vtkNew<vtkCellPicker> picker;
+  std::vector<ModelSpec> ghostSpecs;  // setGhosts, for exports
+  double ghostOpacity = 0.3;
   ModelSpec spec;
   Overlays overlays;
   int selected = -1;
@@ -341,6 +357,7 @@ void Viewport::setModel(const ModelSpec& spec, const Eigen::VectorXd& q) {
   vtkNew<vtkCamera> keep;
   keep->DeepCopy(d->view.renderer->GetActiveCamera());
   d->spec = spec;
+  d->ghostSpecs.clear();  // load() drops the ghosts
   d->view.load(spec);
   d->view.scene->setPose(q);
   // an edited model keeps its selection while the body exists
@@ -370,20 +387,15 @@ void Viewport::setBodyPoses(const std::vector<BodyPose>& poses) {
 }
 
 void Viewport::setGhosts(const std::vector<ModelSpec>& specs, double opacity) {
-  d->view.ghosts.clear();
-  for (ModelSpec spec : specs) {
-    spec.baseAppearance = nlohmann::json::array();  // the model's floor is drawn once
-    auto ghost = std::make_unique<Scene>(spec, d->view.renderer, d->view.overlay);
-    ghost->setGhost(opacity);
-    d->view.ghosts.push_back(std::move(ghost));
-  }
+  d->view.setGhosts(specs, opacity);
+  d->ghostSpecs = specs;
+  d->ghostOpacity = opacity;
   d->render();
 }
 
-void Viewport::setGhostPose(int ghost, const Eigen::VectorXd& q) {
-  if (ghost < 0 || ghost >= ghosts()) return;
-  d->view.ghosts[static_cast<std::size_t>(ghost)]->setPose(q);
-}
+void Viewport::setGhostPose(int ghost, const Eigen::VectorXd& q) { d->view.setGhostPose(ghost, q); }
+
+const std::vector<ModelSpec>& Viewport::ghostSpecs() const { return d->ghostSpecs; }
 
 int Viewport::ghosts() const { return static_cast<int>(d->view.ghosts.size()); }
 
@@ -767,6 +779,12 @@ void OffscreenView::setPose(const Eigen::VectorXd& q, bool reframe) {
   else
     d->view.track();
 }
+
+void OffscreenView::setGhosts(const std::vector<ModelSpec>& specs, double opacity) {
+  d->view.setGhosts(specs, opacity);
+}
+
+void OffscreenView::setGhostPose(int ghost, const Eigen::VectorXd& q) { d->view.setGhostPose(ghost, q); }
 
 void OffscreenView::setBodyPoses(const std::vector<BodyPose>& poses, bool reframe) {
   d->view.scene->setPoses(poses);

@@ -123,6 +123,9 @@ class OffscreenView {
   /// bodies the display model's joints do not place). Throws std::invalid_argument for a
   /// wrong count.
   void setBodyPoses(const std::vector<BodyPose>& poses, bool reframe = false);
+  /// Ghosts, as Viewport::setGhosts and setGhostPose.
+  void setGhosts(const std::vector<ModelSpec>& specs, double opacity = 0.3);
+  void setGhostPose(int ghost, const Eigen::VectorXd& q);
   /// Draws force elements (springs, dampers, cables; System::segments) as lines (see
   /// Viewport::setSegments).
   void setSegments(const std::vector<SegmentReport>& segments);
@@ -169,6 +172,8 @@ class Viewport : public QWidget {
   /// model's own setPose or setBodyPoses renders: pose the ghosts first).
   void setGhostPose(int ghost, const Eigen::VectorXd& q);
   int ghosts() const;
+  /// The ghosts' models (as given to setGhosts), for an export to draw them too.
+  const std::vector<ModelSpec>& ghostSpecs() const;
   /// Ghost g's body pose (base coordinates) as drawn now.
   BodyPose ghostPose(int ghost, int body) const;
   /// Draws force elements (springs, dampers, cables; System::segments, world coordinates) as

@@ -7,6 +7,8 @@
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
+#include <QDir>
+#include <QImage>
 #include <QScreen>
 #include <QHeaderView>
 #include <QLineEdit>
@@ -24,6 +26,7 @@
 
 #include "articulate/batch/sweep.h"
 #include "articulate/dynamics/dynamics.h"
+#include "export.h"
 #include "plots.h"
 #include "sweep_window.h"
 #include "viewport/viewport.h"
@@ -206,7 +209,41 @@ class TestSweepWindow : public QObject {
       QTest::qWait(300);
       w.screen()->grabWindow(w.winId()).save(QString::fromUtf8(shots) + "/ghosts.png");
     }
+    // exports draw the ghosts as the view does: an image, and an image sequence's frame at the
+    // same time, against the first run alone
+    w.showTime(0.8);
+    const QString withGhosts = tmp.filePath("ghosts.png"), frames = tmp.filePath("frames/f.png");
+    QVERIFY(w.exportImage(withGhosts, 400, 300));
+    QDir().mkpath(tmp.filePath("frames"));
+    ExportOptions o;
+    o.kind = ExportOptions::Kind::Images;
+    o.path = frames;
+    o.width = 400;
+    o.height = 300;
+    o.start = o.end = 0.8;
+    QVERIFY(w.exportAnimation(o));
+    const QImage a(withGhosts), f(tmp.filePath("frames/f_00000.png"));
+    QVERIFY(w.openSweepRun(runs[0]));  // the first run alone
+    w.showTime(0.8);
+    const QString alone = tmp.filePath("alone.png");
+    QVERIFY(w.exportImage(alone, 400, 300));
+    const QImage b(alone);
+    auto differing = [](const QImage& x, const QImage& y) {
+      int n = 0;
+      for (int r = 0; r < x.height(); ++r)
+        for (int c = 0; c < x.width(); ++c) {
+          const QColor p = x.pixelColor(c, r), q = y.pixelColor(c, r);
+          n += std::abs(p.red() - q.red()) + std::abs(p.green() - q.green()) + std::abs(p.blue() - q.blue()) > 24;
+        }
+      return n;
+    };
+    QCOMPARE(a.size(), QSize(400, 300));
+    QCOMPARE(f.size(), a.size());
+    QVERIFY2(differing(a, f) < 40, qPrintable(QString::number(differing(a, f))));  // the same frame
+    QVERIFY2(differing(a, b) > 300, qPrintable(QString::number(differing(a, b))));  // the ghosts
     // another model: no ghosts
+    QVERIFY(w.openSweepRuns(runs));
+    QCOMPARE(w.viewport()->ghosts(), 2);
     QVERIFY(w.openFile(QString::fromStdString(kModels + "/arm6.json")));
     QCOMPARE(w.viewport()->ghosts(), 0);
     QCOMPARE(w.plots()->ghostSeries(), 0);
