@@ -233,6 +233,42 @@ class TestSweep : public QObject {
     QCOMPARE(lineCount(QString::fromStdString(cut)), 25L);
   }
 
+  // the model file edited during or after a sweep: a sweep already read keeps the model it
+  // loaded; resuming into the folder is refused by name; re-simulating a run for the app is
+  // refused too (it would not be the run in the table)
+  void modelChangedDuringASweep() {
+    QTemporaryDir tmp;
+    QVERIFY(QFile::copy(QString::fromStdString(kModels + "/tree_double_pendulum.json"), tmp.filePath("dp_model.json")));
+    json doc = doublePendulumSweep();
+    doc["model"] = "dp_model.json";
+    writeJson(tmp.filePath("s.json"), doc);
+    const sweep::SweepSpec spec = sweep::readSweep(tmp.filePath("s.json").toStdString());
+    const auto before = sweep::runOne(spec, 5, nullptr, "");
+    std::atomic<bool> stop{false};
+    const std::string dir = tmp.filePath("r").toStdString();
+    QVERIFY(sweep::run(spec, dir, {}, 1, &stop, [&](long done, long) { if (done >= 3) stop = true; }).interrupted);
+    // heavier first link, in the file
+    json model = json::parse(readAll(tmp.filePath("dp_model.json")).toStdString());
+    model["bodies"][0]["inertia"]["mass"] = 3.0;
+    writeJson(tmp.filePath("dp_model.json"), model);
+    QThread::msleep(20);  // a later modification time on coarse clocks
+    const auto after = sweep::runOne(spec, 5, nullptr, "");
+    QCOMPARE(after->metrics, before->metrics);  // the spec's own loaded model
+    try {
+      sweep::run(sweep::readSweep(tmp.filePath("s.json").toStdString()), dir, {}, 1, nullptr);
+      QFAIL("no error");
+    } catch (const std::runtime_error& e) {
+      QVERIFY2(QString(e.what()).contains("dp_model.json changed since this sweep started"), e.what());
+    }
+    const sweep::Results results = sweep::readResults(dir);
+    try {
+      sweep::runRecording(results, 1);
+      QFAIL("no error");
+    } catch (const FormatError& e) {
+      QVERIFY2(QString(e.what()).contains("changed since this sweep ran"), e.what());
+    }
+  }
+
   // the real program: Ctrl+C (SIGINT) while it runs, exit 130, the same command again finishes
   void cliInterruptAndResume() {
     QTemporaryDir tmp;

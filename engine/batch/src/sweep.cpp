@@ -198,8 +198,9 @@ Metric readMetric(const Reader& r, const json& m, const std::string& where) {
 void parseDocument(SweepSpec& s, const Reader& r) {
   const json& d = s.document;
   if (!d.is_object()) r.fail("", "expected a JSON object");
-  r.only(d, "", {"format", "version", "model", "parameters", "combine", "seed", "duration",
-                 "integrator", "dt", "rtol", "atol", "every", "metrics", "recordings", "description"});
+  r.only(d, "", {"format", "version", "model", "model_fingerprint", "parameters", "combine", "seed",
+                 "duration", "integrator", "dt", "rtol", "atol", "every", "metrics", "recordings", "description"});
+  if (d.contains("model_fingerprint")) r.text(d["model_fingerprint"], "model_fingerprint");
   if (!d.contains("format") || d["format"] != kSweepFormatName)
     r.fail("format", std::string("expected \"") + kSweepFormatName + "\"");
   if (d.contains("version") && d["version"] != 1) r.fail("version", "expected 1");
@@ -280,14 +281,41 @@ void parseDocument(SweepSpec& s, const Reader& r) {
   }
 }
 
+}  // namespace
+
 // the loaded base model, with the JSON its pointers address (a URDF's is its Articulate form)
-struct Base {
+// and the fingerprint of the file's bytes
+struct BaseModel {
   json document;
   LoadedDocument loaded;
+  std::string fingerprint;
 };
+
+namespace {
+
+using Base = BaseModel;
+
+// 64-bit FNV-1a of a file's bytes, as 16 hex digits ("" when it cannot be read)
+std::string fingerprintOf(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return "";
+  std::uint64_t h = 0xcbf29ce484222325ull;
+  char buffer[65536];
+  while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
+    for (std::streamsize k = 0; k < in.gcount(); ++k) {
+      h ^= static_cast<unsigned char>(buffer[k]);
+      h *= 0x100000001b3ull;
+    }
+    if (!in) break;
+  }
+  char text[17];
+  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(h));
+  return text;
+}
 
 std::shared_ptr<const Base> loadBase(const std::string& model) {
   auto base = std::make_shared<Base>();
+  base->fingerprint = fingerprintOf(model);
   base->loaded = loadDocument(model);
   if (const auto* tree = std::get_if<LoadedModel>(&base->loaded); tree && tree->format == "urdf")
     base->document = specToJson(tree->spec);
@@ -308,6 +336,18 @@ std::shared_ptr<const Base> baseOf(const std::string& model) {
   auto& slot = bases[{model, modified}];
   if (!slot) slot = loadBase(model);
   return slot;
+}
+
+// the spec's base model: the one readSweep loaded, or (a spec read from a results folder) the
+// file, which must be the one the sweep ran
+std::shared_ptr<const Base> baseFor(const SweepSpec& spec) {
+  if (spec.base) return spec.base;
+  std::shared_ptr<const Base> base = baseOf(spec.model);
+  const std::string ran = spec.document.value("model_fingerprint", "");
+  if (!ran.empty() && ran != base->fingerprint)
+    throw FormatError(spec.file, "model: the model file " + spec.model + " changed since this sweep ran (fingerprint " +
+                                     base->fingerprint + ", then " + ran + "): its runs cannot be reproduced from it");
+  return base;
 }
 
 bool sameType(const json& a, const json& b) {
@@ -362,9 +402,10 @@ std::string partName(Slice s) {
   return s.tasks == 1 ? "local.jsonl" : "task-" + std::to_string(s.task) + "-of-" + std::to_string(s.tasks) + ".jsonl";
 }
 
-// every finished run's line in the parts, by run (a run found twice: the first line read)
-std::map<long, json> readParts(const fs::path& dir, long runs) {
-  std::map<long, json> out;
+// every finished run's line in the parts, by run (a run found twice: the first line read);
+// lines as text, parsed again where needed, to hold millions of runs in little memory
+std::map<long, std::string> readParts(const fs::path& dir, long runs) {
+  std::map<long, std::string> out;
   std::error_code ec;
   if (!fs::is_directory(dir / "parts", ec)) return out;
   std::vector<fs::path> files;
@@ -379,7 +420,7 @@ std::map<long, json> readParts(const fs::path& dir, long runs) {
       if (j.is_discarded() || !j.is_object() || !j.contains("run") || !j["run"].is_number_integer())
         continue;  // torn by a kill while it was written
       const long run = j["run"].get<long>();
-      if (run >= 0 && run < runs) out.emplace(run, j);
+      if (run >= 0 && run < runs) out.emplace(run, std::move(line));
     }
   }
   return out;
@@ -413,6 +454,7 @@ std::optional<LoadedDocument> readVariant(const SweepSpec& spec, const Base& bas
 nlohmann::json storedDocument(const SweepSpec& s) {
   json d = s.document;
   d["model"] = s.model;
+  if (s.base) d["model_fingerprint"] = s.base->fingerprint;
   d["metrics"] = json::array();
   for (const Metric& m : s.metrics) {
     if (m.kind == Metric::Kind::EnergyDrift || m.kind == Metric::Kind::FirstContact)
@@ -477,6 +519,10 @@ SweepSpec readSweep(const nlohmann::json& document, const std::string& path) {
   } catch (const std::exception& e) {
     r.fail("model", "the base model does not load: " + std::string(e.what()));
   }
+  if (s.document.contains("model_fingerprint") && s.document["model_fingerprint"] != base->fingerprint)
+    r.fail("model", "the model file " + s.model + " is not the one this sweep ran (fingerprint " +
+                        base->fingerprint + ", the sweep's " + s.document["model_fingerprint"].get<std::string>() + ")");
+  s.base = base;
   BuiltSystem built;
   try {
     built = buildSystem(base->loaded, s.simulation);
@@ -540,7 +586,7 @@ std::optional<RunResult> runOne(const SweepSpec& spec, long run, const std::atom
   RunResult out;
   out.run = run;
   out.metrics.assign(spec.metrics.size(), std::nullopt);
-  const std::shared_ptr<const Base> base = baseOf(spec.model);
+  const std::shared_ptr<const Base> base = baseFor(spec);
   // the variant's document: the base with the pointers' values put in
   std::optional<LoadedDocument> variant;
   if (hasPointers(spec)) {
@@ -700,6 +746,13 @@ void prepareResults(const SweepSpec& spec, const std::string& resultsDir) {
     } catch (const std::exception& e) {
       throw std::runtime_error(resultsDir + ": its sweep.json does not read (" + e.what() + ")");
     }
+    json oldWithout = old, storedWithout = stored;
+    oldWithout.erase("model_fingerprint");
+    storedWithout.erase("model_fingerprint");
+    if (oldWithout == storedWithout && old != stored)
+      throw std::runtime_error(resultsDir + ": the model file " + spec.model +
+                               " changed since this sweep started (its finished runs used the earlier file); "
+                               "restore it, or run the sweep into another folder");
     if (old != stored)
       throw std::runtime_error(resultsDir + ": holds the results of another sweep (its sweep.json differs from " +
                                spec.file + "); choose another folder, or delete this one to start over");
@@ -715,12 +768,13 @@ RunSummary run(const SweepSpec& spec, const std::string& resultsDir, Slice slice
   prepareResults(spec, resultsDir);
   const fs::path dir(resultsDir);
   const long runs = spec.runs();
-  const std::map<long, json> done = readParts(dir, runs);
+  std::vector<bool> done(static_cast<std::size_t>(runs), false);
+  for (const auto& [r, line] : readParts(dir, runs)) done[static_cast<std::size_t>(r)] = true;
   RunSummary summary;
   std::vector<long> pending;
   for (long r = slice.task; r < runs; r += slice.tasks) {
     ++summary.total;
-    if (done.count(r)) ++summary.skipped;
+    if (done[static_cast<std::size_t>(r)]) ++summary.skipped;
     else pending.push_back(r);
   }
   const fs::path part = dir / "parts" / partName(slice);
@@ -784,12 +838,13 @@ Collected collect(const std::string& resultsDir) {
   const SweepSpec spec = parseStored(dir);
   Collected c;
   c.runs = spec.runs();
-  const std::map<long, json> done = readParts(dir, c.runs);
+  const std::map<long, std::string> done = readParts(dir, c.runs);
   const std::vector<std::string> names = columns(spec);
   std::string csv;
   for (std::size_t k = 0; k < names.size(); ++k) csv += (k ? "," : "") + csvCell(names[k]);
   csv += "\n";
-  for (const auto& [run, line] : done) {
+  for (const auto& [run, text] : done) {
+    const json line = json::parse(text);
     ++c.present;
     const std::string status = line.value("status", "");
     if (status == "ok") ++c.ok;
@@ -820,7 +875,7 @@ Collected collect(const std::string& resultsDir) {
 }
 
 LoadedDocument variantDocument(const SweepSpec& spec, long run) {
-  const std::shared_ptr<const Base> base = baseOf(spec.model);
+  const std::shared_ptr<const Base> base = baseFor(spec);
   if (!hasPointers(spec)) return base->loaded;
   Diagnostics problems;
   std::optional<LoadedDocument> out = readVariant(spec, *base, run, problems);

@@ -17,6 +17,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -65,6 +66,9 @@ struct Metric {
   std::string column() const;
 };
 
+/// The base model as loaded once for a sweep (sweep.cpp), shared by all its runs.
+struct BaseModel;
+
 /// A sweep file, read and checked against its base model.
 struct SweepSpec {
   std::string file;     // the sweep file, as given
@@ -78,6 +82,10 @@ struct SweepSpec {
   int every = 1;          // metrics and recordings sample every `every` steps of dt
   std::vector<Metric> metrics;
   bool recordings = false;  // keep each run's samples (recordings/run-NNNNNN.arec)
+  /// The base model readSweep loaded: every run of this spec uses it, even if the file changes
+  /// meanwhile. Empty for a spec read from a results folder, whose runs load the file and check
+  /// that it is the one the sweep ran (its fingerprint in RESULTS/sweep.json).
+  std::shared_ptr<const BaseModel> base;
 
   /// The number of runs: the product of the parameters' value counts (grid) or their common
   /// count (zip); 1 without parameters.
@@ -98,8 +106,10 @@ SweepSpec readSweep(const std::string& path);
 SweepSpec readSweep(const nlohmann::json& document, const std::string& path);
 
 /// The sweep as RESULTS/sweep.json stores it: the file's document with what it left to
-/// defaults spelled out (the model's absolute path, the metrics). readSweep of it gives the
-/// same runs, values and columns; a rerun into the folder must store the same document.
+/// defaults spelled out (the model's absolute path, the metrics) and the model file's
+/// fingerprint (64-bit FNV-1a of its bytes, "model_fingerprint"). readSweep of it gives the
+/// same runs, values and columns; a rerun into the folder must store the same document, so a
+/// model file changed since the sweep started is refused by name.
 nlohmann::json storedDocument(const SweepSpec& spec);
 
 /// The results table's columns: run, the parameters, status, end_time, steps, the metrics,
