@@ -358,6 +358,10 @@ class TestSweep : public QObject {
     QTest::newRow("pointer names nothing")
         << R"({"parameters": [{"name": "m", "pointer": "/bodies/5/inertia/mass", "values": [1]}]})"
         << "parameters[0] 'm'.pointer: '/bodies/5/inertia/mass' names nothing in the model";
+    // fuzz_sweep: an empty reference token into a list made the JSON library throw
+    QTest::newRow("empty token into a list")
+        << R"({"parameters": [{"name": "m", "pointer": "/bodies//mass", "values": [1]}]})"
+        << "parameters[0] 'm'.pointer: '/bodies//mass' names nothing in the model";
     QTest::newRow("not a pointer") << R"({"parameters": [{"name": "m", "pointer": "bodies/0", "values": [1]}]})"
                                    << "parameters[0] 'm'.pointer: 'bodies/0' is not a JSON Pointer";
     QTest::newRow("pointer to an object")
