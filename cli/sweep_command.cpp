@@ -94,10 +94,22 @@ std::string selfPath() {
 
 void printCollected(const sweep::Collected& c, const std::string& dir) {
   std::cout << c.present << " of " << c.runs << " runs (" << c.ok << " ok, " << c.diverged << " diverged, " << c.invalid
-            << " invalid); wrote " << (fs::path(dir) / "results.csv").string() << " and manifest.json\n";
+            << " invalid" << (c.error ? ", " + std::to_string(c.error) + " error" : std::string()) << "); wrote "
+            << (fs::path(dir) / "results.csv").string() << " and manifest.json\n";
+}
+
+std::string shellQuote(const std::string& text) {
+  std::string out = "'";
+  for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
 }
 
 int submitSlurm(const SweepArgs& a, const sweep::SweepSpec& spec) {
+  // #SBATCH lines cannot quote: a space would split the output path, a % is a Slurm pattern
+  const std::string results = fs::absolute(a.output).lexically_normal().string();
+  if (results.find_first_of(" \t\n%") != std::string::npos)
+    throw std::invalid_argument("--slurm: the results folder's path may not hold spaces or '%' (Slurm's --output "
+                                "cannot quote them): " + results);
   const long runs = spec.runs();
   const int tasks = static_cast<int>(a.tasks > 0 ? std::min<long>(a.tasks, runs) : std::min<long>(runs, 64));
   const std::string script = sweep::slurmScript(selfPath(), a.spec, a.output, tasks, a.cpus, a.partition);
@@ -110,7 +122,7 @@ int submitSlurm(const SweepArgs& a, const sweep::SweepSpec& spec) {
   fs::create_directories(fs::path(a.output) / "slurm", ec);
   const std::string file = (fs::path(a.output) / "sweep.sbatch").string();
   writeFileAtomically(file, script);
-  const std::string command = "sbatch --parsable '" + file + "' 2>&1";
+  const std::string command = "sbatch --parsable " + shellQuote(file) + " 2>&1";
   std::FILE* pipe = popen(command.c_str(), "r");
   if (!pipe) throw std::runtime_error("cannot run sbatch");
   std::string reply;

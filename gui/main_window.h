@@ -301,8 +301,12 @@ class MainWindow : public QMainWindow {
   SweepWindow* m_sweepWindow = nullptr;
   struct Ghost {  // a sweep run played beside the model (openSweepRuns)
     long run = 0;
+    ModelSpec spec;
     Recording recording;
   };
+  /// Drops the ghosts (and their plots) once the viewport has dropped them: any change of the
+  /// viewport's model (an edit, another model) does. Returns whether ghosts are shown.
+  bool syncGhosts();
   std::deque<Ghost> m_ghosts;  // deque: the plots hold pointers to the recordings
   Autosaver* m_autosaver = nullptr;
   QMenu* m_integratorMenu = nullptr;

@@ -58,8 +58,10 @@ bool MainWindow::exportImage(const QString& path, int width, int height) {
     OffscreenView view(m_model->spec, width > 0 ? width : m_viewport->width(),
                        height > 0 ? height : m_viewport->height());
     view.setViewState(m_viewport->viewState());
-    if (!m_ghosts.empty()) {  // a sweep's runs played together: as the view shows them
-      view.setGhosts(m_viewport->ghostSpecs());
+    if (syncGhosts()) {  // a sweep's runs played together: as the view shows them
+      std::vector<ModelSpec> specs;
+      for (const Ghost& g : m_ghosts) specs.push_back(g.spec);
+      view.setGhosts(specs);
       Eigen::VectorXd q, qd;
       for (std::size_t g = 0; g < m_ghosts.size(); ++g) {
         m_ghosts[g].recording.stateAt(m_playback->time(), q, qd);
@@ -117,8 +119,8 @@ bool MainWindow::exportAnimation(const ExportOptions& options) {
   progress.setMinimumDuration(500);
   // what the view shows: a sweep's runs played together too
   ExportOptions withGhosts = options;
-  for (std::size_t g = 0; g < m_ghosts.size(); ++g)
-    withGhosts.ghosts.push_back({m_viewport->ghostSpecs()[g], &m_ghosts[g].recording});
+  if (syncGhosts())
+    for (const Ghost& g : m_ghosts) withGhosts.ghosts.push_back({g.spec, &g.recording});
   const QString error = exportFrames(m_model->spec, m_playback->recording(), *m_probe,
                                      m_viewport->viewState(), withGhosts, [&](int done, int) {
                                        progress.setValue(done);

@@ -180,7 +180,7 @@ bool MainWindow::openSweepRuns(const QList<long>& runs) {
       throw std::runtime_error("at most " + std::to_string(kMaxGhosts) + " runs play beside the first");
     for (qsizetype k = 1; k < runs.size(); ++k) {
       LoadedModel loaded = sweepRunModel(results, runs[k]);
-      ghosts.push_back({runs[k], Recording::fromMotion(*loaded.motion)});
+      ghosts.push_back({runs[k], loaded.spec, Recording::fromMotion(*loaded.motion)});
       specs.push_back(std::move(loaded.spec));
     }
     m_viewport->setGhosts(specs);
@@ -199,6 +199,14 @@ bool MainWindow::openSweepRuns(const QList<long>& runs) {
   showFrame();
   statusBar()->showMessage(tr("Run %1 with runs %2 as ghosts, in one time base").arg(runs.front()).arg(names.join(", ")));
   return true;
+}
+
+bool MainWindow::syncGhosts() {
+  if (m_ghosts.empty()) return false;
+  if (m_viewport->ghosts() == static_cast<int>(m_ghosts.size())) return true;
+  m_plots->setGhosts({});
+  m_ghosts.clear();
+  return false;
 }
 
 QList<long> MainWindow::ghostRuns() const {

@@ -127,7 +127,7 @@ QString MainWindow::statusOverlayText() {
 void MainWindow::showFrame() {
   if (m_statusOverlayAction && m_statusOverlayAction->isChecked())
     m_viewport->setInfoText(statusOverlayText());
-  if (!m_ghosts.empty()) {  // a sweep's other runs, at the same time (each held at its end)
+  if (syncGhosts()) {  // a sweep's other runs, at the same time (each held at its end)
     Eigen::VectorXd q, qd;
     for (std::size_t g = 0; g < m_ghosts.size(); ++g) {
       m_ghosts[g].recording.stateAt(m_playback->time(), q, qd);

@@ -10,6 +10,7 @@
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QLineSeries>
 #include <QPushButton>
 #include <QScatterSeries>
@@ -31,15 +32,13 @@ constexpr int kSortRole = Qt::UserRole;       // numbers as doubles (an empty ce
 constexpr int kValueRole = Qt::UserRole + 1;  // numbers as doubles, an empty cell NaN
 constexpr int kRunRole = Qt::UserRole + 2;    // the run, on each row's first cell
 
+// a number as the table writes it, whatever the user's locale (Qt sets LC_NUMERIC from it, and
+// std::stod would stop at a '.' under a decimal comma); subnormals included
 bool parseNumber(const std::string& text, double& out) {
   if (text.empty()) return false;
-  try {
-    std::size_t used = 0;
-    out = std::stod(text, &used);
-    return used == text.size();
-  } catch (const std::exception&) {
-    return false;
-  }
+  bool ok = false;
+  out = QLocale::c().toDouble(QString::fromStdString(text), &ok);
+  return ok;
 }
 }  // namespace
 
@@ -232,22 +231,23 @@ void SweepWindow::fillTable() {
   const int firstMetric = r.spec.metrics.empty() ? -1 : m_y->findText(QString::fromStdString(r.spec.metrics.front().column()));
   m_x->setCurrentIndex(m_x->findText(x) >= 0 ? m_x->findText(x) : std::max(firstParam, 0));
   m_y->setCurrentIndex(m_y->findText(y) >= 0 ? m_y->findText(y) : std::max(firstMetric, 0));
-  long ok = 0, diverged = 0, other = 0;
+  long ok = 0, diverged = 0, invalid = 0, error = 0;
   const auto status = std::find(r.columns.begin(), r.columns.end(), "status") - r.columns.begin();
   for (const auto& row : r.rows) {
     const std::string& s = row[static_cast<std::size_t>(status)];
-    (s == "ok" ? ok : s == "diverged" ? diverged : other) += 1;
+    (s == "ok" ? ok : s == "diverged" ? diverged : s == "invalid" ? invalid : error) += 1;
   }
   const QString model = QFileInfo(QString::fromStdString(r.spec.model)).fileName();
   setWindowTitle(tr("Sweep %1").arg(QFileInfo(QString::fromStdString(r.dir)).fileName()));
-  m_summary->setText(tr("<b>%1</b>: %2 of %3 runs of <b>%4</b> (%5 ok, %6 diverged, %7 invalid), %8 s each")
+  m_summary->setText(tr("<b>%1</b>: %2 of %3 runs of <b>%4</b> (%5 ok, %6 diverged, %7 invalid%8), %9 s each")
                          .arg(QString::fromStdString(r.dir).toHtmlEscaped())
                          .arg(r.rows.size())
                          .arg(r.spec.runs())
                          .arg(model.toHtmlEscaped())
                          .arg(ok)
                          .arg(diverged)
-                         .arg(other)
+                         .arg(invalid)
+                         .arg(error ? tr(", %1 error").arg(error) : QString())
                          .arg(r.spec.duration));
   m_filling = false;
   replot();

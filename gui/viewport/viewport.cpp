@@ -195,8 +195,6 @@ struct Viewport::Impl {
   double jointDelta = 0;
   SceneView view;
   vtkNew<vtkCellPicker> picker;
-  std::vector<ModelSpec> ghostSpecs;  // setGhosts, for exports
-  double ghostOpacity = 0.3;
   ModelSpec spec;
   Overlays overlays;
   int selected = -1;
@@ -357,7 +355,6 @@ void Viewport::setModel(const ModelSpec& spec, const Eigen::VectorXd& q) {
   vtkNew<vtkCamera> keep;
   keep->DeepCopy(d->view.renderer->GetActiveCamera());
   d->spec = spec;
-  d->ghostSpecs.clear();  // load() drops the ghosts
   d->view.load(spec);
   d->view.scene->setPose(q);
   // an edited model keeps its selection while the body exists
@@ -388,14 +385,11 @@ void Viewport::setBodyPoses(const std::vector<BodyPose>& poses) {
 
 void Viewport::setGhosts(const std::vector<ModelSpec>& specs, double opacity) {
   d->view.setGhosts(specs, opacity);
-  d->ghostSpecs = specs;
-  d->ghostOpacity = opacity;
   d->render();
 }
 
 void Viewport::setGhostPose(int ghost, const Eigen::VectorXd& q) { d->view.setGhostPose(ghost, q); }
 
-const std::vector<ModelSpec>& Viewport::ghostSpecs() const { return d->ghostSpecs; }
 
 int Viewport::ghosts() const { return static_cast<int>(d->view.ghosts.size()); }
 

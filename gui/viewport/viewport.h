@@ -172,8 +172,6 @@ class Viewport : public QWidget {
   /// model's own setPose or setBodyPoses renders: pose the ghosts first).
   void setGhostPose(int ghost, const Eigen::VectorXd& q);
   int ghosts() const;
-  /// The ghosts' models (as given to setGhosts), for an export to draw them too.
-  const std::vector<ModelSpec>& ghostSpecs() const;
   /// Ghost g's body pose (base coordinates) as drawn now.
   BodyPose ghostPose(int ghost, int body) const;
   /// Draws force elements (springs, dampers, cables; System::segments, world coordinates) as

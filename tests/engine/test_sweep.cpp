@@ -223,6 +223,7 @@ class TestSweep : public QObject {
     // another sweep into the same folder is refused, the results untouched
     json other = doublePendulumSweep();
     other["duration"] = 3.0;
+    other["recordings"] = true;
     writeJson(tmp.filePath("other.json"), other);
     try {
       sweep::run(sweep::readSweep(tmp.filePath("other.json").toStdString()), cut, {}, 1, nullptr);
@@ -231,6 +232,12 @@ class TestSweep : public QObject {
       QVERIFY2(QString(e.what()).contains("holds the results of another sweep"), e.what());
     }
     QCOMPARE(lineCount(QString::fromStdString(cut)), 25L);
+    QVERIFY(!QFileInfo::exists(QString::fromStdString(cut) + "/recordings"));  // nothing in it changed
+    // the largest seed is a seed
+    json big = doublePendulumSweep();
+    big["seed"] = 18446744073709551615ull;
+    writeJson(tmp.filePath("big.json"), big);
+    QCOMPARE(sweep::readSweep(tmp.filePath("big.json").toStdString()).seed, 18446744073709551615ull);
   }
 
   // the model file edited during or after a sweep: a sweep already read keeps the model it
@@ -397,6 +404,21 @@ class TestSweep : public QObject {
     QTest::newRow("unknown series") << R"({"metrics": [{"max": "q7"}]})"
                                     << "metrics[0]: the model has no series 'q7' (it has q0..q1, qd0..qd1, kinetic, potential, total)";
     QTest::newRow("unknown field") << R"({"paramters": []})" << "unknown field 'paramters'";
+    // found in review: names against the default metrics' columns, and numbers past their types
+    QTest::newRow("name of a default metric")
+        << R"({"metrics": null, "parameters": [{"name": "energy_drift", "initial_q": 0, "values": [0]}]})"
+        << "parameters[0] 'energy_drift': the name is used by another column";
+    QTest::newRow("endless duration") << R"({"duration": 1e20, "dt": 0.001, "every": 1})"
+                                      << "duration: 1e+20 s at a step of 0.001 s is more than 1e+12 samples";
+    QTest::newRow("every past int") << R"({"every": 4294967297})" << "every: must be at most 2147483647, got 4294967297";
+    QTest::newRow("index past int") << R"({"parameters": [{"name": "a", "initial_q": 4294967296, "values": [0]}]})"
+                                    << "parameters[0].initial_q: must be at most 2147483647";
+    QTest::newRow("negative seed") << R"({"seed": -3})" << "seed: expected a whole number from 0 to 2^64 - 1";
+    QTest::newRow("too many runs")
+        << R"({"parameters": [{"name": "a", "initial_q": 0, "range": {"from": 0, "to": 1, "count": 100000}},
+                             {"name": "b", "initial_q": 1, "range": {"from": 0, "to": 1, "count": 100000}},
+                             {"name": "c", "initial_qd": 0, "range": {"from": 0, "to": 1, "count": 100000}}]})"
+        << "parameters: the grid has more than 1000000000 runs";
     QTest::newRow("duration") << R"({"duration": -1})" << "duration: must be > 0";
     QTest::newRow("integrator") << R"({"integrator": "zhong06"})"
                                 << "model: the base model does not simulate with these settings: --integrator";
@@ -522,6 +544,9 @@ class TestSweep : public QObject {
                                     .arg(QFileInfo(ARTICULATE_CLI).canonicalFilePath(), tmp.filePath("dp.json"), tmp.filePath("res"))})
       QVERIFY2(out.contains(line.toUtf8()), qPrintable(line + "\nnot in\n" + out));
     QVERIFY(!QFileInfo::exists(tmp.filePath("res")));  // a dry run writes nothing
+    // #SBATCH --output cannot quote: a results path with a space is refused
+    QCOMPARE(runCli({"sweep", tmp.filePath("dp.json"), "-o", tmp.filePath("res dir"), "--slurm", "--dry-run"}, &out), 2);
+    QVERIFY2(out.contains("may not hold spaces or '%'"), out.constData());
     // --task slices and --collect merges, through the command
     for (const char* task : {"0/2", "1/2"})
       QCOMPARE(runCli({"sweep", tmp.filePath("dp.json"), "-o", tmp.filePath("res"), "--task", task, "-q"}, &out), 0);

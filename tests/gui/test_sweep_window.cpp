@@ -19,6 +19,7 @@
 #include <QTemporaryDir>
 #include <QTextDocumentFragment>
 #include <QTimer>
+#include <QUndoStack>
 #include <QtTest>
 
 #include <cmath>
@@ -27,6 +28,7 @@
 #include "articulate/batch/sweep.h"
 #include "articulate/dynamics/dynamics.h"
 #include "export.h"
+#include "document.h"
 #include "plots.h"
 #include "sweep_window.h"
 #include "viewport/viewport.h"
@@ -241,6 +243,16 @@ class TestSweepWindow : public QObject {
     QCOMPARE(f.size(), a.size());
     QVERIFY2(differing(a, f) < 40, qPrintable(QString::number(differing(a, f))));  // the same frame
     QVERIFY2(differing(a, b) > 300, qPrintable(QString::number(differing(a, b))));  // the ghosts
+    // an edit replaces the viewport's model, and its ghosts: an export after it draws none and
+    // does not read the dropped ones (found in review: it indexed an emptied list)
+    QVERIFY(w.openSweepRuns(runs));
+    QCOMPARE(w.viewport()->ghosts(), 2);
+    QCOMPARE(w.document()->edit("Mass", [](ModelSpec& m) { m.bodies[0].inertia.mass = 2.0; }), QString());
+    QCOMPARE(w.viewport()->ghosts(), 0);
+    QVERIFY(w.exportAnimation(o));
+    QVERIFY(w.ghostRuns().isEmpty());
+    QCOMPARE(w.plots()->ghostSeries(), 0);
+    w.document()->undoStack()->undo();  // clean again: opening runs asks nothing
     // another model: no ghosts
     QVERIFY(w.openSweepRuns(runs));
     QCOMPARE(w.viewport()->ghosts(), 2);

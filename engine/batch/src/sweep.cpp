@@ -48,11 +48,14 @@ struct Reader {
     if (!std::isfinite(x)) fail(where, "must be finite");
     return x;
   }
-  long count(const json& j, const std::string& where) const {
+  // a whole number from 0 to `most`
+  long count(const json& j, const std::string& where, long most = std::numeric_limits<int>::max()) const {
     if (!j.is_number_integer() && !j.is_number_unsigned()) fail(where, "expected a whole number, got " + j.dump());
-    const long n = j.get<long>();
-    if (n < 0) fail(where, "must be >= 0, got " + std::to_string(n));
-    return n;
+    if (j.is_number_integer() && !j.is_number_unsigned() && j.get<long long>() < 0)
+      fail(where, "must be >= 0, got " + j.dump());
+    if (j.get<unsigned long long>() > static_cast<unsigned long long>(most))
+      fail(where, "must be at most " + std::to_string(most) + ", got " + j.dump());
+    return static_cast<long>(j.get<unsigned long long>());
   }
   std::string text(const json& j, const std::string& where) const {
     if (!j.is_string()) fail(where, "expected a string, got " + j.dump());
@@ -71,6 +74,9 @@ struct Reader {
 };
 
 std::string numberText(double x);
+
+constexpr long kMaxRuns = 1000000000;  // runs of one sweep
+constexpr double kMaxSamples = 1e12;   // samples of one run
 
 // splitmix64: decorrelates the seeds of the parameters' generators
 std::uint64_t mix(std::uint64_t x) {
@@ -214,7 +220,11 @@ void parseDocument(SweepSpec& s, const Reader& r) {
     if (c != "grid" && c != "zip") r.fail("combine", "expected \"grid\" or \"zip\", got \"" + c + "\"");
     s.grid = c == "grid";
   }
-  if (d.contains("seed")) s.seed = static_cast<std::uint64_t>(r.count(d["seed"], "seed"));
+  if (d.contains("seed")) {  // any 64-bit unsigned number
+    if (!d["seed"].is_number_unsigned() && !(d["seed"].is_number_integer() && d["seed"].get<long long>() >= 0))
+      r.fail("seed", "expected a whole number from 0 to 2^64 - 1, got " + d["seed"].dump());
+    s.seed = d["seed"].get<std::uint64_t>();
+  }
   if (d.contains("integrator")) s.simulation.integrator = r.text(d["integrator"], "integrator");
   for (const auto& [key, field] : {std::pair<const char*, double*>{"dt", &s.simulation.dt},
                                    {"rtol", &s.simulation.rtol}, {"atol", &s.simulation.atol}}) {
@@ -273,10 +283,11 @@ void parseDocument(SweepSpec& s, const Reader& r) {
         r.fail(jsonIndex("parameters", k) + " '" + s.parameters[k].name + "'",
                "has " + std::to_string(s.parameters[k].values.size()) + " values, but zip needs as many as parameters[0] '" +
                    s.parameters[0].name + "' (" + std::to_string(s.parameters[0].values.size()) + ")");
+  // at most kMaxRuns runs: the runner keeps a bit per run and the table a row
   long total = 1;
   for (const Parameter& p : s.parameters) {
     const long n = s.grid ? static_cast<long>(p.values.size()) : 1;
-    if (total > std::numeric_limits<long>::max() / 1024 / n) r.fail("parameters", "the grid has too many runs");
+    if (total > kMaxRuns / n) r.fail("parameters", "the grid has more than " + std::to_string(kMaxRuns) + " runs");
     total *= n;
   }
 }
@@ -543,6 +554,13 @@ SweepSpec readSweep(const nlohmann::json& document, const std::string& path) {
   std::set<std::string> columns;
   for (std::size_t k = 0; k < s.metrics.size(); ++k)
     if (!columns.insert(s.metrics[k].column()).second) r.fail(jsonIndex("metrics", k), "is listed twice");
+  // the default metrics' columns were not known when the parameters were read
+  for (std::size_t k = 0; k < s.parameters.size(); ++k)
+    if (columns.count(s.parameters[k].name))
+      r.fail(jsonIndex("parameters", k) + " '" + s.parameters[k].name + "'", "the name is used by another column");
+  if (s.duration / (built.dt * s.every) > kMaxSamples)
+    r.fail("duration", numberText(s.duration) + " s at a step of " + numberText(built.dt) + " s is more than " +
+                           numberText(kMaxSamples) + " samples");
   for (std::size_t k = 0; k < s.parameters.size(); ++k) {
     const Parameter& p = s.parameters[k];
     const std::string where = jsonIndex("parameters", k) + " '" + p.name + "'";
@@ -738,11 +756,14 @@ std::optional<RunResult> runOne(const SweepSpec& spec, long run, const std::atom
 void prepareResults(const SweepSpec& spec, const std::string& resultsDir) {
   const fs::path dir(resultsDir);
   std::error_code ec;
-  fs::create_directories(dir / "parts", ec);
-  if (spec.recordings) fs::create_directories(dir / "recordings", ec);
-  if (ec) throw std::runtime_error(resultsDir + ": cannot create the results folder: " + ec.message());
   const json stored = storedDocument(spec);
   const fs::path file = dir / "sweep.json";
+  // another sweep's folder is refused before anything in it changes
+  const auto makeFolders = [&] {
+    fs::create_directories(dir / "parts", ec);
+    if (!ec && spec.recordings) fs::create_directories(dir / "recordings", ec);
+    if (ec) throw std::runtime_error(resultsDir + ": cannot create the results folder: " + ec.message());
+  };
   if (fs::exists(file, ec)) {
     json old;
     try {
@@ -760,8 +781,10 @@ void prepareResults(const SweepSpec& spec, const std::string& resultsDir) {
     if (old != stored)
       throw std::runtime_error(resultsDir + ": holds the results of another sweep (its sweep.json differs from " +
                                spec.file + "); choose another folder, or delete this one to start over");
+    makeFolders();
     return;
   }
+  makeFolders();
   writeFileAtomically(file.string(), formatJson(ojson(stored)));
 }
 
@@ -790,48 +813,56 @@ RunSummary run(const SweepSpec& spec, const std::string& resultsDir, Slice slice
       if (in.get() != '\n') std::ofstream(part, std::ios::app) << '\n';
     }
   }
-  std::FILE* out = std::fopen(part.c_str(), "a");
+  const std::unique_ptr<std::FILE, int (*)(std::FILE*)> out(std::fopen(part.c_str(), "a"), &std::fclose);
   if (!out) throw std::runtime_error(part.string() + ": cannot open for appending: " + std::strerror(errno));
   std::mutex mutex;
   std::atomic<std::size_t> next{0};
   long finished = summary.skipped;
   std::string failure;
   if (progress) progress(finished, summary.total);
+  // the first failure (a recording that cannot be written, no memory, ...) ends the others'
+  // work after their current run: nothing may leave a worker thread
+  const auto fail = [&](const std::string& what) {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (failure.empty()) failure = what;
+    next = pending.size();
+  };
   auto worker = [&] {
-    for (;;) {
-      const std::size_t i = next.fetch_add(1);
-      if (i >= pending.size()) return;
-      const long r = pending[i];
-      char name[32];
-      std::snprintf(name, sizeof name, "run-%06ld.arec", r);
-      std::optional<RunResult> result;
-      try {
-        result = runOne(spec, r, stop, spec.recordings ? (dir / "recordings" / name).string() : std::string());
-      } catch (const std::exception& e) {  // e.g. the recording cannot be written
+    try {
+      for (;;) {
+        const std::size_t i = next.fetch_add(1);
+        if (i >= pending.size()) return;
+        const long r = pending[i];
+        char name[32];
+        std::snprintf(name, sizeof name, "run-%06ld.arec", r);
+        const std::optional<RunResult> result =
+            runOne(spec, r, stop, spec.recordings ? (dir / "recordings" / name).string() : std::string());
+        if (!result) return;  // stopped
+        ojson line = {{"run", r}, {"status", result->status}, {"end_time", result->endTime}, {"steps", result->steps}};
+        line["metrics"] = ojson::array();
+        for (const auto& m : result->metrics) line["metrics"].push_back(m && std::isfinite(*m) ? ojson(*m) : ojson());
+        line["reason"] = result->reason;
+        const std::string text = line.dump(-1, ' ', false, ojson::error_handler_t::replace) + "\n";
         std::lock_guard<std::mutex> lock(mutex);
-        if (failure.empty()) failure = e.what();
-        return;
+        if (std::fwrite(text.data(), 1, text.size(), out.get()) != text.size() || std::fflush(out.get()) != 0)
+          throw std::runtime_error(part.string() + ": cannot append: " + std::strerror(errno));
+        ++finished;
+        ++summary.finished;
+        if (progress) progress(finished, summary.total);
       }
-      if (!result) return;  // stopped
-      ojson line = {{"run", r}, {"status", result->status}, {"end_time", result->endTime}, {"steps", result->steps}};
-      line["metrics"] = ojson::array();
-      for (const auto& m : result->metrics) line["metrics"].push_back(m && std::isfinite(*m) ? ojson(*m) : ojson());
-      line["reason"] = result->reason;
-      const std::string text = line.dump() + "\n";
-      std::lock_guard<std::mutex> lock(mutex);
-      std::fwrite(text.data(), 1, text.size(), out);
-      std::fflush(out);
-      ++finished;
-      ++summary.finished;
-      if (progress) progress(finished, summary.total);
+    } catch (const std::exception& e) {
+      fail(e.what());
     }
   };
   const int n = std::max(1, std::min<int>(threads, static_cast<int>(std::max<std::size_t>(pending.size(), 1))));
   std::vector<std::thread> pool;
-  for (int k = 1; k < n; ++k) pool.emplace_back(worker);
+  try {
+    for (int k = 1; k < n; ++k) pool.emplace_back(worker);
+  } catch (const std::exception& e) {  // no more threads: the sweep stops and says so
+    fail(std::string("cannot start ") + std::to_string(n) + " threads: " + e.what());
+  }
   worker();
   for (std::thread& t : pool) t.join();
-  std::fclose(out);
   if (!failure.empty()) throw std::runtime_error(failure);
   summary.interrupted = summary.skipped + summary.finished < summary.total;
   return summary;
@@ -853,7 +884,8 @@ Collected collect(const std::string& resultsDir) {
     const std::string status = line.value("status", "");
     if (status == "ok") ++c.ok;
     else if (status == "diverged") ++c.diverged;
-    else ++c.invalid;
+    else if (status == "invalid") ++c.invalid;
+    else ++c.error;
     csv += std::to_string(run);
     for (std::size_t p = 0; p < spec.parameters.size(); ++p) csv += "," + valueText(spec.value(run, p));
     csv += "," + csvCell(status) + "," + numberText(line.value("end_time", 0.0)) + "," +
@@ -866,7 +898,7 @@ Collected collect(const std::string& resultsDir) {
   writeFileAtomically((dir / "results.csv").string(), csv);
   ojson manifest = {{"format", kResultsFormatName}, {"version", 1}, {"sweep", "sweep.json"},
                     {"model", spec.model},          {"runs", c.runs}, {"finished", c.present},
-                    {"ok", c.ok},                   {"diverged", c.diverged}, {"invalid", c.invalid},
+                    {"ok", c.ok},                   {"diverged", c.diverged}, {"invalid", c.invalid}, {"error", c.error},
                     {"complete", c.present == c.runs}, {"table", "results.csv"}};
   manifest["columns"] = names;
   manifest["parameters"] = ojson::array();

@@ -150,8 +150,10 @@ struct RunSummary {
   bool interrupted = false;
 };
 
-/// Prepares `resultsDir` for the sweep (creating it; refusing one that holds another sweep) and
-/// writes the manifest with no results yet. Throws std::runtime_error naming the folder.
+/// Prepares `resultsDir` for the sweep: refuses a folder that holds another sweep (or this
+/// sweep of a model file changed since), changing nothing in it; else creates it with its
+/// parts/ (and recordings/) folders and sweep.json. The manifest is written by collect().
+/// Throws std::runtime_error naming the folder.
 void prepareResults(const SweepSpec& spec, const std::string& resultsDir);
 
 /// Runs the slice's unfinished runs on `threads` threads (>= 1), appending each finished run's
@@ -162,7 +164,7 @@ RunSummary run(const SweepSpec& spec, const std::string& resultsDir, Slice slice
 
 /// What collect() found.
 struct Collected {
-  long runs = 0, present = 0, ok = 0, diverged = 0, invalid = 0;
+  long runs = 0, present = 0, ok = 0, diverged = 0, invalid = 0, error = 0;
 };
 
 /// Merges every part of `resultsDir` into results.csv (run order; a run found twice is kept
