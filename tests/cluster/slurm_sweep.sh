@@ -18,6 +18,10 @@ for b in munged slurmctld slurmd sbatch squeue sinfo; do
 done
 
 work=$(mktemp -d /tmp/articulate-slurm.XXXXXX)
+# every Slurm client call is bounded (a controller that never answers would otherwise retry
+# for minutes), and so is the whole test: each wait has a deadline
+slurm() { timeout 10 "$@"; }
+deadline() { echo $(( $(date +%s) + $1 )); }
 pids=()
 cleanup() {
   for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
@@ -43,7 +47,8 @@ munged --force --foreground --key-file="$work/munge/munge.key" --socket="$socket
   --pid-file="$work/munge/munged.pid" --seed-file="$work/munge/seed" \
   --log-file="$work/log/munged.log" >"$work/log/munged.out.log" 2>&1 &
 pids+=($!)
-for _ in $(seq 50); do [ -S "$socket" ] && break; sleep 0.1; done
+until=$(deadline 10)
+while [ ! -S "$socket" ] && [ "$(date +%s)" -lt "$until" ]; do sleep 0.1; done
 [ -S "$socket" ] || fail "munged did not start"
 
 host=$(hostname -s)
@@ -52,7 +57,7 @@ port=$((20000 + $$ % 20000))
 export SLURM_CONF=$work/slurm.conf
 cat > "$SLURM_CONF" <<CONF
 ClusterName=articulate-test
-SlurmctldHost=$host
+SlurmctldHost=$host(127.0.0.1)
 SlurmctldPort=$port
 SlurmdPort=$((port + 1))
 SlurmUser=root
@@ -83,11 +88,9 @@ slurmctld -D -i >"$work/log/slurmctld.out.log" 2>&1 &
 pids+=($!)
 slurmd -D >"$work/log/slurmd.out.log" 2>&1 &
 pids+=($!)
-for _ in $(seq 150); do
-  sinfo -h -o "%T" 2>/dev/null | grep -qE "^idle" && break
-  sleep 0.2
-done
-sinfo -h -o "%T" 2>/dev/null | grep -qE "^idle" || fail "the node did not come up idle ($(sinfo -h -o '%T %E' 2>&1))"
+until=$(deadline 40)
+while ! slurm sinfo -h -o "%T" 2>/dev/null | grep -qE "^idle" && [ "$(date +%s)" -lt "$until" ]; do sleep 0.5; done
+slurm sinfo -h -o "%T" 2>/dev/null | grep -qE "^idle" || fail "the node did not come up idle ($(slurm sinfo -h -o '%T %E' 2>&1))"
 
 # the sweep: the double pendulum's initial angle and rate on a 4 x 3 grid
 cat > "$work/sweep.json" <<JSON
@@ -96,15 +99,13 @@ cat > "$work/sweep.json" <<JSON
                 {"name": "omega2", "initial_qd": 1, "values": [0, 1.5, -3]}],
  "duration": 2, "every": 10, "metrics": [{"max": "q1"}, {"period": "q0"}, "energy_drift"]}
 JSON
-out=$("$cli" sweep "$work/sweep.json" -o "$work/results" --slurm --tasks 3 --partition articulate) || fail "--slurm: $out"
+out=$(timeout 30 "$cli" sweep "$work/sweep.json" -o "$work/results" --slurm --tasks 3 --partition articulate) || fail "--slurm: $out"
 echo "$out"
 job=$(echo "$out" | sed -n 's/^submitted job \([0-9]*\):.*/\1/p')
 [ -n "$job" ] || fail "no job id in: $out"
-for _ in $(seq 600); do
-  [ -z "$(squeue -h -j "$job" 2>/dev/null)" ] && break
-  sleep 0.2
-done
-[ -z "$(squeue -h -j "$job" 2>/dev/null)" ] || fail "job $job did not finish in 120 s"
+until=$(deadline 120)
+while [ -n "$(slurm squeue -h -j "$job" 2>/dev/null)" ] && [ "$(date +%s)" -lt "$until" ]; do sleep 0.5; done
+[ -z "$(slurm squeue -h -j "$job" 2>/dev/null)" ] || fail "job $job did not finish in 120 s"
 ls "$work/results/parts" | grep -q "task-2-of-3.jsonl" || fail "no part from array task 2"
 "$cli" sweep --collect "$work/results" || fail "--collect"
 "$cli" sweep "$work/sweep.json" -o "$work/local" -q >/dev/null || fail "the local run"
