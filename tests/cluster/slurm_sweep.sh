@@ -5,14 +5,17 @@
 #   1. the sweep is submitted with --slurm (sbatch job array, 3 tasks of 1 core);
 #   2. the job runs to the end (squeue), each task its slice;
 #   3. --collect merges the slices, and results.csv equals a local run's, byte for byte.
-# Never faked: where the daemons cannot start (not root, packages missing) it says why and
-# exits 77, which CTest reports as skipped.
+# Never faked: where the daemons cannot start (not root, packages missing, no control groups at
+# /sys/fs/cgroup: a bare chroot) it says why and exits 77, which CTest reports as skipped.
 #   tests/cluster/slurm_sweep.sh ARTICULATE_CLI MODELS_DIR
 set -euo pipefail
 cli=$(readlink -f "$1")
 models=$(readlink -f "$2")
 skip() { echo "SKIP: $*"; exit 77; }
 [ "$(id -u)" = 0 ] || skip "starting munged, slurmctld and slurmd needs root"
+# Slurm 22.05's slurmd starts only with a control-group filesystem (a chroot without one, such
+# as ../shared/tools/fresh-debian's, has none; .ci/fresh-root binds the machine's)
+mountpoint -q /sys/fs/cgroup || skip "slurmd needs the control groups at /sys/fs/cgroup, which are not mounted here"
 for b in munged slurmctld slurmd sbatch squeue sinfo; do
   command -v "$b" >/dev/null || skip "$b is not installed (Debian: munge, slurmctld, slurmd, slurm-client)"
 done
