@@ -504,7 +504,8 @@ class TestSweep : public QObject {
     QCOMPARE(a.rows[1][4], std::string("invalid"));
     QCOMPARE(a.rows[1].back(), std::string("bodies[1].inertia.mass: must be >= 0, got -1"));
     QCOMPARE(a.rows[2][3], std::string("0.5"));
-    const auto* model = std::get_if<LoadedModel>(&(const LoadedDocument&)sweep::variantDocument(a.spec, 2));
+    const LoadedDocument variant = sweep::variantDocument(a.spec, 2);  // (ASan: not a temporary's address)
+    const auto* model = std::get_if<LoadedModel>(&variant);
     QVERIFY(model);
     QCOMPARE(model->spec.bodies[1].inertia.mass, 0.5);
     try {
