@@ -42,13 +42,18 @@ art::ModelSpec chain20() {
   return spec;
 }
 
+// this process's folder for the benchmarks' model and sweep files (created)
+fs::path scratchDir() {
+  const fs::path dir = fs::temp_directory_path() / ("articulate-bench-sweep-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  return dir;
+}
+
 // a one-run sweep of `model` (1 s; `integrator` at 1 ms, or the model's settings when empty) in
 // a scratch folder, read as the command reads it
 std::shared_ptr<art::sweep::SweepSpec> oneRunSweep(const std::string& model, const std::string& name,
                                                    const std::string& integrator = "") {
-  const fs::path dir = fs::temp_directory_path() / ("articulate-bench-sweep-" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  const fs::path file = dir / (name + ".sweep.json");
+  const fs::path file = scratchDir() / (name + ".sweep.json");
   std::ofstream(file) << R"({"format": "articulate-sweep", "model": ")" << model << R"(", )"
                       << (integrator.empty() ? "" : R"("integrator": ")" + integrator + R"(", "dt": 0.001, )")
                       << R"("duration": 1, "every": 10, "metrics": ["energy_drift", {"max": "total"}]})";
@@ -78,9 +83,7 @@ namespace bench {
 
 void registerSweepBenchmarks() {
   const art::ModelSpec chain = chain20();
-  const fs::path dir = fs::temp_directory_path() / ("articulate-bench-sweep-" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  const std::string chainFile = (dir / "autotree_chain20.json").string();
+  const std::string chainFile = (scratchDir() / "autotree_chain20.json").string();
   art::saveModel(chainFile, chain);
   for (const char* integrator : {"rk4", "euler"}) {
     const std::string prefix = std::string("articulate_") + integrator + "/";

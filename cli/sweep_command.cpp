@@ -98,12 +98,6 @@ void printCollected(const sweep::Collected& c, const std::string& dir) {
             << (fs::path(dir) / "results.csv").string() << " and manifest.json\n";
 }
 
-std::string shellQuote(const std::string& text) {
-  std::string out = "'";
-  for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
 int submitSlurm(const SweepArgs& a, const sweep::SweepSpec& spec) {
   // #SBATCH lines cannot quote: a space would split the output path, a % is a Slurm pattern
   const std::string results = fs::absolute(a.output).lexically_normal().string();
@@ -122,7 +116,7 @@ int submitSlurm(const SweepArgs& a, const sweep::SweepSpec& spec) {
   fs::create_directories(fs::path(a.output) / "slurm", ec);
   const std::string file = (fs::path(a.output) / "sweep.sbatch").string();
   writeFileAtomically(file, script);
-  const std::string command = "sbatch --parsable " + shellQuote(file) + " 2>&1";
+  const std::string command = "sbatch --parsable " + sweep::shellQuote(file) + " 2>&1";
   std::FILE* pipe = popen(command.c_str(), "r");
   if (!pipe) throw std::runtime_error("cannot run sbatch");
   std::string reply;

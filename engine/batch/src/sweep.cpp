@@ -468,7 +468,7 @@ nlohmann::json storedDocument(const SweepSpec& s) {
   if (s.base) d["model_fingerprint"] = s.base->fingerprint;
   d["metrics"] = json::array();
   for (const Metric& m : s.metrics) {
-    if (m.kind == Metric::Kind::EnergyDrift || m.kind == Metric::Kind::FirstContact)
+    if (!m.hasSeries())
       d["metrics"].push_back(kindName(m.kind));
     else
       d["metrics"].push_back({{kindName(m.kind), m.series}});
@@ -492,8 +492,10 @@ SweepSpec parseStored(const fs::path& dir) {
 
 // ------------------------------------------------------------------------------ public
 
+bool Metric::hasSeries() const { return kind != Kind::EnergyDrift && kind != Kind::FirstContact; }
+
 std::string Metric::column() const {
-  if (kind == Kind::EnergyDrift || kind == Kind::FirstContact) return kindName(kind);
+  if (!hasSeries()) return kindName(kind);
   return kindName(kind) + "(" + series + ")";
 }
 
@@ -547,7 +549,7 @@ SweepSpec readSweep(const nlohmann::json& document, const std::string& path) {
   }
   for (std::size_t k = 0; k < s.metrics.size(); ++k) {
     const Metric& m = s.metrics[k];
-    if (m.kind == Metric::Kind::EnergyDrift || m.kind == Metric::Kind::FirstContact) continue;
+    if (!m.hasSeries()) continue;
     if (seriesIndex(sys, m.series) < 0)
       r.fail(jsonIndex("metrics", k), "the model has no series '" + m.series + "' (it has " + seriesList(sys) + ")");
   }
@@ -650,7 +652,7 @@ std::optional<RunResult> runOne(const SweepSpec& spec, long run, const std::atom
   const int nq = sys.positionSize(), nv = sys.velocitySize(), width = nq + nv + 3;
   std::vector<int> series(spec.metrics.size(), -1);
   for (std::size_t k = 0; k < spec.metrics.size(); ++k)
-    if (!spec.metrics[k].series.empty()) series[k] = seriesIndex(sys, spec.metrics[k].series);
+    if (spec.metrics[k].hasSeries()) series[k] = seriesIndex(sys, spec.metrics[k].series);
   bool contactMetric = false;
   for (const Metric& m : spec.metrics) contactMetric |= m.kind == Metric::Kind::FirstContact;
   std::vector<double> rows, times;  // rows: width per sample
@@ -1026,13 +1028,14 @@ RunRecording readRecording(const std::string& path) {
   return r;
 }
 
+std::string shellQuote(const std::string& text) {
+  std::string out = "'";
+  for (char c : text) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
 std::string slurmScript(const std::string& cli, const std::string& specPath, const std::string& resultsDir,
                         int tasks, int cpus, const std::string& partition) {
-  auto quote = [](const std::string& s) {
-    std::string out = "'";
-    for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return out + "'";
-  };
   const std::string spec = fs::absolute(specPath).lexically_normal().string();
   const std::string results = fs::absolute(resultsDir).lexically_normal().string();
   std::ostringstream s;
@@ -1047,7 +1050,7 @@ std::string slurmScript(const std::string& cli, const std::string& specPath, con
     << "#SBATCH --output=" << results << "/slurm/task-%a.out\n";
   if (!partition.empty()) s << "#SBATCH --partition=" << partition << "\n";
   s << "set -euo pipefail\n"
-    << "exec " << quote(cli) << " sweep " << quote(spec) << " -o " << quote(results)
+    << "exec " << shellQuote(cli) << " sweep " << shellQuote(spec) << " -o " << shellQuote(results)
     << " --task \"${SLURM_ARRAY_TASK_ID}/" << tasks << "\" -j \"${SLURM_CPUS_PER_TASK:-" << cpus << "}\" --quiet\n";
   return s.str();
 }

@@ -62,6 +62,8 @@ struct Metric {
   };
   Kind kind = Kind::Final;
   std::string series;  // q0.., qd0.. (or a system's own column names), kinetic, potential, total
+  /// Whether it reads a series (every kind but energy_drift and first_contact).
+  bool hasSeries() const;
   /// The results table's column: "final(q0)", "max(total)", "energy_drift", "first_contact".
   std::string column() const;
 };
@@ -206,6 +208,9 @@ RunRecording runRecording(const Results& results, long run);
 /// The sbatch job-array script that runs the sweep in `tasks` array tasks of `cpus` cores each
 /// (each `articulate-cli sweep SPEC -o RESULTS --task K/N -j C`), with absolute paths;
 /// `partition` may be empty. The results directory must be on a filesystem the nodes share.
+/// `text` as one word for the POSIX shell, in single quotes ('\'' for a quote).
+std::string shellQuote(const std::string& text);
+
 std::string slurmScript(const std::string& cli, const std::string& specPath,
                         const std::string& resultsDir, int tasks, int cpus,
                         const std::string& partition);
