@@ -1,28 +1,36 @@
 // Sweep throughput (issue 18): simulated seconds per wall second per thread (counter
-// `sim_s_per_s`) of a sweep's runs as `articulate-cli sweep` does them (sweep::runOne: the
-// model variant built, 1 s of simulation at 1 ms with RK4 or semi-implicit Euler, the metrics
-// sampled every 10 steps), named BM_sweep/articulate_<rk4|euler>/<model>, on 1 and 2 threads, for the autoTree(20) chain
-// (Rz/Ry joints alternating, under gravity from q = 0.3 rad everywhere) and the standing
-// quadruped (models/quadruped.json: a free-joint trunk, 12 PD-controlled hinges, 4 foot
-// contacts). With -DARTICULATE_BENCH_COMPARE=ON the same runs in MuJoCo 2.2.2 (compare.cpp,
-// registerSweepComparisons: mj_step on one mjData per thread, Euler and RK4 at 1 ms) sit beside
-// them in the same executable, named BM_sweep/mujoco_<integrator>/<model>.
+// `sim_s_per_s`) of a sweep's runs as `articulate-cli sweep` does them (the model built, 1 s of
+// simulation at 1 ms with RK4 or semi-implicit Euler, the metrics sampled every 10 steps), on 1
+// and 2 threads, for the autoTree(20) chain (Rz/Ry joints alternating, under gravity from q =
+// 0.3 rad everywhere), the standing quadruped (models/quadruped.json: a free-joint trunk, 12
+// PD-controlled hinges, 4 foot contacts) and the planar double pendulum
+// (models/tree_double_pendulum.json). BM_sweep/articulate_<rk4|euler>/<model> steps one run
+// alone (sweep::runOne, "vectorise": false); BM_sweep/articulate_<rk4|euler>_x4/<model> steps
+// kLanes runs together (sweep::runLanes), for the models that path takes (not the quadruped)
+// in builds that target AVX2 (not bench-compare's). With -DARTICULATE_BENCH_MUJOCO=ON (preset
+// bench-mujoco, AVX2 kept) or -DARTICULATE_BENCH_COMPARE=ON the same runs in MuJoCo 2.2.2
+// (mujoco_models.cpp, registerSweepComparisons: mj_step on one mjData per thread, Euler and RK4
+// at 1 ms) sit beside them in the same executable, named BM_sweep/mujoco_<integrator>/<model>.
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
+
 #include <unistd.h>
 
 #include <benchmark/benchmark.h>
 
 #include "articulate/batch/sweep.h"
+#include "articulate/dynamics/batch.h"
 #include "articulate/formats/articulate.h"
 #include "articulate/formats/document.h"
 #include "articulate/formulations/generators.h"
 #include "workloads.h"
-#ifdef ARTICULATE_BENCH_COMPARE
-#include "compare.h"
+#ifdef ARTICULATE_BENCH_MUJOCO
+#include "mujoco_models.h"
 #endif
 
 namespace {
@@ -49,29 +57,49 @@ fs::path scratchDir() {
   return dir;
 }
 
-// a one-run sweep of `model` (1 s; `integrator` at 1 ms, or the model's settings when empty) in
-// a scratch folder, read as the command reads it
-std::shared_ptr<art::sweep::SweepSpec> oneRunSweep(const std::string& model, const std::string& name,
-                                                   const std::string& integrator = "") {
+// a sweep of `model` (1 s; `integrator` at 1 ms, or the model's settings when empty) in a
+// scratch folder, read as the command reads it: one run stepped alone ("vectorise": false), or
+// (lanes) kLanes runs from initial angles 0.300, 0.301, ... of the first joint, stepped
+// together
+std::shared_ptr<art::sweep::SweepSpec> benchSweep(const std::string& model, const std::string& name,
+                                                  const std::string& integrator, bool lanes) {
   const fs::path file = scratchDir() / (name + ".sweep.json");
-  std::ofstream(file) << R"({"format": "articulate-sweep", "model": ")" << model << R"(", )"
-                      << (integrator.empty() ? "" : R"("integrator": ")" + integrator + R"(", "dt": 0.001, )")
-                      << R"("duration": 1, "every": 10, "metrics": ["energy_drift", {"max": "total"}]})";
+  std::ofstream out(file);
+  out << R"({"format": "articulate-sweep", "model": ")" << model << R"(", )"
+      << (integrator.empty() ? "" : R"("integrator": ")" + integrator + R"(", "dt": 0.001, )");
+  if (lanes) {
+    out << R"("parameters": [{"name": "q0", "initial_q": 0, "values": [)";
+    for (int l = 0; l < art::kLanes; ++l) out << (l ? ", " : "") << 0.3 + 0.001 * l;
+    out << "]}], ";
+  } else {
+    out << R"("vectorise": false, )";
+  }
+  out << R"("duration": 1, "every": 10, "metrics": ["energy_drift", {"max": "total"}]})";
+  out.close();
   return std::make_shared<art::sweep::SweepSpec>(art::sweep::readSweep(file.string()));
 }
 
 void registerArticulate(const std::string& name, std::shared_ptr<art::sweep::SweepSpec> spec) {
-  auto* b = benchmark::RegisterBenchmark(("BM_sweep/" + name).c_str(), [spec](benchmark::State& state) {
+  const bool lanes = spec->runs() > 1;
+  if (lanes && !art::sweep::vectorised(*spec)) return;  // the model takes the one-run path only
+  auto* b = benchmark::RegisterBenchmark(("BM_sweep/" + name).c_str(), [spec, lanes](benchmark::State& state) {
+    std::vector<long> runs;
+    for (long r = 0; r < spec->runs(); ++r) runs.push_back(r);
     for (auto _ : state) {
-      const auto r = art::sweep::runOne(*spec, 0, nullptr, "");
-      if (!r || r->status != "ok") {
-        state.SkipWithError("the run did not end ok");
+      std::vector<art::sweep::RunResult> results;
+      if (lanes) {
+        results = art::sweep::runLanes(*spec, runs, nullptr, {});
+      } else if (auto r = art::sweep::runOne(*spec, 0, nullptr, "")) {
+        results.push_back(*r);
+      }
+      if (results.size() != runs.size() || results.front().status != "ok") {
+        state.SkipWithError("the runs did not end ok");
         break;
       }
-      benchmark::DoNotOptimize(r->metrics.data());
+      benchmark::DoNotOptimize(results.data());
     }
     state.counters["sim_s_per_s"] =
-        benchmark::Counter(static_cast<double>(state.iterations()) * spec->duration,
+        benchmark::Counter(static_cast<double>(state.iterations() * runs.size()) * spec->duration,
                            benchmark::Counter::kIsRate | benchmark::Counter::kAvgThreads);
   });
   b->Threads(1)->Threads(2)->UseRealTime()->Unit(benchmark::kMillisecond);
@@ -85,13 +113,15 @@ void registerSweepBenchmarks() {
   const art::ModelSpec chain = chain20();
   const std::string chainFile = (scratchDir() / "autotree_chain20.json").string();
   art::saveModel(chainFile, chain);
-  for (const char* integrator : {"rk4", "euler"}) {
-    const std::string prefix = std::string("articulate_") + integrator + "/";
-    registerArticulate(prefix + "chain20", oneRunSweep(chainFile, std::string("chain20_") + integrator, integrator));
-    registerArticulate(prefix + "quadruped",
-                       oneRunSweep(kModels + "/quadruped.json", std::string("quadruped_") + integrator, integrator));
-  }
-#ifdef ARTICULATE_BENCH_COMPARE
+  const std::pair<std::string, std::string> models[] = {{"chain20", chainFile},
+                                                        {"quadruped", kModels + "/quadruped.json"},
+                                                        {"double_pendulum", kModels + "/tree_double_pendulum.json"}};
+  for (const char* integrator : {"rk4", "euler"})
+    for (bool lanes : {false, true})
+      for (const auto& [name, file] : models)
+        registerArticulate(std::string("articulate_") + integrator + (lanes ? "_x4/" : "/") + name,
+                           benchSweep(file, name + "_" + integrator + (lanes ? "_x4" : ""), integrator, lanes));
+#ifdef ARTICULATE_BENCH_MUJOCO
   const art::ModelSpec quadruped = std::get<art::LoadedModel>(art::loadDocument(kModels + "/quadruped.json")).spec;
   registerSweepComparisons(chain, quadruped);
 #endif

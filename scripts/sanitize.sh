@@ -53,7 +53,7 @@ die_after_fork=0 detect_deadlocks=0 report_mutex_bugs=0 report_destroy_locked=0"
     tests='^(test_simulator|test_system|test_playback)$'
     "${runner[@]}" ctest --test-dir build/tsan -R "$tests" --output-on-failure -j "$jobs"
     "${runner[@]}" build/tsan/tests/test_sweep independentOfThreadsAndTasks randomReproducesWithSeed \
-      interruptAndResumeLoseNothing divergedAndInvalidRunsAreRows resultsAsTheAppReadsThem
+      interruptAndResumeLoseNothing divergedAndInvalidRunsAreRows resultsAsTheAppReadsThem vectorisedSweeps
     ;;
   *)
     echo "usage: scripts/sanitize.sh asan|tsan" >&2

@@ -20,6 +20,7 @@
 #include "articulate/formats/files.h"
 #include "articulate/formulations/natural/integrator.h"
 #include "articulate/formats/structure.h"
+#include "articulate/formulations/tree_batch.h"
 #include "articulate/formulations/tree_simulation.h"
 #include "articulate/formulations/rigid_body.h"
 #include "articulate/simulation/structure_system.h"
@@ -155,6 +156,31 @@ class TestNoAlloc : public QObject {
     sim.constraintForces();
     sim.contactForces();
     sim.constraintError();
+    QCOMPARE(g_allocations.load() - before, 0L);
+  }
+
+  void batchStepsDoNotAllocate_data() {
+    QTest::addColumn<QString>("integrator");
+    QTest::newRow("rk4") << "rk4";
+    QTest::newRow("euler") << "euler";
+  }
+  // four states of the autoTree(20) chain stepped together (tree_batch.h)
+  void batchStepsDoNotAllocate() {
+    QFETCH(QString, integrator);
+    AutoTreeOptions o;
+    o.bodies = 20;
+    o.axes = {JointType::Rz, JointType::Ry};
+    ModelSpec spec = autoTree(o);
+    spec.gravity = Vec3(0, 0, -9.81);
+    const Model m = compile(spec);
+    SimulationOptions opt;
+    QVERIFY(parseIntegrator(integrator.toStdString(), opt.integrator));
+    BatchSimulation batch(m, opt);
+    for (int l = 0; l < kLanes; ++l) batch.setState(l, Eigen::VectorXd::Constant(m.nq(), 0.1 * l), m.qd0);
+    QVERIFY(batch.advanceTo(0.001));
+    const long before = g_allocations.load();
+    QVERIFY(batch.advanceTo(0.0255));
+    QCOMPARE(batch.stepsTaken(3), 26L);
     QCOMPARE(g_allocations.load() - before, 0L);
   }
 

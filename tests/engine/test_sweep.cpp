@@ -109,6 +109,89 @@ class TestSweep : public QObject {
     QCOMPARE(r7[6], QByteArray("2000"));
   }
 
+  // A sweep over initial states only steps kLanes runs together (sweep::vectorised): 21 runs,
+  // one of them diverging beside the others, give the same bytes with -j 1, -j 2 and three
+  // tasks (whose batches hold other runs), and the table of the one-run-at-a-time path
+  // ("vectorise": false) to rounding: the same statuses, steps, end times and reasons
+  void vectorisedSweeps() {
+    QTemporaryDir tmp;
+    json doc = doublePendulumSweep();
+    doc["parameters"] = {{{"name", "theta1"}, {"initial_q", 0}, {"range", {{"from", -1.5}, {"to", 1.5}, {"count", 7}}}},
+                         {{"name", "omega2"}, {"initial_qd", 1}, {"values", {0.0, 2.0, 1e200}}}};
+    doc["metrics"] = {{{"max", "q1"}}, {{"min", "total"}}, {{"mean", "qd0"}}, {{"final", "kinetic"}}, {{"period", "q0"}}, "energy_drift"};
+    writeJson(tmp.filePath("v.json"), doc);
+    const sweep::SweepSpec spec = sweep::readSweep(tmp.filePath("v.json").toStdString());
+    std::string why = "unset";
+    QVERIFY2(sweep::vectorised(spec, &why), why.c_str());
+    QVERIFY(why.empty());
+    const std::string one = tmp.filePath("one").toStdString(), two = tmp.filePath("two").toStdString(),
+                      tasks = tmp.filePath("tasks").toStdString();
+    sweep::run(spec, one, {}, 1, nullptr);
+    sweep::run(spec, two, {}, 2, nullptr);
+    for (int k : {2, 0, 1}) sweep::run(spec, tasks, {k, 3}, 1, nullptr);
+    const sweep::Collected c = sweep::collect(one);
+    QCOMPARE(c.ok, 14L);
+    QCOMPARE(c.diverged, 7L);
+    sweep::collect(two);
+    sweep::collect(tasks);
+    QCOMPARE(readAll(QString::fromStdString(two) + "/results.csv"), readAll(QString::fromStdString(one) + "/results.csv"));
+    QCOMPARE(readAll(QString::fromStdString(tasks) + "/results.csv"), readAll(QString::fromStdString(one) + "/results.csv"));
+    // one run alone (as the app runs it again) gives its row's numbers bit for bit
+    const std::optional<sweep::RunResult> alone = sweep::runOne(spec, 10, nullptr, "");
+    QVERIFY(alone && alone->status == "ok");
+    // the one-run-at-a-time path
+    doc["vectorise"] = false;
+    writeJson(tmp.filePath("s.json"), doc);
+    const sweep::SweepSpec scalar = sweep::readSweep(tmp.filePath("s.json").toStdString());
+    QVERIFY(!sweep::vectorised(scalar, &why));
+    QVERIFY2(QString::fromStdString(why).contains("\"vectorise\": false"), why.c_str());
+    const std::string apart = tmp.filePath("apart").toStdString();
+    sweep::run(scalar, apart, {}, 2, nullptr);
+    sweep::collect(apart);
+    const QList<QByteArray> a = readAll(QString::fromStdString(one) + "/results.csv").trimmed().split('\n');
+    const QList<QByteArray> b = readAll(QString::fromStdString(apart) + "/results.csv").trimmed().split('\n');
+    QCOMPARE(a.size(), 22);
+    QCOMPARE(b.size(), a.size());
+    QCOMPARE(a[0], b[0]);
+    const QList<QByteArray> header = a[0].split(',');
+    for (int r = 1; r < a.size(); ++r) {
+      const QList<QByteArray> x = a[r].split(','), y = b[r].split(',');
+      QCOMPARE(x.size(), header.size());
+      QCOMPARE(y.size(), header.size());
+      for (int k = 0; k < header.size(); ++k) {
+        if (header[k].contains('(') || header[k] == "energy_drift") {
+          if (x[k].isEmpty() || y[k].isEmpty()) {
+            QCOMPARE(x[k], y[k]);
+            continue;
+          }
+          const double u = x[k].toDouble(), v = y[k].toDouble();
+          QVERIFY2(std::abs(u - v) <= 1e-9 * std::max(1.0, std::abs(v)),
+                   qPrintable(QString("run %1, %2: %3 vectorised, %4 one at a time").arg(r - 1).arg(QString(header[k])).arg(u).arg(v)));
+        } else {
+          QCOMPARE(x[k], y[k]);
+        }
+      }
+      if (r - 1 == 10) {
+        for (std::size_t k = 0; k < alone->metrics.size(); ++k) {
+          const QByteArray cell = x[header.indexOf(QByteArray(spec.metrics[k].column().c_str()))];
+          if (!alone->metrics[k]) QVERIFY(cell.isEmpty());
+          else QVERIFY2(std::strtod(cell.constData(), nullptr) == *alone->metrics[k], cell.constData());
+        }
+      }
+    }
+    // what is not vectorised, and why
+    const std::vector<std::pair<json, QString>> others = {
+        {doublePendulumSweep(), "pointer"},
+        {json{{"format", "articulate-sweep"}, {"model", kModels + "/quadruped.json"}, {"duration", 0.01}}, "free joints"},
+        {json{{"format", "articulate-sweep"}, {"model", kModels + "/tree_double_pendulum.json"}, {"duration", 0.01}, {"integrator", "dopri5"}}, "dopri5"},
+        {json{{"format", "articulate-sweep"}, {"model", kModels + "/bouncing_cylinder.json"}, {"duration", 0.01}}, "trees"}};
+    for (const auto& [other, word] : others) {
+      writeJson(tmp.filePath("o.json"), other);
+      QVERIFY(!sweep::vectorised(sweep::readSweep(tmp.filePath("o.json").toStdString()), &why));
+      QVERIFY2(QString::fromStdString(why).contains(word), why.c_str());
+    }
+  }
+
   // the shipped example sweeps read against their models, with the runs docs/sweeps.md says
   void shippedSweepsRead() {
     const sweep::SweepSpec s = sweep::readSweep(kModels + "/sweeps/double_pendulum_angles.json");

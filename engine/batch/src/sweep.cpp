@@ -23,6 +23,7 @@
 #include "articulate/formats/articulate.h"
 #include "articulate/formats/files.h"
 #include "articulate/formats/json.h"
+#include "articulate/formulations/tree_batch.h"
 #include "articulate/model/model.h"
 
 static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, ".arec files are written in host order");
@@ -205,7 +206,7 @@ void parseDocument(SweepSpec& s, const Reader& r) {
   const json& d = s.document;
   if (!d.is_object()) r.fail("", "expected a JSON object");
   r.only(d, "", {"format", "version", "model", "model_fingerprint", "parameters", "combine", "seed",
-                 "duration", "integrator", "dt", "rtol", "atol", "every", "metrics", "recordings", "description"});
+                 "duration", "integrator", "dt", "rtol", "atol", "every", "metrics", "recordings", "vectorise", "description"});
   if (d.contains("model_fingerprint")) r.text(d["model_fingerprint"], "model_fingerprint");
   if (!d.contains("format") || d["format"] != kSweepFormatName)
     r.fail("format", std::string("expected \"") + kSweepFormatName + "\"");
@@ -237,9 +238,10 @@ void parseDocument(SweepSpec& s, const Reader& r) {
     if (s.every < 1) r.fail("every", "must be >= 1");
   }
   s.simulation.every = s.every;
-  if (d.contains("recordings")) {
-    if (!d["recordings"].is_boolean()) r.fail("recordings", "expected true or false");
-    s.recordings = d["recordings"].get<bool>();
+  for (const auto& [key, field] : {std::pair<const char*, bool*>{"recordings", &s.recordings}, {"vectorise", &s.vectorise}}) {
+    if (!d.contains(key)) continue;
+    if (!d[key].is_boolean()) r.fail(key, "expected true or false");
+    *field = d[key].get<bool>();
   }
   if (d.contains("metrics")) {
     if (!d["metrics"].is_array()) r.fail("metrics", "expected a list");
@@ -605,108 +607,107 @@ std::vector<std::string> columns(const SweepSpec& spec) {
   return out;
 }
 
-std::optional<RunResult> runOne(const SweepSpec& spec, long run, const std::atomic<bool>* stop,
-                                const std::string& recordingPath) {
-  RunResult out;
-  out.run = run;
-  out.metrics.assign(spec.metrics.size(), std::nullopt);
-  const std::shared_ptr<const Base> base = baseFor(spec);
+namespace {
+
+// What a run starts from: its system and initial state. Null with `out` an invalid row when
+// the run's values make a model that does not load or build, or an initial state outside it.
+struct Start {
+  BuiltSystem built;
+  Eigen::VectorXd q, v;
+  bool initial = false;  // some parameter sets the initial state
+};
+
+// the initial state's parameter values of `run` put into (q, v)
+void putInitialState(const SweepSpec& spec, long run, Eigen::VectorXd& q, Eigen::VectorXd& v, bool& initial) {
+  for (std::size_t k = 0; k < spec.parameters.size(); ++k) {
+    const Parameter& p = spec.parameters[k];
+    if (p.target == Target::Pointer) continue;
+    Eigen::VectorXd& x = p.target == Target::InitialQ ? q : v;
+    if (p.index >= x.size()) throw std::invalid_argument(p.name + ": the model has only " + std::to_string(x.size()) + " entries");
+    x(p.index) = spec.value(run, k).get<double>();
+    initial = true;
+  }
+}
+
+std::optional<Start> startRun(const SweepSpec& spec, const Base& base, long run, RunResult& out) {
   // the variant's document: the base with the pointers' values put in
   std::optional<LoadedDocument> variant;
   if (hasPointers(spec)) {
     Diagnostics problems;
-    variant = readVariant(spec, *base, run, problems);
+    variant = readVariant(spec, base, run, problems);
     if (!variant) {
       out.status = "invalid";
       out.reason = problems.empty() ? "the model does not load" : problems.front().text();
-      return out;
+      return std::nullopt;
     }
   }
-  BuiltSystem built;
+  Start s;
   try {
-    built = buildSystem(variant ? *variant : base->loaded, spec.simulation);
+    s.built = buildSystem(variant ? *variant : base.loaded, spec.simulation);
+    s.q = s.built.q0;
+    s.v = s.built.v0;
+    putInitialState(spec, run, s.q, s.v, s.initial);
   } catch (const std::exception& e) {
     out.status = "invalid";
     out.reason = e.what();
-    return out;
+    return std::nullopt;
   }
-  System& sys = *built.system;
-  try {
-    Eigen::VectorXd q = built.q0, v = built.v0;
-    bool initial = false;
-    for (std::size_t k = 0; k < spec.parameters.size(); ++k) {
-      const Parameter& p = spec.parameters[k];
-      if (p.target == Target::Pointer) continue;
-      Eigen::VectorXd& x = p.target == Target::InitialQ ? q : v;
-      if (p.index >= x.size()) throw std::invalid_argument(p.name + ": the model has only " + std::to_string(x.size()) + " entries");
-      x(p.index) = spec.value(run, k).get<double>();
-      initial = true;
+  return s;
+}
+
+// One run's samples, one row each (q, v, kinetic, potential, total), and what the metrics
+// and the recording make of them
+class Samples {
+ public:
+  Samples(const SweepSpec& spec, System& sys)
+      : m_spec(spec), m_nq(sys.positionSize()), m_nv(sys.velocitySize()), m_width(m_nq + m_nv + 3),
+        m_series(spec.metrics.size(), -1) {
+    for (std::size_t k = 0; k < spec.metrics.size(); ++k) {
+      if (spec.metrics[k].hasSeries()) m_series[k] = seriesIndex(sys, spec.metrics[k].series);
+      m_contactMetric |= spec.metrics[k].kind == Metric::Kind::FirstContact;
     }
-    if (initial) sys.setState(0.0, q, v);
-  } catch (const std::exception& e) {
-    out.status = "invalid";
-    out.reason = e.what();
-    return out;
   }
-  // the series the metrics read, one row per sample
-  const int nq = sys.positionSize(), nv = sys.velocitySize(), width = nq + nv + 3;
-  std::vector<int> series(spec.metrics.size(), -1);
-  for (std::size_t k = 0; k < spec.metrics.size(); ++k)
-    if (spec.metrics[k].hasSeries()) series[k] = seriesIndex(sys, spec.metrics[k].series);
-  bool contactMetric = false;
-  for (const Metric& m : spec.metrics) contactMetric |= m.kind == Metric::Kind::FirstContact;
-  std::vector<double> rows, times;  // rows: width per sample
-  std::optional<double> firstContact;
-  std::vector<ContactReport> contacts;
-  auto sample = [&] {
-    const EnergySample e = sys.energy();
-    const Eigen::VectorXd &q = sys.positions(), &v = sys.velocities();
-    times.push_back(sys.time());
-    rows.insert(rows.end(), q.data(), q.data() + nq);
-    rows.insert(rows.end(), v.data(), v.data() + nv);
-    rows.push_back(e.kinetic);
-    rows.push_back(e.potential);
-    rows.push_back(e.kinetic + e.potential);
-    if (contactMetric && !firstContact && sys.contactSize() > 0) {
-      sys.evaluate(sys.time(), q, v);
-      sys.contacts(contacts);
-      for (const ContactReport& c : contacts)
-        if (c.normalForce > 0) firstContact = sys.time();
-    }
-  };
-  const double interval = built.dt * spec.every;
-  const long samples = static_cast<long>(std::floor(spec.duration / interval + 1e-9));
-  try {
-    sample();
-    for (long k = 1; k <= samples; ++k) {
-      if (stop && stop->load(std::memory_order_relaxed)) return std::nullopt;
-      if (!sys.advanceTo(static_cast<double>(k) * interval)) break;
-      sample();
-    }
-  } catch (const std::exception& e) {
-    out.status = "error";
-    out.reason = e.what();
+  bool wantsContact() const { return m_contactMetric && !m_firstContact; }
+  void contactAt(double t) {
+    if (!m_firstContact) m_firstContact = t;
   }
-  if (sys.divergence()) {
-    out.status = "diverged";
-    out.reason = sys.divergence()->message;
+  void add(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& v, double kinetic, double potential) {
+    m_times.push_back(t);
+    m_rows.insert(m_rows.end(), q.data(), q.data() + m_nq);
+    m_rows.insert(m_rows.end(), v.data(), v.data() + m_nv);
+    m_rows.push_back(kinetic);
+    m_rows.push_back(potential);
+    m_rows.push_back(kinetic + potential);
   }
-  out.endTime = sys.time();
-  out.steps = sys.stepsTaken();
-  const std::size_t n = times.size();
-  auto at = [&](std::size_t s, int column) { return rows[s * static_cast<std::size_t>(width) + static_cast<std::size_t>(column)]; };
-  for (std::size_t k = 0; k < spec.metrics.size() && n > 0; ++k) {
-    const Metric& m = spec.metrics[k];
-    const int c = series[k];
+  // the metrics into `out`, and the recording when the spec keeps them
+  void finish(RunResult& out, const std::string& recordingPath) const;
+
+ private:
+  double at(std::size_t s, int column) const {
+    return m_rows[s * static_cast<std::size_t>(m_width) + static_cast<std::size_t>(column)];
+  }
+  const SweepSpec& m_spec;
+  int m_nq, m_nv, m_width;
+  std::vector<int> m_series;  // each metric's column, -1: none
+  bool m_contactMetric = false;
+  std::vector<double> m_rows, m_times;
+  std::optional<double> m_firstContact;
+};
+
+void Samples::finish(RunResult& out, const std::string& recordingPath) const {
+  const std::size_t n = m_times.size();
+  for (std::size_t k = 0; k < m_spec.metrics.size() && n > 0; ++k) {
+    const Metric& m = m_spec.metrics[k];
+    const int c = m_series[k];
     switch (m.kind) {
       case Metric::Kind::EnergyDrift: {
         double worst = 0;
-        for (std::size_t s = 0; s < n; ++s) worst = std::max(worst, std::abs(at(s, width - 1) - at(0, width - 1)));
+        for (std::size_t s = 0; s < n; ++s) worst = std::max(worst, std::abs(at(s, m_width - 1) - at(0, m_width - 1)));
         out.metrics[k] = worst;
         break;
       }
       case Metric::Kind::FirstContact:
-        out.metrics[k] = firstContact;
+        out.metrics[k] = m_firstContact;
         break;
       default: {
         if (c < 0) break;  // this variant has no such series (its sizes changed)
@@ -728,7 +729,7 @@ std::optional<RunResult> runOne(const SweepSpec& spec, long run, const std::atom
           for (std::size_t s = 1; s < n; ++s) {
             const double a = at(s - 1, c) - mid, b = at(s, c) - mid;
             if (a < 0 && b >= 0) {
-              const double t = times[s - 1] + (times[s] - times[s - 1]) * (-a / (b - a));
+              const double t = m_times[s - 1] + (m_times[s] - m_times[s - 1]) * (-a / (b - a));
               if (crossings++ == 0) first = t;
               last = t;
             }
@@ -738,20 +739,169 @@ std::optional<RunResult> runOne(const SweepSpec& spec, long run, const std::atom
       }
     }
   }
-  if (spec.recordings && !recordingPath.empty()) {
+  if (m_spec.recordings && !recordingPath.empty()) {
     std::string bytes(8, '\0');
     std::memcpy(bytes.data(), kRecordingMagic, 7);
-    const std::uint32_t sizes[2] = {static_cast<std::uint32_t>(nq), static_cast<std::uint32_t>(nv)};
+    const std::uint32_t sizes[2] = {static_cast<std::uint32_t>(m_nq), static_cast<std::uint32_t>(m_nv)};
     const std::uint64_t count = n;
     bytes.append(reinterpret_cast<const char*>(sizes), sizeof sizes);
     bytes.append(reinterpret_cast<const char*>(&count), sizeof count);
     for (std::size_t s = 0; s < n; ++s) {
-      bytes.append(reinterpret_cast<const char*>(&times[s]), sizeof(double));
-      bytes.append(reinterpret_cast<const char*>(&rows[s * static_cast<std::size_t>(width)]),
-                   sizeof(double) * static_cast<std::size_t>(width - 1));  // q, v, kinetic, potential
+      bytes.append(reinterpret_cast<const char*>(&m_times[s]), sizeof(double));
+      bytes.append(reinterpret_cast<const char*>(&m_rows[s * static_cast<std::size_t>(m_width)]),
+                   sizeof(double) * static_cast<std::size_t>(m_width - 1));  // q, v, kinetic, potential
     }
     writeFileAtomically(recordingPath, bytes);
   }
+}
+
+// the number of samples after the first: one every `every` steps of dt up to the duration
+long sampleCount(const SweepSpec& spec, double dt) {
+  return static_cast<long>(std::floor(spec.duration / (dt * spec.every) + 1e-9));
+}
+
+}  // namespace
+
+bool vectorised(const SweepSpec& spec, std::string* why) {
+  auto no = [&](const std::string& reason) {
+    if (why) *why = reason;
+    return false;
+  };
+  if (!spec.vectorise) return no("the sweep file asks for one run at a time (\"vectorise\": false)");
+  if (hasPointers(spec)) return no("pointer parameters give each run its own model");
+  const std::shared_ptr<const Base> base = baseFor(spec);
+  if (!std::holds_alternative<LoadedModel>(base->loaded)) return no("only kinematic trees are vectorised");
+  const BuiltSystem built = buildSystem(base->loaded, spec.simulation);
+  const std::string reason = BatchSimulation::unsupported(*built.model, built.options);
+  if (!reason.empty()) return no(reason);
+  if (why) why->clear();
+  return true;
+}
+
+std::vector<RunResult> runLanes(const SweepSpec& spec, const std::vector<long>& runs, const std::atomic<bool>* stop,
+                                const std::vector<std::string>& recordingPaths) {
+  const int count = static_cast<int>(runs.size());
+  if (count < 1 || count > kLanes)
+    throw std::invalid_argument("sweep::runLanes: 1 to " + std::to_string(kLanes) + " runs, got " + std::to_string(count));
+  const std::shared_ptr<const Base> base = baseFor(spec);
+  if (hasPointers(spec) || !std::holds_alternative<LoadedModel>(base->loaded))
+    throw std::invalid_argument("sweep::runLanes: the sweep is not vectorised");
+  const BuiltSystem built = buildSystem(base->loaded, spec.simulation);
+  BatchSimulation batch(*built.model, built.options);  // throws for a model it does not take
+  std::vector<RunResult> out(static_cast<std::size_t>(count));
+  std::vector<bool> valid(kLanes, false);
+  std::vector<Samples> samples;
+  Eigen::VectorXd first0 = built.q0, first1 = built.v0;  // what a lane without a valid run steps
+  bool haveFirst = false;
+  for (int l = 0; l < count; ++l) {
+    RunResult& r = out[static_cast<std::size_t>(l)];
+    r.run = runs[static_cast<std::size_t>(l)];
+    r.metrics.assign(spec.metrics.size(), std::nullopt);
+    Eigen::VectorXd q = built.q0, v = built.v0;
+    bool initial = false;
+    try {
+      putInitialState(spec, r.run, q, v, initial);
+      valid[static_cast<std::size_t>(l)] = true;
+      batch.setState(l, q, v);
+      if (!haveFirst) {
+        first0 = q;
+        first1 = v;
+        haveFirst = true;
+      }
+    } catch (const std::exception& e) {
+      r.status = "invalid";
+      r.reason = e.what();
+    }
+    samples.emplace_back(spec, *built.system);
+  }
+  for (int l = 0; l < kLanes; ++l)
+    if (l >= count || !valid[static_cast<std::size_t>(l)]) batch.setState(l, first0, first1);
+  Eigen::VectorXd q, v;
+  auto sampleLanes = [&] {
+    for (int l = 0; l < count; ++l) {
+      if (!valid[static_cast<std::size_t>(l)] || !batch.active(l)) continue;
+      batch.state(l, q, v);
+      samples[static_cast<std::size_t>(l)].add(batch.time(l), q, v, batch.kinetic(l), batch.potential(l));
+    }
+  };
+  const double interval = built.dt * spec.every;
+  const long n = sampleCount(spec, built.dt);
+  sampleLanes();
+  for (long k = 1; k <= n; ++k) {
+    if (stop && stop->load(std::memory_order_relaxed)) return {};
+    batch.advanceTo(static_cast<double>(k) * interval);
+    bool any = false;
+    for (int l = 0; l < count; ++l) any |= valid[static_cast<std::size_t>(l)] && batch.active(l);
+    if (!any) break;
+    sampleLanes();
+  }
+  for (int l = 0; l < count; ++l) {
+    if (!valid[static_cast<std::size_t>(l)]) continue;
+    RunResult& r = out[static_cast<std::size_t>(l)];
+    if (const auto& d = batch.divergence(l)) {
+      r.status = "diverged";
+      r.reason = d->message;
+    }
+    r.endTime = batch.time(l);
+    r.steps = batch.stepsTaken(l);
+    samples[static_cast<std::size_t>(l)].finish(r, l < static_cast<int>(recordingPaths.size()) ? recordingPaths[static_cast<std::size_t>(l)] : "");
+  }
+  return out;
+}
+
+std::optional<RunResult> runOne(const SweepSpec& spec, long run, const std::atomic<bool>* stop,
+                                const std::string& recordingPath) {
+  if (vectorised(spec)) {
+    std::vector<RunResult> r = runLanes(spec, {run}, stop, {recordingPath});
+    if (r.empty()) return std::nullopt;
+    return r.front();
+  }
+  RunResult out;
+  out.run = run;
+  out.metrics.assign(spec.metrics.size(), std::nullopt);
+  const std::shared_ptr<const Base> base = baseFor(spec);
+  std::optional<Start> start = startRun(spec, *base, run, out);
+  if (!start) return out;
+  System& sys = *start->built.system;
+  try {
+    if (start->initial) sys.setState(0.0, start->q, start->v);
+  } catch (const std::exception& e) {
+    out.status = "invalid";
+    out.reason = e.what();
+    return out;
+  }
+  Samples samples(spec, sys);
+  std::vector<ContactReport> contacts;
+  auto sample = [&] {
+    const EnergySample e = sys.energy();
+    samples.add(sys.time(), sys.positions(), sys.velocities(), e.kinetic, e.potential);
+    if (samples.wantsContact() && sys.contactSize() > 0) {
+      sys.evaluate(sys.time(), sys.positions(), sys.velocities());
+      sys.contacts(contacts);
+      for (const ContactReport& c : contacts)
+        if (c.normalForce > 0) samples.contactAt(sys.time());
+    }
+  };
+  const double interval = start->built.dt * spec.every;
+  const long n = sampleCount(spec, start->built.dt);
+  try {
+    sample();
+    for (long k = 1; k <= n; ++k) {
+      if (stop && stop->load(std::memory_order_relaxed)) return std::nullopt;
+      if (!sys.advanceTo(static_cast<double>(k) * interval)) break;
+      sample();
+    }
+  } catch (const std::exception& e) {
+    out.status = "error";
+    out.reason = e.what();
+  }
+  if (sys.divergence()) {
+    out.status = "diverged";
+    out.reason = sys.divergence()->message;
+  }
+  out.endTime = sys.time();
+  out.steps = sys.stepsTaken();
+  samples.finish(out, recordingPath);
   return out;
 }
 
@@ -829,34 +979,54 @@ RunSummary run(const SweepSpec& spec, const std::string& resultsDir, Slice slice
     if (failure.empty()) failure = what;
     next = pending.size();
   };
+  // a vectorised sweep's workers take kLanes pending runs at a time and step them together
+  const std::size_t group = vectorised(spec) ? static_cast<std::size_t>(kLanes) : 1;
+  auto record = [&](const RunResult& result) {
+    ojson line = {{"run", result.run}, {"status", result.status}, {"end_time", result.endTime}, {"steps", result.steps}};
+    line["metrics"] = ojson::array();
+    for (const auto& m : result.metrics) line["metrics"].push_back(m && std::isfinite(*m) ? ojson(*m) : ojson());
+    line["reason"] = result.reason;
+    const std::string text = line.dump(-1, ' ', false, ojson::error_handler_t::replace) + "\n";
+    std::lock_guard<std::mutex> lock(mutex);
+    if (std::fwrite(text.data(), 1, text.size(), out.get()) != text.size() || std::fflush(out.get()) != 0)
+      throw std::runtime_error(part.string() + ": cannot append: " + std::strerror(errno));
+    ++finished;
+    ++summary.finished;
+    if (progress) progress(finished, summary.total);
+  };
+  auto recordingOf = [&](long r) {
+    if (!spec.recordings) return std::string();
+    char name[32];
+    std::snprintf(name, sizeof name, "run-%06ld.arec", r);
+    return (dir / "recordings" / name).string();
+  };
   auto worker = [&] {
     try {
       for (;;) {
-        const std::size_t i = next.fetch_add(1);
+        const std::size_t i = next.fetch_add(group);
         if (i >= pending.size()) return;
-        const long r = pending[i];
-        char name[32];
-        std::snprintf(name, sizeof name, "run-%06ld.arec", r);
-        const std::optional<RunResult> result =
-            runOne(spec, r, stop, spec.recordings ? (dir / "recordings" / name).string() : std::string());
-        if (!result) return;  // stopped
-        ojson line = {{"run", r}, {"status", result->status}, {"end_time", result->endTime}, {"steps", result->steps}};
-        line["metrics"] = ojson::array();
-        for (const auto& m : result->metrics) line["metrics"].push_back(m && std::isfinite(*m) ? ojson(*m) : ojson());
-        line["reason"] = result->reason;
-        const std::string text = line.dump(-1, ' ', false, ojson::error_handler_t::replace) + "\n";
-        std::lock_guard<std::mutex> lock(mutex);
-        if (std::fwrite(text.data(), 1, text.size(), out.get()) != text.size() || std::fflush(out.get()) != 0)
-          throw std::runtime_error(part.string() + ": cannot append: " + std::strerror(errno));
-        ++finished;
-        ++summary.finished;
-        if (progress) progress(finished, summary.total);
+        if (group == 1) {
+          const std::optional<RunResult> result = runOne(spec, pending[i], stop, recordingOf(pending[i]));
+          if (!result) return;  // stopped
+          record(*result);
+          continue;
+        }
+        std::vector<long> together;
+        std::vector<std::string> paths;
+        for (std::size_t k = i; k < std::min(i + group, pending.size()); ++k) {
+          together.push_back(pending[k]);
+          paths.push_back(recordingOf(pending[k]));
+        }
+        const std::vector<RunResult> results = runLanes(spec, together, stop, paths);
+        if (results.empty()) return;  // stopped
+        for (const RunResult& result : results) record(result);
       }
     } catch (const std::exception& e) {
       fail(e.what());
     }
   };
-  const int n = std::max(1, std::min<int>(threads, static_cast<int>(std::max<std::size_t>(pending.size(), 1))));
+  const std::size_t groups = (pending.size() + group - 1) / group;
+  const int n = std::max(1, std::min<int>(threads, static_cast<int>(std::max<std::size_t>(groups, 1))));
   std::vector<std::thread> pool;
   try {
     for (int k = 1; k < n; ++k) pool.emplace_back(worker);

@@ -55,6 +55,8 @@ BuiltSystem buildSystem(const LoadedDocument& document, const SimulationOverride
   out.q0 = model->q0;
   out.v0 = model->qd0;
   out.system = std::make_unique<TreeSystem>(model, opt);
+  out.model = model;
+  out.options = opt;
   out.name = lm.spec.name;
   out.dt = opt.dt;
   return out;

@@ -76,6 +76,11 @@ inline int vIdx(const Model& m, int i) {
 /// i: computed kBlock at a time with glibc's vector math (libmvec, 4 lanes with AVX2, 2
 /// without) where the build has it, a few times faster than one sincos call per joint; equal to
 /// std::sin and std::cos within a few ulp (not bit for bit).
+/// s[k] = sin(x[k]) and c[k] = cos(x[k]) for k < 4 (32-byte aligned arrays): one call of
+/// libmvec's 4-lane sine and cosine where the build has it with AVX2 (batch.cpp), else std::sin
+/// and std::cos. Lane by lane: each result depends on its own x only.
+void sinCosLanes(const double* x, double* s, double* c);
+
 class SinCosBlocks {
  public:
   explicit SinCosBlocks(const VecRef& q) : m_q(q.data()), m_n(static_cast<int>(q.size())) {}

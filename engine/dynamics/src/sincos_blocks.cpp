@@ -49,4 +49,17 @@ void SinCosBlocks::fill(int i) {
 #endif
 }
 
+void sinCosLanes(const double* x, double* s, double* c) {
+#if defined(ARTICULATE_VECTOR_SINCOS) && defined(__AVX2__)
+  const __m256d v = _mm256_load_pd(x);
+  _mm256_store_pd(s, _ZGVdN4v_sin(v));
+  _mm256_store_pd(c, _ZGVdN4v_cos(v));
+#else
+  for (int k = 0; k < 4; ++k) {
+    s[k] = std::sin(x[k]);
+    c[k] = std::cos(x[k]);
+  }
+#endif
+}
+
 }  // namespace art::detail

@@ -84,6 +84,7 @@ struct SweepSpec {
   int every = 1;          // metrics and recordings sample every `every` steps of dt
   std::vector<Metric> metrics;
   bool recordings = false;  // keep each run's samples (recordings/run-NNNNNN.arec)
+  bool vectorise = true;    // step kLanes runs together where the model allows (vectorised())
   /// The base model readSweep loaded: every run of this spec uses it, even if the file changes
   /// meanwhile. Empty for a spec read from a results folder, whose runs load the file and check
   /// that it is the one the sweep ran (its fingerprint in RESULTS/sweep.json).
@@ -130,10 +131,27 @@ struct RunResult {
   std::vector<std::optional<double>> metrics;
 };
 
+/// Whether the spec's runs are stepped kLanes at a time, vectorised across the runs
+/// (formulations/tree_batch.h): spec.vectorise, no pointer parameters (every run has the base
+/// model), and a base tree that BatchSimulation takes with the sweep's integrator
+/// (BatchSimulation::unsupported; `why`, when given, receives its reason, or the other
+/// condition that failed). A spec's runs all take the same path, so that a run's numbers do
+/// not depend on which runs share its batch, on -j or on slicing. The lanes' numbers equal
+/// the one-run path's to rounding, not bit for bit. Throws as buildSystem for a base model
+/// that does not build.
+bool vectorised(const SweepSpec& spec, std::string* why = nullptr);
+
 /// Runs one variant. When `stop` becomes true the run is abandoned and nullopt returned.
 /// When spec.recordings, the samples are written (atomically) to recordingPath.
 std::optional<RunResult> runOne(const SweepSpec& spec, long run, const std::atomic<bool>* stop,
                                 const std::string& recordingPath);
+
+/// Runs up to kLanes runs of a vectorised() spec together (runs[k] writes its recording to
+/// recordingPaths[k] when spec.recordings; the paths may be empty). Each result is what
+/// runOne gives for that run. Empty when `stop` became true. Throws std::invalid_argument
+/// for more than kLanes runs or a spec that is not vectorised().
+std::vector<RunResult> runLanes(const SweepSpec& spec, const std::vector<long>& runs, const std::atomic<bool>* stop,
+                                const std::vector<std::string>& recordingPaths);
 
 /// Which runs a process does: all of them, or task k of n (runs with index % n == k).
 struct Slice {

@@ -9,6 +9,7 @@
 #include <Eigen/Core>
 
 #include "articulate/formats/document.h"
+#include "articulate/formulations/tree_simulation.h"
 #include "articulate/simulation/system.h"
 
 namespace art {
@@ -30,6 +31,8 @@ struct BuiltSystem {
   double dt = 1e-3;                         // the step it integrates with (s)
   Eigen::VectorXd q0, v0;                   // its initial state (positionSize, velocitySize)
   const char* variable = "joint variable";  // what one entry of q is, for messages
+  std::shared_ptr<const Model> model;       // a tree's compiled model (null for the others)
+  SimulationOptions options;                // and the options its system integrates with
 };
 
 /// Builds the system of `document` with `overrides` applied. Throws std::invalid_argument for a
