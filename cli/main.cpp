@@ -12,6 +12,7 @@
 #include <CLI/CLI.hpp>
 
 #include "articulate/batch/system_factory.h"
+#include "dynamics_command.h"
 #include "sweep_command.h"
 #include "articulate/formats/conformance.h"
 #include "articulate/dynamics/dynamics.h"
@@ -453,8 +454,8 @@ int runGenerate(const GenerateArgs& a) {
 
 // `convert`: any model file to the Articulate format, spatial_v2 JSON or URDF, as far as each
 // can hold it
-int runConvert(const std::string& in, const std::string& out, const std::string& to) {
-  const LoadedDocument document = loadDocument(in);
+int runConvert(const std::string& in, const std::string& out, const std::string& to, const std::string& base) {
+  const LoadedDocument document = loadWithBase(in, base);
   if (!std::holds_alternative<LoadedModel>(document)) {
     // a rigid body or a structure has only the Articulate form
     const auto* st = std::get_if<natural::StructureSpec>(&document);
@@ -519,6 +520,8 @@ int main(int argc, char** argv) {
   auto* convert = app.add_subcommand("convert", "convert between the Articulate format, spatial_v2 JSON and URDF");
   convert->add_option("IN", in, "input model")->required()->check(CLI::ExistingFile);
   convert->add_option("OUT", out, "output file (written atomically)")->required();
+  std::string convertBase;
+  convert->add_option("--base", convertBase, "URDF input: auto (floating unless the root link is 'world'), fixed or floating");
   convert->add_option("--to", to, "output format: articulate, spatial_v2, urdf, or auto (urdf for OUT.urdf, else the other one of articulate and spatial_v2)")
       ->check(CLI::IsMember({"auto", "articulate", "spatial_v2", "urdf"}))
       ->capture_default_str();
@@ -541,6 +544,8 @@ int main(int argc, char** argv) {
 
   SweepArgs sw;
   auto* sweepCmd = addSweepCommand(app, sw);
+  DynamicsArgs dyn;
+  auto* dynamicsCmd = addDynamicsCommand(app, dyn);
 
   GenerateArgs ga;
   auto* gen = app.add_subcommand("generate", "generate a model");
@@ -596,8 +601,9 @@ int main(int argc, char** argv) {
     }
     if (app.got_subcommand(validate)) return runValidate(files);
     if (app.got_subcommand(simulate)) return runSimulate(sa);
-    if (app.got_subcommand(convert)) return runConvert(in, out, to);
+    if (app.got_subcommand(convert)) return runConvert(in, out, to, convertBase);
     if (app.got_subcommand(sweepCmd)) return runSweepCommand(sw);
+    if (app.got_subcommand(dynamicsCmd)) return runDynamicsCommand(dyn);
     if (app.got_subcommand(gen)) {
       ga.which = gen->get_subcommands().front()->get_name();
       return runGenerate(ga);

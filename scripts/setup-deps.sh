@@ -5,7 +5,9 @@
 #   scripts/setup-deps.sh --fuzz   also clang and libFuzzer's runtime (scripts/fuzz.sh)
 #   scripts/setup-deps.sh --tests  also what only the test suite needs: a single-node Slurm
 #                                  (munge, slurmctld, slurmd, slurm-client) for the sweep test
-#                                  (tests/cluster), which starts and stops its own daemons
+#                                  (tests/cluster), which starts and stops its own daemons; and
+#                                  DART's URDF loader (libdart-utils-urdf-dev), the reference
+#                                  of tests/engine/test_urdf_dart.cpp
 set -euo pipefail
 
 packages=(
@@ -20,7 +22,7 @@ packages=(
 for option in "$@"; do
   case "$option" in
     --fuzz) packages+=(clang libclang-rt-14-dev) ;;
-    --tests) packages+=(munge slurmctld slurmd slurm-client) ;;
+    --tests) packages+=(munge slurmctld slurmd slurm-client libdart-utils-urdf-dev) ;;
     *) echo "setup-deps: unknown option $option" >&2; exit 2 ;;
   esac
 done

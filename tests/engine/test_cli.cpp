@@ -1,11 +1,16 @@
 // articulate-cli end to end: conformance passes on the reference data, fails (exit 1) on a
-// perturbed copy and reports bad input (exit 2); info and generate work; structures simulate.
+// perturbed copy and reports bad input (exit 2); info and generate work; structures simulate;
+// dynamics prints H, bias and qdd that agree with each other.
 #include <QtTest>
 
 #include <array>
 #include <cmath>
+#include <random>
+
+#include <nlohmann/json.hpp>
 
 #include "articulate/formats/files.h"
+#include "test_util.h"
 
 namespace {
 
@@ -272,6 +277,76 @@ class TestCli : public QObject {
     QCOMPARE(run({"validate", broken}, &out), 1);
     QVERIFY2(out.contains("not a valid URDF document: Failed to find root link: Two root links found"),
              qPrintable(out));
+  }
+
+  // dynamics: coordinates in q order with their joints, and H, bias and qdd that agree with
+  // each other (H qdd + bias = tau: CRBA, RNEA and ABA are three algorithms); a URDF's base
+  // chosen by --base (auto floats a robot whose root is not 'world'); bad input exits 2
+  void dynamics() {
+    QTemporaryDir dir;
+    QString out;
+    for (const QString& model : {QString(ARTICULATE_MODELS_DIR "/arm6.json"), QString(ARTICULATE_MODELS_DIR "/floatbase_tree.json")}) {
+      QCOMPARE(run({"dynamics", model, "--json"}, &out), 0);
+      const nlohmann::json d = nlohmann::json::parse(out.toStdString());
+      const int nq = d["nq"], nv = d["nv"];
+      // a random state and force
+      std::mt19937 rng(5);
+      const Eigen::VectorXd q = testutil::randomVector(nq, rng), qd = testutil::randomVector(nv, rng),
+                            tau = testutil::randomVector(nv, rng);
+      auto text = [](const Eigen::VectorXd& v) {
+        QStringList parts;
+        for (Eigen::Index k = 0; k < v.size(); ++k) parts << QString::number(v(k), 'g', 17);
+        return parts.join(',');
+      };
+      QCOMPARE(run({"dynamics", model, "--q", text(q), "--qd", text(qd), "--tau", text(tau), "--json"}, &out), 0);
+      const nlohmann::json e = nlohmann::json::parse(out.toStdString());
+      Eigen::MatrixXd H(nv, nv);
+      Eigen::VectorXd bias(nv), qdd(nv);
+      for (int r = 0; r < nv; ++r) {
+        bias(r) = e["bias"][static_cast<std::size_t>(r)];
+        qdd(r) = e["qdd"][static_cast<std::size_t>(r)];
+        for (int c = 0; c < nv; ++c) H(r, c) = e["H"][static_cast<std::size_t>(r)][static_cast<std::size_t>(c)];
+      }
+      QVERIFY2(testutil::relErr(H * qdd + bias, tau) < 1e-10, qPrintable(model));
+      QVERIFY((H - H.transpose()).cwiseAbs().maxCoeff() == 0);
+      int positions = 0;
+      for (const auto& c : e["coordinates"]) positions += c["size"].get<int>();
+      QCOMPARE(positions, nq);
+    }
+    // a free joint's q: x y z, then the quaternion w x y z (normalised)
+    QCOMPARE(run({"dynamics", ARTICULATE_MODELS_DIR "/floatbase_tree.json", "--json"}, &out), 0);
+    nlohmann::json f = nlohmann::json::parse(out.toStdString());
+    const int floatNq = f["nq"];
+    QCOMPARE(f["coordinates"][0]["type"].get<std::string>(), std::string("free"));
+    QCOMPARE(f["coordinates"][0]["size"].get<int>(), 7);
+    QCOMPARE(f["coordinates"][0]["velocity_size"].get<int>(), 6);
+    // URDF: the joint names of the file; the base as asked
+    const QString urdf = dir.filePath("arm6.urdf");
+    QCOMPARE(run({"convert", ARTICULATE_MODELS_DIR "/arm6.json", urdf}, &out), 0);
+    QCOMPARE(run({"dynamics", urdf, "--json"}, &out), 0);  // its root is 'world': fixed
+    f = nlohmann::json::parse(out.toStdString());
+    QCOMPARE(f["nv"].get<int>(), 6);
+    QVERIFY2(f["coordinates"][0]["joint"].get<std::string>().rfind("_joint") != std::string::npos, out.toUtf8().constData());
+    QCOMPARE(run({"dynamics", ARTICULATE_TEST_DATA_DIR "/urdf/arm_fixture.urdf", "--base", "floating", "--json"}, &out), 0);
+    f = nlohmann::json::parse(out.toStdString());
+    QCOMPARE(f["coordinates"][0]["type"].get<std::string>(), std::string("free"));
+    QCOMPARE(f["coordinates"][0]["joint"].get<std::string>(), std::string(""));
+    QCOMPARE(f["coordinates"][1]["joint"].get<std::string>(), std::string("shoulder_yaw"));
+    QCOMPARE(run({"dynamics", ARTICULATE_TEST_DATA_DIR "/urdf/arm_fixture.urdf"}, &out), 0);
+    QVERIFY2(out.contains("shoulder: joint 'shoulder_yaw', Rz, 1 position(s)") && out.contains("\nH:\n"), qPrintable(out));
+    // bad input
+    QCOMPARE(run({"dynamics", ARTICULATE_MODELS_DIR "/arm6.json", "--q", "1,2"}, &out), 2);
+    QVERIFY2(out.contains("--q: expected 6 numbers, got 2"), qPrintable(out));
+    QCOMPARE(run({"dynamics", ARTICULATE_MODELS_DIR "/arm6.json", "--qd", "1,x,3,4,5,6"}, &out), 2);
+    QVERIFY2(out.contains("--qd: 'x' is not a number"), qPrintable(out));
+    QCOMPARE(run({"dynamics", ARTICULATE_MODELS_DIR "/arm6.json", "--base", "fixed"}, &out), 2);
+    QVERIFY2(out.contains("--base: for URDF files only"), qPrintable(out));
+    QCOMPARE(run({"dynamics", urdf, "--base", "hovering"}, &out), 2);
+    QVERIFY2(out.contains("--base: expected auto, fixed or floating, got 'hovering'"), qPrintable(out));
+    QCOMPARE(run({"dynamics", ARTICULATE_MODELS_DIR "/natural_fourbar.json"}, &out), 2);
+    QVERIFY2(out.contains("dynamics is for kinematic trees"), qPrintable(out));
+    QCOMPARE(run({"dynamics", ARTICULATE_MODELS_DIR "/floatbase_tree.json", "--q", "0,0,0,0,0,0,0" + QString(",0").repeated(floatNq - 7)}, &out), 2);
+    QVERIFY2(out.contains("quaternion of body"), qPrintable(out));
   }
 
   void generateThenInfo() {

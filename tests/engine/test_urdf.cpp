@@ -8,6 +8,7 @@
 #include <random>
 
 #include "articulate/model/appearance.h"
+#include "articulate/dynamics/configuration.h"
 #include "articulate/dynamics/dynamics.h"
 #include "articulate/formulations/generators.h"
 #include "articulate/model/model.h"
@@ -29,6 +30,23 @@ ModelSpec model(const std::string& file) { return loadModel(ARTICULATE_MODELS_DI
 double dynamicsDifference(const ModelSpec& a, const ModelSpec& b, std::uint32_t seed) {
   const Model ma = compile(a), mb = compile(b);
   const int n = ma.nv();
+  if (ma.nq() != n) {  // free joints: the same bodies in the same order, compared directly
+    if (mb.nq() != ma.nq() || mb.nv() != n || a.bodies.size() != b.bodies.size()) return 1e300;
+    for (std::size_t i = 0; i < a.bodies.size(); ++i)
+      if (a.bodies[i].name != b.bodies[i].name) return 1e300;
+    Data da(ma), db(mb);
+    std::mt19937 rng(seed);
+    double worst = 0;
+    for (int trial = 0; trial < 5; ++trial) {
+      Eigen::VectorXd q = testutil::randomVector(ma.nq(), rng);
+      normalizeConfiguration(ma, q);
+      const Eigen::VectorXd qd = testutil::randomVector(n, rng), qdd = testutil::randomVector(n, rng);
+      const Eigen::MatrixXd Ha = crba(ma, da, q);
+      const Eigen::VectorXd ta = rnea(ma, da, q, qd, qdd);
+      worst = std::max({worst, testutil::relErr(crba(mb, db, q), Ha), testutil::relErr(rnea(mb, db, q, qd, qdd), ta)});
+    }
+    return worst;
+  }
   if (mb.nv() != n || mb.nq() != n) return 1e300;
   std::vector<int> perm(n);  // b's index of a's joint i
   for (int i = 0; i < n; ++i) perm[i] = b.findBody(a.bodies[i].name);
@@ -151,7 +169,7 @@ class TestUrdf : public QObject {
     QTest::addColumn<QString>("file");
     QTest::addColumn<int>("seed");
     for (const char* f : {"arm6.json", "cart_pole.json", "furuta_pendulum.json", "spinning_top.json",
-                          "autotree_chain7.json", "autotree_tree15.json"})
+                          "autotree_chain7.json", "autotree_tree15.json", "floatbase_tree.json"})
       QTest::newRow(f) << QString(f) << 0;
     for (int seed : {1, 2, 3}) QTest::newRow(qPrintable("random " + QString::number(seed))) << QString() << seed;
   }
@@ -163,6 +181,7 @@ class TestUrdf : public QObject {
                                       {JointType::Rx, JointType::Ry, JointType::Rz, JointType::Px,
                                        JointType::Py, JointType::Pz})
                          : model(file.toStdString());
+    spec.gravity = Vec3(0, 0, -9.81);  // URDF stores none; its readers assume this one
     if (seed == 2)  // raw 6x6 inertias are written as mass, centre of mass and inertia
       for (BodySpec& b : spec.bodies) b.inertia = InertiaSpec::fromMatrix(b.inertia.spatial());
     const ModelSpec back = roundTrip(spec);
@@ -360,7 +379,7 @@ class TestUrdf : public QObject {
     QTest::addColumn<QString>("file");
     QTest::addColumn<QString>("message");
     QTest::newRow("helical") << "helical_screw.json" << "its helical joint (H) has no URDF form";
-    QTest::newRow("free") << "floatbase_tree.json" << "its free joint has no URDF form";
+    QTest::newRow("placed free joint") << "floatbase_tree.json" << "the placement of its free joint has no URDF form";
     QTest::newRow("planar") << "double_pendulum.json" << "planar models (arithmetic \"planar\") have no URDF form";
     QTest::newRow("loop") << "" << "constraint 'closure': loop closures have no URDF form";
   }
@@ -377,6 +396,7 @@ class TestUrdf : public QObject {
       spec.constraints.push_back(loop);
     } else {
       spec = model(file.toStdString());
+      if (file == "floatbase_tree.json") spec.bodies[0].translation = Vec3(0, 0, 1);  // its root floats from a placed frame
     }
     try {
       specToUrdf(spec);
@@ -473,7 +493,7 @@ class TestUrdf : public QObject {
     std::string ok = "<robot name='r'><!-- <a><b><c> --><link name='a'><visual><geometry>"
                      "<box size='1 1 1'/></geometry><material name='m'><color rgba='1 0 0 1'/>"
                      "</material></visual></link><![CDATA[<<<<]]></robot>";
-    QCOMPARE(specFromUrdf(ok, "ok.urdf").bodies.size(), std::size_t(0));
+    QCOMPARE(specFromUrdf(ok, "ok.urdf", nullptr, UrdfBase::Fixed).bodies.size(), std::size_t(0));
     std::string chain = "<robot name='chain'><link name='l0'/>";
     const int links = 3000;
     for (int k = 1; k <= links; ++k) {
@@ -484,7 +504,7 @@ class TestUrdf : public QObject {
                "'/><origin xyz='0 0 0.1' rpy='0 0 0'/><axis xyz='0 1 0'/></joint>";
     }
     chain += "</robot>";
-    const ModelSpec spec = specFromUrdf(chain, "chain.urdf");
+    const ModelSpec spec = specFromUrdf(chain, "chain.urdf", nullptr, UrdfBase::Fixed);
     QCOMPARE(spec.bodies.size(), std::size_t(links));
     QCOMPARE(spec.bodies.back().parent, links - 2);  // 0-based: body k hangs from body k - 1
   }

@@ -37,7 +37,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* bytes, std::size_t siz
     art::Data data(model);
     const Eigen::VectorXd zero = Eigen::VectorXd::Zero(model.nv());
     art::aba(model, data, model.q0, zero, zero);
-    const Eigen::MatrixXd H = art::crba(model, data, Eigen::VectorXd::Zero(model.nq()));
+    // at q0: zero joint angles, and a floating root's unit quaternion (a zero q has none)
+    const Eigen::MatrixXd H = art::crba(model, data, model.q0);
 
     // the robot saves in the Articulate format (JSON: names must be UTF-8) and reads back
     art::Diagnostics problems;
@@ -61,7 +62,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* bytes, std::size_t siz
       finding("the exported URDF has another number of bodies", out.xml);
     const art::Model again = art::compile(back);
     art::Data dataAgain(again);
-    const Eigen::MatrixXd H2 = art::crba(again, dataAgain, Eigen::VectorXd::Zero(again.nq()));
+    const Eigen::MatrixXd H2 = art::crba(again, dataAgain, again.q0);
     if (H2.rows() != H.rows() || !H2.allFinite() || (H2 - H).norm() > 1e-9 * (1.0 + H.norm()))
       finding("the exported URDF has other dynamics", out.xml);
   } catch (const art::ModelError& e) {

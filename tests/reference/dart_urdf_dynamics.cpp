@@ -82,7 +82,9 @@ int main(int argc, char** argv) {
   for (std::size_t i = 0; i < skel->getNumDofs(); ++i) {
     const dart::dynamics::DegreeOfFreedom* dof = skel->getDof(i);
     const dart::dynamics::Joint* joint = dof->getJoint();
-    out["coordinates"].push_back({{"joint", joint == skel->getRootJoint() && base == "floating" ? "" : joint->getName()},
+    // the floating root's free joint is the loader's, not the file's: named "" as Articulate does
+    const bool floatingRoot = joint == skel->getRootJoint() && dynamic_cast<const dart::dynamics::FreeJoint*>(joint);
+    out["coordinates"].push_back({{"joint", floatingRoot ? "" : joint->getName()},
                                   {"index", dof->getIndexInJoint()}});
   }
   const Eigen::MatrixXd& H = skel->getMassMatrix();

@@ -63,7 +63,10 @@ std::optional<LoadedModel> loadIfUrdf(const std::string& path) {
   if (!isUrdfPath(path)) return std::nullopt;
   LoadedModel lm;
   lm.format = "urdf";
-  lm.spec = loadUrdf(path, &lm.notes);
+  UrdfImport report;
+  lm.spec = loadUrdf(path, &report);
+  lm.notes = std::move(report.notes);
+  lm.jointNames = std::move(report.jointNames);
   return lm;
 }
 

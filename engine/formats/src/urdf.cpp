@@ -30,7 +30,9 @@ namespace {
 
 using nlohmann::json;
 
-constexpr const char* kBaseLink = "base";
+// the fixed base's link: "world", which URDF readers (DART, Pinocchio, Articulate) take as the
+// fixed frame, so that the export of a fixed-base model reads back fixed
+constexpr const char* kBaseLink = "world";
 // URDF requires <limit> on prismatic joints; Articulate's joints are unlimited
 constexpr double kPrismaticTravel = 1000;  // m, either way
 constexpr double kEffort = 1000;           // N
@@ -226,20 +228,36 @@ std::string vecText(const Vec3& v) {
   return s.str();
 }
 
-// refuses what has no URDF form: planar models, empty or "base" names, H/free joints, loops
+// whether the model floats: its first body is on a free joint (the URDF root link, no "world")
+bool floatingRoot(const ModelSpec& spec) {
+  return !spec.bodies.empty() && spec.bodies.front().joint.type == JointType::Free;
+}
+
+// refuses what has no URDF form: planar models, empty or "world" names, H joints, a free joint
+// other than the first body's (or placed, or beside other bodies on the base), loops
 void checkUrdfForm(const ModelSpec& spec) {
   if (spec.arithmetic == Arithmetic::Planar)
     throw UrdfError("planar models (arithmetic \"planar\") have no URDF form: URDF describes "
                     "spatial mechanisms");
   for (const BodySpec& b : spec.bodies) {
     if (b.name.empty() || b.name == kBaseLink)
-      throw UrdfError("body '" + b.name + "': URDF needs a non-empty link name other than 'base'");
+      throw UrdfError("body '" + b.name + "': URDF needs a non-empty link name other than 'world'");
     if (b.joint.type == JointType::H)
       throw UrdfError("body '" + b.name + "': its helical joint (H) has no URDF form (URDF joints "
                       "rotate or slide, not both)");
-    if (b.joint.type == JointType::Free)
-      throw UrdfError("body '" + b.name + "': its free joint has no URDF form (a URDF tree is fixed "
-                      "at its root link; URDF tools float the root link themselves)");
+    if (b.joint.type == JointType::Free && &b != &spec.bodies.front())
+      throw UrdfError("body '" + b.name + "': its free joint has no URDF form (a URDF robot floats "
+                      "at its root link only: make it the first body)");
+  }
+  if (floatingRoot(spec)) {
+    const BodySpec& root = spec.bodies.front();
+    if (!root.rotation.isIdentity(0) || !root.translation.isZero(0))
+      throw UrdfError("body '" + root.name + "': the placement of its free joint has no URDF form (a "
+                      "floating root link is placed by its pose alone)");
+    for (std::size_t i = 1; i < spec.bodies.size(); ++i)
+      if (spec.bodies[i].parent < 0)
+        throw UrdfError("body '" + spec.bodies[i].name + "': it is on the fixed base beside the floating '" +
+                        root.name + "', and a URDF robot has one root link");
   }
   for (std::size_t k = 0; k < spec.constraints.size(); ++k) {
     const ConstraintSpec& c = spec.constraints[k];
@@ -321,14 +339,20 @@ struct UrdfExport {
   std::vector<std::string> jointOrder;
 };
 
-// fills x.m from a checked spec: root link "base", then each body's link and joint in order
+// fills x.m from a checked spec: root link "world" (fixed base) or the first body's (floating), then each body's link and joint in order
 void buildUrdfModel(const ModelSpec& spec, const std::map<int, const ConstraintSpec*>& mimics,
                     UrdfExport& x) {
   x.m.name_ = spec.name.empty() ? "articulate" : spec.name;
-  auto base = std::make_shared<urdf::Link>();
-  base->name = kBaseLink;
-  addVisuals(spec.baseAppearance, defaultBodyColour(0), true, *base, x.materials, x.dropped);
-  x.m.links_[base->name] = base;
+  const bool floating = floatingRoot(spec);
+  urdf::LinkSharedPtr root;
+  if (!floating) {
+    root = std::make_shared<urdf::Link>();
+    root->name = kBaseLink;
+    addVisuals(spec.baseAppearance, defaultBodyColour(0), true, *root, x.materials, x.dropped);
+    x.m.links_[root->name] = root;
+  } else {
+    x.linkOrder.clear();
+  }
   for (std::size_t i = 0; i < spec.bodies.size(); ++i) {
     const BodySpec& b = spec.bodies[i];
     auto link = std::make_shared<urdf::Link>();
@@ -338,13 +362,17 @@ void buildUrdfModel(const ModelSpec& spec, const std::map<int, const ConstraintS
                x.dropped);
     x.m.links_[link->name] = link;
     x.linkOrder.push_back(link->name);
+    if (floating && i == 0) {  // the root link: no joint
+      root = link;
+      continue;
+    }
 
     const urdf::JointSharedPtr joint = urdfJoint(spec, static_cast<int>(i), mimics);
     x.m.joints_[joint->name] = joint;
     x.jointOrder.push_back(joint->name);
   }
   for (const auto& [key, material] : x.materials) x.m.materials_[material->name] = material;
-  x.m.root_link_ = base;
+  x.m.root_link_ = root;
 }
 
 // the URDF text: urdfdom's export with exact numbers, links and joints in the model's order
@@ -381,6 +409,13 @@ std::vector<std::string> exportNotes(const ModelSpec& spec, int dropped) {
   if (!spec.forces.empty())
     notes.push_back(std::to_string(spec.forces.size()) + " external force(s) are not stored");
   if (!spec.camera.empty()) notes.push_back("the camera is not stored");
+  if (floatingRoot(spec)) {
+    const BodySpec& root = spec.bodies.front();
+    if (!spec.baseAppearance.empty())
+      notes.push_back("the base's drawing is not stored (a floating URDF robot has no fixed link)");
+    if (!root.freePosition.isZero(0) || root.freeOrientation != Eigen::Vector4d(1, 0, 0, 0) || !root.freeVelocity.isZero(0))
+      notes.push_back("the initial pose and velocity of the floating '" + root.name + "' are not stored");
+  }
   if (dropped)
     notes.push_back(std::to_string(dropped) + " drawing instruction(s) other than boxes, cylinders "
                     "and spheres (lines, triangles, tiles) are not stored");
@@ -652,9 +687,10 @@ std::vector<urdf::LinkSharedPtr> linksInTreeOrder(const urdf::ModelInterface& m,
 }
 
 // the spec being read, and what the link walk gathers for the later steps and the notes
-struct UrdfImport {
+struct ImportState {
   std::string source;                       // the FormatError path
-  std::string rootName;                     // the root link: the fixed base
+  std::string rootName;                     // the root link: the fixed base, or body 0 floating
+  bool floating = false;                    // the root link is body 0 on a free joint
   ModelSpec spec;
   std::map<std::string, Frame> frames;      // link -> where its coordinates go
   std::vector<std::vector<Mass>> masses;    // body -> its links' mass properties
@@ -683,7 +719,7 @@ Mat3 axisTurn(const Vec3& a, int& k) {
 }
 
 // adds link's body on movable joint j (frame Rj, pj in parent's coordinates); returns its frame
-Frame addBody(UrdfImport& s, const urdf::Link& link, const urdf::Joint& j, int parent,
+Frame addBody(ImportState& s, const urdf::Link& link, const urdf::Joint& j, int parent,
               const Mat3& Rj, const Vec3& pj, const std::string& jwhere) {
   Vec3 a = toVec(j.axis);
   if (!a.allFinite() || a.norm() == 0) throw s.fail(jwhere + ": axis must be a nonzero vector");
@@ -712,8 +748,8 @@ Frame addBody(UrdfImport& s, const urdf::Link& link, const urdf::Joint& j, int p
 }
 
 // a link's frame in its owner: base for the root, parent's owner for fixed joints, else a body
-Frame linkFrame(UrdfImport& s, const urdf::Link& link) {
-  if (link.name == s.rootName) return Frame{};
+Frame linkFrame(ImportState& s, const urdf::Link& link) {
+  if (link.name == s.rootName) return s.floating ? Frame{0, Mat3::Identity(), Vec3::Zero()} : Frame{};
   const std::string where = "link '" + link.name + "'";
   const urdf::Joint& j = *link.parent_joint;
   const std::string jwhere = "joint '" + j.name + "' (to " + where + ")";
@@ -736,7 +772,7 @@ Frame linkFrame(UrdfImport& s, const urdf::Link& link) {
 }
 
 // adds the link's <inertial> (kg, m, kg m^2) in owner coordinates to its owner, or to rootMass
-void addInertial(UrdfImport& s, const urdf::Link& link, const Frame& frame) {
+void addInertial(ImportState& s, const urdf::Link& link, const Frame& frame) {
   const urdf::InertialSharedPtr& in = link.inertial;
   if (!in) return;
   const std::string where = "link '" + link.name + "'";
@@ -757,7 +793,7 @@ void addInertial(UrdfImport& s, const urdf::Link& link, const Frame& frame) {
 }
 
 // the drawing of a box/cylinder/sphere visual at R, p (owner coordinates, m); false for a mesh
-bool visualShape(const UrdfImport& s, const std::string& where, const urdf::Geometry& geometry,
+bool visualShape(const ImportState& s, const std::string& where, const urdf::Geometry& geometry,
                  const Mat3& R, const Vec3& p, json& shape) {
   switch (geometry.type) {
     case urdf::Geometry::BOX: {
@@ -803,7 +839,7 @@ bool visualShape(const UrdfImport& s, const std::string& where, const urdf::Geom
 }
 
 // adds the link's visuals to its owner's appearance in their colour; counts collisions, meshes
-void addLinkVisuals(UrdfImport& s, const urdf::Link& link, const Frame& frame) {
+void addLinkVisuals(ImportState& s, const urdf::Link& link, const Frame& frame) {
   const std::string where = "link '" + link.name + "'";
   json& appearance = frame.owner < 0 ? s.spec.baseAppearance : s.spec.bodies[frame.owner].appearance;
   s.collisions += static_cast<int>(link.collision_array.size());
@@ -830,7 +866,7 @@ void addLinkVisuals(UrdfImport& s, const urdf::Link& link, const Frame& frame) {
 }
 
 // walks the links parents first: each one's frame (and body), mass properties and visuals
-void walkLinks(UrdfImport& s, const std::vector<urdf::LinkSharedPtr>& ordered) {
+void walkLinks(ImportState& s, const std::vector<urdf::LinkSharedPtr>& ordered) {
   for (const urdf::LinkSharedPtr& link : ordered) {
     const Frame frame = linkFrame(s, *link);
     s.frames[link->name] = frame;
@@ -840,7 +876,7 @@ void walkLinks(UrdfImport& s, const std::vector<urdf::LinkSharedPtr>& ordered) {
 }
 
 // sets each body's inertia: the mass properties of its links combined (body coordinates)
-void setBodyInertias(UrdfImport& s) {
+void setBodyInertias(ImportState& s) {
   for (std::size_t i = 0; i < s.spec.bodies.size(); ++i)
     if (!s.masses[i].empty()) {
       const Mass total = combine(s.masses[i]);
@@ -849,9 +885,9 @@ void setBodyInertias(UrdfImport& s) {
 }
 
 // adds each <mimic> as a coupling constraint; refuses a mimic of a joint that is not a body's
-void addMimics(UrdfImport& s) {
+void addMimics(ImportState& s) {
   for (std::size_t i = 0; i < s.spec.bodies.size(); ++i)
-    if (const urdf::JointMimicSharedPtr& mimic = s.jointOf[i]->mimic) {
+    if (const urdf::JointMimicSharedPtr& mimic = s.jointOf[i] ? s.jointOf[i]->mimic : nullptr) {
       const auto master = s.bodyOfJoint.find(mimic->joint_name);
       if (master == s.bodyOfJoint.end())
         throw s.fail("joint '" + s.jointOf[i]->name + "': mimics '" + mimic->joint_name +
@@ -869,7 +905,7 @@ void addMimics(UrdfImport& s) {
 // compiles the spec as a check; a ModelError becomes a FormatError naming the link. Each
 // link's numbers may be finite while the joint-space inertia they add up to is not (fuzz_urdf:
 // a centre of mass or a joint origin 1e154 m out, squared by the transforms): refused too.
-void checkCompiles(const UrdfImport& s) {
+void checkCompiles(const ImportState& s) {
   Model model;
   try {
     model = compile(s.spec);
@@ -884,10 +920,13 @@ void checkCompiles(const UrdfImport& s) {
 }
 
 // one note per kind of thing not used (root mass, merged links, limits, collisions, meshes)
-void importNotes(const UrdfImport& s, std::vector<std::string>& notes) {
+void importNotes(const ImportState& s, std::vector<std::string>& notes) {
   if (s.rootMass > 0)
     notes.push_back("the mass of the root link '" + s.rootName + "' and the links fixed to it (" +
                     num(s.rootMass) + " kg) is not used: the root is the fixed base");
+  if (s.floating)
+    notes.push_back("the root link '" + s.rootName + "' floats on a free joint (no link named 'world' "
+                    "holds it; choose the base with --base fixed|floating)");
   if (s.merged) notes.push_back(std::to_string(s.merged) + " fixed joint(s) merged their child link into its parent");
   if (s.limited) notes.push_back("the limits of " + std::to_string(s.limited) + " joint(s) are not used (Articulate's joints are unlimited)");
   if (s.withDynamics) notes.push_back("the damping and friction of " + std::to_string(s.withDynamics) + " joint(s) are not used");
@@ -902,21 +941,70 @@ void importNotes(const UrdfImport& s, std::vector<std::string>& notes) {
 
 }  // namespace
 
-ModelSpec specFromUrdf(const std::string& xml, const std::string& source,
-                       std::vector<std::string>* notes) {
+bool parseUrdfBase(const std::string& text, UrdfBase& out) {
+  if (text == "auto") out = UrdfBase::Auto;
+  else if (text == "fixed") out = UrdfBase::Fixed;
+  else if (text == "floating") out = UrdfBase::Floating;
+  else return false;
+  return true;
+}
+
+ModelSpec specFromUrdf(const std::string& xml, const std::string& source, UrdfImport* report, UrdfBase base) {
   const urdf::ModelInterfaceSharedPtr m = parseUrdfText(xml, source);
   checkNames(*m, source);
   const std::vector<urdf::LinkSharedPtr> ordered = linksInTreeOrder(*m, xml, source);
-  UrdfImport s;
+  ImportState s;
   s.source = source;
   s.rootName = m->getRoot()->name;
+  s.floating = base == UrdfBase::Floating || (base == UrdfBase::Auto && s.rootName != "world");
   s.spec.name = m->getName();
+  if (s.floating) {  // body 0: the root link on a free joint at the world origin
+    BodySpec root;
+    root.name = s.rootName;
+    root.parent = -1;
+    root.joint.type = JointType::Free;
+    s.spec.bodies.push_back(std::move(root));
+    s.masses.emplace_back();
+    s.jointOf.push_back(nullptr);
+  }
   walkLinks(s, ordered);
+  // "base" names the fixed base in Articulate's files: a body of that name (often a floating
+  // root link) takes another
+  std::string renamed;
+  for (BodySpec& b : s.spec.bodies) {
+    if (b.name != "base") continue;
+    std::set<std::string> taken;
+    for (const BodySpec& other : s.spec.bodies) taken.insert(other.name);
+    for (const char* candidate : {"base_link", "base_body", "urdf_base"})
+      if (!taken.count(candidate)) {
+        b.name = candidate;
+        break;
+      }
+    renamed = b.name;
+  }
   setBodyInertias(s);
   addMimics(s);
   checkCompiles(s);
-  if (notes) importNotes(s, *notes);
+  if (report) {
+    importNotes(s, report->notes);
+    if (!renamed.empty())
+      report->notes.push_back("the link 'base' is the body '" + renamed + "' ('base' names the fixed base)");
+    report->floating = s.floating;
+    report->jointNames.clear();
+    for (const urdf::Joint* j : s.jointOf) report->jointNames.push_back(j ? j->name : std::string());
+  }
   return std::move(s.spec);
+}
+
+ModelSpec specFromUrdf(const std::string& xml, const std::string& source, std::vector<std::string>* notes) {
+  UrdfImport report;
+  ModelSpec spec = specFromUrdf(xml, source, &report, UrdfBase::Auto);
+  if (notes) notes->insert(notes->end(), report.notes.begin(), report.notes.end());
+  return spec;
+}
+
+ModelSpec loadUrdf(const std::string& path, UrdfImport* report, UrdfBase base) {
+  return specFromUrdf(readTextFile(path), path, report, base);
 }
 
 ModelSpec loadUrdf(const std::string& path, std::vector<std::string>* notes) {

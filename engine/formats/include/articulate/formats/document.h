@@ -26,6 +26,9 @@ struct LoadedModel {
   std::string format;  // "articulate-model", "articulate-recording", "spatial_v2" or "urdf"
   std::optional<Motion> motion;  // present when the file carried t and q
   std::vector<std::string> notes;  // what the reader left out (URDF: limits, meshes, ...)
+  // per body, its joint's name in the file (URDF; "" for a floating root); empty where the
+  // format names joints by their bodies (Articulate, spatial_v2)
+  std::vector<std::string> jointNames;
 };
 
 /// A model document of any kind: a kinematic tree (an Articulate document of kind "tree", an

@@ -32,15 +32,18 @@ struct UrdfText {
 /// Whether `path` names a URDF file (extension ".urdf", any case).
 bool isUrdfPath(const std::string& path);
 
-/// Converts a spatial kinematic tree to URDF. The base is the root link "base"; body i becomes
+/// Converts a spatial kinematic tree to URDF. The fixed base is the root link "world" (which
+/// URDF readers take as the fixed frame); a model whose first body is on a free joint (placed
+/// at the base's origin, the only body on the base) floats: that body's link is the root link,
+/// with no "world". Body i becomes
 /// link `name` on joint `name_joint`: Rx Ry Rz as "continuous" about x, y, z of the joint
 /// frame, Px Py Pz as "prismatic" (with <limit lower="-1000" upper="1000" effort="1000"
 /// velocity="100">, since URDF requires limits and Articulate's joints have none); coupling
 /// constraints become <mimic>. Boxes, cylinders and spheres of the appearance become
 /// <visual>s with their colour. Numbers are written with 17 significant digits (shortest
 /// exact form), so importing the result gives the same dynamics to round-off.
-/// Throws UrdfError naming the body and the reason for planar models, helical and free
-/// joints and loop constraints. What URDF cannot hold but does not change the tree
+/// Throws UrdfError naming the body and the reason for planar models, helical joints, free
+/// joints other than such a root's, and loop constraints. What URDF cannot hold but does not change the tree
 /// (gravity other than [0 0 -9.81], initial state, controllers, contacts, forces, camera,
 /// lines, triangles and tiles) is left out and listed in `notes`.
 UrdfText specToUrdf(const ModelSpec& spec);
@@ -52,8 +55,26 @@ std::vector<std::string> saveUrdf(const std::string& path, const ModelSpec& spec
 /// The deepest XML element nesting a URDF document may have (a real one has about five).
 inline constexpr std::size_t kMaxUrdfDepth = 256;
 
+/// How a URDF's root link joins the world.
+enum class UrdfBase {
+  Auto,     // floating, unless the root link is named "world" (as DART and Pinocchio read URDF)
+  Fixed,    // the root link is the fixed base: its mass is not used, it does not move
+  Floating  // the root link is a body on a free joint, its mass used, at the world origin
+};
+
+/// "auto", "fixed" or "floating"; false for any other text.
+bool parseUrdfBase(const std::string& text, UrdfBase& out);
+
+/// What a URDF import reports beside the spec.
+struct UrdfImport {
+  std::vector<std::string> notes;       // one line per kind of thing not used (limits, meshes, ...)
+  std::vector<std::string> jointNames;  // per body, its URDF joint's name ("" for a floating root)
+  bool floating = false;                // the root link floats (body 0, a free joint)
+};
+
 /// Reads URDF text into a spatial ModelSpec with the default gravity [0 0 -9.81]. The root
-/// link is the fixed base (its own mass is ignored: the base does not move); "revolute" and
+/// link is the fixed base (its own mass is ignored: the base does not move) or, floating
+/// (`base`), body 0 on a free joint with its mass and its drawing; "revolute" and
 /// "continuous" joints become R joints, "prismatic" joints P joints (about or along x, y or z
 /// of the joint frame; any other axis turns the body frame so that the axis is its z, with the
 /// link's inertia, drawing and child placements turned to match); "fixed" joints merge the
@@ -65,10 +86,14 @@ inline constexpr std::size_t kMaxUrdfDepth = 256;
 /// nested deeper than kMaxUrdfDepth elements (checked before parsing, whose recursion a deeper
 /// document would overflow), XML or URDF errors reported by urdfdom, "floating" and "planar"
 /// joints, a zero joint axis, invalid mass properties or geometry sizes.
+ModelSpec specFromUrdf(const std::string& xml, const std::string& source, UrdfImport* report,
+                       UrdfBase base = UrdfBase::Auto);
+/// specFromUrdf with the notes alone, the base chosen by UrdfBase::Auto.
 ModelSpec specFromUrdf(const std::string& xml, const std::string& source,
                        std::vector<std::string>* notes = nullptr);
 
 /// Reads a URDF file (at most 256 MiB) with specFromUrdf. Throws FormatError naming the file.
+ModelSpec loadUrdf(const std::string& path, UrdfImport* report, UrdfBase base = UrdfBase::Auto);
 ModelSpec loadUrdf(const std::string& path, std::vector<std::string>* notes = nullptr);
 
 }  // namespace art

@@ -1,0 +1,144 @@
+// articulate-cli dynamics (dynamics_command.h): CRBA for H, RNEA with qdd = 0 for the bias,
+// ABA (or, with loops and gears, the constrained forward dynamics without stabilisation) for
+// qdd. Numbers are printed in full double precision, shortest round trip.
+#include "dynamics_command.h"
+
+#include <charconv>
+#include <cmath>
+#include <iostream>
+#include <sstream>
+#include <stdexcept>
+#include <variant>
+
+#include <nlohmann/json.hpp>
+
+#include "articulate/dynamics/configuration.h"
+#include "articulate/dynamics/constraints.h"
+#include "articulate/dynamics/dynamics.h"
+#include "articulate/formats/urdf.h"
+#include "articulate/model/model.h"
+
+namespace {
+
+using namespace art;
+
+// "a,b,c" as exactly n numbers, or `fallback` when empty
+Eigen::VectorXd numbers(const std::string& list, const Eigen::VectorXd& fallback, const std::string& option) {
+  if (list.empty()) return fallback;
+  std::vector<double> out;
+  std::stringstream ss(list);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    double x = 0;
+    const auto r = std::from_chars(item.data(), item.data() + item.size(), x);
+    if (item.empty() || r.ec != std::errc() || r.ptr != item.data() + item.size() || !std::isfinite(x))
+      throw std::invalid_argument(option + ": '" + item + "' is not a number");
+    out.push_back(x);
+  }
+  if (static_cast<Eigen::Index>(out.size()) != fallback.size())
+    throw std::invalid_argument(option + ": expected " + std::to_string(fallback.size()) + " numbers, got " +
+                                std::to_string(out.size()));
+  return Eigen::Map<const Eigen::VectorXd>(out.data(), static_cast<Eigen::Index>(out.size()));
+}
+
+std::string text(double x) {
+  char buffer[32];
+  const auto r = std::to_chars(buffer, buffer + sizeof buffer, x);
+  return std::string(buffer, r.ptr);
+}
+
+}  // namespace
+
+art::LoadedDocument loadWithBase(const std::string& path, const std::string& base) {
+  if (base.empty()) return loadDocument(path);
+  UrdfBase b;
+  if (!parseUrdfBase(base, b)) throw std::invalid_argument("--base: expected auto, fixed or floating, got '" + base + "'");
+  if (!isUrdfPath(path))
+    throw std::invalid_argument("--base: for URDF files only (" + path + " says its base itself: a free joint floats)");
+  LoadedModel lm;
+  lm.format = "urdf";
+  UrdfImport report;
+  lm.spec = loadUrdf(path, &report, b);
+  lm.notes = std::move(report.notes);
+  lm.jointNames = std::move(report.jointNames);
+  return lm;
+}
+
+CLI::App* addDynamicsCommand(CLI::App& app, DynamicsArgs& a) {
+  auto* cmd = app.add_subcommand("dynamics", "a tree's joint-space inertia H, bias C qd + g and forward dynamics at one state");
+  cmd->add_option("MODEL", a.model, "model file (Articulate, spatial_v2 JSON, URDF)")->required()->check(CLI::ExistingFile);
+  cmd->add_option("--base", a.base, "URDF: auto (floating unless the root link is 'world'), fixed or floating");
+  cmd->add_option("--q", a.q, "joint positions a,b,c in q order (default: the model's initial state)");
+  cmd->add_option("--qd", a.qd, "joint velocities (default: the model's initial state)");
+  cmd->add_option("--tau", a.tau, "joint forces for qdd (default: zero)");
+  cmd->add_flag("--json", a.json, "print JSON (default: text)");
+  return cmd;
+}
+
+int runDynamicsCommand(const DynamicsArgs& a) {
+  const LoadedDocument document = loadWithBase(a.model, a.base);
+  const auto* lm = std::get_if<LoadedModel>(&document);
+  if (!lm) throw std::invalid_argument(a.model + ": dynamics is for kinematic trees (this is a rigid body or a structure)");
+  const Model model = compile(lm->spec);
+  Data data(model);
+  Eigen::VectorXd q = numbers(a.q, model.q0, "--q");
+  const Eigen::VectorXd qd = numbers(a.qd, model.qd0, "--qd");
+  const Eigen::VectorXd tau = numbers(a.tau, Eigen::VectorXd::Zero(model.nv()), "--tau");
+  for (int i = 0; i < model.nb; ++i)
+    if (model.joints[i].type == JointType::Free && Eigen::Vector4d(q.segment<4>(model.qIndex[i] + 3)).norm() == 0)
+      throw std::invalid_argument("--q: the quaternion of body '" + model.names[i] + "' is zero");
+  normalizeConfiguration(model, q);
+  const Eigen::MatrixXd H = crba(model, data, q);
+  const Eigen::VectorXd bias = rnea(model, data, q, qd, Eigen::VectorXd::Zero(model.nv()));
+  Eigen::VectorXd qdd;
+  if (model.constraints.empty()) {
+    qdd = aba(model, data, q, qd, tau);
+  } else {
+    ConstraintData cdata(model);
+    qdd = constrainedForwardDynamics(model, data, cdata, q, qd, tau, nullptr, BaumgarteGains{0.0, 0.0});
+  }
+  nlohmann::ordered_json out;
+  out["model"] = a.model;
+  out["format"] = lm->format;
+  out["nq"] = model.nq();
+  out["nv"] = model.nv();
+  out["coordinates"] = nlohmann::ordered_json::array();
+  for (int i = 0; i < model.nb; ++i) {
+    const std::string joint = static_cast<std::size_t>(i) < lm->jointNames.size() ? lm->jointNames[i] : model.names[i];
+    out["coordinates"].push_back({{"body", model.names[i]},
+                                  {"joint", joint},
+                                  {"type", std::string(jointCode(model.joints[i].type))},
+                                  {"size", model.jointNq(i)},
+                                  {"velocity_size", model.jointNv(i)}});
+  }
+  auto vector = [](const Eigen::VectorXd& v) { return std::vector<double>(v.data(), v.data() + v.size()); };
+  out["q"] = vector(q);
+  out["qd"] = vector(qd);
+  out["tau"] = vector(tau);
+  out["H"] = nlohmann::ordered_json::array();
+  for (Eigen::Index r = 0; r < H.rows(); ++r) out["H"].push_back(vector(H.row(r).transpose()));
+  out["bias"] = vector(bias);
+  out["qdd"] = vector(qdd);
+  if (a.json) {
+    std::cout << out.dump(2) << "\n";
+    return 0;
+  }
+  std::cout << "model: " << a.model << " (" << lm->format << "), nq " << model.nq() << ", nv " << model.nv() << "\n"
+            << "coordinates (q order):\n";
+  for (const auto& c : out["coordinates"])
+    std::cout << "  " << c["body"].get<std::string>() << ": joint '" << c["joint"].get<std::string>() << "', "
+              << c["type"].get<std::string>() << ", " << c["size"].get<int>() << " position(s)\n";
+  auto line = [](const char* name, const Eigen::VectorXd& v) {
+    std::cout << name << ":";
+    for (Eigen::Index k = 0; k < v.size(); ++k) std::cout << " " << text(v(k));
+    std::cout << "\n";
+  };
+  line("q", q);
+  line("qd", qd);
+  line("tau", tau);
+  std::cout << "H:\n";
+  for (Eigen::Index r = 0; r < H.rows(); ++r) line(" ", H.row(r).transpose());
+  line("bias", bias);
+  line("qdd", qdd);
+  return 0;
+}

@@ -1,0 +1,26 @@
+#pragma once
+// articulate-cli dynamics: a model's joint-space dynamics at one state, as numbers another
+// engine can be held against (docs/cli.md). Also the loader the commands share for `--base`.
+
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "articulate/formats/document.h"
+
+struct DynamicsArgs {
+  std::string model, base, q, qd, tau;  // empty: the model's (base: URDF's auto rule)
+  bool json = false;
+};
+
+/// Loads a model file as loadDocument does, a URDF with the base `base` ("auto", "fixed" or
+/// "floating"; empty: auto). Throws std::invalid_argument for another `base` text, or a `base`
+/// given for a format that says its base itself; FormatError as loadDocument.
+art::LoadedDocument loadWithBase(const std::string& path, const std::string& base);
+
+/// Adds the `dynamics` subcommand with its options to `app`.
+CLI::App* addDynamicsCommand(CLI::App& app, DynamicsArgs& args);
+
+/// Runs it: prints the coordinates, H(q), bias(q, qd) and qdd(q, qd, tau); 0 done, 2 bad input
+/// (thrown as exceptions to main).
+int runDynamicsCommand(const DynamicsArgs& args);
