@@ -483,7 +483,7 @@ int runConvert(const std::string& in, const std::string& out, const std::string&
   if (format == "urdf") {
     for (const std::string& note : saveUrdf(out, lm.spec)) std::cerr << "note: " << out << ": " << note << "\n";
   } else if (format == "spatial_v2") {
-    saveSpatialV2(out, lm.spec);
+    for (const std::string& note : saveSpatialV2(out, lm.spec)) std::cerr << "note: " << out << ": " << note << "\n";
   } else {
     saveModel(out, lm.spec);
   }

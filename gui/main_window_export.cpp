@@ -219,7 +219,7 @@ bool MainWindow::exportModel(const QString& path) {
     if (isUrdfPath(localPath(path)))
       notes = saveUrdf(localPath(path), m_model->spec);
     else
-      saveSpatialV2(localPath(path), m_model->spec);
+      notes = saveSpatialV2(localPath(path), m_model->spec);
   } catch (const std::exception& e) {
     showError(tr("Could not export '%1'.").arg(QFileInfo(path).fileName()),
               QString::fromStdString(e.what()));

@@ -3,6 +3,10 @@
 #include "viewport/annotation_layer.h"
 
 #include <cmath>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
 #include <unordered_map>
 
 #include <vtkActor.h>
@@ -10,8 +14,10 @@
 #include <vtkCamera.h>
 #include <vtkAppendPolyData.h>
 #include <vtkFloatArray.h>
+#include <vtkIntArray.h>
 #include <vtkPointData.h>
 #include <vtkPolyDataNormals.h>
+#include <vtkQuadricDecimation.h>
 #include <vtkCellArray.h>
 #include <vtkCellData.h>
 #include <vtkCubeSource.h>
@@ -26,6 +32,7 @@
 #include <vtkTransformPolyDataFilter.h>
 #include <vtkUnsignedCharArray.h>
 
+#include "articulate/formats/mesh.h"
 #include "articulate/model/appearance.h"
 #include "articulate/dynamics/dynamics.h"
 
@@ -176,6 +183,109 @@ PolyPtr coloured(const PolyPtr& pd, const Vec3& colour) {
                         std::lround(255 * colour.z()));
   pd->GetCellData()->SetScalars(c);
   return pd;
+}
+
+// A mesh file's triangles as VTK data in file coordinates, one cell-data colour index per
+// triangle ("part", -1: no material); with `coarse`, decimated (vtkQuadricDecimation) to about
+// Scene::kCoarseMeshTriangles. Both forms are built once per loaded file and kept (per
+// MeshData: a changed file loads as new data).
+constexpr vtkIdType kCoarseMeshTriangles = Scene::kCoarseMeshTriangles;
+
+PolyPtr meshPoly(const std::shared_ptr<const MeshData>& mesh, bool coarse) {
+  static std::mutex mutex;
+  static std::map<std::pair<const MeshData*, bool>, std::pair<std::shared_ptr<const MeshData>, PolyPtr>> cache;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto& slot = cache[{mesh.get(), coarse}];
+  if (slot.second) return slot.second;
+  PolyPtr pd = PolyPtr::New();
+  vtkNew<vtkPoints> points;
+  points->SetNumberOfPoints(static_cast<vtkIdType>(mesh->vertices.size()));
+  for (std::size_t k = 0; k < mesh->vertices.size(); ++k) {
+    const Eigen::Vector3f& v = mesh->vertices[k];
+    points->SetPoint(static_cast<vtkIdType>(k), v.x(), v.y(), v.z());
+  }
+  vtkNew<vtkCellArray> tris;
+  vtkNew<vtkIntArray> part;
+  part->SetName("part");
+  for (std::size_t k = 0; k < mesh->triangles.size(); ++k) {
+    const auto& t = mesh->triangles[k];
+    const vtkIdType ids[3] = {t[0], t[1], t[2]};
+    tris->InsertNextCell(3, ids);
+    part->InsertNextValue(mesh->triangleColour[k]);
+  }
+  pd->SetPoints(points);
+  pd->SetPolys(tris);
+  pd->GetCellData()->AddArray(part);
+  if (coarse) {
+    // parts decimated one by one, so that each keeps its colour
+    vtkNew<vtkAppendPolyData> all;
+    std::map<int, std::vector<vtkIdType>> cells;
+    for (vtkIdType c = 0; c < pd->GetNumberOfCells(); ++c) cells[part->GetValue(c)].push_back(c);
+    for (const auto& [index, ids] : cells) {
+      PolyPtr piece = PolyPtr::New();
+      vtkNew<vtkCellArray> pieceTris;
+      for (vtkIdType c : ids) {
+        vtkIdType n;
+        const vtkIdType* pts;
+        tris->GetCellAtId(c, n, pts);
+        pieceTris->InsertNextCell(n, pts);
+      }
+      piece->SetPoints(points);
+      piece->SetPolys(pieceTris);
+      vtkNew<vtkQuadricDecimation> decimate;
+      decimate->SetInputData(piece);
+      const double keep = std::min(1.0, static_cast<double>(kCoarseMeshTriangles) / static_cast<double>(mesh->triangles.size()));
+      decimate->SetTargetReduction(1.0 - keep);
+      decimate->Update();
+      PolyPtr out = decimate->GetOutput();
+      vtkNew<vtkIntArray> outPart;
+      outPart->SetName("part");
+      for (vtkIdType c = 0; c < out->GetNumberOfCells(); ++c) outPart->InsertNextValue(index);
+      out->GetCellData()->AddArray(outPart);
+      all->AddInputData(out);
+    }
+    all->Update();
+    pd = all->GetOutput();
+  }
+  slot = {mesh, pd};
+  return pd;
+}
+
+// the cells of `pd` whose "part" is `index`, placed (x_body = R (scale .* x) + t), with smooth
+// normals split at creases
+PolyPtr meshPart(const PolyPtr& pd, int index, const Primitive& p) {
+  vtkDataArray* part = pd->GetCellData()->GetArray("part");
+  PolyPtr piece = PolyPtr::New();
+  vtkNew<vtkPoints> points;
+  const vtkIdType n = pd->GetNumberOfPoints();
+  points->SetNumberOfPoints(n);
+  for (vtkIdType k = 0; k < n; ++k) {
+    double x[3];
+    pd->GetPoint(k, x);
+    const Vec3 y = p.rotation * Vec3(p.scale.x() * x[0], p.scale.y() * x[1], p.scale.z() * x[2]) + p.points[0];
+    points->SetPoint(k, y.x(), y.y(), y.z());
+  }
+  const bool mirrored = p.scale.prod() < 0;
+  vtkNew<vtkCellArray> tris;
+  for (vtkIdType c = 0; c < pd->GetNumberOfCells(); ++c) {
+    if (static_cast<int>(part->GetTuple1(c)) != index) continue;
+    vtkIdType m;
+    const vtkIdType* ids;
+    pd->GetPolys()->GetCellAtId(c, m, ids);
+    if (m != 3) continue;
+    const vtkIdType t[3] = {ids[0], mirrored ? ids[2] : ids[1], mirrored ? ids[1] : ids[2]};
+    tris->InsertNextCell(3, t);
+  }
+  piece->SetPoints(points);
+  piece->SetPolys(tris);
+  vtkNew<vtkPolyDataNormals> normals;
+  normals->SetInputData(piece);
+  normals->SplittingOn();
+  normals->SetFeatureAngle(40.0);
+  normals->ConsistencyOff();
+  normals->AutoOrientNormalsOff();
+  normals->Update();
+  return normals->GetOutput();
 }
 
 // flat point normals (every edge split), as showmotion's flat-shaded triangles and floors
@@ -348,6 +458,51 @@ void Scene::addPrimitive(int body, const Primitive& p) {
       break;
     }
     case Primitive::Kind::Tiles: surface(flatNormals(tiles(p)), p.colour); break;
+    case Primitive::Kind::Mesh: {
+      std::shared_ptr<const MeshData> mesh;
+      try {
+        mesh = loadMesh(p.file);
+      } catch (const std::exception&) {
+        break;  // said when the document loaded (its notes); the body draws the rest
+      }
+      auto build = [&](bool coarseForm) {
+        const PolyPtr pd = meshPoly(mesh, coarseForm);
+        std::set<int> parts;
+        vtkDataArray* part = pd->GetCellData()->GetArray("part");
+        for (vtkIdType c = 0; c < pd->GetNumberOfCells(); ++c) parts.insert(static_cast<int>(part->GetTuple1(c)));
+        for (int index : parts)
+          surface(meshPart(pd, index, p),
+                  p.fileColours && index >= 0 ? mesh->colours[static_cast<std::size_t>(index)] : p.colour);
+      };
+      if (body < 0 || mesh->triangles.size() <= kDetailedMeshTriangles) {
+        build(false);
+        break;
+      }
+      // a large mesh on a moving body: its own actors, fine when near, decimated when small
+      // on screen; they take part in picking, highlighting and ghosts as the body's actors
+      auto actorOf = [&](bool coarseForm) {
+        const std::size_t first = ba.surfaces.size();
+        build(coarseForm);
+        vtkNew<vtkAppendPolyData> append;
+        for (std::size_t k = first; k < ba.surfaces.size(); ++k) append->AddInputData(ba.surfaces[k].surface);
+        append->Update();
+        ba.surfaces.resize(first);
+        auto a = actorFor(append->GetOutput(), Vec3::Ones(), ba.transform);
+        a->GetMapper()->ScalarVisibilityOn();
+        static_cast<vtkPolyDataMapper*>(a->GetMapper())->SetScalarModeToUseCellData();
+        a->GetProperty()->BackfaceCullingOn();
+        ba.actors.push_back(a);
+        m_renderer->AddActor(a);
+        return a.GetPointer();
+      };
+      const Vec3 lo = mesh->min.cwiseProduct(p.scale), hi = mesh->max.cwiseProduct(p.scale);
+      DetailItem item{body, p.rotation * (0.5 * (lo + hi)) + p.points[0], 0.5 * (hi - lo).norm(), false};
+      item.fine = actorOf(false);
+      item.coarseActor = actorOf(true);
+      item.coarseActor->VisibilityOff();
+      m_details.push_back(item);
+      break;
+    }
   }
 }
 
@@ -419,7 +574,7 @@ void Scene::applyCellColours() {
 }
 
 void Scene::updateDetail() {
-  if (!m_batch || m_details.empty()) return;
+  if (m_details.empty()) return;
   vtkCamera* cam = m_renderer->GetActiveCamera();
   const int* size = m_renderer->GetSize();
   if (size[1] <= 0) return;
@@ -436,11 +591,18 @@ void Scene::updateDetail() {
     const double depth = parallel ? 1.0 : (p.rotation * d.centre + p.position - eye).dot(ahead);
     const double pixels = depth > 0 ? d.radius * scale / depth : HUGE_VAL;
     // hysteresis: a body at the threshold does not flicker between the two
-    const bool coarse = d.coarse ? pixels < 1.2 * kCoarseBelowPixels : pixels < kCoarseBelowPixels;
+    const double below = d.fine ? kMeshCoarseBelowPixels : kCoarseBelowPixels;
+    const bool coarse = d.coarse ? pixels < 1.2 * below : pixels < below;
+    if (d.fine && coarse != d.coarse) {  // a large mesh's actors: no batch cells to rebuild
+      d.fine->SetVisibility(!coarse);
+      d.coarseActor->SetVisibility(coarse);
+      d.coarse = coarse;
+      continue;
+    }
     changed |= coarse != d.coarse;
     d.coarse = coarse;
   }
-  if (changed) rebuildCells();
+  if (changed && m_batch) rebuildCells();
 }
 
 int Scene::coarseCount() const {
@@ -450,7 +612,10 @@ int Scene::coarseCount() const {
 }
 
 void Scene::finishBatch() {
-  if (!m_batch) return;
+  if (!m_batch) {
+    watchDetail();  // large meshes have their own actors, and a level of detail
+    return;
+  }
   m_bodyPointStart.resize(m_model.nb + 1, static_cast<long long>(m_localPoints.size()));
   vtkNew<vtkPoints> points;
   points->SetDataTypeToFloat();  // what GL draws: uploaded without conversion each frame
@@ -471,7 +636,11 @@ void Scene::finishBatch() {
   m_batchActor->GetMapper()->ScalarVisibilityOn();
   static_cast<vtkPolyDataMapper*>(m_batchActor->GetMapper())->SetScalarModeToUseCellData();
   m_renderer->AddActor(m_batchActor);
-  if (m_details.empty()) return;
+  watchDetail();
+}
+
+void Scene::watchDetail() {
+  if (m_details.empty() || m_detailObserver) return;
   // the level of detail follows the camera: chosen as each render starts
   vtkNew<vtkCallbackCommand> onRender;
   onRender->SetClientData(this);
@@ -696,13 +865,22 @@ void Scene::movingBounds(Vec3& lo, Vec3& hi) const {
 void Scene::bodyBounds(int body, Vec3& lo, Vec3& hi) const {
   lo = Vec3::Constant(INFINITY);
   hi = Vec3::Constant(-INFINITY);
-  if (body < 0 || body >= m_model.nb || m_bodyPointStart.size() <= static_cast<std::size_t>(body + 1))
-    return;
-  const BodyPose& p = m_poses[body];
-  for (long long k = m_bodyPointStart[body]; k < m_bodyPointStart[body + 1]; ++k) {
-    const Vec3 x = p.rotation * m_localPoints[k] + p.position;
-    lo = lo.cwiseMin(x);
-    hi = hi.cwiseMax(x);
+  if (body < 0 || body >= m_model.nb) return;
+  if (m_bodyPointStart.size() > static_cast<std::size_t>(body + 1)) {
+    const BodyPose& p = m_poses[body];
+    for (long long k = m_bodyPointStart[body]; k < m_bodyPointStart[body + 1]; ++k) {
+      const Vec3 x = p.rotation * m_localPoints[k] + p.position;
+      lo = lo.cwiseMin(x);
+      hi = hi.cwiseMax(x);
+    }
+  }
+  for (const DetailItem& d : m_details) {  // large meshes: their own actors
+    if (d.body != body || !d.fine) continue;
+    double b[6];
+    d.fine->GetBounds(b);
+    if (b[0] > b[1]) continue;
+    lo = lo.cwiseMin(Vec3(b[0], b[2], b[4]));
+    hi = hi.cwiseMax(Vec3(b[1], b[3], b[5]));
   }
 }
 

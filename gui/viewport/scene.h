@@ -70,6 +70,13 @@ class Scene {
   int coarseCount() const;
   static constexpr int kCoarseFacets = 8;
   static constexpr double kCoarseBelowPixels = 6.0;
+  /// A mesh of more than kDetailedMeshTriangles on a moving body is drawn by its own actors
+  /// (moved by their transform, not re-sent each frame): its file's triangles, and a form
+  /// decimated to about kCoarseMeshTriangles drawn while its radius is under
+  /// kMeshCoarseBelowPixels on screen. Smaller meshes join the batch.
+  static constexpr std::size_t kDetailedMeshTriangles = 40000;
+  static constexpr int kCoarseMeshTriangles = 20000;
+  static constexpr double kMeshCoarseBelowPixels = 120.0;
   void setHighlighted(int body);
   void setOverlayVisibility(bool frames, bool jointAxes, bool coms);
   /// The force overlays (annotation_layer.h): draws these annotations and, with `names`, the
@@ -103,6 +110,8 @@ class Scene {
     Vec3 centre = Vec3::Zero();  // body coordinates
     double radius = 0.0;
     bool coarse = false;         // the version drawn now
+    vtkActor* fine = nullptr;    // a large mesh's two actors (else null: batched parts)
+    vtkActor* coarseActor = nullptr;
   };
   // batched cells of one part: [n, id1..idn]... (batch point ids) and 3 colour bytes each
   struct CellGroup {
@@ -148,6 +157,7 @@ class Scene {
   void rebuildCells();       // the drawn cells from m_groups and the details' versions
   void applyCellColours();   // cell colours, the highlighted body's tinted
   void updateDetail();       // chooses each detail item's version for the coming render
+  void watchDetail();        // calls updateDetail as each render starts (when there are details)
   void buildOverlays();
 };
 

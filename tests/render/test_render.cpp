@@ -62,6 +62,9 @@ class TestRender : public QObject {
     QTest::newRow("planar") << "planar5.json" << "planar5";
     QTest::newRow("tiles floor") << "rollingdisc.json" << "rollingdisc";
     QTest::newRow("arm") << "arm6.json" << "arm6";
+    // meshes: STL in metres and Collada in millimetres (Z up), by package://, coloured by the
+    // URDF's materials and the Collada file's own
+    QTest::newRow("meshed arm (URDF)") << "robots/meshed_arm_description/urdf/meshed_arm.urdf" << "meshed_arm";
   }
   void matchesBaseline() {
     QFETCH(QString, model);

@@ -3,12 +3,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <map>
 #include <set>
 #include <sstream>
 
 #include "articulate/formats/document.h"
 #include "articulate/formats/floating_base.h"
+#include "articulate/formats/mesh.h"
 #include "articulate/model/appearance.h"
 #include "articulate/model/model.h"
 #include "articulate/formats/files.h"
@@ -1015,6 +1017,19 @@ ojson recordingToJson(const ModelSpec& spec, const Motion& motion) {
   return doc;
 }
 
+namespace {
+
+// the spec as a file at `path` holds it: mesh files under its folder named relative to it
+ModelSpec withRelativeMeshes(const std::string& path, const ModelSpec& spec) {
+  const std::string folder = std::filesystem::absolute(path).parent_path().string();
+  ModelSpec out = spec;
+  relativeMeshPaths(out.baseAppearance, folder);
+  for (BodySpec& b : out.bodies) relativeMeshPaths(b.appearance, folder);
+  return out;
+}
+
+}  // namespace
+
 void saveRecording(const std::string& path, const ModelSpec& spec, const Motion& motion) {
   // Streamed: the same bytes as formatJson(recordingToJson(spec, motion)), written a piece at a
   // time, so that a long recording is never held a second time as JSON (a document of
@@ -1028,7 +1043,7 @@ void saveRecording(const std::string& path, const ModelSpec& spec, const Motion&
   if (!motion.author.empty()) head["author"] = motion.author;
   if (!motion.description.empty()) head["description"] = motion.description;
   if (!motion.date.empty()) head["date"] = motion.date;
-  head["model"] = specToJson(spec);
+  head["model"] = specToJson(withRelativeMeshes(path, spec));
   AtomicFile file(path);
   std::string out = "{\n";
   for (auto it = head.begin(); it != head.end(); ++it) {
@@ -1085,7 +1100,7 @@ void saveRecording(const std::string& path, const ModelSpec& spec, const Motion&
 
 
 void saveModel(const std::string& path, const ModelSpec& spec) {
-  writeFileAtomically(path, formatJson(specToJson(spec)));
+  writeFileAtomically(path, formatJson(specToJson(withRelativeMeshes(path, spec))));
 }
 
 // ---- rigid bodies (kind "rigid_body") ----

@@ -1,12 +1,15 @@
 // The one reader of model files: which format a file is in, and what it holds.
 #include "articulate/formats/document.h"
 
+#include <filesystem>
+
 #include <utility>
 
 #include "articulate/formats/files.h"
 #include "articulate/formats/floating_base.h"
 #include "articulate/formats/spatial_v2.h"
 #include "articulate/formats/structure.h"
+#include "articulate/formats/mesh.h"
 #include "articulate/formats/urdf.h"
 
 namespace art {
@@ -58,6 +61,24 @@ std::optional<LoadedModel> readModelDocumentAsIs(const json& doc, Diagnostics& p
 
 namespace {
 
+// a tree read from `path`: its mesh file names made absolute against the file's folder, and one
+// note per mesh that does not load (naming the body and the file; the body still draws the rest)
+void resolveMeshes(LoadedModel& lm, const std::string& path) {
+  const std::string folder = std::filesystem::absolute(path).parent_path().string();
+  auto check = [&](nlohmann::json& appearance, const std::string& owner) {
+    absoluteMeshPaths(appearance, folder);
+    for (const std::string& file : meshFiles(appearance)) {
+      try {
+        loadMesh(file);
+      } catch (const FormatError& e) {
+        lm.notes.push_back(owner + ": a mesh is not drawn: " + e.what());
+      }
+    }
+  };
+  check(lm.spec.baseAppearance, "the base");
+  for (BodySpec& b : lm.spec.bodies) check(b.appearance, "body '" + b.name + "'");
+}
+
 // a URDF file: the format decided by the file name (isUrdfPath, urdf.h)
 std::optional<LoadedModel> loadIfUrdf(const std::string& path) {
   if (!isUrdfPath(path)) return std::nullopt;
@@ -78,6 +99,7 @@ LoadedModel loadModel(const std::string& path, bool convertFloats) {
   Diagnostics problems;
   std::optional<LoadedModel> lm = readModelDocument(doc, problems, convertFloats);
   if (!lm) throw FormatError(path, problemList(problems));
+  resolveMeshes(*lm, path);
   return *lm;
 }
 
@@ -106,6 +128,7 @@ LoadedDocument loadDocument(const std::string& path) {
   Diagnostics problems;
   std::optional<LoadedDocument> d = readDocument(doc, problems);
   if (!d) throw FormatError(path, problemList(problems));
+  if (auto* lm = std::get_if<LoadedModel>(&*d)) resolveMeshes(*lm, path);
   return std::move(*d);
 }
 

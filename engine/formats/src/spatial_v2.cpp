@@ -325,9 +325,39 @@ ModelSpec specFromSpatialV2(const json& model, const std::string& path, std::vec
 
 using ojson = nlohmann::ordered_json;
 
-ojson specToSpatialV2(const ModelSpec& original) {
+namespace {
+
+// removes the "mesh" instructions (and their argument) of a drawing list, sub-lists included;
+// returns how many
+int withoutMeshes(nlohmann::json& list, int depth = 0) {
+  if (!list.is_array() || depth > 64) return 0;
+  int removed = 0;
+  nlohmann::json out = nlohmann::json::array();
+  for (std::size_t k = 0; k < list.size(); ++k) {
+    if (list[k].is_array()) {
+      removed += withoutMeshes(list[k], depth + 1);
+      out.push_back(list[k]);
+    } else if (list[k] == "mesh" && k + 1 < list.size()) {
+      ++removed;
+      ++k;
+    } else {
+      out.push_back(list[k]);
+    }
+  }
+  list = std::move(out);
+  return removed;
+}
+
+}  // namespace
+
+ojson specToSpatialV2(const ModelSpec& original, std::vector<std::string>* notes) {
   // spatial_v2 has no free joint: free bodies become its six-joint floatbase emulation
-  const ModelSpec spec = expandFreeJoints(original);
+  ModelSpec spec = expandFreeJoints(original);
+  // nor meshes: showmotion stops at an instruction it does not know
+  int meshes = withoutMeshes(spec.baseAppearance);
+  for (BodySpec& b : spec.bodies) meshes += withoutMeshes(b.appearance);
+  if (meshes && notes)
+    notes->push_back(std::to_string(meshes) + " mesh drawing(s) are not stored: spatial_v2's showmotion draws no meshes");
   const bool planar = spec.arithmetic == Arithmetic::Planar;
   auto matrixJson = [](const Eigen::MatrixXd& M) {
     ojson rows = ojson::array();
@@ -395,8 +425,10 @@ ojson specToSpatialV2(const ModelSpec& original) {
   return out;
 }
 
-void saveSpatialV2(const std::string& path, const ModelSpec& spec) {
-  writeFileAtomically(path, formatJson(specToSpatialV2(spec)));
+std::vector<std::string> saveSpatialV2(const std::string& path, const ModelSpec& spec) {
+  std::vector<std::string> notes;
+  writeFileAtomically(path, formatJson(specToSpatialV2(spec, &notes)));
+  return notes;
 }
 
 namespace {

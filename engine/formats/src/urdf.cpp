@@ -7,7 +7,10 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <optional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -22,6 +25,7 @@
 #include "articulate/model/appearance.h"
 #include "articulate/model/model.h"
 #include "articulate/formats/files.h"
+#include "articulate/formats/mesh.h"
 #include "articulate/formats/spatial_v2.h"
 
 namespace art {
@@ -200,6 +204,17 @@ void addVisuals(const json& appearance, const Vec3& defaultColour, bool isBase, 
       auto sphere = std::make_shared<urdf::Sphere>();
       sphere->radius = p.radius;
       visual->geometry = sphere;
+    } else if (p.kind == Primitive::Kind::Mesh) {
+      auto mesh = std::make_shared<urdf::Mesh>();
+      mesh->filename = p.file;
+      mesh->scale = fromVec(p.scale);
+      R = p.rotation;
+      visual->geometry = mesh;
+      if (p.fileColours) {  // no <material>: the file's own colours
+        visual->origin = pose(R, centre);
+        link.visual_array.push_back(visual);
+        continue;
+      }
     } else {
       ++dropped;
       continue;
@@ -691,13 +706,15 @@ struct ImportState {
   std::string source;                       // the FormatError path
   std::string rootName;                     // the root link: the fixed base, or body 0 floating
   bool floating = false;                    // the root link is body 0 on a free joint
+  std::string folder;                       // the URDF's folder: relative mesh names start there
+  std::vector<std::string> packagePaths;    // more folders to find package://NAME in (settings)
+  std::vector<std::string> meshNotes;       // meshes not found or not readable
   ModelSpec spec;
   std::map<std::string, Frame> frames;      // link -> where its coordinates go
   std::vector<std::vector<Mass>> masses;    // body -> its links' mass properties
   std::vector<const urdf::Joint*> jointOf;  // body -> its URDF joint
   std::map<std::string, int> bodyOfJoint;   // URDF joint name -> body
   int limited = 0, withDynamics = 0, collisions = 0, merged = 0;  // counted for the notes
-  std::vector<std::string> meshes;          // the link of each mesh visual
   double rootMass = 0;                      // kg on the root link and the links fixed to it
 
   FormatError fail(const std::string& reason) const { return FormatError(source, reason); }
@@ -838,6 +855,80 @@ bool visualShape(const ImportState& s, const std::string& where, const urdf::Geo
   return true;
 }
 
+// the folders a package://NAME/... mesh may be under, in the order they are searched: the
+// URDF's folder and its ancestors (one named NAME, or holding a folder NAME), ROS_PACKAGE_PATH,
+// AMENT_PREFIX_PATH (PREFIX/share/NAME), then the settings' list
+std::vector<std::filesystem::path> packageCandidates(const ImportState& s, const std::string& name) {
+  namespace fs = std::filesystem;
+  std::vector<fs::path> out;
+  for (fs::path dir = fs::absolute(s.folder).lexically_normal(); !dir.empty(); dir = dir.parent_path()) {
+    if (dir.filename() == name) out.push_back(dir);
+    out.push_back(dir / name);
+    if (dir == dir.root_path()) break;
+  }
+  auto split = [](const char* list) {
+    std::vector<std::string> parts;
+    std::stringstream ss(list ? list : "");
+    std::string item;
+    while (std::getline(ss, item, ':'))
+      if (!item.empty()) parts.push_back(item);
+    return parts;
+  };
+  for (const std::string& root : split(std::getenv("ROS_PACKAGE_PATH"))) {
+    if (fs::path(root).filename() == name) out.push_back(root);
+    out.push_back(fs::path(root) / name);
+  }
+  for (const std::string& prefix : split(std::getenv("AMENT_PREFIX_PATH"))) out.push_back(fs::path(prefix) / "share" / name);
+  for (const std::string& root : s.packagePaths) {
+    if (fs::path(root).filename() == name) out.push_back(root);
+    out.push_back(fs::path(root) / name);
+  }
+  return out;
+}
+
+// a <mesh filename>'s file, absolute: package://NAME/REST (packageCandidates), file://PATH, or
+// a path (relative to the URDF's folder); nullopt, with a note, when it is not found or does not
+// read as a mesh
+std::optional<std::string> meshFile(ImportState& s, const std::string& where, const std::string& name) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  std::optional<fs::path> found;
+  std::string looked;
+  if (name.rfind("package://", 0) == 0) {
+    const std::string rest = name.substr(10);
+    const std::size_t slash = rest.find('/');
+    const std::string package = rest.substr(0, slash);
+    const std::string inside = slash == std::string::npos ? std::string() : rest.substr(slash + 1);
+    if (package.empty() || inside.empty()) {
+      s.meshNotes.push_back(where + ": mesh '" + name + "' is not drawn: expected package://NAME/PATH");
+      return std::nullopt;
+    }
+    for (const fs::path& dir : packageCandidates(s, package))
+      if (fs::is_regular_file(dir / inside, ec)) {
+        found = dir / inside;
+        break;
+      }
+    looked = " (package '" + package + "' looked for beside the URDF and in its parent folders, ROS_PACKAGE_PATH, "
+             "AMENT_PREFIX_PATH and the settings' package folders)";
+  } else {
+    fs::path file = name.rfind("file://", 0) == 0 ? fs::path(name.substr(7)) : fs::path(name);
+    if (file.is_relative()) file = fs::path(s.folder) / file;
+    if (fs::is_regular_file(file, ec)) found = file;
+  }
+  if (!found) {
+    s.meshNotes.push_back(where + ": mesh '" + name + "' is not drawn: not found" + looked);
+    return std::nullopt;
+  }
+  const std::string path = fs::absolute(*found).lexically_normal().string();
+  try {
+    loadMesh(path);
+  } catch (const FormatError& e) {
+    s.meshNotes.push_back(where + ": mesh '" + name + "' is not drawn: " + e.what());
+    return std::nullopt;
+  }
+  return path;
+}
+
 // adds the link's visuals to its owner's appearance in their colour; counts collisions, meshes
 void addLinkVisuals(ImportState& s, const urdf::Link& link, const Frame& frame) {
   const std::string where = "link '" + link.name + "'";
@@ -849,8 +940,22 @@ void addLinkVisuals(ImportState& s, const urdf::Link& link, const Frame& frame) 
     const Vec3 p = frame.R * toVec(v->origin.position) + frame.t;
     json shape;
     if (!visualShape(s, where, *v->geometry, R, p, shape)) {
-      s.meshes.push_back(link.name);
-      continue;
+      const auto& m = static_cast<const urdf::Mesh&>(*v->geometry);
+      const std::optional<std::string> file = meshFile(s, where, m.filename);
+      if (!file) continue;
+      const Vec3 scale = toVec(m.scale);
+      if (!scale.allFinite() || !(scale.array() != 0).all())
+        throw s.fail(where + ": mesh scale must be finite and nonzero, got " + vecText(scale));
+      json rows = json::array();
+      for (int r = 0; r < 3; ++r) rows.push_back(vec(R.row(r).transpose()));
+      json instruction = {{"file", *file}, {"scale", vec(scale)}, {"position", vec(p)}, {"rotation", rows}};
+      if (!v->material || !v->material->texture_filename.empty()) {  // the file's own colours
+        appearance.push_back("mesh");
+        appearance.push_back(instruction);
+        continue;
+      }
+      instruction["colour"] = "context";
+      shape = json::array({"mesh", instruction});
     }
     if (v->material && v->material->texture_filename.empty()) {
       const urdf::Color& c = v->material->color;
@@ -931,12 +1036,7 @@ void importNotes(const ImportState& s, std::vector<std::string>& notes) {
   if (s.limited) notes.push_back("the limits of " + std::to_string(s.limited) + " joint(s) are not used (Articulate's joints are unlimited)");
   if (s.withDynamics) notes.push_back("the damping and friction of " + std::to_string(s.withDynamics) + " joint(s) are not used");
   if (s.collisions) notes.push_back(std::to_string(s.collisions) + " collision geometr" + (s.collisions > 1 ? "ies are" : "y is") + " not used");
-  if (!s.meshes.empty()) {
-    std::string names;
-    for (std::size_t k = 0; k < s.meshes.size() && k < 3; ++k) names += (k ? ", " : "") + s.meshes[k];
-    notes.push_back(std::to_string(s.meshes.size()) + " mesh visual(s) are not drawn (links " + names +
-                    (s.meshes.size() > 3 ? ", ..." : "") + "): Articulate draws boxes, cylinders and spheres");
-  }
+  notes.insert(notes.end(), s.meshNotes.begin(), s.meshNotes.end());
 }
 
 }  // namespace
@@ -949,12 +1049,15 @@ bool parseUrdfBase(const std::string& text, UrdfBase& out) {
   return true;
 }
 
-ModelSpec specFromUrdf(const std::string& xml, const std::string& source, UrdfImport* report, UrdfBase base) {
+ModelSpec specFromUrdf(const std::string& xml, const std::string& source, UrdfImport* report, UrdfBase base,
+                       const std::vector<std::string>& packagePaths) {
   const urdf::ModelInterfaceSharedPtr m = parseUrdfText(xml, source);
   checkNames(*m, source);
   const std::vector<urdf::LinkSharedPtr> ordered = linksInTreeOrder(*m, xml, source);
   ImportState s;
   s.source = source;
+  s.folder = std::filesystem::absolute(source).parent_path().string();
+  s.packagePaths = packagePaths;
   s.rootName = m->getRoot()->name;
   s.floating = base == UrdfBase::Floating || (base == UrdfBase::Auto && s.rootName != "world");
   s.spec.name = m->getName();
@@ -1003,8 +1106,9 @@ ModelSpec specFromUrdf(const std::string& xml, const std::string& source, std::v
   return spec;
 }
 
-ModelSpec loadUrdf(const std::string& path, UrdfImport* report, UrdfBase base) {
-  return specFromUrdf(readTextFile(path), path, report, base);
+ModelSpec loadUrdf(const std::string& path, UrdfImport* report, UrdfBase base,
+                   const std::vector<std::string>& packagePaths) {
+  return specFromUrdf(readTextFile(path), path, report, base, packagePaths);
 }
 
 ModelSpec loadUrdf(const std::string& path, std::vector<std::string>* notes) {

@@ -18,7 +18,8 @@ const double kDefaultColours[12][3] = {
 
 const std::map<std::string, int> kArity{{"box", 1},      {"cyl", 2},      {"sphere", 2},
                                         {"colour", 1},   {"facets", 1},   {"vertices", 1},
-                                        {"line", 1},     {"triangles", 1}, {"tiles", 2}};
+                                        {"line", 1},     {"triangles", 1}, {"tiles", 2},
+                                        {"mesh", 1}};
 
 struct Context {
   Vec3 colour;
@@ -56,7 +57,7 @@ class Interpreter {
       const auto arity = kArity.find(name);
       if (arity == kArity.end()) {
         fail(at, "'" + name + "' is not a drawing instruction (box, cyl, sphere, colour, "
-                              "facets, vertices, line, triangles, tiles)");
+                              "facets, vertices, line, triangles, tiles, mesh)");
         return;  // the arguments that follow cannot be told from instructions
       }
       const int n = arity->second;
@@ -150,6 +151,47 @@ class Interpreter {
     return true;
   }
 
+  // "mesh", {"file": F, "scale": s | [sx, sy, sz], "position": [x, y, z], "rotation": 3 rows,
+  // "colour": "file" | "context"}
+  void mesh(const json& a, const Context& ctx, const std::string& at) {
+    if (!a.is_object()) return fail(at, "'mesh' needs {\"file\": ..., \"scale\": ..., \"position\": ..., \"rotation\": ...}");
+    for (const auto& [key, value] : a.items())
+      if (key != "file" && key != "scale" && key != "position" && key != "rotation" && key != "colour")
+        return fail(at + "." + key, "is not a field of 'mesh' (file, scale, position, rotation, colour)");
+    Primitive p = make(Primitive::Kind::Mesh, ctx, at);
+    if (!a.contains("file") || !a["file"].is_string() || a["file"].get<std::string>().empty())
+      return fail(at + ".file", "'mesh' needs a file name (a path relative to the model file, or absolute)");
+    p.file = a["file"].get<std::string>();
+    if (a.contains("scale")) {
+      double s = 0;
+      std::vector<Vec3> v;
+      if (num(a["scale"], s)) {
+        p.scale = Vec3::Constant(s);
+      } else if (points(json::array({a["scale"]}), 1, v, 1)) {
+        p.scale = v[0];
+      } else {
+        return fail(at + ".scale", "expected a number or [sx, sy, sz]");
+      }
+      if (!(p.scale.array() != 0).all()) return fail(at + ".scale", "must not be zero along an axis");
+    }
+    p.points = {Vec3::Zero()};
+    if (a.contains("position") && !points(json::array({a["position"]}), 1, p.points, 1))
+      return fail(at + ".position", "expected [x, y, z]");
+    if (a.contains("rotation")) {
+      std::vector<Eigen::VectorXd> r;
+      if (!rows(a["rotation"], 3, r, 3) || r.size() != 3) return fail(at + ".rotation", "expected 3 rows of 3 numbers");
+      for (int i = 0; i < 3; ++i) p.rotation.row(i) = r[static_cast<std::size_t>(i)].transpose();
+      if ((p.rotation * p.rotation.transpose() - Mat3::Identity()).cwiseAbs().maxCoeff() > 1e-6 || p.rotation.determinant() < 0)
+        return fail(at + ".rotation", "is not a rotation matrix");
+    }
+    if (a.contains("colour")) {
+      if (a["colour"] != "file" && a["colour"] != "context")
+        return fail(at + ".colour", "expected \"file\" (the file's materials) or \"context\" (the current colour)");
+      p.fileColours = a["colour"] == "file";
+    }
+    result.push_back(std::move(p));
+  }
+
   void instruction(const std::string& name, const json& l, std::size_t k, Context& ctx,
                    const std::string& at) {
     const json& a1 = l[k + 1];
@@ -225,6 +267,8 @@ class Interpreter {
         p.triangles.push_back({idx[0], idx[1], idx[2]});
       }
       result.push_back(std::move(p));
+    } else if (name == "mesh") {
+      mesh(a1, ctx, at);
     } else if (name == "tiles") {
       if (!m_isBase) return fail(at, "'tiles' is only allowed in the base's appearance");
       Primitive p = make(Primitive::Kind::Tiles, ctx, at);

@@ -33,12 +33,13 @@ bool looksLikeSpatialV2(const nlohmann::json& doc);
 /// A spatial_v2 model struct as JSON (NB, parent, jtype, Xtree, I, gravity, gc, appearance,
 /// camera), which MATLAB/Octave's jsondecode turns back into a model for spatial_v2. Free
 /// joints, which spatial_v2 lacks, are written as its six-joint floatbase emulation
-/// (expandFreeJoints, floating_base.h); loading the result converts them back.
-nlohmann::ordered_json specToSpatialV2(const ModelSpec& spec);
+/// (expandFreeJoints, floating_base.h); loading the result converts them back. spatial_v2 has
+/// no meshes: `mesh` drawing instructions are left out, with a note appended to `notes`.
+nlohmann::ordered_json specToSpatialV2(const ModelSpec& spec, std::vector<std::string>* notes = nullptr);
 
-/// Writes specToSpatialV2(spec) to a file atomically. Throws std::runtime_error naming the
-/// file when it cannot be written.
-void saveSpatialV2(const std::string& path, const ModelSpec& spec);
+/// Writes specToSpatialV2(spec) to a file atomically; returns its notes. Throws
+/// std::runtime_error naming the file when it cannot be written.
+std::vector<std::string> saveSpatialV2(const std::string& path, const ModelSpec& spec);
 
 /// Reads a spatial_v2 model document (looksLikeSpatialV2) into `out`: the model, its name and
 /// description when given, its drawing instructions checked, and showmotion's motion beside it

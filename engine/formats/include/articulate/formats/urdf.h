@@ -80,20 +80,25 @@ struct UrdfImport {
 /// link's inertia, drawing and child placements turned to match); "fixed" joints merge the
 /// child link into its parent (inertias added, drawings and children moved along); <mimic>
 /// becomes a coupling constraint. Visual boxes, cylinders and spheres become drawing
-/// instructions in their material's colour. Limits, dynamics (damping, friction), collisions
-/// and meshes are not used; each kind is listed in `notes` when present.
+/// instructions in their material's colour; mesh visuals become `mesh` instructions with the
+/// file's absolute name (relative to the URDF's folder, file://, or package://NAME/PATH found
+/// beside the URDF and in its parent folders, ROS_PACKAGE_PATH, AMENT_PREFIX_PATH/share, then
+/// `packagePaths`), in the material's colour, or the file's own without one. A mesh that is
+/// not found or does not read is left out with a note naming the link and the file. Limits,
+/// dynamics (damping, friction) and collisions are not used; each kind is listed in `notes`.
 /// Throws FormatError (its path() is `source`) naming the link or joint and the reason: XML
 /// nested deeper than kMaxUrdfDepth elements (checked before parsing, whose recursion a deeper
 /// document would overflow), XML or URDF errors reported by urdfdom, "floating" and "planar"
 /// joints, a zero joint axis, invalid mass properties or geometry sizes.
 ModelSpec specFromUrdf(const std::string& xml, const std::string& source, UrdfImport* report,
-                       UrdfBase base = UrdfBase::Auto);
+                       UrdfBase base = UrdfBase::Auto, const std::vector<std::string>& packagePaths = {});
 /// specFromUrdf with the notes alone, the base chosen by UrdfBase::Auto.
 ModelSpec specFromUrdf(const std::string& xml, const std::string& source,
                        std::vector<std::string>* notes = nullptr);
 
 /// Reads a URDF file (at most 256 MiB) with specFromUrdf. Throws FormatError naming the file.
-ModelSpec loadUrdf(const std::string& path, UrdfImport* report, UrdfBase base = UrdfBase::Auto);
+ModelSpec loadUrdf(const std::string& path, UrdfImport* report, UrdfBase base = UrdfBase::Auto,
+                   const std::vector<std::string>& packagePaths = {});
 ModelSpec loadUrdf(const std::string& path, std::vector<std::string>* notes = nullptr);
 
 }  // namespace art

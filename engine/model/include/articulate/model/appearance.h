@@ -19,7 +19,7 @@ namespace art {
 
 /// One shape to draw, in body coordinates, with its resolved colour and facets.
 struct Primitive {
-  enum class Kind { Box, Cylinder, Sphere, Line, Triangles, Tiles };
+  enum class Kind { Box, Cylinder, Sphere, Line, Triangles, Tiles, Mesh };
   Kind kind = Kind::Box;
   Vec3 colour = Vec3::Constant(0.5);
   std::optional<Vec3> colour2;   // second colour row (two-tone spheres)
@@ -31,6 +31,13 @@ struct Primitive {
   Eigen::Matrix<double, 3, 2> range = Eigen::Matrix<double, 3, 2>::Zero();  // tiles
   double size = 0.0;             // tiles: tile edge length
   std::string path;              // JSON path of the instruction
+  // mesh: the file (as written: absolute once a document is loaded, formats/mesh.h), and where
+  // its vertices go: x_body = rotation * (scale .* x_file) + points[0]; fileColours: the file's
+  // material colours where it has them (else `colour`, the graphics context's)
+  std::string file;
+  Vec3 scale = Vec3::Ones();
+  Mat3 rotation = Mat3::Identity();
+  bool fileColours = true;
 };
 
 /// Default colour of body `bodyNumber` (1-based as spatial_v2; 0 = base).

@@ -1,0 +1,280 @@
+// Mesh files and the `mesh` drawing instruction (formats/mesh.h, model/appearance.h): every
+// listed format read through assimp from files this test writes with known geometry (triangle
+// counts, bounding boxes, a Collada file in millimetres and Z up, material colours); broken and
+// missing files refused by name; URDF mesh visuals found by package:// in the documented order,
+// with a note naming the link and the file when not; mesh paths relative to the document.
+#include <QtTest>
+
+#include <cstdlib>
+#include <cstring>
+
+#include "articulate/formats/articulate.h"
+#include "articulate/formats/document.h"
+#include "articulate/formats/files.h"
+#include "articulate/formats/mesh.h"
+#include "articulate/formats/spatial_v2.h"
+#include "articulate/formats/urdf.h"
+#include "articulate/model/appearance.h"
+
+using namespace art;
+using nlohmann::json;
+
+namespace {
+
+void write(const QString& path, const QByteArray& bytes) {
+  QDir().mkpath(QFileInfo(path).absolutePath());
+  QFile f(path);
+  QVERIFY(f.open(QIODevice::WriteOnly));
+  f.write(bytes);
+}
+
+// the 12 triangles of the box [0, sx] x [0, sy] x [0, sz], outward
+std::vector<std::array<Eigen::Vector3f, 3>> boxTriangles(float sx, float sy, float sz) {
+  const Eigen::Vector3f v[8] = {{0, 0, 0}, {sx, 0, 0}, {sx, sy, 0}, {0, sy, 0},
+                                {0, 0, sz}, {sx, 0, sz}, {sx, sy, sz}, {0, sy, sz}};
+  const int f[12][3] = {{0, 2, 1}, {0, 3, 2}, {4, 5, 6}, {4, 6, 7}, {0, 1, 5}, {0, 5, 4},
+                        {1, 2, 6}, {1, 6, 5}, {2, 3, 7}, {2, 7, 6}, {3, 0, 4}, {3, 4, 7}};
+  std::vector<std::array<Eigen::Vector3f, 3>> out;
+  for (const auto& t : f) out.push_back({v[t[0]], v[t[1]], v[t[2]]});
+  return out;
+}
+
+QByteArray asciiStl(const std::vector<std::array<Eigen::Vector3f, 3>>& tris) {
+  QByteArray s = "solid box\n";
+  for (const auto& t : tris) {
+    s += "facet normal 0 0 0\n outer loop\n";
+    for (const auto& v : t) s += QString(" vertex %1 %2 %3\n").arg(v.x()).arg(v.y()).arg(v.z()).toUtf8();
+    s += " endloop\nendfacet\n";
+  }
+  return s + "endsolid box\n";
+}
+
+QByteArray binaryStl(const std::vector<std::array<Eigen::Vector3f, 3>>& tris, std::uint32_t claimed = 0) {
+  QByteArray s(80, ' ');
+  const std::uint32_t n = claimed ? claimed : static_cast<std::uint32_t>(tris.size());
+  s.append(reinterpret_cast<const char*>(&n), 4);
+  for (const auto& t : tris) {
+    const float normal[3] = {0, 0, 0};
+    s.append(reinterpret_cast<const char*>(normal), 12);
+    for (const auto& v : t) s.append(reinterpret_cast<const char*>(v.data()), 12);
+    s.append(2, '\0');
+  }
+  return s;
+}
+
+void expectBox(const MeshData& m, std::size_t triangles, const Vec3& lo, const Vec3& hi) {
+  QCOMPARE(m.triangles.size(), triangles);
+  QVERIFY2((m.min - lo).cwiseAbs().maxCoeff() < 1e-6, qPrintable(QString("min %1 %2 %3").arg(m.min.x()).arg(m.min.y()).arg(m.min.z())));
+  QVERIFY2((m.max - hi).cwiseAbs().maxCoeff() < 1e-6, qPrintable(QString("max %1 %2 %3").arg(m.max.x()).arg(m.max.y()).arg(m.max.z())));
+}
+
+}  // namespace
+
+class TestMesh : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void everyFormatReads() {
+    QTemporaryDir tmp;
+    const auto box = boxTriangles(2.0f, 1.0f, 0.5f);
+    write(tmp.filePath("ascii.stl"), asciiStl(box));
+    expectBox(*loadMesh(tmp.filePath("ascii.stl").toStdString()), 12, Vec3(0, 0, 0), Vec3(2, 1, 0.5));
+    write(tmp.filePath("binary.stl"), binaryStl(box));
+    expectBox(*loadMesh(tmp.filePath("binary.stl").toStdString()), 12, Vec3(0, 0, 0), Vec3(2, 1, 0.5));
+    // STL has no colours: assimp's default material is not taken for the file's
+    QVERIFY(loadMesh(tmp.filePath("binary.stl").toStdString())->colours.empty());
+    QCOMPARE(loadMesh(tmp.filePath("binary.stl").toStdString())->triangleColour.front(), -1);
+    // OBJ with a quad (triangulated) and a material colour
+    write(tmp.filePath("part.mtl"), "newmtl red\nKd 0.8 0.1 0.2\n");
+    write(tmp.filePath("part.obj"),
+          "mtllib part.mtl\nv 0 0 0\nv 3 0 0\nv 3 2 0\nv 0 2 0\nv 0 0 1\nusemtl red\nf 1 2 3 4\nf 1 2 5\n");
+    const auto obj = loadMesh(tmp.filePath("part.obj").toStdString());
+    expectBox(*obj, 3, Vec3(0, 0, 0), Vec3(3, 2, 1));
+    QVERIFY(obj->triangleColour[0] >= 0);
+    QVERIFY((obj->colours[static_cast<std::size_t>(obj->triangleColour[0])] - Vec3(0.8, 0.1, 0.2)).norm() < 1e-6);
+    // PLY (ASCII): the box's six faces as quads
+    QByteArray ply = "ply\nformat ascii 1.0\nelement vertex 8\nproperty float x\nproperty float y\nproperty float z\n"
+                     "element face 6\nproperty list uchar int vertex_indices\nend_header\n"
+                     "0 0 0\n4 0 0\n4 4 0\n0 4 0\n0 0 4\n4 0 4\n4 4 4\n0 4 4\n"
+                     "4 0 3 2 1\n4 4 5 6 7\n4 0 1 5 4\n4 1 2 6 5\n4 2 3 7 6\n4 3 0 4 7\n";
+    write(tmp.filePath("cube.ply"), ply);
+    expectBox(*loadMesh(tmp.filePath("cube.ply").toStdString()), 12, Vec3(0, 0, 0), Vec3(4, 4, 4));
+    // Collada in millimetres, Z up: metres out, z kept (as RViz reads ROS meshes)
+    const QByteArray dae = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
+        "<COLLADA xmlns=\"http://www.collada.org/2005/11/COLLADASchema\" version=\"1.4.1\">\n"
+        "  <asset><unit name=\"millimeter\" meter=\"0.001\"/><up_axis>Z_UP</up_axis></asset>\n"
+        "  <library_geometries><geometry id=\"g\" name=\"g\"><mesh>\n"
+        "    <source id=\"p\"><float_array id=\"pa\" count=\"12\">0 0 0 100 0 0 0 200 0 0 0 300</float_array>\n"
+        "      <technique_common><accessor source=\"#pa\" count=\"4\" stride=\"3\"><param name=\"X\" type=\"float\"/><param name=\"Y\" type=\"float\"/><param name=\"Z\" type=\"float\"/></accessor></technique_common></source>\n"
+        "    <vertices id=\"v\"><input semantic=\"POSITION\" source=\"#p\"/></vertices>\n"
+        "    <triangles count=\"4\"><input semantic=\"VERTEX\" source=\"#v\" offset=\"0\"/><p>0 2 1 0 1 3 0 3 2 1 2 3</p></triangles>\n"
+        "  </mesh></geometry></library_geometries>\n"
+        "  <library_visual_scenes><visual_scene id=\"s\"><node id=\"n\"><instance_geometry url=\"#g\"/></node></visual_scene></library_visual_scenes>\n"
+        "  <scene><instance_visual_scene url=\"#s\"/></scene>\n"
+        "</COLLADA>\n"
+        "";
+    write(tmp.filePath("tetra.dae"), dae);
+    expectBox(*loadMesh(tmp.filePath("tetra.dae").toStdString()), 4, Vec3(0, 0, 0), Vec3(0.1, 0.2, 0.3));
+    // glTF with its buffer inline: one triangle
+    const float pts[9] = {0, 0, 0, 1, 0, 0, 0, 0, 2};
+    const std::uint16_t idx[4] = {0, 1, 2, 0};
+    QByteArray buffer(reinterpret_cast<const char*>(pts), sizeof pts);
+    buffer.append(reinterpret_cast<const char*>(idx), sizeof idx);
+    const json gltf = {
+        {"asset", {{"version", "2.0"}}},
+        {"scene", 0},
+        {"scenes", {{{"nodes", {0}}}}},
+        {"nodes", {{{"mesh", 0}}}},
+        {"meshes", {{{"primitives", {{{"attributes", {{"POSITION", 0}}}, {"indices", 1}}}}}}},
+        {"buffers", {{{"byteLength", buffer.size()}, {"uri", "data:application/octet-stream;base64," + buffer.toBase64().toStdString()}}}},
+        {"bufferViews", {{{"buffer", 0}, {"byteOffset", 0}, {"byteLength", 36}}, {{"buffer", 0}, {"byteOffset", 36}, {"byteLength", 6}}}},
+        {"accessors", {{{"bufferView", 0}, {"componentType", 5126}, {"count", 3}, {"type", "VEC3"}, {"min", {0, 0, 0}}, {"max", {1, 0, 2}}},
+                       {{"bufferView", 1}, {"componentType", 5123}, {"count", 3}, {"type", "SCALAR"}}}}};
+    write(tmp.filePath("tri.gltf"), QByteArray::fromStdString(gltf.dump()));
+    expectBox(*loadMesh(tmp.filePath("tri.gltf").toStdString()), 1, Vec3(0, 0, 0), Vec3(1, 0, 2));
+    // cached: the same object for an unchanged file
+    QCOMPARE(loadMesh(tmp.filePath("binary.stl").toStdString()).get(), loadMesh(tmp.filePath("binary.stl").toStdString()).get());
+  }
+
+  void brokenFilesAreRefusedByName() {
+    QTemporaryDir tmp;
+    const std::string missing = tmp.filePath("nothing.stl").toStdString();
+    QVERIFY_THROWS_EXCEPTION(FormatError, loadMesh(missing));
+    try {
+      loadMesh(missing);
+    } catch (const FormatError& e) {
+      QCOMPARE(QString::fromStdString(e.path()), QString::fromStdString(missing));
+      QVERIFY2(QString(e.what()).contains("no such mesh file"), e.what());
+    }
+    // a binary STL that claims 1000 triangles and holds 12
+    write(tmp.filePath("short.stl"), binaryStl(boxTriangles(1, 1, 1), 1000));
+    try {
+      loadMesh(tmp.filePath("short.stl").toStdString());
+      QFAIL("a truncated STL loaded");
+    } catch (const FormatError& e) {
+      QVERIFY2(QString(e.what()).startsWith(tmp.filePath("short.stl") + ": the mesh file does not read"), e.what());
+    }
+    write(tmp.filePath("noise.obj"), "this is not a mesh\n\x01\x02");
+    QVERIFY_THROWS_EXCEPTION(FormatError, loadMesh(tmp.filePath("noise.obj").toStdString()));
+  }
+
+  void meshInstruction() {
+    Diagnostics problems;
+    const json good = json::parse("[\"colour\", [0.1, 0.2, 0.3], \"mesh\", {\"file\": \"a.stl\", \"scale\": [2, 2, 0.5],\n"
+        "        \"position\": [1, 0, 0], \"rotation\": [[0, -1, 0], [1, 0, 0], [0, 0, 1]], \"colour\": \"context\"}]");
+    const auto prims = interpretAppearance(good, Vec3::Ones(), false, "appearance", &problems);
+    QVERIFY(problems.empty());
+    QCOMPARE(prims.size(), std::size_t(1));
+    QCOMPARE(prims[0].kind, Primitive::Kind::Mesh);
+    QCOMPARE(prims[0].file, std::string("a.stl"));
+    QCOMPARE(prims[0].scale, Vec3(2, 2, 0.5));
+    QCOMPARE(prims[0].points[0], Vec3(1, 0, 0));
+    QVERIFY(!prims[0].fileColours);
+    QCOMPARE(prims[0].colour, Vec3(0.1, 0.2, 0.3));
+    const std::pair<const char*, const char*> bad[] = {
+        {"[\"mesh\", \"a.stl\"]", "'mesh' needs {"},
+        {"[\"mesh\", {\"scale\": 1}]", "appearance[0].file: 'mesh' needs a file name"},
+        {"[\"mesh\", {\"file\": \"a.stl\", \"scale\": [1, 0, 1]}]", "appearance[0].scale: must not be zero along an axis"},
+        {"[\"mesh\", {\"file\": \"a.stl\", \"rotation\": [[2, 0, 0], [0, 1, 0], [0, 0, 1]]}]", "appearance[0].rotation: is not a rotation matrix"},
+        {"[\"mesh\", {\"file\": \"a.stl\", \"colour\": \"red\"}]", "appearance[0].colour: expected \"file\""},
+        {"[\"mesh\", {\"file\": \"a.stl\", \"size\": 1}]", "appearance[0].size: is not a field of 'mesh'"}};
+    for (const auto& [text, message] : bad) {
+      Diagnostics p;
+      interpretAppearance(json::parse(text), Vec3::Ones(), false, "appearance", &p);
+      QVERIFY2(!p.empty() && QString::fromStdString(p.front().text()).contains(message),
+               qPrintable(QString(text) + " -> " + (p.empty() ? QString("nothing") : QString::fromStdString(p.front().text()))));
+    }
+  }
+
+  // package://NAME/PATH: beside the URDF and its parent folders, ROS_PACKAGE_PATH,
+  // AMENT_PREFIX_PATH/share, the settings' folders; a missing or broken mesh is a note naming
+  // the link and the file, and the rest of the robot loads
+  void urdfMeshesAreFound() {
+    QTemporaryDir tmp;
+    const QByteArray stl = binaryStl(boxTriangles(0.1f, 0.1f, 0.1f));
+    write(tmp.filePath("ws/src/my_robot/meshes/base.stl"), stl);
+    write(tmp.filePath("ros/other_pkg/m.stl"), stl);
+    write(tmp.filePath("ament/share/ament_pkg/m.stl"), stl);
+    write(tmp.filePath("mine/settings_pkg/m.stl"), stl);
+    write(tmp.filePath("ws/src/my_robot/meshes/broken.stl"), binaryStl(boxTriangles(1, 1, 1), 500));
+    write(tmp.filePath("ws/src/my_robot/urdf/local.stl"), stl);
+    auto link = [](const QString& name, const QString& file, const QString& extra = "") {
+      return "<link name='" + name + "'><inertial><mass value='1'/><inertia ixx='0.1' iyy='0.1' izz='0.1' ixy='0' ixz='0' iyz='0'/></inertial>"
+             "<visual><origin xyz='0 0 0.1' rpy='0 0 1.5707963267948966'/><geometry><mesh filename='" + file + "' scale='2 2 2'/></geometry>" + extra + "</visual></link>";
+    };
+    auto joint = [](int k, const QString& parent, const QString& child) {
+      return QString("<joint name='j%1' type='continuous'><parent link='%2'/><child link='%3'/><axis xyz='0 0 1'/></joint>").arg(k).arg(parent, child);
+    };
+    const QString urdf = "<robot name='r'>" + link("base_link", "package://my_robot/meshes/base.stl") +
+                         link("a", "package://other_pkg/m.stl") + joint(1, "base_link", "a") +
+                         link("b", "package://ament_pkg/m.stl", "<material name='blue'><color rgba='0 0 1 1'/></material>") + joint(2, "a", "b") +
+                         link("c", "package://settings_pkg/m.stl") + joint(3, "b", "c") +
+                         link("d", "package://nowhere/m.stl") + joint(4, "c", "d") +
+                         link("e", "package://my_robot/meshes/broken.stl") + joint(5, "d", "e") +
+                         link("f", "local.stl") + joint(6, "e", "f") + "</robot>";
+    const QString path = tmp.filePath("ws/src/my_robot/urdf/robot.urdf");
+    write(path, urdf.toUtf8());
+    qputenv("ROS_PACKAGE_PATH", (tmp.filePath("nothing") + ":" + tmp.filePath("ros")).toUtf8());
+    qputenv("AMENT_PREFIX_PATH", tmp.filePath("ament").toUtf8());
+    UrdfImport report;
+    const ModelSpec spec = loadUrdf(path.toStdString(), &report, UrdfBase::Floating, {tmp.filePath("mine").toStdString()});
+    qunsetenv("ROS_PACKAGE_PATH");
+    qunsetenv("AMENT_PREFIX_PATH");
+    QCOMPARE(spec.bodies.size(), std::size_t(7));
+    auto meshOf = [&](int body) {
+      const auto prims = interpretAppearance(spec.bodies[static_cast<std::size_t>(body)].appearance, Vec3::Ones(), false, "", nullptr);
+      for (const Primitive& p : prims)
+        if (p.kind == Primitive::Kind::Mesh) return p;
+      return Primitive();
+    };
+    QCOMPARE(QString::fromStdString(meshOf(0).file), QFileInfo(tmp.filePath("ws/src/my_robot/meshes/base.stl")).absoluteFilePath());
+    QCOMPARE(QString::fromStdString(meshOf(1).file), QFileInfo(tmp.filePath("ros/other_pkg/m.stl")).absoluteFilePath());
+    QCOMPARE(QString::fromStdString(meshOf(2).file), QFileInfo(tmp.filePath("ament/share/ament_pkg/m.stl")).absoluteFilePath());
+    QCOMPARE(QString::fromStdString(meshOf(3).file), QFileInfo(tmp.filePath("mine/settings_pkg/m.stl")).absoluteFilePath());
+    QCOMPARE(QString::fromStdString(meshOf(6).file), QFileInfo(tmp.filePath("ws/src/my_robot/urdf/local.stl")).absoluteFilePath());
+    QCOMPARE(meshOf(0).scale, Vec3(2, 2, 2));
+    QVERIFY((meshOf(0).points[0] - Vec3(0, 0, 0.1)).norm() < 1e-15);
+    QVERIFY(meshOf(0).fileColours);
+    QVERIFY(!meshOf(2).fileColours);
+    QVERIFY((meshOf(2).colour - Vec3(0, 0, 1)).norm() < 1e-6);
+    QCOMPARE(meshOf(4).kind, Primitive::Kind::Box);  // none: left out
+    std::string notes;
+    for (const std::string& n : report.notes) notes += n + "\n";
+    QVERIFY2(QString::fromStdString(notes).contains("link 'd': mesh 'package://nowhere/m.stl' is not drawn: not found (package 'nowhere' looked for"),
+             notes.c_str());
+    QVERIFY2(QString::fromStdString(notes).contains("link 'e': mesh 'package://my_robot/meshes/broken.stl' is not drawn: " +
+                                                    QFileInfo(tmp.filePath("ws/src/my_robot/meshes/broken.stl")).absoluteFilePath() +
+                                                    ": the mesh file does not read"),
+             notes.c_str());
+    // the URDF export writes the meshes back; the Articulate format names them relative to
+    // its own folder, and reading it makes them absolute again
+    const UrdfText out = specToUrdf(spec);
+    QVERIFY2(QString::fromStdString(out.xml).contains("<mesh filename=\"" + QFileInfo(tmp.filePath("ros/other_pkg/m.stl")).absoluteFilePath() + "\""),
+             out.xml.c_str());
+    // spatial_v2 has no meshes: left out, and said
+    std::vector<std::string> sv2Notes;
+    const std::string sv2 = specToSpatialV2(spec, &sv2Notes).dump();
+    QVERIFY(sv2.find("\"mesh\"") == std::string::npos);
+    QCOMPARE(sv2Notes.size(), std::size_t(1));
+    QVERIFY2(QString::fromStdString(sv2Notes[0]).startsWith("5 mesh drawing(s) are not stored"), sv2Notes[0].c_str());
+    const QString saved = tmp.filePath("ws/model.json");
+    saveModel(saved.toStdString(), spec);
+    const json doc = readJsonFile(saved.toStdString());
+    QCOMPARE(QString::fromStdString(meshFiles(doc["bodies"][0]["appearance"]).at(0)), QString("src/my_robot/meshes/base.stl"));
+    QVERIFY(QFileInfo(QString::fromStdString(meshFiles(doc["bodies"][1]["appearance"]).at(0))).isAbsolute());  // outside its folder
+    const LoadedModel back = loadModel(saved.toStdString());
+    QCOMPARE(QString::fromStdString(meshFiles(back.spec.bodies[0].appearance).at(0)),
+             QFileInfo(tmp.filePath("ws/src/my_robot/meshes/base.stl")).absoluteFilePath());
+    // a document whose mesh went missing still loads, and says which body's mesh
+    QVERIFY(QFile::remove(tmp.filePath("ws/src/my_robot/meshes/base.stl")));
+    QVERIFY(QFile::copy(saved, tmp.filePath("ws/model2.json")));
+    const LoadedModel gone = loadModel(tmp.filePath("ws/model2.json").toStdString());
+    bool said = false;
+    for (const std::string& n : gone.notes) said |= QString::fromStdString(n).contains("body 'base_link': a mesh is not drawn:") &&
+                                                   QString::fromStdString(n).contains("no such mesh file");
+    QVERIFY(said);
+  }
+};
+
+QTEST_APPLESS_MAIN(TestMesh)
+#include "test_mesh.moc"
