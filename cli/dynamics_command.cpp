@@ -55,13 +55,7 @@ art::LoadedDocument loadWithBase(const std::string& path, const std::string& bas
   if (!parseUrdfBase(base, b)) throw std::invalid_argument("--base: expected auto, fixed or floating, got '" + base + "'");
   if (!isUrdfPath(path))
     throw std::invalid_argument("--base: for URDF files only (" + path + " says its base itself: a free joint floats)");
-  LoadedModel lm;
-  lm.format = "urdf";
-  UrdfImport report;
-  lm.spec = loadUrdf(path, &report, b);
-  lm.notes = std::move(report.notes);
-  lm.jointNames = std::move(report.jointNames);
-  return lm;
+  return loadUrdfModel(path, b);
 }
 
 CLI::App* addDynamicsCommand(CLI::App& app, DynamicsArgs& a) {

@@ -25,6 +25,8 @@ class QLabel;
 class QMenu;
 class QTimer;
 
+class QActionGroup;
+
 namespace art::gui {
 
 class Viewport;
@@ -50,9 +52,14 @@ struct AnyDocument {
   std::optional<RigidBodySpec> rigid;
   std::optional<natural::StructureSpec> structure;
 };
-/// Reads and checks any model file. Throws FormatError / ModelError naming the field, or
-/// std::runtime_error when the file cannot be read.
-AnyDocument readAnyDocument(const std::string& path);
+/// How a URDF file is read (the settings' File > URDF Base and URDF Package Folders).
+struct UrdfReading {
+  UrdfBase base = UrdfBase::Auto;
+  std::vector<std::string> packageFolders;
+};
+/// Reads and checks any model file (a URDF as `urdf` says). Throws FormatError / ModelError
+/// naming the field, or std::runtime_error when the file cannot be read.
+AnyDocument readAnyDocument(const std::string& path, const UrdfReading& urdf = {});
 /// A new system simulating a document from its initial state: the rigid body or structure when
 /// given, else the tree `spec` with its simulation settings. Throws ModelError when the tree
 /// does not compile.
@@ -214,6 +221,10 @@ class MainWindow : public QMainWindow {
   void createMenus();
   void createDocks();
   bool openDocument(const QString& file);
+  /// How URDF files are read now: the settings' base and package folders.
+  UrdfReading urdfReading() const;
+  /// File > URDF Base: remembers the choice and reads the open URDF again with it.
+  void setUrdfBase(const QString& base);
   void writeDocument(const std::string& path) const;
   void poseJoints(const Eigen::VectorXd& q);
   void createPlaybackBar();
@@ -312,6 +323,7 @@ class MainWindow : public QMainWindow {
   QMenu* m_integratorMenu = nullptr;
   QAction* m_energyProjection = nullptr;  // Simulation > Integrator > Energy Projection
   QMenu* m_recentMenu = nullptr;
+  QActionGroup* m_urdfBaseGroup = nullptr;  // File > URDF Base
   QAction* m_saveAction = nullptr;
   QAction* m_saveAsAction = nullptr;
   QAction* m_saveCameraAction = nullptr;

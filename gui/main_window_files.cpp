@@ -75,10 +75,12 @@ bool MainWindow::openFile(const QString& path) {
   return true;
 }
 
-AnyDocument readAnyDocument(const std::string& path) {
+AnyDocument readAnyDocument(const std::string& path, const UrdfReading& urdf) {
   AnyDocument doc;
-  // the engine's one reader, as articulate-cli's commands use it
-  LoadedDocument loaded = loadDocument(path);
+  // the engine's one reader, as articulate-cli's commands use it (a URDF with the base and
+  // package folders asked for)
+  LoadedDocument loaded = isUrdfPath(path) ? LoadedDocument(loadUrdfModel(path, urdf.base, urdf.packageFolders))
+                                           : loadDocument(path);
   if (auto* st = std::get_if<natural::StructureSpec>(&loaded)) {
     StructureSystem check(*st);  // builds the structure (its own checks)
     doc.loaded.spec = displayModel(*st);
@@ -104,11 +106,26 @@ std::unique_ptr<System> makeSystem(const ModelSpec& spec, const std::optional<Ri
   return std::make_unique<TreeSystem>(model, simulationOptions(spec));
 }
 
+UrdfReading MainWindow::urdfReading() const {
+  UrdfReading r;
+  parseUrdfBase(m_settings.urdfBase.toStdString(), r.base);
+  for (const QString& folder : m_settings.packageFolders) r.packageFolders.push_back(localPath(folder));
+  return r;
+}
+
+void MainWindow::setUrdfBase(const QString& base) {
+  if (base == m_settings.urdfBase) return;
+  m_settings.urdfBase = base;
+  m_settings.save();
+  // the open robot, read again with the new base (after asking to keep its edits)
+  if (!m_path.isEmpty() && isUrdfPath(localPath(m_path)) && maybeSave()) openFile(m_path);
+}
+
 bool MainWindow::openDocument(const QString& file) {
   AnyDocument doc;
   Eigen::VectorXd q;
   try {
-    doc = readAnyDocument(localPath(file));
+    doc = readAnyDocument(localPath(file), urdfReading());
     q = doc.rigid || doc.structure ? compile(doc.loaded.spec).q0 : poseAtTime(doc.loaded, 0.0);
   } catch (const std::exception& e) {
     showError(tr("Could not open '%1'.").arg(QFileInfo(file).fileName()),

@@ -8,6 +8,7 @@
 #include <QDockWidget>
 #include <QFileInfo>
 #include <QFileDialog>
+#include <QInputDialog>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -95,6 +96,34 @@ void MainWindow::createMenus() {
     if (!dir.isEmpty()) openSweep(dir);
   });
   openSweepAction->setToolTip(tr("A results folder of articulate-cli sweep: its table, plots and runs"));
+  // how URDF robots are read: their base, and where package://NAME/... meshes are found
+  QMenu* urdfBase = file->addMenu(tr("URDF &Base"));
+  m_urdfBaseGroup = new QActionGroup(this);
+  for (const auto& [key, label] : {std::pair<QString, QString>{"auto", tr("&Automatic (floating unless the root link is 'world')")},
+                                   {"fixed", tr("&Fixed: the root link is the base")},
+                                   {"floating", tr("F&loating: the root link on a free joint")}}) {
+    QAction* a = urdfBase->addAction(label);
+    a->setCheckable(true);
+    a->setData(key);
+    a->setChecked(m_settings.urdfBase == key);
+    m_urdfBaseGroup->addAction(a);
+    connect(a, &QAction::triggered, this, [this, key = key] { setUrdfBase(key); });
+  }
+  file->addAction(tr("URDF &Package Folders..."), this, [this] {
+    bool ok = false;
+    const QString text = QInputDialog::getMultiLineText(
+        this, tr("URDF Package Folders"),
+        tr("Folders where package://NAME/... is also found (one per line): a folder named NAME, or one "
+           "holding a folder NAME. Searched after the URDF's own folder and its parents, "
+           "ROS_PACKAGE_PATH and AMENT_PREFIX_PATH."),
+        m_settings.packageFolders.join("\n"), &ok);
+    if (!ok) return;
+    QStringList folders;
+    for (const QString& line : text.split('\n'))
+      if (!line.trimmed().isEmpty()) folders << line.trimmed();
+    m_settings.packageFolders = folders;
+    m_settings.save();
+  });
   file->addSeparator();
   m_saveAction = file->addAction(tr("&Save"), this, &MainWindow::save);
   m_saveAction->setShortcut(QKeySequence(tr("Ctrl+S")));

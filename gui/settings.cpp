@@ -47,6 +47,8 @@ QJsonObject Settings::toJson() const {
   json["bodyNames"] = bodyNames;
   json["trails"] = trails;
   json["trailSeconds"] = trailSeconds;
+  json["urdfBase"] = urdfBase;
+  json["packageFolders"] = QJsonArray::fromStringList(packageFolders);
   return json;
 }
 
@@ -72,6 +74,11 @@ Settings Settings::fromJson(const QJsonObject& json) {
   flag("systemCom", s.systemCom);
   flag("bodyNames", s.bodyNames);
   flag("trails", s.trails);
+  if (json["urdfBase"].isString() &&
+      QStringList({"auto", "fixed", "floating"}).contains(json["urdfBase"].toString()))
+    s.urdfBase = json["urdfBase"].toString();
+  for (const auto& v : json["packageFolders"].toArray())
+    if (v.isString() && !v.toString().isEmpty()) s.packageFolders.append(v.toString());
   if (json["trailSeconds"].isDouble()) {
     const double seconds = json["trailSeconds"].toDouble();
     if (seconds >= 0.1 && seconds <= 60) s.trailSeconds = seconds;

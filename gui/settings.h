@@ -24,6 +24,8 @@ struct Settings {
   bool bodyNames = false;         // View > Body Names (F6)
   bool trails = false;            // View > Trails (F7)
   double trailSeconds = 2.0;      // View > Trail Length (s, 0.1 to 60)
+  QString urdfBase = "auto";      // File > URDF Base: "auto", "fixed" or "floating"
+  QStringList packageFolders;     // File > URDF Package Folders: where package://NAME is also found
 
   /// Puts `path` (made absolute) first in recentFiles, removing an earlier entry for the same
   /// file and dropping the oldest beyond kMaxRecentFiles.

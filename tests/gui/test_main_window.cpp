@@ -6,9 +6,11 @@
 
 #include "articulate/model/model.h"
 #include "articulate/formats/document.h"
+#include "articulate/formats/mesh.h"
 #include "articulate/formats/spatial_v2.h"
 #include "articulate/formats/files.h"
 #include "main_window.h"
+#include "settings.h"
 #include "viewport/viewport.h"
 
 using art::gui::MainWindow;
@@ -455,6 +457,60 @@ class TestMainWindow : public QObject {
     QVERIFY(!w.exportModel(dir.filePath("screw.urdf")));
     QVERIFY2(shown.contains("helical joint (H) has no URDF form"), qPrintable(shown));
     QVERIFY(!QFileInfo::exists(dir.filePath("screw.urdf")));
+  }
+
+  // File > URDF Base: a robot whose root link is not 'world' floats by default; choosing
+  // Fixed through the menu reads the open robot again with a fixed base, and the choice is
+  // remembered. File > URDF Package Folders' list finds package:// meshes found nowhere else.
+  void urdfBaseAndPackageFolders() {
+    QTemporaryDir dir;
+    // a two-link robot whose meshes are in a package outside its own folders
+    QFile stl(dir.filePath("elsewhere/my_pkg/part.stl"));
+    QVERIFY(QDir().mkpath(dir.filePath("elsewhere/my_pkg")));
+    QVERIFY(stl.open(QIODevice::WriteOnly));
+    stl.write(QByteArray(80, ' '));
+    const std::uint32_t one = 1;
+    stl.write(reinterpret_cast<const char*>(&one), 4);
+    const float tri[12] = {0, 0, 0, 0, 0, 0, 0.1f, 0, 0, 0, 0.1f, 0};
+    stl.write(reinterpret_cast<const char*>(tri), sizeof tri);
+    stl.write("\0\0", 2);
+    stl.close();
+    const QString urdf = dir.filePath("robot/robot.urdf");
+    QVERIFY(QDir().mkpath(dir.filePath("robot")));
+    QFile f(urdf);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("<robot name='r'><link name='base_link'><inertial><mass value='2'/><inertia ixx='1' iyy='1' izz='1' "
+            "ixy='0' ixz='0' iyz='0'/></inertial><visual><geometry><mesh filename='package://my_pkg/part.stl'/>"
+            "</geometry></visual></link><link name='arm'><inertial><mass value='1'/><inertia ixx='0.1' iyy='0.1' "
+            "izz='0.1' ixy='0' ixz='0' iyz='0'/></inertial></link><joint name='hinge' type='continuous'>"
+            "<parent link='base_link'/><child link='arm'/><axis xyz='0 0 1'/></joint></robot>");
+    f.close();
+    MainWindow w;
+    w.show();
+    QVERIFY(w.openFile(urdf));
+    QCOMPARE(w.model()->spec.bodies.size(), std::size_t{2});
+    QCOMPARE(w.model()->spec.bodies[0].joint.type, art::JointType::Free);
+    QVERIFY2(w.statusText().contains("mesh 'package://my_pkg/part.stl' is not drawn: not found"), qPrintable(w.statusText()));
+    QAction* fixed = nullptr;
+    for (QAction* a : w.findChildren<QAction*>())
+      if (a->data().toString() == "fixed") fixed = a;
+    QVERIFY(fixed);
+    fixed->trigger();
+    QCOMPARE(w.model()->spec.bodies.size(), std::size_t{1});
+    QCOMPARE(w.model()->spec.bodies[0].joint.type, art::JointType::Rz);
+    QCOMPARE(art::gui::Settings::load().urdfBase, QString("fixed"));
+    // the package folder, as File > URDF Package Folders stores it
+    art::gui::Settings settings = art::gui::Settings::load();
+    settings.packageFolders = {dir.filePath("elsewhere")};
+    settings.save();
+    MainWindow again;
+    again.show();
+    QVERIFY(again.openFile(urdf));
+    QCOMPARE(again.model()->spec.bodies.size(), std::size_t{1});  // still fixed: remembered
+    QVERIFY2(!again.statusText().contains("not drawn"), qPrintable(again.statusText()));
+    const std::vector<std::string> meshes = art::meshFiles(again.model()->spec.baseAppearance);
+    QCOMPARE(meshes.size(), std::size_t{1});
+    QCOMPARE(QString::fromStdString(meshes[0]), QFileInfo(dir.filePath("elsewhere/my_pkg/part.stl")).absoluteFilePath());
   }
 
   void screenshotWritesImageOfRequestedSize() {

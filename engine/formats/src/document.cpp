@@ -82,16 +82,20 @@ void resolveMeshes(LoadedModel& lm, const std::string& path) {
 // a URDF file: the format decided by the file name (isUrdfPath, urdf.h)
 std::optional<LoadedModel> loadIfUrdf(const std::string& path) {
   if (!isUrdfPath(path)) return std::nullopt;
+  return loadUrdfModel(path, UrdfBase::Auto);
+}
+
+}  // namespace
+
+LoadedModel loadUrdfModel(const std::string& path, UrdfBase base, const std::vector<std::string>& packagePaths) {
   LoadedModel lm;
   lm.format = "urdf";
   UrdfImport report;
-  lm.spec = loadUrdf(path, &report);
+  lm.spec = loadUrdf(path, &report, base, packagePaths);
   lm.notes = std::move(report.notes);
   lm.jointNames = std::move(report.jointNames);
   return lm;
 }
-
-}  // namespace
 
 LoadedModel loadModel(const std::string& path, bool convertFloats) {
   if (std::optional<LoadedModel> urdf = loadIfUrdf(path)) return std::move(*urdf);

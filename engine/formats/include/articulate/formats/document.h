@@ -13,6 +13,7 @@
 
 #include "articulate/formats/articulate.h"
 #include "articulate/formats/json.h"
+#include "articulate/formats/urdf.h"
 #include "articulate/formulations/natural/structure.h"
 #include "articulate/formulations/rigid_body.h"
 #include "articulate/model/motion.h"
@@ -56,6 +57,11 @@ std::optional<LoadedModel> readModelDocumentAsIs(const nlohmann::json& doc, Diag
 /// line, each with its JSON path ("bodies[3].inertia.mass: must be >= 0, got -1"); a
 /// "rigid_body" document is refused (use loadDocument).
 LoadedModel loadModel(const std::string& path, bool convertFloats = true);
+
+/// Loads a URDF file as loadModel does, with the base and the extra package folders given
+/// (urdf.h: UrdfBase, loadUrdf). Throws FormatError naming the file.
+LoadedModel loadUrdfModel(const std::string& path, UrdfBase base,
+                          const std::vector<std::string>& packagePaths = {});
 
 /// Reads a model document of any kind: "rigid_body" documents with rigidBodyFromJson,
 /// "structure" documents with natural::structureFromJson (structure.h), the others as
