@@ -419,6 +419,11 @@ class TestUrdf : public QObject {
     QTest::newRow("planar") << head + "planar'><parent link='a'/><child link='b'/><axis xyz='0 0 1'/></joint></robot>"
                             << "joint 'j' (to link 'b'): 'planar' joints are not supported";
     QTest::newRow("xml") << "<robot name='r'><link name='a'>" << "not a valid URDF document";
+    QTest::newRow("loop") << "<robot name='r'><link name='a'/><link name='b'/><link name='c'/>"
+                             "<joint name='j1' type='fixed'><parent link='a'/><child link='b'/></joint>"
+                             "<joint name='j2' type='fixed'><parent link='b'/><child link='c'/></joint>"
+                             "<joint name='j3' type='fixed'><parent link='c'/><child link='b'/></joint></robot>"
+                          << "link 'b' is the child of joints 'j1' and 'j3': a URDF is a tree";
     QTest::newRow("two roots") << "<robot name='r'><link name='a'/><link name='b'/></robot>"
                                << "not a valid URDF document: ";
     QTest::newRow("zero axis") << head + "continuous'><parent link='a'/><child link='b'/><axis xyz='0 0 0'/></joint></robot>"

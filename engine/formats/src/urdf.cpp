@@ -674,9 +674,22 @@ std::vector<urdf::LinkSharedPtr> linksInTreeOrder(const urdf::ModelInterface& m,
   TiXmlDocument doc;
   doc.Parse(xml.c_str());
   std::map<std::string, int> fileOrder;
-  if (const TiXmlElement* robot = doc.FirstChildElement("robot"))
+  if (const TiXmlElement* robot = doc.FirstChildElement("robot")) {
     for (const TiXmlElement* e = robot->FirstChildElement("link"); e; e = e->NextSiblingElement("link"))
       if (e->Attribute("name")) fileOrder.emplace(e->Attribute("name"), static_cast<int>(fileOrder.size()));
+    // a link that two joints hold (urdfdom keeps the last one): a loop, or a second parent
+    std::map<std::string, std::string> holder;  // child link -> its first joint
+    for (const TiXmlElement* e = robot->FirstChildElement("joint"); e; e = e->NextSiblingElement("joint")) {
+      const TiXmlElement* child = e->FirstChildElement("child");
+      const char* link = child ? child->Attribute("link") : nullptr;
+      const char* name = e->Attribute("name");
+      if (!link || !name) continue;
+      const auto [it, first] = holder.emplace(link, name);
+      if (!first)
+        throw FormatError(source, "link '" + printable(link) + "' is the child of joints '" + printable(it->second) +
+                                      "' and '" + printable(name) + "': a URDF is a tree (no loops, one parent per link)");
+    }
+  }
   // parents before children, document order otherwise
   std::vector<urdf::LinkSharedPtr> links;
   m.getLinks(links);
@@ -696,7 +709,15 @@ std::vector<urdf::LinkSharedPtr> linksInTreeOrder(const urdf::ModelInterface& m,
         progress = true;
         break;
       }
-    if (!progress) throw FormatError(source, "the links do not form one tree");
+    if (!progress) {
+      std::string loose;
+      int n = 0;
+      for (const auto& l : links)
+        if (!placed.count(l->name) && n++ < 3) loose += std::string(n > 1 ? ", " : "") + "'" + printable(l->name) + "'";
+      throw FormatError(source, "the links do not form one tree: link" + std::string(n > 1 ? "s " : " ") + loose +
+                                    (n > 3 ? ", ..." : "") + " do" + (n > 1 ? "" : "es") + " not hang from the root link '" +
+                                    printable(rootName) + "' (a loop of joints?)");
+    }
   }
   return ordered;
 }
