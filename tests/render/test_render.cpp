@@ -5,6 +5,9 @@
 // ARTICULATE_UPDATE_BASELINES=1 to write new baselines instead (then look at them).
 #include <QtTest>
 
+#include <array>
+#include <cmath>
+#include <cstdint>
 #include <QImage>
 #include <QSignalSpy>
 
@@ -189,6 +192,73 @@ class TestRender : public QObject {
   // level of detail: seen whole at 640x400, autoTree(100)'s tubes (radius 0.05 m, 1 m long)
   // are a few pixels thick and drawn coarse; from 0.5 m away the shapes near the camera are
   // drawn at full detail again, and going back brings the coarse count back
+  // a mesh of more than Scene::kDetailedMeshTriangles triangles on a moving body: its own
+  // actors, picked as its body, and its decimated form drawn when the camera is far
+  void largeMeshes() {
+    QTemporaryDir dir;
+    // a sphere of radius 0.2 m, 200 x 128 quads (about 51,000 triangles), as binary STL
+    const int n = 200, m = 128;
+    std::vector<float> tris;
+    auto pt = [&](int i, int j) {
+      const double th = M_PI * j / m, ph = 2 * M_PI * i / n;
+      return std::array<float, 3>{float(0.2 * std::sin(th) * std::cos(ph)), float(0.2 * std::sin(th) * std::sin(ph)),
+                                  float(0.2 * std::cos(th))};
+    };
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < m; ++j) {
+        const auto a = pt(i, j), b = pt(i + 1, j), c = pt(i + 1, j + 1), d = pt(i, j + 1);
+        for (const auto& t : {std::array<std::array<float, 3>, 3>{a, d, b}, std::array<std::array<float, 3>, 3>{b, d, c}}) {
+          if ((j == 0 && t[0] == a) || (j == m - 1 && t[0] == b)) continue;  // no triangles at the poles' points
+          for (int k = 0; k < 3; ++k) tris.insert(tris.end(), t[k].begin(), t[k].end());
+        }
+      }
+    QFile stl(dir.filePath("ball.stl"));
+    QVERIFY(stl.open(QIODevice::WriteOnly));
+    stl.write(QByteArray(80, ' '));
+    const std::uint32_t count = static_cast<std::uint32_t>(tris.size() / 9);
+    QVERIFY(count > 40000);  // Scene::kDetailedMeshTriangles
+    stl.write(reinterpret_cast<const char*>(&count), 4);
+    for (std::size_t k = 0; k < tris.size(); k += 9) {
+      const float normal[3] = {0, 0, 0};
+      stl.write(reinterpret_cast<const char*>(normal), 12);
+      stl.write(reinterpret_cast<const char*>(&tris[k]), 36);
+      stl.write("\0\0", 2);
+    }
+    stl.close();
+    QFile urdf(dir.filePath("ball.urdf"));
+    QVERIFY(urdf.open(QIODevice::WriteOnly));
+    urdf.write("<robot name='ball'><link name='world'/><link name='ball'><inertial><mass value='1'/><inertia ixx='0.1' "
+               "iyy='0.1' izz='0.1' ixy='0' ixz='0' iyz='0'/></inertial><visual><geometry><mesh filename='ball.stl'/>"
+               "</geometry><material name='red'><color rgba='0.9 0.1 0.1 1'/></material></visual></link>"
+               "<joint name='spin' type='continuous'><parent link='world'/><child link='ball'/><axis xyz='0 0 1'/></joint></robot>");
+    urdf.close();
+    const art::LoadedModel lm = art::loadModel(dir.filePath("ball.urdf").toStdString());
+    art::gui::Viewport view;
+    view.resize(640, 400);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    view.setModel(lm.spec, art::compile(lm.spec).q0);
+    QCoreApplication::processEvents();
+    const std::optional<art::gui::Pick> hit = view.pickAt(QPoint(320, 200));
+    QVERIFY2(hit && hit->body == 0, "the ball is not picked at the centre of the view");
+    QVERIFY(std::abs(hit->point.norm() - 0.2) < 0.01);  // on the sphere
+    // seen whole it is drawn fine; from far away, decimated
+    art::gui::OffscreenView off(lm.spec, 640, 400);
+    off.render();
+    QCOMPARE(off.coarseShapes(), 0);
+    const QImage nearImage = off.image();
+    QVERIFY(nearImage.pixelColor(320, 200).red() > 2 * nearImage.pixelColor(320, 200).green());
+    art::gui::ViewState far;
+    far.position = art::Vec3(0, -60, 10);
+    far.focus = art::Vec3::Zero();
+    far.up = art::Vec3::UnitZ();
+    off.setViewState(far);
+    off.render();
+    QCOMPARE(off.coarseShapes(), 1);
+    const QImage farImage = off.image();
+    QVERIFY2(farImage.pixelColor(320, 200).red() > 2 * farImage.pixelColor(320, 200).green(), "the far ball is not drawn");
+  }
+
   void levelOfDetail() {
     art::AutoTreeOptions o;
     o.bodies = 100;
