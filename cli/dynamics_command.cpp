@@ -3,6 +3,8 @@
 // qdd. Numbers are printed in full double precision, shortest round trip.
 #include "dynamics_command.h"
 
+#include "numbers.h"
+
 #include <charconv>
 #include <cmath>
 #include <iostream>
@@ -22,19 +24,10 @@ namespace {
 
 using namespace art;
 
-// "a,b,c" as exactly n numbers, or `fallback` when empty
+// "a,b,c" as exactly fallback.size() numbers, or `fallback` when empty
 Eigen::VectorXd numbers(const std::string& list, const Eigen::VectorXd& fallback, const std::string& option) {
   if (list.empty()) return fallback;
-  std::vector<double> out;
-  std::stringstream ss(list);
-  std::string item;
-  while (std::getline(ss, item, ',')) {
-    double x = 0;
-    const auto r = std::from_chars(item.data(), item.data() + item.size(), x);
-    if (item.empty() || r.ec != std::errc() || r.ptr != item.data() + item.size() || !std::isfinite(x))
-      throw std::invalid_argument(option + ": '" + item + "' is not a number");
-    out.push_back(x);
-  }
+  const std::vector<double> out = parseNumbers(list, option);
   if (static_cast<Eigen::Index>(out.size()) != fallback.size())
     throw std::invalid_argument(option + ": expected " + std::to_string(fallback.size()) + " numbers, got " +
                                 std::to_string(out.size()));

@@ -13,6 +13,7 @@
 
 #include "articulate/batch/system_factory.h"
 #include "dynamics_command.h"
+#include "numbers.h"
 #include "sweep_command.h"
 #include "articulate/formats/conformance.h"
 #include "articulate/dynamics/dynamics.h"
@@ -46,25 +47,6 @@ std::vector<JointType> parseAxes(const std::string& list) {
   return out;
 }
 
-// "a,b,c" as numbers; `option` names the option in messages
-std::vector<double> parseNumbers(const std::string& list, const std::string& option) {
-  std::vector<double> out;
-  std::stringstream ss(list);
-  std::string item;
-  while (std::getline(ss, item, ',')) {
-    std::size_t used = 0;
-    double x = 0;
-    try {
-      x = std::stod(item, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (item.empty() || used != item.size() || !std::isfinite(x))
-      throw std::invalid_argument(option + ": '" + item + "' is not a number");
-    out.push_back(x);
-  }
-  return out;
-}
 
 // generate --gravity: "gx,gy,gz" (planar models: "gx,gy" or "gx,gy,0")
 Vec3 parseGravity(const std::string& list, Arithmetic arithmetic) {
