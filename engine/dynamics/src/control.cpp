@@ -38,8 +38,9 @@ void addControlForces(const Model& model, double t, const VecRef& q, const VecRe
   // free joints take no controller (compile() refuses one), so every controlled joint has one
   // position and one velocity variable
   for (int i = 0; i < model.nb; ++i) {
-    if (model.controls[i].type == ControlSpec::Type::None) continue;
     const int vi = model.vIndex[i];
+    if (model.damping[i] > 0) tau(vi) -= model.damping[i] * qd(vi);  // viscous joint damping
+    if (model.controls[i].type == ControlSpec::Type::None) continue;
     tau(vi) += controlForce(model.controls[i], t, q(model.qIndex[i]), qd(vi));
   }
 }

@@ -418,6 +418,7 @@ ojson bodyJson(const ModelSpec& s, const BodySpec& b, bool planar) {
   if (ojson init = initialJson(b); !init.is_null()) jb["initial"] = init;
   jb["appearance"] = b.appearance;
   if (b.control.type != ControlSpec::Type::None) jb["control"] = controlJson(b.control);
+  if (b.damping != 0) jb["damping"] = b.damping;
   return jb;
 }
 
@@ -636,7 +637,7 @@ int readBody(JsonReader& rd, const json& jb, std::size_t i, const TreeContext& t
   const std::string p = jsonIndex("bodies", i);
   int parent = -1;
   if (!rd.object(jb, p, {"name", "parent", "joint", "placement", "inertia", "initial",
-                          "appearance", "control"}))
+                          "appearance", "control", "damping"}))
     return -1;
   if (!jb.contains("name")) rd.fail(p, "missing field 'name'");
   if (!jb.contains("parent")) rd.fail(p, "missing field 'parent' (a body name or \"base\")");
@@ -657,6 +658,10 @@ int readBody(JsonReader& rd, const json& jb, std::size_t i, const TreeContext& t
                         jsonField(p, "appearance"), &problems);
   }
   if (jb.contains("control")) readControl(rd, jb["control"], jsonField(p, "control"), b.control);
+  if (jb.contains("damping") && rd.number(jb["damping"], jsonField(p, "damping"), b.damping)) {
+    if (!(b.damping >= 0)) rd.fail(jsonField(p, "damping"), "must be >= 0");
+    else if (b.damping > 0 && b.joint.type == JointType::Free) rd.fail(jsonField(p, "damping"), "a free joint takes no damping");
+  }
   b.parent = parent;
   return parent;
 }

@@ -164,6 +164,10 @@ void writeExactNumbers(TiXmlElement* robot, const urdf::ModelInterface& m) {
         setAttr(mi, "multiplier", num(j.mimic->multiplier));
         setAttr(mi, "offset", num(j.mimic->offset));
       }
+      if (TiXmlElement* d = e->FirstChildElement("dynamics"); d && j.dynamics) {
+        setAttr(d, "damping", num(j.dynamics->damping));
+        setAttr(d, "friction", num(j.dynamics->friction));
+      }
     }
   }
 }
@@ -341,6 +345,10 @@ urdf::JointSharedPtr urdfJoint(const ModelSpec& spec, int i,
     joint->mimic->joint_name = jointNameOf(spec, c->second->master);
     joint->mimic->multiplier = c->second->ratio;
     joint->mimic->offset = c->second->offset;
+  }
+  if (b.damping > 0) {
+    joint->dynamics = std::make_shared<urdf::JointDynamics>();
+    joint->dynamics->damping = b.damping;
   }
   return joint;
 }
@@ -623,11 +631,58 @@ std::size_t xmlNestingDepth(const std::string& xml) {
   return deepest;
 }
 
+// refuses, before urdfdom links the links, a link that two joints hold (urdfdom keeps the last
+// one) and a cycle of joints: urdfdom's links own their children, so a cycle would leak
+void refuseJointCycles(const std::string& xml, const std::string& source) {
+  TiXmlDocument doc;
+  doc.Parse(xml.c_str());
+  const TiXmlElement* robot = doc.FirstChildElement("robot");
+  if (!robot) return;  // urdfdom says what is wrong
+  std::map<std::string, std::pair<std::string, std::string>> up;  // child link -> (joint, parent link)
+  for (const TiXmlElement* e = robot->FirstChildElement("joint"); e; e = e->NextSiblingElement("joint")) {
+    const TiXmlElement* child = e->FirstChildElement("child");
+    const TiXmlElement* parent = e->FirstChildElement("parent");
+    const char* link = child ? child->Attribute("link") : nullptr;
+    const char* parentLink = parent ? parent->Attribute("link") : nullptr;
+    const char* name = e->Attribute("name");
+    if (!link || !name || !parentLink) continue;  // urdfdom says what is wrong
+    const auto [it, first] = up.emplace(link, std::make_pair(std::string(name), std::string(parentLink)));
+    if (!first)
+      throw FormatError(source, "link '" + printable(link) + "' is the child of joints '" + printable(it->second.first) +
+                                    "' and '" + printable(name) + "': a URDF is a tree (no loops, one parent per link)");
+  }
+  // one parent each: a cycle is a walk up that comes back to where it started
+  std::set<std::string> cleared;  // links whose walk up ends at a root
+  for (const auto& [start, unused] : up) {
+    std::vector<std::string> path;
+    std::set<std::string> onPath;
+    std::string link = start;
+    while (!cleared.count(link)) {
+      if (!onPath.insert(link).second) {
+        std::string joints;
+        for (auto at = link;;) {
+          const auto& [joint, parentLink] = up.at(at);
+          joints += (joints.empty() ? "'" : ", '") + printable(joint) + "'";
+          if ((at = parentLink) == link) break;
+        }
+        throw FormatError(source, "joints " + joints + " form a loop through link '" + printable(link) +
+                                      "': a URDF is a tree (no loops, one parent per link)");
+      }
+      path.push_back(link);
+      const auto next = up.find(link);
+      if (next == up.end()) break;
+      link = next->second.second;
+    }
+    cleared.insert(path.begin(), path.end());
+  }
+}
+
 // urdfdom's model of the text; refuses too deep XML and what urdfdom rejects (with its errors)
 urdf::ModelInterfaceSharedPtr parseUrdfText(const std::string& xml, const std::string& source) {
   if (xmlNestingDepth(xml) > kMaxUrdfDepth)
     throw FormatError(source, "is nested deeper than " + std::to_string(kMaxUrdfDepth) +
                                   " XML elements (a URDF document needs a handful)");
+  refuseJointCycles(xml, source);
   urdf::ModelInterfaceSharedPtr m;
   ErrorCollector collector;
   {
@@ -677,18 +732,6 @@ std::vector<urdf::LinkSharedPtr> linksInTreeOrder(const urdf::ModelInterface& m,
   if (const TiXmlElement* robot = doc.FirstChildElement("robot")) {
     for (const TiXmlElement* e = robot->FirstChildElement("link"); e; e = e->NextSiblingElement("link"))
       if (e->Attribute("name")) fileOrder.emplace(e->Attribute("name"), static_cast<int>(fileOrder.size()));
-    // a link that two joints hold (urdfdom keeps the last one): a loop, or a second parent
-    std::map<std::string, std::string> holder;  // child link -> its first joint
-    for (const TiXmlElement* e = robot->FirstChildElement("joint"); e; e = e->NextSiblingElement("joint")) {
-      const TiXmlElement* child = e->FirstChildElement("child");
-      const char* link = child ? child->Attribute("link") : nullptr;
-      const char* name = e->Attribute("name");
-      if (!link || !name) continue;
-      const auto [it, first] = holder.emplace(link, name);
-      if (!first)
-        throw FormatError(source, "link '" + printable(link) + "' is the child of joints '" + printable(it->second) +
-                                      "' and '" + printable(name) + "': a URDF is a tree (no loops, one parent per link)");
-    }
   }
   // parents before children, document order otherwise
   std::vector<urdf::LinkSharedPtr> links;
@@ -781,7 +824,12 @@ Frame addBody(ImportState& s, const urdf::Link& link, const urdf::Joint& j, int 
   s.jointOf.push_back(&j);
   s.bodyOfJoint[j.name] = index;
   s.limited += j.limits && j.type != urdf::Joint::CONTINUOUS;
-  s.withDynamics += j.dynamics && (j.dynamics->damping != 0 || j.dynamics->friction != 0);
+  if (j.dynamics) {
+    if (!std::isfinite(j.dynamics->damping) || j.dynamics->damping < 0)
+      throw s.fail(jwhere + ": dynamics damping must be a number >= 0, got " + num(j.dynamics->damping));
+    s.spec.bodies.back().damping = j.dynamics->damping;
+  }
+  s.withDynamics += j.dynamics && j.dynamics->friction != 0;
   return {index, A.transpose(), Vec3::Zero()};
 }
 
@@ -1055,7 +1103,7 @@ void importNotes(const ImportState& s, std::vector<std::string>& notes) {
                     "holds it; choose the base with --base fixed|floating)");
   if (s.merged) notes.push_back(std::to_string(s.merged) + " fixed joint(s) merged their child link into its parent");
   if (s.limited) notes.push_back("the limits of " + std::to_string(s.limited) + " joint(s) are not used (Articulate's joints are unlimited)");
-  if (s.withDynamics) notes.push_back("the damping and friction of " + std::to_string(s.withDynamics) + " joint(s) are not used");
+  if (s.withDynamics) notes.push_back("the Coulomb friction of " + std::to_string(s.withDynamics) + " joint(s) is not used (their damping is)");
   if (s.collisions) notes.push_back(std::to_string(s.collisions) + " collision geometr" + (s.collisions > 1 ? "ies are" : "y is") + " not used");
   notes.insert(notes.end(), s.meshNotes.begin(), s.meshNotes.end());
 }

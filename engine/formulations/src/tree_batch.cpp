@@ -12,7 +12,7 @@ namespace art {
 std::string BatchSimulation::unsupported(const Model& model, const SimulationOptions& options) {
   const std::string why = batchUnsupported(model);
   if (!why.empty()) return why;
-  if (model.controlled) return "joint controllers take the one-state algorithms";
+  if (model.controlled) return "joint controllers and damping take the one-state algorithms";
   if (options.integrator == Integrator::DormandPrince45) return "dopri5 adapts its steps to each state";
   return "";
 }

@@ -338,9 +338,15 @@ Model compile(const ModelSpec& spec) {
   checkKeyframes(spec, m.nq(), m.nv());
   compileForces(spec, m);
   m.controlled = false;
-  for (const BodySpec& b : spec.bodies) {
+  for (std::size_t i = 0; i < spec.bodies.size(); ++i) {
+    const BodySpec& b = spec.bodies[i];
+    if (!std::isfinite(b.damping) || b.damping < 0)
+      throw ModelError(static_cast<int>(i), b.name, "damping", "must be a number >= 0");
+    if (b.damping > 0 && b.joint.type == JointType::Free)
+      throw ModelError(static_cast<int>(i), b.name, "damping", "a free joint takes no damping");
     m.controls.push_back(b.control);
-    m.controlled = m.controlled || b.control.type != ControlSpec::Type::None;
+    m.damping.push_back(b.damping);
+    m.controlled = m.controlled || b.control.type != ControlSpec::Type::None || b.damping > 0;
   }
   return m;
 }

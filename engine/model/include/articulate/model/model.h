@@ -62,7 +62,8 @@ struct Model {
   GroundSpec ground;                        // compliant ground of the contact points
   std::vector<ConstraintSpec> constraints;  // enforced by constraints.h
   std::vector<ControlSpec> controls;        // (nb) one per joint
-  bool controlled = false;                  // some joint has a controller
+  std::vector<double> damping;              // (nb) viscous joint damping (BodySpec::damping)
+  bool controlled = false;                  // some joint has a controller or damping
   std::vector<ExternalForceSpec> forces;    // constant external forces
   TreeArrays<SpatialArith> spatial;
   TreeArrays<PlanarArith> planar;

@@ -110,6 +110,9 @@ struct BodySpec {
   Vec6 freeVelocity = Vec6::Zero();
   nlohmann::json appearance = nlohmann::json::array();  // drawing instructions, body coords
   ControlSpec control;  // the joint's controller (none: passive)
+  // viscous joint damping: the joint force -damping * qd (N m s/rad or N s/m, >= 0); not on a
+  // free joint. It acts with the controllers (addControlForces) and dissipates energy.
+  double damping = 0.0;
 };
 
 /// Camera of spatial_v2's showmotion (every field optional; unset fields take the viewer's
