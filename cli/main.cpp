@@ -323,6 +323,8 @@ int runSimulate(const SimulateArgs& a) {
               << worst;
   if (projected)
     std::cout << ", energy projection removed " << tree->simulation().energyProjected() << " J";
+  if (tree && (tree->model().controlled || tree->model().stops))
+    std::cout << ", joints dissipated " << tree->simulation().energyDissipated() << " J";
   std::cout << "), wrote " << samples + 1 << " samples to " << a.output << "\n";
   return 0;
 }

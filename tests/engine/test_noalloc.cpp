@@ -138,14 +138,25 @@ class TestNoAlloc : public QObject {
   void simulationStepsDoNotAllocate_data() {
     QTest::addColumn<QString>("file");
     QTest::addColumn<QString>("integrator");
-    for (const char* file : {"fourbar.json", "double_elbow.json", "quadruped.json"})
+    // "+stops": every joint but the free one gets a tight stop and friction, so that stops act
+    for (const char* file : {"fourbar.json", "double_elbow.json", "quadruped.json", "quadruped.json+stops"})
       for (const char* integrator : {"rk4", "euler", "dopri5"})
         QTest::newRow(qPrintable(QString(file) + "/" + integrator)) << file << integrator;
   }
   void simulationStepsDoNotAllocate() {
     QFETCH(QString, file);
     QFETCH(QString, integrator);
-    const Model m = compile(loadModel(std::string(ARTICULATE_MODELS_DIR) + "/" + file.toStdString()).spec);
+    const bool stops = file.endsWith("+stops");
+    ModelSpec spec = loadModel(std::string(ARTICULATE_MODELS_DIR) + "/" + file.section('+', 0, 0).toStdString()).spec;
+    if (stops)
+      for (BodySpec& b : spec.bodies)
+        if (b.joint.type != JointType::Free) {
+          b.limits.lower = b.q0 - 0.001;
+          b.limits.upper = b.q0 + 0.001;
+          b.friction = 0.5;
+        }
+    const Model m = compile(spec);
+    QCOMPARE(m.stops, stops);
     SimulationOptions opt;
     QVERIFY(parseIntegrator(integrator.toStdString(), opt.integrator));
     Simulation sim(m, opt);

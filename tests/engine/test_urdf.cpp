@@ -277,8 +277,12 @@ class TestUrdf : public QObject {
     };
     QVERIFY(noted("root link 'world'"));
     QVERIFY(noted("1 fixed joint(s) merged"));
-    QVERIFY(noted("the limits of 2 joint(s)"));
-    QVERIFY(!noted("friction"));  // the fixture's damping is used, and it has no friction
+    // the fixture has a <mimic>: position limits are dropped (said), effort and velocity kept
+    QVERIFY(noted("the position limits and friction of 2 joint(s) are not used: the robot has <mimic> joints"));
+    const BodySpec& upper = spec.bodies[static_cast<std::size_t>(spec.findBody("upper_arm"))];
+    QVERIFY(!upper.limits.lower && !upper.limits.upper);
+    QCOMPARE(upper.limits.effort.value_or(0), 50.0);
+    QCOMPARE(upper.limits.velocity.value_or(0), 3.0);
     for (const BodySpec& b : spec.bodies) QCOMPARE(b.damping, b.name == "upper_arm" ? 0.1 : 0.0);
   }
 
@@ -591,6 +595,7 @@ class TestUrdf : public QObject {
       QVERIFY2(QString(e.what()).contains("cannot open"), e.what());
     }
   }
+
 };
 
 QTEST_APPLESS_MAIN(TestUrdf)

@@ -2,6 +2,7 @@
 #include "articulate/dynamics/control.h"
 
 #include <algorithm>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -41,7 +42,9 @@ void addControlForces(const Model& model, double t, const VecRef& q, const VecRe
     const int vi = model.vIndex[i];
     if (model.damping[i] > 0) tau(vi) -= model.damping[i] * qd(vi);  // viscous joint damping
     if (model.controls[i].type == ControlSpec::Type::None) continue;
-    tau(vi) += controlForce(model.controls[i], t, q(model.qIndex[i]), qd(vi));
+    const double f = controlForce(model.controls[i], t, q(model.qIndex[i]), qd(vi));
+    const std::optional<double>& effort = model.limits[i].effort;  // the actuator's limit
+    tau(vi) += effort ? std::clamp(f, -*effort, *effort) : f;
   }
 }
 

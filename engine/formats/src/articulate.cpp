@@ -397,6 +397,31 @@ ojson initialJson(const BodySpec& b) {
   return nullptr;
 }
 
+// bodies[i].limits: {"lower", "upper", "effort", "velocity"}, each optional
+void readLimits(JsonReader& rd, const json& jl, const std::string& path, BodySpec& b) {
+  if (!rd.object(jl, path, {"lower", "upper", "effort", "velocity"})) return;
+  if (b.joint.type == JointType::Free) {
+    rd.fail(path, "a free joint takes no limits");
+    return;
+  }
+  const auto read = [&](const char* field, std::optional<double>& out) {
+    double v = 0;
+    if (jl.contains(field) && rd.number(jl[field], jsonField(path, field), v)) out = v;
+  };
+  JointLimits& l = b.limits;
+  read("lower", l.lower);
+  read("upper", l.upper);
+  read("effort", l.effort);
+  read("velocity", l.velocity);
+  if (l.lower && l.upper && *l.lower > *l.upper) {
+    std::ostringstream s;
+    s << "lower (" << *l.lower << ") is above upper (" << *l.upper << ")";
+    rd.fail(path, s.str());
+  }
+  for (const auto& [value, field] : {std::pair{l.effort, "effort"}, std::pair{l.velocity, "velocity"}})
+    if (value && !(*value > 0)) rd.fail(jsonField(path, field), "must be > 0");
+}
+
 // bodies[i]
 ojson bodyJson(const ModelSpec& s, const BodySpec& b, bool planar) {
   ojson jb;
@@ -419,6 +444,14 @@ ojson bodyJson(const ModelSpec& s, const BodySpec& b, bool planar) {
   jb["appearance"] = b.appearance;
   if (b.control.type != ControlSpec::Type::None) jb["control"] = controlJson(b.control);
   if (b.damping != 0) jb["damping"] = b.damping;
+  if (b.friction != 0) jb["friction"] = b.friction;
+  if (!b.limits.empty()) {
+    ojson jl = ojson::object();
+    const JointLimits& l = b.limits;
+    for (const auto& [value, field] : {std::pair{l.lower, "lower"}, {l.upper, "upper"}, {l.effort, "effort"}, {l.velocity, "velocity"}})
+      if (value) jl[field] = *value;
+    jb["limits"] = jl;
+  }
   return jb;
 }
 
@@ -637,7 +670,7 @@ int readBody(JsonReader& rd, const json& jb, std::size_t i, const TreeContext& t
   const std::string p = jsonIndex("bodies", i);
   int parent = -1;
   if (!rd.object(jb, p, {"name", "parent", "joint", "placement", "inertia", "initial",
-                          "appearance", "control", "damping"}))
+                          "appearance", "control", "damping", "friction", "limits"}))
     return -1;
   if (!jb.contains("name")) rd.fail(p, "missing field 'name'");
   if (!jb.contains("parent")) rd.fail(p, "missing field 'parent' (a body name or \"base\")");
@@ -662,6 +695,11 @@ int readBody(JsonReader& rd, const json& jb, std::size_t i, const TreeContext& t
     if (!(b.damping >= 0)) rd.fail(jsonField(p, "damping"), "must be >= 0");
     else if (b.damping > 0 && b.joint.type == JointType::Free) rd.fail(jsonField(p, "damping"), "a free joint takes no damping");
   }
+  if (jb.contains("friction") && rd.number(jb["friction"], jsonField(p, "friction"), b.friction)) {
+    if (!(b.friction >= 0)) rd.fail(jsonField(p, "friction"), "must be >= 0");
+    else if (b.friction > 0 && b.joint.type == JointType::Free) rd.fail(jsonField(p, "friction"), "a free joint takes no friction");
+  }
+  if (jb.contains("limits")) readLimits(rd, jb["limits"], jsonField(p, "limits"), b);
   b.parent = parent;
   return parent;
 }

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <filesystem>
 #include <optional>
+#include <limits>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -37,10 +38,11 @@ using nlohmann::json;
 // the fixed base's link: "world", which URDF readers (DART, Pinocchio, Articulate) take as the
 // fixed frame, so that the export of a fixed-base model reads back fixed
 constexpr const char* kBaseLink = "world";
-// URDF requires <limit> on prismatic joints; Articulate's joints are unlimited
-constexpr double kPrismaticTravel = 1000;  // m, either way
-constexpr double kEffort = 1000;           // N
-constexpr double kVelocity = 100;          // m/s
+// URDF requires <limit> with all four numbers on revolute and prismatic joints: what a body
+// does not limit is written as these (and reads back as these limits)
+constexpr double kTravel = 1000;    // m or rad, either way
+constexpr double kEffort = 1000;    // N or N m
+constexpr double kVelocity = 100;   // m/s or rad/s
 
 Vec3 toVec(const urdf::Vector3& v) { return {v.x, v.y, v.z}; }
 urdf::Vector3 fromVec(const Vec3& v) { return urdf::Vector3(v.x(), v.y(), v.z()); }
@@ -328,17 +330,18 @@ urdf::JointSharedPtr urdfJoint(const ModelSpec& spec, int i,
   auto joint = std::make_shared<urdf::Joint>();
   joint->name = jointNameOf(spec, i);
   const int axis = b.joint.unitAxis();  // 0..2 rotation, 3..5 translation
-  joint->type = axis < 3 ? urdf::Joint::CONTINUOUS : urdf::Joint::PRISMATIC;
+  const JointLimits& l = b.limits;
+  joint->type = axis >= 3 ? urdf::Joint::PRISMATIC : l.lower || l.upper ? urdf::Joint::REVOLUTE : urdf::Joint::CONTINUOUS;
   joint->axis = fromVec(Vec3::Unit(axis % 3));
   joint->parent_link_name = b.parent < 0 ? std::string(kBaseLink) : spec.bodies[b.parent].name;
   joint->child_link_name = b.name;
   joint->parent_to_joint_origin_transform = pose(b.rotation.transpose(), b.translation);
-  if (joint->type == urdf::Joint::PRISMATIC) {
+  if (joint->type != urdf::Joint::CONTINUOUS || l.effort || l.velocity) {
     joint->limits = std::make_shared<urdf::JointLimits>();
-    joint->limits->lower = -kPrismaticTravel;
-    joint->limits->upper = kPrismaticTravel;
-    joint->limits->effort = kEffort;
-    joint->limits->velocity = kVelocity;
+    joint->limits->lower = l.lower.value_or(-kTravel);
+    joint->limits->upper = l.upper.value_or(kTravel);
+    joint->limits->effort = l.effort.value_or(kEffort);
+    joint->limits->velocity = l.velocity.value_or(kVelocity);
   }
   if (auto c = mimics.find(i); c != mimics.end()) {
     joint->mimic = std::make_shared<urdf::JointMimic>();
@@ -346,9 +349,10 @@ urdf::JointSharedPtr urdfJoint(const ModelSpec& spec, int i,
     joint->mimic->multiplier = c->second->ratio;
     joint->mimic->offset = c->second->offset;
   }
-  if (b.damping > 0) {
+  if (b.damping > 0 || b.friction > 0) {
     joint->dynamics = std::make_shared<urdf::JointDynamics>();
     joint->dynamics->damping = b.damping;
+    joint->dynamics->friction = b.friction;
   }
   return joint;
 }
@@ -778,7 +782,7 @@ struct ImportState {
   std::vector<std::vector<Mass>> masses;    // body -> its links' mass properties
   std::vector<const urdf::Joint*> jointOf;  // body -> its URDF joint
   std::map<std::string, int> bodyOfJoint;   // URDF joint name -> body
-  int limited = 0, withDynamics = 0, collisions = 0, merged = 0;  // counted for the notes
+  int unusedStops = 0, collisions = 0, merged = 0;  // counted for the notes
   double rootMass = 0;                      // kg on the root link and the links fixed to it
 
   FormatError fail(const std::string& reason) const { return FormatError(source, reason); }
@@ -823,13 +827,26 @@ Frame addBody(ImportState& s, const urdf::Link& link, const urdf::Joint& j, int 
   s.masses.emplace_back();
   s.jointOf.push_back(&j);
   s.bodyOfJoint[j.name] = index;
-  s.limited += j.limits && j.type != urdf::Joint::CONTINUOUS;
-  if (j.dynamics) {
-    if (!std::isfinite(j.dynamics->damping) || j.dynamics->damping < 0)
-      throw s.fail(jwhere + ": dynamics damping must be a number >= 0, got " + num(j.dynamics->damping));
-    s.spec.bodies.back().damping = j.dynamics->damping;
+  BodySpec& added = s.spec.bodies.back();
+  if (j.limits) {  // URDF: effort and velocity <= 0 (or left out, which urdfdom reads as 0) is no limit
+    const urdf::JointLimits& l = *j.limits;
+    if (j.type != urdf::Joint::CONTINUOUS) {
+      if (!std::isfinite(l.lower) || !std::isfinite(l.upper) || l.lower > l.upper)
+        throw s.fail(jwhere + ": limit lower (" + num(l.lower) + ") and upper (" + num(l.upper) +
+                     ") must be numbers with lower <= upper");
+      added.limits.lower = l.lower;
+      added.limits.upper = l.upper;
+    }
+    if (l.effort > 0 && std::isfinite(l.effort)) added.limits.effort = l.effort;
+    if (l.velocity > 0 && std::isfinite(l.velocity)) added.limits.velocity = l.velocity;
   }
-  s.withDynamics += j.dynamics && j.dynamics->friction != 0;
+  if (j.dynamics) {
+    for (const auto& [value, what] : {std::pair{j.dynamics->damping, "damping"}, {j.dynamics->friction, "friction"}})
+      if (!std::isfinite(value) || value < 0)
+        throw s.fail(jwhere + ": dynamics " + what + " must be a number >= 0, got " + num(value));
+    added.damping = j.dynamics->damping;
+    added.friction = j.dynamics->friction;
+  }
   return {index, A.transpose(), Vec3::Zero()};
 }
 
@@ -958,7 +975,8 @@ std::vector<std::filesystem::path> packageCandidates(const ImportState& s, const
 // a <mesh filename>'s file, absolute: package://NAME/REST (packageCandidates), file://PATH, or
 // a path (relative to the URDF's folder); nullopt, with a note, when it is not found or does not
 // read as a mesh
-std::optional<std::string> meshFile(ImportState& s, const std::string& where, const std::string& name) {
+std::optional<std::string> meshFile(ImportState& s, const std::string& where, const std::string& name,
+                                    const char* unused = "is not drawn") {
   namespace fs = std::filesystem;
   std::error_code ec;
   std::optional<fs::path> found;
@@ -969,7 +987,7 @@ std::optional<std::string> meshFile(ImportState& s, const std::string& where, co
     const std::string package = rest.substr(0, slash);
     const std::string inside = slash == std::string::npos ? std::string() : rest.substr(slash + 1);
     if (package.empty() || inside.empty()) {
-      s.meshNotes.push_back(where + ": mesh '" + name + "' is not drawn: expected package://NAME/PATH");
+      s.meshNotes.push_back(where + ": mesh '" + name + "' " + unused + ": expected package://NAME/PATH");
       return std::nullopt;
     }
     for (const fs::path& dir : packageCandidates(s, package))
@@ -985,14 +1003,14 @@ std::optional<std::string> meshFile(ImportState& s, const std::string& where, co
     if (fs::is_regular_file(file, ec)) found = file;
   }
   if (!found) {
-    s.meshNotes.push_back(where + ": mesh '" + name + "' is not drawn: not found" + looked);
+    s.meshNotes.push_back(where + ": mesh '" + name + "' " + unused + ": not found" + looked);
     return std::nullopt;
   }
   const std::string path = fs::absolute(*found).lexically_normal().string();
   try {
     loadMesh(path);
   } catch (const FormatError& e) {
-    s.meshNotes.push_back(where + ": mesh '" + name + "' is not drawn: " + e.what());
+    s.meshNotes.push_back(where + ": mesh '" + name + "' " + unused + ": " + e.what());
     return std::nullopt;
   }
   return path;
@@ -1074,6 +1092,16 @@ void addMimics(ImportState& s) {
       c.offset = mimic->offset;
       s.spec.constraints.push_back(c);
     }
+  // the stops' impulses do not keep constraints (compile refuses both): with mimic couplings
+  // the position limits and friction stay unused, and a note says so
+  if (!s.spec.constraints.empty())
+    for (BodySpec& b : s.spec.bodies)
+      if (b.limits.lower || b.limits.upper || b.friction > 0) {
+        ++s.unusedStops;
+        b.limits.lower.reset();
+        b.limits.upper.reset();
+        b.friction = 0;
+      }
 }
 
 // compiles the spec as a check; a ModelError becomes a FormatError naming the link. Each
@@ -1102,8 +1130,9 @@ void importNotes(const ImportState& s, std::vector<std::string>& notes) {
     notes.push_back("the root link '" + s.rootName + "' floats on a free joint (no link named 'world' "
                     "holds it; choose the base with --base fixed|floating)");
   if (s.merged) notes.push_back(std::to_string(s.merged) + " fixed joint(s) merged their child link into its parent");
-  if (s.limited) notes.push_back("the limits of " + std::to_string(s.limited) + " joint(s) are not used (Articulate's joints are unlimited)");
-  if (s.withDynamics) notes.push_back("the Coulomb friction of " + std::to_string(s.withDynamics) + " joint(s) is not used (their damping is)");
+  if (s.unusedStops)
+    notes.push_back("the position limits and friction of " + std::to_string(s.unusedStops) +
+                    " joint(s) are not used: the robot has <mimic> joints, and Articulate's stops do not act with couplings yet");
   if (s.collisions) notes.push_back(std::to_string(s.collisions) + " collision geometr" + (s.collisions > 1 ? "ies are" : "y is") + " not used");
   notes.insert(notes.end(), s.meshNotes.begin(), s.meshNotes.end());
 }

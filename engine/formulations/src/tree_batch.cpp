@@ -13,6 +13,7 @@ std::string BatchSimulation::unsupported(const Model& model, const SimulationOpt
   const std::string why = batchUnsupported(model);
   if (!why.empty()) return why;
   if (model.controlled) return "joint controllers and damping take the one-state algorithms";
+  if (model.stops) return "joint limits and friction take the one-state algorithms";
   if (options.integrator == Integrator::DormandPrince45) return "dopri5 adapts its steps to each state";
   return "";
 }

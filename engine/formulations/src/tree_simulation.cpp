@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 
@@ -103,7 +104,13 @@ Simulation::Simulation(const Model& model, const SimulationOptions& options)
   if (!model.constraints.empty()) m_cons.emplace(model);
   if (!model.contacts.empty()) m_contact.emplace(model);
   const int nu = contactStateSize(model);
-  m_passive = !model.controlled && model.forces.empty() && model.contacts.empty();
+  m_passive = !model.controlled && model.forces.empty() && model.contacts.empty() && !model.stops;
+  if (model.stops) {
+    m_minv.setZero(nv, model.nb);
+    for (auto* v : {&m_lambda, &m_lo, &m_hi}) v->setZero(model.nb);
+    m_dqd.setZero(nv);
+    m_rows.reserve(static_cast<std::size_t>(model.nb));
+  }
   m_tau = Eigen::VectorXd::Zero(nv);
   m_tauTotal = m_tau;
   m_fext.setZero(model.arithmetic == Arithmetic::Planar ? 3 : 6, model.nb);
@@ -141,6 +148,7 @@ void Simulation::setState(double t, const Eigen::VectorXd& q, const Eigen::Vecto
   m_e0 = m_energy.kinetic + m_energy.potential;
   m_energyTarget = m_e0;
   m_energyProjected = 0.0;
+  m_energyDissipated = 0.0;
 }
 
 void Simulation::setContactDeformation(const Eigen::VectorXd& u) {
@@ -310,6 +318,9 @@ bool Simulation::commit(double h) {
   if (m_model.hasFreeJoints) normalizeConfiguration(m_model, m_q1);
   if (m_cons && m_q1.allFinite() && m_qd1.allFinite())
     constraintError = projectConstraints(m_model, m_data, *m_cons, m_q1, m_qd1);
+  if (m_model.stops && m_q1.allFinite() && m_qd1.allFinite()) applyStops(h);
+  if (m_model.controlled && m_qd1.allFinite())  // damping's work, trapezoid rule
+    m_energyDissipated += 0.5 * h * (dampingPower(m_qd) + dampingPower(m_qd1));
   double kinetic = 0.0, potential = 0.0;
   if (!check(constraintError, kinetic, potential)) {
     m_t = t0;
@@ -322,6 +333,88 @@ bool Simulation::commit(double h) {
   m_energyCurrent = false;  // energy() computes it when asked
   ++m_steps;
   return true;
+}
+
+double Simulation::dampingPower(const Eigen::VectorXd& qd) const {
+  double p = 0.0;
+  for (int i = 0; i < m_model.nb; ++i)
+    if (m_model.damping[i] > 0) p += m_model.damping[i] * qd(m_model.vIndex[i]) * qd(m_model.vIndex[i]);
+  return p;
+}
+
+// Stops and Coulomb friction after a step of h (model.stops; no constraints: compile refuses
+// them together). Every joint at or past a stop, or with friction, is a row of a boxed LCP on
+// impulses lambda (N m s or N s): qd' = qd + H^-1 lambda with
+//   at its lower stop  lambda in [-f h, inf),  at its upper stop  (-inf, f h],
+//   friction alone     [-f h, f h],            at both (a locked joint)  (-inf, inf),
+// and qd'_i = 0 wherever lambda_i lies inside its box: an inelastic stop that also holds by
+// friction, and Coulomb friction that sticks while f h can stop the joint (time-stepping in
+// the manner of Moreau, and Stewart & Trinkle 1996). Projected Gauss-Seidel solves it; one row
+// takes one sweep. The impulse is taken as a constant force over the step, so q moves by
+// h/2 (qd' - qd) as well (h (qd' - qd) with semi-implicit Euler, which moves q by the end
+// velocity): a joint held by friction or resting on a stop then stays exactly where it is,
+// and one sliding against friction follows the exact constant-force motion (RK4, dopri5).
+// Last, a joint whose stop pushed, or that is still past one, is put on it: a stop's impact
+// happens within the step, and the joint ends the step on the stop. The energy all this removes is added to
+// m_energyDissipated.
+void Simulation::applyStops(double h) {
+  const double inf = std::numeric_limits<double>::infinity();
+  m_rows.clear();
+  for (int i = 0; i < m_model.nb; ++i) {
+    if (m_model.joints[i].type == JointType::Free) continue;
+    const JointLimits& l = m_model.limits[i];
+    const double q = m_q1(m_model.qIndex[i]), f = m_model.friction[i] * h;
+    const bool low = l.lower && q <= *l.lower, high = l.upper && q >= *l.upper;
+    if (!low && !high && !(f > 0)) continue;
+    const auto r = static_cast<Eigen::Index>(m_rows.size());
+    m_rows.push_back(m_model.vIndex[i]);
+    m_lo(r) = high ? -inf : -f;
+    m_hi(r) = low ? inf : f;
+  }
+  if (m_rows.empty()) return;
+  double kinetic = 0.0, potential = 0.0;
+  detail::kineticPotential(m_model, m_data, m_q1, m_qd1, kinetic, potential);
+  const double before = kinetic + potential;
+  crba(m_model, m_data, m_q1);
+  factorizeMassMatrix(m_model, m_data);
+  const auto n = static_cast<Eigen::Index>(m_rows.size());
+  for (Eigen::Index r = 0; r < n; ++r) {
+    m_minv.col(r).setZero();
+    m_minv(m_rows[static_cast<std::size_t>(r)], r) = 1.0;
+    solveMassMatrix(m_model, m_data, m_minv.col(r));
+  }
+  m_lambda.head(n).setZero();
+  m_dqd = m_qd1;
+  for (int sweep = 0; sweep < 200; ++sweep) {
+    double change = 0.0;  // largest velocity change of a row in this sweep
+    for (Eigen::Index r = 0; r < n; ++r) {
+      const int vi = m_rows[static_cast<std::size_t>(r)];
+      const double w = m_minv(vi, r);  // > 0: H^-1 is positive definite
+      const double next = std::clamp(m_lambda(r) - m_qd1(vi) / w, m_lo(r), m_hi(r));
+      const double d = next - m_lambda(r);
+      if (d == 0.0) continue;
+      m_qd1 += d * m_minv.col(r);
+      m_lambda(r) = next;
+      change = std::max(change, std::abs(d) * w);
+    }
+    if (change <= 1e-14 * (1.0 + m_qd1.lpNorm<Eigen::Infinity>())) break;
+  }
+  m_dqd = m_qd1 - m_dqd;
+  // semi-implicit Euler moves q with the step's end velocity, so by h dqd (Moreau's scheme)
+  const double moved = m_opt.integrator == Integrator::SemiImplicitEuler ? h : 0.5 * h;
+  integrateConfiguration(m_model, m_q1, m_dqd, moved, m_q1);
+  for (int i = 0, r = 0; i < m_model.nb; ++i) {  // onto the stops
+    if (m_model.joints[i].type == JointType::Free) continue;
+    const JointLimits& l = m_model.limits[i];
+    double& q = m_q1(m_model.qIndex[i]);
+    const bool row = r < n && m_rows[static_cast<std::size_t>(r)] == m_model.vIndex[i];
+    const double lambda = row ? m_lambda(r++) : 0.0;
+    // a stop that pushed holds its joint on it (an impact ends there, not h/2 qd short of it)
+    if (l.lower && (q < *l.lower || (lambda > 0 && m_hi(r - 1) == inf))) q = *l.lower;
+    if (l.upper && (q > *l.upper || (lambda < 0 && m_lo(r - 1) == -inf))) q = *l.upper;
+  }
+  detail::kineticPotential(m_model, m_data, m_q1, m_qd1, kinetic, potential);
+  m_energyDissipated += before - (kinetic + potential);
 }
 
 bool Simulation::adaptiveStep(double hMax) {

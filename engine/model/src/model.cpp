@@ -303,6 +303,34 @@ void checkKeyframes(const ModelSpec& spec, int nq, int nv) {
 
 }  // namespace
 
+namespace {
+
+// a body's joint limits and friction: numbers that make sense, on a one-variable joint, and
+// not on a model with constraints (the stops' impulses do not keep constraints)
+void checkLimits(const ModelSpec& spec, int i) {
+  const BodySpec& b = spec.bodies[static_cast<std::size_t>(i)];
+  const JointLimits& l = b.limits;
+  if (!std::isfinite(b.friction) || b.friction < 0) throw ModelError(i, b.name, "friction", "must be a number >= 0");
+  for (const auto& [value, what] : {std::pair{l.lower, "lower"}, std::pair{l.upper, "upper"}})
+    if (value && !std::isfinite(*value))
+      throw ModelError(i, b.name, std::string("limits.") + what, "must be a finite number");
+  for (const auto& [value, what] : {std::pair{l.effort, "effort"}, std::pair{l.velocity, "velocity"}})
+    if (value && !(*value > 0 && std::isfinite(*value)))
+      throw ModelError(i, b.name, std::string("limits.") + what, "must be a number > 0");
+  if (l.lower && l.upper && *l.lower > *l.upper) {
+    std::ostringstream s;
+    s << "lower (" << *l.lower << ") is above upper (" << *l.upper << ")";
+    throw ModelError(i, b.name, "limits", s.str());
+  }
+  if (b.joint.type == JointType::Free && (!l.empty() || b.friction > 0))
+    throw ModelError(i, b.name, l.empty() ? "friction" : "limits", "a free joint takes no limits or friction");
+  if ((l.lower || l.upper || b.friction > 0) && !spec.constraints.empty())
+    throw ModelError(i, b.name, l.lower || l.upper ? "limits" : "friction",
+                     "position limits and friction do not act on a model with constraints (loops, gears)");
+}
+
+}  // namespace
+
 Model compile(const ModelSpec& spec) {
   Model m;
   m.arithmetic = spec.arithmetic;
@@ -344,9 +372,13 @@ Model compile(const ModelSpec& spec) {
       throw ModelError(static_cast<int>(i), b.name, "damping", "must be a number >= 0");
     if (b.damping > 0 && b.joint.type == JointType::Free)
       throw ModelError(static_cast<int>(i), b.name, "damping", "a free joint takes no damping");
+    checkLimits(spec, static_cast<int>(i));
     m.controls.push_back(b.control);
     m.damping.push_back(b.damping);
+    m.limits.push_back(b.limits);
+    m.friction.push_back(b.friction);
     m.controlled = m.controlled || b.control.type != ControlSpec::Type::None || b.damping > 0;
+    m.stops = m.stops || b.limits.lower || b.limits.upper || b.friction > 0;
   }
   return m;
 }

@@ -14,7 +14,9 @@ namespace art {
 /// N for translations. A table is linear between its samples and held outside them.
 double controlForce(const ControlSpec& control, double t, double q, double qd);
 
-/// Adds the controllers' joint forces at (t, q, qd) to `tau` (size nb). Allocates nothing.
+/// Adds the controllers' joint forces at (t, q, qd) to `tau` (size nv), each clamped to its
+/// joint's effort limit (JointLimits::effort), and the viscous damping forces -damping * qd
+/// (not clamped: the joint's own, not an actuator's). Allocates nothing.
 /// Throws std::invalid_argument on a size mismatch.
 void addControlForces(const Model& model, double t, const VecRef& q, const VecRef& qd,
                       Eigen::VectorXd& tau);

@@ -84,8 +84,11 @@ struct UrdfImport {
 /// file's absolute name (relative to the URDF's folder, file://, or package://NAME/PATH found
 /// beside the URDF and in its parent folders, ROS_PACKAGE_PATH, AMENT_PREFIX_PATH/share, then
 /// `packagePaths`), in the material's colour, or the file's own without one. A mesh that is
-/// not found or does not read is left out with a note naming the link and the file. Limits,
-/// dynamics (damping, friction) and collisions are not used; each kind is listed in `notes`.
+/// not found or does not read is left out with a note naming the link and the file. <limit>
+/// becomes the body's JointLimits (position stops on revolute and prismatic joints; effort
+/// and velocity when > 0), <dynamics> its damping and friction; with <mimic> joints the stops
+/// and friction are left unused (compile refuses them with constraints), with a note.
+/// Collision geometry is not used. Each kind of thing not used is listed in `notes`.
 /// Throws FormatError (its path() is `source`) naming the link or joint and the reason: XML
 /// nested deeper than kMaxUrdfDepth elements (checked before parsing, whose recursion a deeper
 /// document would overflow), XML or URDF errors reported by urdfdom, "floating" and "planar"

@@ -131,6 +131,13 @@ class Simulation {
   /// the computed motion. On a regular motion that is the drift the integrator alone shows;
   /// a chaotic one parts ways with the unprojected run, so the two sums differ.
   double energyProjected() const { return m_energyProjected; }
+  /// The energy the joints have taken out of the motion since the state was last set (J, >= 0
+  /// up to rounding): the work of the viscous joint damping (BodySpec::damping; the trapezoid
+  /// rule over each step's end velocities) plus what the stops and the Coulomb friction removed
+  /// (BodySpec::limits, friction; exactly: the energy before their impulses minus after).
+  /// Without other forces doing work, E(t) + energyDissipated() stays E(0) up to the
+  /// integrator's error.
+  double energyDissipated() const { return m_energyDissipated; }
 
   /// Largest constraint residual max |phi(q)| at the current state (m, rad or sine of an
   /// angle; 0 without constraints).
@@ -153,6 +160,11 @@ class Simulation {
   Data m_data;
   double m_t = 0.0, m_h = 0.0, m_e0 = 0.0;
   double m_energyTarget = 0.0, m_energyProjected = 0.0;  // E* and the energy projected away (J)
+  double m_energyDissipated = 0.0;  // by damping, stops and friction (J)
+  // the stops' impulse problem (model.stops): H^-1 columns of the rows, their impulses and boxes
+  Eigen::MatrixXd m_minv;
+  Eigen::VectorXd m_lambda, m_lo, m_hi, m_dqd;
+  std::vector<int> m_rows;  // velocity index of each row
   bool m_passive = false, m_tauZero = true;
   Eigen::VectorXd m_q, m_qd, m_tau, m_tauTotal;
   ExternalForces m_fext;
@@ -185,6 +197,8 @@ class Simulation {
   bool adaptiveStep(double hMax);
   // accepts the step held in m_q1, m_qd1 unless it diverged
   bool commit(double h);
+  void applyStops(double h);
+  double dampingPower(const Eigen::VectorXd& qd) const;
   // whether the state held in m_q1, m_qd1, m_u1 is finite, its energy has not grown beyond
   // the limit and its constraints hold after the projection (error `constraintError`); leaves
   // the state's kinetic and potential energy (J) in `kinetic` and `potential`

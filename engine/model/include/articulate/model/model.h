@@ -64,6 +64,9 @@ struct Model {
   std::vector<ControlSpec> controls;        // (nb) one per joint
   std::vector<double> damping;              // (nb) viscous joint damping (BodySpec::damping)
   bool controlled = false;                  // some joint has a controller or damping
+  std::vector<JointLimits> limits;          // (nb) BodySpec::limits
+  std::vector<double> friction;             // (nb) Coulomb joint friction (BodySpec::friction)
+  bool stops = false;                       // some joint has a position limit or friction
   std::vector<ExternalForceSpec> forces;    // constant external forces
   TreeArrays<SpatialArith> spatial;
   TreeArrays<PlanarArith> planar;

@@ -89,6 +89,21 @@ struct ExternalForceSpec {
   Vec3 torque = Vec3::Zero();
 };
 
+/// Limits of a one-variable joint (URDF <limit>). An unset entry is no limit.
+struct JointLimits {
+  // position stops (rad or m): inelastic and rigid. After every step a joint past a stop is put
+  // back on it and an impulse through the joint-space inertia stops its motion into the stop
+  // (Simulation; see docs/model-format.md#limits)
+  std::optional<double> lower, upper;
+  std::optional<double> effort;    // > 0: controller forces are clamped to [-effort, effort] (N m or N)
+  std::optional<double> velocity;  // > 0: recorded and shown, not enforced (rad/s or m/s)
+  bool empty() const { return !lower && !upper && !effort && !velocity; }
+  bool operator==(const JointLimits& o) const {
+    return lower == o.lower && upper == o.upper && effort == o.effort && velocity == o.velocity;
+  }
+  bool operator!=(const JointLimits& o) const { return !(*this == o); }
+};
+
 /// One body and the joint that connects it to its parent.
 struct BodySpec {
   std::string name;
@@ -113,6 +128,11 @@ struct BodySpec {
   // viscous joint damping: the joint force -damping * qd (N m s/rad or N s/m, >= 0); not on a
   // free joint. It acts with the controllers (addControlForces) and dissipates energy.
   double damping = 0.0;
+  // Coulomb joint friction (N m or N, >= 0; not on a free joint): a joint force of magnitude up
+  // to `friction` that holds the joint at rest and opposes its motion, applied as an impulse
+  // after every step with the stops (Simulation)
+  double friction = 0.0;
+  JointLimits limits;  // not on a free joint
 };
 
 /// Camera of spatial_v2's showmotion (every field optional; unset fields take the viewer's
