@@ -106,10 +106,7 @@ class TestJointLimits : public QObject {
         hit = sim.time();
         atHit = sim.energyDissipated();
       }
-      // semi-implicit Euler's step from rest loses 1/2 I qdd^2 h^2, which the stop gives back
-      // every step at rest: its balance drifts there (docs/model-format.md#limits); checked at the hit
-      if (hit < 0 || opt.integrator != Integrator::SemiImplicitEuler)
-        worstBalance = std::max(worstBalance, std::abs(totalEnergy(sim) + sim.energyDissipated() - e0));
+      worstBalance = std::max(worstBalance, std::abs(totalEnergy(sim) + sim.energyDissipated() - e0));
     }
     qInfo("stop reached at t = %.3f s; worst |E + dissipated - E0| %.2e J (own error %.2e J), dissipated %.6f J", hit,
           worstBalance, own, sim.energyDissipated());
@@ -119,7 +116,7 @@ class TestJointLimits : public QObject {
     QVERIFY2(std::abs(sim.qd()(0)) < 1e-12, qPrintable(QString::number(sim.qd()(0))));
     // the stop took the kinetic energy of the swing: m g (zc(-0.5) - zc(0.6)) with zc = -0.5 sin q
     QVERIFY2(std::abs(atHit - swing) < tolerance, qPrintable(QString::number(atHit, 'g', 12)));
-    if (opt.integrator != Integrator::SemiImplicitEuler) QVERIFY(std::abs(sim.energyDissipated() - atHit) < tolerance);
+    QVERIFY(std::abs(sim.energyDissipated() - atHit) < tolerance);  // held on the stop: nothing more
     QVERIFY(worstBalance < tolerance);
   }
 
@@ -137,7 +134,9 @@ class TestJointLimits : public QObject {
     Simulation simF(mf, opt), simL(ml, opt);
     Data data(mf);
     int impulses = 0;
-    for (int k = 1; k <= 1500 && impulses < 3; ++k) {
+    // the first impact only: from the next step on the shoulder rests on its stop and is held
+    // inside the steps (Simulation's holdStops), which the free step does not do
+    for (int k = 1; k <= 1500 && impulses < 1; ++k) {
       simF.setState(simL.time(), simL.q(), simL.qd());
       QVERIFY(simF.step());
       QVERIFY(simL.step());

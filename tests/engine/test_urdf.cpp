@@ -15,6 +15,7 @@
 #include "articulate/formats/document.h"
 #include "articulate/formats/files.h"
 #include "articulate/formats/urdf.h"
+#include "articulate/formulations/tree_simulation.h"
 #include "engine/test_util.h"
 
 using namespace art;
@@ -593,6 +594,69 @@ class TestUrdf : public QObject {
       QFAIL("no error");
     } catch (const FormatError& e) {
       QVERIFY2(QString(e.what()).contains("cannot open"), e.what());
+    }
+  }
+
+  // a floating quadruped URDF (written here): torso with a collision box, legs with hip and
+  // knee stops and friction, sphere feet. Dropped from 0.13 m it lands on its four feet and
+  // stands: after 3 s it is at rest, only the feet touch the ground, with a few millimetres of
+  // penetration, and the ground carries its weight
+  void floatingQuadrupedLandsAndStands() {
+    const char* inertial = "<inertial><mass value='%1'/><inertia ixx='%2' iyy='%2' izz='%2' ixy='0' ixz='0' iyz='0'/></inertial>";
+    QString xml = "<robot name='dog'><link name='torso'>" + QString(inertial).arg(8).arg(0.2) +
+                  "<collision><geometry><box size='0.6 0.3 0.1'/></geometry></collision></link>";
+    const double hx[4] = {0.25, 0.25, -0.25, -0.25}, hy[4] = {0.15, -0.15, 0.15, -0.15};
+    for (int k = 0; k < 4; ++k) {
+      const QString leg = QString("leg%1").arg(k);
+      xml += "<link name='" + leg + "_thigh'>" + QString(inertial).arg(0.5).arg(0.002) + "</link>";
+      xml += "<link name='" + leg + "_shank'>" + QString(inertial).arg(0.3).arg(0.001) +
+             "<collision><origin xyz='0 0 -0.2'/><geometry><sphere radius='0.03'/></geometry></collision></link>";
+      xml += QString("<joint name='%1_hip' type='revolute'><parent link='torso'/><child link='%1_thigh'/>"
+                     "<origin xyz='%2 %3 -0.05'/><axis xyz='0 1 0'/><limit lower='-0.3' upper='-0.25' effort='30' velocity='10'/>"
+                     "<dynamics friction='1'/></joint>").arg(leg).arg(hx[k]).arg(hy[k]);
+      xml += QString("<joint name='%1_knee' type='revolute'><parent link='%1_thigh'/><child link='%1_shank'/>"
+                     "<origin xyz='0 0 -0.2'/><axis xyz='0 1 0'/><limit lower='0.5' upper='0.6' effort='30' velocity='10'/>"
+                     "<dynamics friction='1'/></joint>").arg(leg);
+    }
+    xml += "</robot>";
+    UrdfImport report;
+    const ModelSpec spec = specFromUrdf(xml.toStdString(), "dog.urdf", &report);
+    QVERIFY(report.floating);
+    const std::vector<std::string>& notes = report.notes;
+    QCOMPARE(spec.contacts.size(), std::size_t{8 + 4});  // the box's corners and the four feet
+    std::string said;
+    for (const std::string& n : notes) said += n + "\n";
+    QVERIFY2(said.find("collision geometry became 12 ground-contact point(s): 4 sphere(s)") != std::string::npos, said.c_str());
+    const Model m = compile(spec);
+    Simulation sim(m, SimulationOptions{});
+    Eigen::VectorXd q = m.q0, qd = Eigen::VectorXd::Zero(m.nv());
+    q(2) = 0.6;  // the torso's height: the feet 0.13 m above the ground
+    for (int i = 1; i < m.nb; ++i) q(m.qIndex[i]) = m.names[i].find("hip") != std::string::npos || m.names[i].find("thigh") != std::string::npos ? -0.27 : 0.55;
+    sim.setState(0, q, qd);
+    QVERIFY2(sim.advanceTo(3.0), sim.divergence() ? sim.divergence()->message.c_str() : "");
+    const Eigen::Matrix3Xd& f = sim.contactForces();
+    double weight = 0, total = 0;
+    for (int i = 0; i < m.nb; ++i) {
+      const Eigen::Matrix<double, 6, 6> I = m.spatial.I[static_cast<std::size_t>(i)];
+      weight += I(3, 3) * 9.81;
+    }
+    for (Eigen::Index k = 0; k < f.cols(); ++k) {
+      const bool foot = spec.contacts[static_cast<std::size_t>(k)].radius > 0;
+      qInfo("contact %d (%s): normal force %.3f N", static_cast<int>(k), foot ? "foot" : "torso", f(2, k));
+      QVERIFY(foot ? f(2, k) > 0.1 * weight / 4 : f(2, k) == 0.0);
+      total += f(2, k);
+    }
+    const EnergyMomentum e = sim.energy();
+    qInfo("torso at z = %.4f m, kinetic energy %.2e J, ground carries %.3f N of %.3f N", sim.q()(2), e.kinetic, total, weight);
+    QVERIFY(e.kinetic < 1e-6);
+    QVERIFY(std::abs(total - weight) < 1e-3 * weight);
+    QVERIFY(sim.q()(2) > 0.4 && sim.q()(2) < 0.47);
+    Data data(m);
+    for (std::size_t k = 0; k < spec.contacts.size(); ++k) {
+      const ContactPointSpec& c = spec.contacts[k];
+      if (c.radius == 0) continue;
+      const BodyPointMotion foot = bodyPointMotion(m, data, c.body, c.point, sim.q(), sim.qd());
+      QVERIFY2(foot.position.z() - c.radius < 0 && foot.position.z() - c.radius > -0.005, qPrintable(QString::number(foot.position.z())));
     }
   }
 

@@ -24,18 +24,22 @@ void velocityPass(const Model& m, Data& d, const VecRef& q, const VecRef& qd) {
 }
 
 // after velocityPass: position and velocity of body b's point pt (body coordinates) in base
-// coordinates (planar: z = 0)
+// coordinates (planar: z = 0); with a radius r > 0, of the lowest point of the sphere of
+// radius r about pt (the point r below it along the ground's normal, z or planar y), which
+// moves with the body as the material point there
 template <class A>
-void pointKinematics(Data& d, int b, const Vec3& pt, Vec3& position, Vec3& velocity) {
+void pointKinematics(Data& d, int b, const Vec3& pt, Vec3& position, Vec3& velocity, double r = 0.0) {
   using Vec = typename A::Vec;
   auto& w = d.ws<A>();
   const auto& X0 = w.X0[b];
   const Vec v0 = X0.applyInverse(w.v[b]);  // body velocity in base coordinates
   if constexpr (A::dim == 6) {
     position = X0.E.transpose() * pt + X0.r;
+    position.z() -= r;
     velocity = v0.template tail<3>() + v0.template head<3>().cross(position);
   } else {
-    const Vec2 p = X0.E().transpose() * pt.head<2>() + X0.r;
+    Vec2 p = X0.E().transpose() * pt.head<2>() + X0.r;
+    p.y() -= r;
     position << p.x(), p.y(), 0.0;
     velocity << v0(1) - v0(0) * p.y(), v0(2) + v0(0) * p.x(), 0.0;
   }
@@ -47,7 +51,7 @@ void pointMotion(const Model& m, Data& d, ContactData& cd, const VecRef& q, cons
   velocityPass<A, Free>(m, d, q, qd);
   Vec3 position, velocity;
   for (std::size_t k = 0; k < m.contacts.size(); ++k) {
-    pointKinematics<A>(d, m.contacts[k].body, m.contacts[k].point, position, velocity);
+    pointKinematics<A>(d, m.contacts[k].body, m.contacts[k].point, position, velocity, m.contacts[k].radius);
     const auto col = static_cast<Eigen::Index>(k);
     cd.position.col(col) = position;
     cd.velocity.col(col) = velocity;

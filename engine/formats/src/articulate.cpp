@@ -531,8 +531,11 @@ ojson specToJson(const ModelSpec& s) {
   if (!s.camera.empty()) doc["camera"] = cameraJson(s);
   if (!s.contacts.empty()) {
     ojson c = ojson::array();
-    for (const auto& cp : s.contacts)
-      c.push_back({{"body", bodyName(s, cp.body)}, {"point", vecJson(cp.point)}});
+    for (const auto& cp : s.contacts) {
+      ojson jc = {{"body", bodyName(s, cp.body)}, {"point", vecJson(cp.point)}};
+      if (cp.radius != 0) jc["radius"] = cp.radius;
+      c.push_back(jc);
+    }
     doc["contacts"] = c;
   }
   if (s.ground != GroundSpec{})
@@ -719,7 +722,7 @@ void orderBodies(JsonReader& rd, std::vector<BodySpec>& bodies, std::vector<int>
   for (auto& kv : tc.names) kv.second = newIndex[kv.second];
 }
 
-// "contacts": [{"body", "point"}]
+// "contacts": [{"body", "point", "radius"}]
 void readContacts(JsonReader& rd, const json& cs, const TreeContext& tc, ModelSpec& out) {
   if (!cs.is_array()) {
     rd.fail("contacts", "expected an array");
@@ -727,13 +730,15 @@ void readContacts(JsonReader& rd, const json& cs, const TreeContext& tc, ModelSp
   }
   for (std::size_t k = 0; k < cs.size(); ++k) {
     const std::string p = jsonIndex("contacts", k);
-    if (!rd.object(cs[k], p, {"body", "point"})) continue;
+    if (!rd.object(cs[k], p, {"body", "point", "radius"})) continue;
     ContactPointSpec cp;
     if (!cs[k].contains("body") || !cs[k].contains("point")) {
       rd.fail(p, "needs 'body' and 'point'");
       continue;
     }
     cp.body = resolveBody(rd, cs[k]["body"], tc.names, jsonField(p, "body"), false);
+    if (cs[k].contains("radius") && rd.number(cs[k]["radius"], jsonField(p, "radius"), cp.radius) && !(cp.radius >= 0))
+      rd.fail(jsonField(p, "radius"), "must be >= 0");
     if (rd.vec3(cs[k]["point"], jsonField(p, "point"), cp.point) && cp.body >= 0)
       out.contacts.push_back(cp);
   }

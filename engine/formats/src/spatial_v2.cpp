@@ -358,6 +358,9 @@ ojson specToSpatialV2(const ModelSpec& original, std::vector<std::string>* notes
   for (BodySpec& b : spec.bodies) meshes += withoutMeshes(b.appearance);
   if (meshes && notes)
     notes->push_back(std::to_string(meshes) + " mesh drawing(s) are not stored: spatial_v2's showmotion draws no meshes");
+  const auto spheres = std::count_if(original.contacts.begin(), original.contacts.end(), [](const ContactPointSpec& c) { return c.radius > 0; });
+  if (spheres && notes)
+    notes->push_back(std::to_string(spheres) + " contact sphere(s) are stored as their centre points: spatial_v2's gc points have no radius");
   const bool planar = spec.arithmetic == Arithmetic::Planar;
   auto matrixJson = [](const Eigen::MatrixXd& M) {
     ojson rows = ojson::array();

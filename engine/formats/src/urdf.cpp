@@ -783,6 +783,7 @@ struct ImportState {
   std::vector<const urdf::Joint*> jointOf;  // body -> its URDF joint
   std::map<std::string, int> bodyOfJoint;   // URDF joint name -> body
   int unusedStops = 0, collisions = 0, merged = 0;  // counted for the notes
+  int contactShapes[4] = {0, 0, 0, 0};  // collision spheres, boxes, cylinders, meshes in contact
   double rootMass = 0;                      // kg on the root link and the links fixed to it
 
   FormatError fail(const std::string& reason) const { return FormatError(source, reason); }
@@ -1020,7 +1021,6 @@ std::optional<std::string> meshFile(ImportState& s, const std::string& where, co
 void addLinkVisuals(ImportState& s, const urdf::Link& link, const Frame& frame) {
   const std::string where = "link '" + link.name + "'";
   json& appearance = frame.owner < 0 ? s.spec.baseAppearance : s.spec.bodies[frame.owner].appearance;
-  s.collisions += static_cast<int>(link.collision_array.size());
   for (const urdf::VisualSharedPtr& v : link.visual_array) {
     if (!v || !v->geometry) continue;
     const Mat3 R = frame.R * toMat(v->origin.rotation);
@@ -1057,6 +1057,79 @@ void addLinkVisuals(ImportState& s, const urdf::Link& link, const Frame& frame) 
   }
 }
 
+// the link's collision geometry as ground-contact points of its body, on a floating robot (a
+// fixed base's links are counted for a note): a sphere is a contact sphere, a box its 8
+// corners, a cylinder 8 points on each rim, a mesh its extreme vertices in 14 directions (the
+// axes and the diagonals: vertices of its convex hull)
+void addLinkCollisions(ImportState& s, const urdf::Link& link, const Frame& frame) {
+  const std::string where = "link '" + link.name + "'";
+  for (const urdf::CollisionSharedPtr& c : link.collision_array) {
+    if (!c || !c->geometry) continue;
+    if (frame.owner < 0 || !s.floating) {
+      ++s.collisions;
+      continue;
+    }
+    const Mat3 R = frame.R * toMat(c->origin.rotation);
+    const Vec3 p = frame.R * toVec(c->origin.position) + frame.t;
+    const auto add = [&](const Vec3& local, double radius = 0.0) {
+      const Vec3 point = R * local + p;
+      if (!point.allFinite() || !(radius >= 0) || !std::isfinite(radius))
+        throw s.fail(where + ": collision geometry must be finite, got a point at " + vecText(point));
+      s.spec.contacts.push_back({frame.owner, point, radius});
+    };
+    const urdf::Geometry& g = *c->geometry;
+    switch (g.type) {
+      case urdf::Geometry::SPHERE:
+        add(Vec3::Zero(), static_cast<const urdf::Sphere&>(g).radius);
+        ++s.contactShapes[0];
+        break;
+      case urdf::Geometry::BOX: {
+        const Vec3 half = 0.5 * toVec(static_cast<const urdf::Box&>(g).dim);
+        for (int k = 0; k < 8; ++k)
+          add(Vec3(k & 1 ? half.x() : -half.x(), k & 2 ? half.y() : -half.y(), k & 4 ? half.z() : -half.z()));
+        ++s.contactShapes[1];
+        break;
+      }
+      case urdf::Geometry::CYLINDER: {
+        const auto& cyl = static_cast<const urdf::Cylinder&>(g);
+        for (int k = 0; k < 16; ++k) {
+          const double a = (k % 8) * (3.14159265358979323846 / 4);
+          add(Vec3(cyl.radius * std::cos(a), cyl.radius * std::sin(a), k < 8 ? -0.5 * cyl.length : 0.5 * cyl.length));
+        }
+        ++s.contactShapes[2];
+        break;
+      }
+      case urdf::Geometry::MESH: {
+        const auto& m = static_cast<const urdf::Mesh&>(g);
+        const std::optional<std::string> file = meshFile(s, where, m.filename, "is not used for contact");
+        if (!file) break;
+        const std::shared_ptr<const MeshData> mesh = loadMesh(*file);
+        const Vec3 scale = toVec(m.scale);
+        std::vector<int> chosen;
+        for (int dx = -1; dx <= 1; ++dx)
+          for (int dy = -1; dy <= 1; ++dy)
+            for (int dz = -1; dz <= 1; ++dz) {
+              if ((dx != 0) + (dy != 0) + (dz != 0) == 2 || (!dx && !dy && !dz)) continue;  // axes and corners: 14
+              const Vec3 d(dx, dy, dz);
+              int best = -1;
+              double most = -std::numeric_limits<double>::infinity();
+              for (std::size_t v = 0; v < mesh->vertices.size(); ++v) {
+                const double along = d.dot(scale.cwiseProduct(mesh->vertices[v].cast<double>()));
+                if (along > most) {
+                  most = along;
+                  best = static_cast<int>(v);
+                }
+              }
+              if (best >= 0 && std::find(chosen.begin(), chosen.end(), best) == chosen.end()) chosen.push_back(best);
+            }
+        for (int v : chosen) add(scale.cwiseProduct(mesh->vertices[static_cast<std::size_t>(v)].cast<double>()));
+        ++s.contactShapes[3];
+        break;
+      }
+    }
+  }
+}
+
 // walks the links parents first: each one's frame (and body), mass properties and visuals
 void walkLinks(ImportState& s, const std::vector<urdf::LinkSharedPtr>& ordered) {
   for (const urdf::LinkSharedPtr& link : ordered) {
@@ -1064,6 +1137,7 @@ void walkLinks(ImportState& s, const std::vector<urdf::LinkSharedPtr>& ordered) 
     s.frames[link->name] = frame;
     addInertial(s, *link, frame);
     addLinkVisuals(s, *link, frame);
+    addLinkCollisions(s, *link, frame);
   }
 }
 
@@ -1133,7 +1207,16 @@ void importNotes(const ImportState& s, std::vector<std::string>& notes) {
   if (s.unusedStops)
     notes.push_back("the position limits and friction of " + std::to_string(s.unusedStops) +
                     " joint(s) are not used: the robot has <mimic> joints, and Articulate's stops do not act with couplings yet");
-  if (s.collisions) notes.push_back(std::to_string(s.collisions) + " collision geometr" + (s.collisions > 1 ? "ies are" : "y is") + " not used");
+  if (s.collisions)
+    notes.push_back(std::to_string(s.collisions) + " collision geometr" + (s.collisions > 1 ? "ies are" : "y is") +
+                    " not used: " + (s.floating ? "the fixed base's" : "the robot's base is fixed (ground contact acts on floating robots: --base floating)"));
+  if (!s.spec.contacts.empty()) {
+    const int* n = s.contactShapes;
+    notes.push_back("collision geometry became " + std::to_string(s.spec.contacts.size()) + " ground-contact point(s): " +
+                    std::to_string(n[0]) + " sphere(s) as rolling contact spheres, " + std::to_string(n[1]) +
+                    " box(es) by their corners, " + std::to_string(n[2]) + " cylinder(s) by 8 points on each rim, " +
+                    std::to_string(n[3]) + " mesh(es) by their extreme vertices in 14 directions");
+  }
   notes.insert(notes.end(), s.meshNotes.begin(), s.meshNotes.end());
 }
 

@@ -40,6 +40,43 @@ constexpr double kE[7] = {71.0 / 57600,      0, -71.0 / 16695, 71.0 / 1920,
 
 }  // namespace
 
+namespace {
+
+// H^-1 e_rows[r] into column r of minv (the factor of data.H from factorizeMassMatrix)
+void inverseColumns(const Model& model, const Data& data, const std::vector<int>& rows, Eigen::MatrixXd& minv) {
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    const auto c = static_cast<Eigen::Index>(r);
+    minv.col(c).setZero();
+    minv(rows[r], c) = 1.0;
+    solveMassMatrix(model, data, minv.col(c));
+  }
+}
+
+// the boxed LCP of the stops by projected Gauss-Seidel: x += minv * lambda with lambda(r) in
+// [lo(r), hi(r)] and x(rows[r]) = 0 wherever lambda(r) lies inside its box (x: velocities for
+// impulses, accelerations for forces); one row takes one sweep
+void solveBoxed(const std::vector<int>& rows, const Eigen::MatrixXd& minv, const Eigen::VectorXd& lo,
+                const Eigen::VectorXd& hi, Eigen::VectorXd& lambda, Eigen::VectorXd& x) {
+  const auto n = static_cast<Eigen::Index>(rows.size());
+  lambda.head(n).setZero();
+  for (int sweep = 0; sweep < 200; ++sweep) {
+    double change = 0.0;  // largest change of a row's x in this sweep
+    for (Eigen::Index r = 0; r < n; ++r) {
+      const int i = rows[static_cast<std::size_t>(r)];
+      const double w = minv(i, r);  // > 0: H^-1 is positive definite
+      const double next = std::clamp(lambda(r) - x(i) / w, lo(r), hi(r));
+      const double d = next - lambda(r);
+      if (d == 0.0) continue;
+      x += d * minv.col(r);
+      lambda(r) = next;
+      change = std::max(change, std::abs(d) * w);
+    }
+    if (change <= 1e-14 * (1.0 + x.lpNorm<Eigen::Infinity>())) break;
+  }
+}
+
+}  // namespace
+
 SimulationOptions simulationOptions(const ModelSpec& spec) {
   SimulationOptions o;
   o.integrator = spec.simulation.integrator;
@@ -109,6 +146,10 @@ Simulation::Simulation(const Model& model, const SimulationOptions& options)
     m_minv.setZero(nv, model.nb);
     for (auto* v : {&m_lambda, &m_lo, &m_hi}) v->setZero(model.nb);
     m_dqd.setZero(nv);
+    m_held.reserve(static_cast<std::size_t>(model.nb));
+    for (auto* v : {&m_heldLo, &m_heldHi, &m_heldForce}) v->setZero(model.nb);
+    m_acc.setZero(nv);
+    m_heldMinv.setZero(nv, model.nb);
     m_rows.reserve(static_cast<std::size_t>(model.nb));
   }
   m_tau = Eigen::VectorXd::Zero(nv);
@@ -233,8 +274,9 @@ const Eigen::VectorXd& Simulation::accel(double t, const Eigen::VectorXd& q,
     addControlForces(m_model, t, q, qd, m_tauTotal);
     tau = &m_tauTotal;
   }
-  if (m_cons) return constrainedForwardDynamics(m_model, m_data, *m_cons, q, qd, *tau, fext);
-  return aba(m_model, m_data, q, qd, *tau, fext);
+  const Eigen::VectorXd& qdd = m_cons ? constrainedForwardDynamics(m_model, m_data, *m_cons, q, qd, *tau, fext)
+                                      : aba(m_model, m_data, q, qd, *tau, fext);
+  return m_held.empty() ? qdd : holdJoints(q, qdd);
 }
 
 void Simulation::stage(int k, double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
@@ -283,6 +325,7 @@ void Simulation::projectEnergy(double kinetic, double potential) {
 }
 
 bool Simulation::fixedStep(double h) {
+  holdStops();
   if (m_opt.integrator == Integrator::SemiImplicitEuler) {
     m_qd1 = m_qd + h * accel(m_t, m_q, m_qd, m_u);
     if (m_model.hasFreeJoints)
@@ -335,6 +378,40 @@ bool Simulation::commit(double h) {
   return true;
 }
 
+// At the start of a step: the joints resting on a stop (at it, not moving), or at rest with
+// friction, are held inside the step's stages by a joint force that keeps their acceleration
+// zero while it stays in the stop's or the friction's box (holdJoints). Without this a joint
+// on its stop would move freely inside the step and only be stopped after it, and a light limb
+// pressed by stiff contact could settle into a wrong steady motion.
+void Simulation::holdStops() {
+  m_held.clear();
+  if (!m_model.stops) return;
+  const double inf = std::numeric_limits<double>::infinity();
+  for (int i = 0; i < m_model.nb; ++i) {
+    if (m_model.joints[i].type == JointType::Free) continue;
+    const int vi = m_model.vIndex[i];
+    if (!(std::abs(m_qd(vi)) <= 1e-9)) continue;  // moving: the impulses after the step act
+    const JointLimits& l = m_model.limits[i];
+    const double q = m_q(m_model.qIndex[i]), f = m_model.friction[i];
+    const bool low = l.lower && q <= *l.lower, high = l.upper && q >= *l.upper;
+    if (!low && !high && !(f > 0)) continue;
+    const auto r = static_cast<Eigen::Index>(m_held.size());
+    m_held.push_back(vi);
+    m_heldLo(r) = high ? -inf : -f;
+    m_heldHi(r) = low ? inf : f;
+  }
+}
+
+// the stage's accelerations qdd with the forces that hold the held joints (holdStops)
+const Eigen::VectorXd& Simulation::holdJoints(const Eigen::VectorXd& q, const Eigen::VectorXd& qdd) {
+  m_acc = qdd;
+  crba(m_model, m_data, q);
+  factorizeMassMatrix(m_model, m_data);
+  inverseColumns(m_model, m_data, m_held, m_heldMinv);
+  solveBoxed(m_held, m_heldMinv, m_heldLo, m_heldHi, m_heldForce, m_acc);
+  return m_acc;
+}
+
 double Simulation::dampingPower(const Eigen::VectorXd& qd) const {
   double p = 0.0;
   for (int i = 0; i < m_model.nb; ++i)
@@ -359,11 +436,19 @@ double Simulation::dampingPower(const Eigen::VectorXd& qd) const {
 // m_energyDissipated.
 void Simulation::applyStops(double h) {
   const double inf = std::numeric_limits<double>::infinity();
+  // semi-implicit Euler moves q with the step's end velocity, so by h dqd (Moreau's scheme)
+  const double moved = m_opt.integrator == Integrator::SemiImplicitEuler ? h : 0.5 * h;
+  // the work of the forces that held joints inside the step (holdStops: they start the step at
+  // rest), by the same rule as q's motion: exact for a constant force
+  for (std::size_t r = 0; r < m_held.size(); ++r)
+    m_energyDissipated -= moved * m_heldForce(static_cast<Eigen::Index>(r)) * m_qd1(m_held[r]);
   m_rows.clear();
   for (int i = 0; i < m_model.nb; ++i) {
     if (m_model.joints[i].type == JointType::Free) continue;
     const JointLimits& l = m_model.limits[i];
-    const double q = m_q1(m_model.qIndex[i]), f = m_model.friction[i] * h;
+    // a joint held inside the step has had its friction there
+    const bool held = std::find(m_held.begin(), m_held.end(), m_model.vIndex[i]) != m_held.end();
+    const double q = m_q1(m_model.qIndex[i]), f = held ? 0.0 : m_model.friction[i] * h;
     const bool low = l.lower && q <= *l.lower, high = l.upper && q >= *l.upper;
     if (!low && !high && !(f > 0)) continue;
     const auto r = static_cast<Eigen::Index>(m_rows.size());
@@ -378,30 +463,10 @@ void Simulation::applyStops(double h) {
   crba(m_model, m_data, m_q1);
   factorizeMassMatrix(m_model, m_data);
   const auto n = static_cast<Eigen::Index>(m_rows.size());
-  for (Eigen::Index r = 0; r < n; ++r) {
-    m_minv.col(r).setZero();
-    m_minv(m_rows[static_cast<std::size_t>(r)], r) = 1.0;
-    solveMassMatrix(m_model, m_data, m_minv.col(r));
-  }
-  m_lambda.head(n).setZero();
+  inverseColumns(m_model, m_data, m_rows, m_minv);
   m_dqd = m_qd1;
-  for (int sweep = 0; sweep < 200; ++sweep) {
-    double change = 0.0;  // largest velocity change of a row in this sweep
-    for (Eigen::Index r = 0; r < n; ++r) {
-      const int vi = m_rows[static_cast<std::size_t>(r)];
-      const double w = m_minv(vi, r);  // > 0: H^-1 is positive definite
-      const double next = std::clamp(m_lambda(r) - m_qd1(vi) / w, m_lo(r), m_hi(r));
-      const double d = next - m_lambda(r);
-      if (d == 0.0) continue;
-      m_qd1 += d * m_minv.col(r);
-      m_lambda(r) = next;
-      change = std::max(change, std::abs(d) * w);
-    }
-    if (change <= 1e-14 * (1.0 + m_qd1.lpNorm<Eigen::Infinity>())) break;
-  }
+  solveBoxed(m_rows, m_minv, m_lo, m_hi, m_lambda, m_qd1);
   m_dqd = m_qd1 - m_dqd;
-  // semi-implicit Euler moves q with the step's end velocity, so by h dqd (Moreau's scheme)
-  const double moved = m_opt.integrator == Integrator::SemiImplicitEuler ? h : 0.5 * h;
   integrateConfiguration(m_model, m_q1, m_dqd, moved, m_q1);
   for (int i = 0, r = 0; i < m_model.nb; ++i) {  // onto the stops
     if (m_model.joints[i].type == JointType::Free) continue;
@@ -419,6 +484,7 @@ void Simulation::applyStops(double h) {
 
 bool Simulation::adaptiveStep(double hMax) {
   const int nq = m_model.nq(), nv = m_model.nv();
+  holdStops();
   for (;;) {
     const double h = std::min(m_h, hMax);
     stage(0, m_t, m_q, m_qd, m_u);

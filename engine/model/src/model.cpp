@@ -248,6 +248,7 @@ void compileForces(const ModelSpec& spec, Model& m) {
     const std::string field = "contacts[" + std::to_string(k) + "]";
     if (cp.body < 0 || cp.body >= nb) throw ModelError(field + ".body", "is not a body");
     if (!cp.point.allFinite()) throw ModelError(field + ".point", "is not finite");
+    if (!(cp.radius >= 0) || !std::isfinite(cp.radius)) throw ModelError(field + ".radius", "must be a number >= 0");
     m.contacts.push_back(cp);
   }
   const GroundSpec& gr = spec.ground;

@@ -87,8 +87,11 @@ struct UrdfImport {
 /// not found or does not read is left out with a note naming the link and the file. <limit>
 /// becomes the body's JointLimits (position stops on revolute and prismatic joints; effort
 /// and velocity when > 0), <dynamics> its damping and friction; with <mimic> joints the stops
-/// and friction are left unused (compile refuses them with constraints), with a note.
-/// Collision geometry is not used. Each kind of thing not used is listed in `notes`.
+/// and friction are left unused (compile refuses them with constraints), with a note. On a
+/// floating robot, collision geometry becomes ground-contact points of its body: spheres as
+/// contact spheres, boxes by their corners, cylinders by 8 points on each rim, meshes by their
+/// extreme vertices in 14 directions; a fixed robot's is not used. Each kind of thing not
+/// used or approximated is listed in `notes`.
 /// Throws FormatError (its path() is `source`) naming the link or joint and the reason: XML
 /// nested deeper than kMaxUrdfDepth elements (checked before parsing, whose recursion a deeper
 /// document would overflow), XML or URDF errors reported by urdfdom, "floating" and "planar"

@@ -134,7 +134,8 @@ class Simulation {
   /// The energy the joints have taken out of the motion since the state was last set (J, >= 0
   /// up to rounding): the work of the viscous joint damping (BodySpec::damping; the trapezoid
   /// rule over each step's end velocities) plus what the stops and the Coulomb friction removed
-  /// (BodySpec::limits, friction; exactly: the energy before their impulses minus after).
+  /// (BodySpec::limits, friction; their impulses exactly: the energy before minus after; the
+  /// forces holding a joint inside a step by the rule q moves with, exact for a constant force).
   /// Without other forces doing work, E(t) + energyDissipated() stays E(0) up to the
   /// integrator's error.
   double energyDissipated() const { return m_energyDissipated; }
@@ -165,6 +166,11 @@ class Simulation {
   Eigen::MatrixXd m_minv;
   Eigen::VectorXd m_lambda, m_lo, m_hi, m_dqd;
   std::vector<int> m_rows;  // velocity index of each row
+  // the joints held inside a step (holdStops): velocity index of each, their force boxes, and
+  // the stages' accelerations with the holding forces
+  std::vector<int> m_held;
+  Eigen::VectorXd m_heldLo, m_heldHi, m_heldForce, m_acc;
+  Eigen::MatrixXd m_heldMinv;
   bool m_passive = false, m_tauZero = true;
   Eigen::VectorXd m_q, m_qd, m_tau, m_tauTotal;
   ExternalForces m_fext;
@@ -198,6 +204,8 @@ class Simulation {
   // accepts the step held in m_q1, m_qd1 unless it diverged
   bool commit(double h);
   void applyStops(double h);
+  void holdStops();
+  const Eigen::VectorXd& holdJoints(const Eigen::VectorXd& q, const Eigen::VectorXd& qdd);
   double dampingPower(const Eigen::VectorXd& qd) const;
   // whether the state held in m_q1, m_qd1, m_u1 is finite, its energy has not grown beyond
   // the limit and its constraints hold after the projection (error `constraintError`); leaves

@@ -165,10 +165,12 @@ struct ConstraintSpec {
   Vec3 axisA = Vec3::UnitZ(), axisB = Vec3::UnitZ();
 };
 
-/// A ground-contact point fixed in a body.
+/// A ground-contact point fixed in a body, or a sphere (radius > 0) centred there: the sphere
+/// touches the ground with its lowest point, which rolls (URDF collision spheres, feet).
 struct ContactPointSpec {
   int body = 0;             // index into ModelSpec::bodies
   Vec3 point = Vec3::Zero();  // body coordinates, m
+  double radius = 0.0;      // m, >= 0
 };
 
 /// The compliant ground that contact points touch (spatial_v2 gcontact's K, D and mu; see
