@@ -92,6 +92,11 @@ QString pointRow(const Vec3& p) {
   return QString("%1, %2, %3").arg(p.x(), 0, 'g', 10).arg(p.y(), 0, 'g', 10).arg(p.z(), 0, 'g', 10);
 }
 
+// a contact point "x, y, z", or a contact sphere "x, y, z, radius"
+QString contactRow(const ContactPointSpec& c) {
+  return c.radius > 0 ? pointRow(c.point) + QString(", %1").arg(c.radius, 0, 'g', 10) : pointRow(c.point);
+}
+
 QStringList rowsOf(const QListWidget* list) {
   QStringList rows;
   for (int k = 0; k < list->count(); ++k) rows << list->item(k)->text();
@@ -208,7 +213,7 @@ PropertiesPanel::PropertiesPanel(ModelDocument* document, QWidget* parent)
   form->addRow(tr("Appearance"), listEditor(m_appearance, "appearance", "\"sphere\", [0, 0, 0], 0.05"));
   m_contacts = new QListWidget(m_form);
   m_contacts->setObjectName("contactList");
-  m_contacts->setToolTip(tr("Ground-contact points in body coordinates (m): x, y, z"));
+  m_contacts->setToolTip(tr("Ground-contact points in body coordinates (m): x, y, z; a contact sphere: x, y, z, radius"));
   form->addRow(tr("Contact points"), listEditor(m_contacts, "contacts", "0, 0, 0"));
   // the model's settings, shown with the base selected
   m_modelForm = new QWidget(this);
@@ -340,7 +345,7 @@ void PropertiesPanel::refresh() {
   fill(m_appearance, instructionRows(b.appearance));
   QStringList points;
   for (const ContactPointSpec& c : s.contacts)
-    if (c.body == m_body) points << pointRow(c.point);
+    if (c.body == m_body) points << contactRow(c);
   fill(m_contacts, points);
   m_q0->setValue(b.q0);
   m_qd0->setValue(b.qd0);
@@ -491,17 +496,19 @@ QString PropertiesPanel::commitAppearance(int i, const QString& body) {
 // body i's contact points from the contact rows; the refusal, if any
 QString PropertiesPanel::commitContacts(int i, const QString& body) {
   QString error;
-  std::vector<Vec3> points;
+  std::vector<ContactPointSpec> points;
   for (const QString& row : rowsOf(m_contacts)) {
     const QStringList parts = row.split(QRegularExpression("[,\\s]+"), Qt::SkipEmptyParts);
-    bool ok = parts.size() == 3;
-    Vec3 p;
-    for (int k = 0; ok && k < 3; ++k) p(k) = parts[k].toDouble(&ok);
-    if (!ok || !p.allFinite()) {
-      error = tr("'%1' is not a point: write x, y, z in metres").arg(row);
+    bool ok = parts.size() == 3 || parts.size() == 4;
+    ContactPointSpec c;
+    c.body = i;
+    for (int k = 0; ok && k < 3; ++k) c.point(k) = parts[k].toDouble(&ok);
+    if (ok && parts.size() == 4) c.radius = parts[3].toDouble(&ok);
+    if (!ok || !c.point.allFinite() || !(c.radius >= 0) || !std::isfinite(c.radius)) {
+      error = tr("'%1' is not a point: write x, y, z in metres, and a sphere's radius (>= 0) after them").arg(row);
       break;
     }
-    points.push_back(p);
+    points.push_back(c);
   }
   if (error.isEmpty())
     error = m_doc->edit(tr("Set contact points of '%1'").arg(body), [i, points](ModelSpec& s) {
@@ -509,7 +516,7 @@ QString PropertiesPanel::commitContacts(int i, const QString& body) {
       std::vector<ContactPointSpec> out;
       bool placed = false;
       const auto place = [&] {
-        for (const Vec3& p : points) out.push_back({i, p});
+        out.insert(out.end(), points.begin(), points.end());
         placed = true;
       };
       for (const ContactPointSpec& c : s.contacts) {

@@ -256,6 +256,15 @@ class TestBuild : public QObject {
     contacts->item(0)->setText("0.3, 0, -0.02");
     QCOMPARE(doc->spec().contacts[0].point, Vec3(0.3, 0, -0.02));
     QCOMPARE(doc->spec().contacts[0].body, 0);
+    // a fourth number makes it a contact sphere, and its row keeps the radius
+    contacts->item(0)->setText("0.3, 0, -0.02, 0.05");
+    QCOMPARE(doc->spec().contacts[0].radius, 0.05);
+    QCOMPARE(contacts->item(0)->text(), QString("0.3, 0, -0.02, 0.05"));
+    contacts->item(0)->setText("0.3, 0, -0.02, -1");
+    QVERIFY(panel->lastError().contains("radius (>= 0)"));
+    QCOMPARE(doc->spec().contacts[0].radius, 0.05);
+    contacts->item(0)->setText("0.3, 0, -0.02");
+    QCOMPARE(doc->spec().contacts[0].radius, 0.0);
     contacts->item(0)->setText("0.3, zero");
     QVERIFY(panel->lastError().contains("not a point"));
     QCOMPARE(doc->spec().contacts[0].point, Vec3(0.3, 0, -0.02));
