@@ -52,6 +52,18 @@ void inverseColumns(const Model& model, const Data& data, const std::vector<int>
   }
 }
 
+// joint i's row of the stops' boxed LCP at position q with friction bound f (an impulse or a
+// force): false when it has none (off its stops, no friction), else its box [lo, hi]
+bool stopBox(const Model& model, int i, double q, double f, double& lo, double& hi) {
+  const JointLimits& l = model.limits[i];
+  const bool low = l.lower && q <= *l.lower, high = l.upper && q >= *l.upper;
+  if (!low && !high && !(f > 0)) return false;
+  const double inf = std::numeric_limits<double>::infinity();
+  lo = high ? -inf : -f;
+  hi = low ? inf : f;
+  return true;
+}
+
 // the boxed LCP of the stops by projected Gauss-Seidel: x += minv * lambda with lambda(r) in
 // [lo(r), hi(r)] and x(rows[r]) = 0 wherever lambda(r) lies inside its box (x: velocities for
 // impulses, accelerations for forces); one row takes one sweep
@@ -386,19 +398,13 @@ bool Simulation::commit(double h) {
 void Simulation::holdStops() {
   m_held.clear();
   if (!m_model.stops) return;
-  const double inf = std::numeric_limits<double>::infinity();
   for (int i = 0; i < m_model.nb; ++i) {
     if (m_model.joints[i].type == JointType::Free) continue;
     const int vi = m_model.vIndex[i];
     if (!(std::abs(m_qd(vi)) <= 1e-9)) continue;  // moving: the impulses after the step act
-    const JointLimits& l = m_model.limits[i];
-    const double q = m_q(m_model.qIndex[i]), f = m_model.friction[i];
-    const bool low = l.lower && q <= *l.lower, high = l.upper && q >= *l.upper;
-    if (!low && !high && !(f > 0)) continue;
     const auto r = static_cast<Eigen::Index>(m_held.size());
-    m_held.push_back(vi);
-    m_heldLo(r) = high ? -inf : -f;
-    m_heldHi(r) = low ? inf : f;
+    if (stopBox(m_model, i, m_q(m_model.qIndex[i]), m_model.friction[i], m_heldLo(r), m_heldHi(r)))
+      m_held.push_back(vi);
   }
 }
 
@@ -445,16 +451,11 @@ void Simulation::applyStops(double h) {
   m_rows.clear();
   for (int i = 0; i < m_model.nb; ++i) {
     if (m_model.joints[i].type == JointType::Free) continue;
-    const JointLimits& l = m_model.limits[i];
     // a joint held inside the step has had its friction there
     const bool held = std::find(m_held.begin(), m_held.end(), m_model.vIndex[i]) != m_held.end();
-    const double q = m_q1(m_model.qIndex[i]), f = held ? 0.0 : m_model.friction[i] * h;
-    const bool low = l.lower && q <= *l.lower, high = l.upper && q >= *l.upper;
-    if (!low && !high && !(f > 0)) continue;
     const auto r = static_cast<Eigen::Index>(m_rows.size());
-    m_rows.push_back(m_model.vIndex[i]);
-    m_lo(r) = high ? -inf : -f;
-    m_hi(r) = low ? inf : f;
+    if (stopBox(m_model, i, m_q1(m_model.qIndex[i]), held ? 0.0 : m_model.friction[i] * h, m_lo(r), m_hi(r)))
+      m_rows.push_back(m_model.vIndex[i]);
   }
   if (m_rows.empty()) return;
   double kinetic = 0.0, potential = 0.0;
