@@ -7,13 +7,14 @@
 #                                  (munge, slurmctld, slurmd, slurm-client) for the sweep test
 #                                  (tests/cluster), which starts and stops its own daemons; and
 #                                  DART's URDF loader (libdart-utils-urdf-dev), the reference
-#                                  of tests/engine/test_urdf_dart.cpp
+#                                  of tests/engine/test_urdf_dart.cpp; and MuJoCo 2.2.2's compiler
+#                                  (libmujoco-dev), the reference of tests/engine/test_mjcf_mujoco.cpp
 set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build ccache pkg-config
   libeigen3-dev nlohmann-json3-dev libcli11-dev libbenchmark-dev
-  liburdfdom-dev liburdfdom-headers-dev libassimp-dev
+  liburdfdom-dev liburdfdom-headers-dev libassimp-dev libtinyxml2-dev
   qt6-base-dev libqt6opengl6-dev qt6-charts-dev libvtk9-dev libgl1-mesa-dri
   xvfb xauth xdotool ffmpeg
   dpkg-dev file binutils desktop-file-utils
@@ -22,7 +23,7 @@ packages=(
 for option in "$@"; do
   case "$option" in
     --fuzz) packages+=(clang libclang-rt-14-dev) ;;
-    --tests) packages+=(munge slurmctld slurmd slurm-client libdart-utils-urdf-dev) ;;
+    --tests) packages+=(munge slurmctld slurmd slurm-client libdart-utils-urdf-dev libmujoco-dev) ;;
     *) echo "setup-deps: unknown option $option" >&2; exit 2 ;;
   esac
 done

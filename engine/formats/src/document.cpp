@@ -10,6 +10,7 @@
 #include "articulate/formats/spatial_v2.h"
 #include "articulate/formats/structure.h"
 #include "articulate/formats/mesh.h"
+#include "articulate/formats/mjcf.h"
 #include "articulate/formats/urdf.h"
 
 namespace art {
@@ -79,8 +80,9 @@ void resolveMeshes(LoadedModel& lm, const std::string& path) {
   for (BodySpec& b : lm.spec.bodies) check(b.appearance, "body '" + b.name + "'");
 }
 
-// a URDF file: the format decided by the file name (isUrdfPath, urdf.h)
-std::optional<LoadedModel> loadIfUrdf(const std::string& path) {
+// a URDF or MJCF file: the format decided by the file name (isUrdfPath, urdf.h; isMjcfPath, mjcf.h)
+std::optional<LoadedModel> loadIfRobot(const std::string& path) {
+  if (isMjcfPath(path)) return loadMjcfModel(path);
   if (!isUrdfPath(path)) return std::nullopt;
   return loadUrdfModel(path, UrdfBase::Auto);
 }
@@ -97,8 +99,18 @@ LoadedModel loadUrdfModel(const std::string& path, UrdfBase base, const std::vec
   return lm;
 }
 
+LoadedModel loadMjcfModel(const std::string& path) {
+  LoadedModel lm;
+  lm.format = "mjcf";
+  MjcfImport report;
+  lm.spec = loadMjcf(path, &report);
+  lm.notes = std::move(report.notes);
+  lm.jointNames = std::move(report.jointNames);
+  return lm;
+}
+
 LoadedModel loadModel(const std::string& path, bool convertFloats) {
-  if (std::optional<LoadedModel> urdf = loadIfUrdf(path)) return std::move(*urdf);
+  if (std::optional<LoadedModel> urdf = loadIfRobot(path)) return std::move(*urdf);
   const json doc = readJsonFile(path);
   Diagnostics problems;
   std::optional<LoadedModel> lm = readModelDocument(doc, problems, convertFloats);
@@ -127,7 +139,7 @@ std::optional<LoadedDocument> readDocument(const json& doc, Diagnostics& problem
 }
 
 LoadedDocument loadDocument(const std::string& path) {
-  if (std::optional<LoadedModel> urdf = loadIfUrdf(path)) return LoadedDocument(std::move(*urdf));
+  if (std::optional<LoadedModel> urdf = loadIfRobot(path)) return LoadedDocument(std::move(*urdf));
   const json doc = readJsonFile(path);
   Diagnostics problems;
   std::optional<LoadedDocument> d = readDocument(doc, problems);

@@ -28,12 +28,16 @@
 #include "articulate/formats/files.h"
 #include "articulate/formats/mesh.h"
 #include "articulate/formats/spatial_v2.h"
+#include "robot_import.h"
 
 namespace art {
 
 namespace {
 
 using nlohmann::json;
+using robot::num;
+using robot::vec;
+using robot::vecText;
 
 // the fixed base's link: "world", which URDF readers (DART, Pinocchio, Articulate) take as the
 // fixed frame, so that the export of a fixed-base model reads back fixed
@@ -71,14 +75,6 @@ urdf::Pose pose(const Mat3& R, const Vec3& p) {
   out.position = fromVec(p);
   out.rotation = fromMat(R);
   return out;
-}
-
-// the shortest decimal that reads back to exactly v (-0 written as 0)
-std::string num(double v) {
-  if (v == 0) return "0";
-  std::array<char, 32> buf{};
-  const auto r = std::to_chars(buf.data(), buf.data() + buf.size(), v);
-  return std::string(buf.data(), r.ptr);
 }
 
 // URDF colours are floats: the shortest decimal that reads back to the float, and its value
@@ -241,12 +237,6 @@ void addVisuals(const json& appearance, const Vec3& defaultColour, bool isBase, 
     visual->material_name = material->name;
     link.visual_array.push_back(visual);
   }
-}
-
-std::string vecText(const Vec3& v) {
-  std::ostringstream s;
-  s << "[" << v.x() << " " << v.y() << " " << v.z() << "]";
-  return s.str();
 }
 
 // whether the model floats: its first body is on a free joint (the URDF root link, no "world")
@@ -479,6 +469,9 @@ std::vector<std::string> saveUrdf(const std::string& path, const ModelSpec& spec
 
 namespace {
 
+using robot::Mass;
+using robot::printable;
+
 // collects urdfdom's error messages (console_bridge) while it parses
 class ErrorCollector : public console_bridge::OutputHandler {
  public:
@@ -494,146 +487,6 @@ struct Frame {
   Mat3 R = Mat3::Identity();
   Vec3 t = Vec3::Zero();
 };
-
-// mass properties of one link in its owner's coordinates
-struct Mass {
-  double m = 0;
-  Vec3 c = Vec3::Zero();
-  Mat3 Ic = Mat3::Zero();
-};
-
-// several links' mass properties as one (parallel-axis theorem)
-Mass combine(const std::vector<Mass>& parts) {
-  if (parts.size() == 1) return parts[0];
-  Mass out;
-  for (const Mass& p : parts) {
-    out.m += p.m;
-    out.c += p.m * p.c;
-  }
-  out.c = out.m > 0 ? Vec3(out.c / out.m) : Vec3(Vec3::Zero());
-  for (const Mass& p : parts) {
-    const Vec3 d = p.c - out.c;
-    out.Ic += p.Ic + p.m * (d.squaredNorm() * Mat3::Identity() - d * d.transpose());
-  }
-  return out;
-}
-
-json vec(const Vec3& v) { return json::array({v.x(), v.y(), v.z()}); }
-
-// a box of size d turned by R about its centre p, as vertices and triangles
-json boxMesh(const Mat3& R, const Vec3& p, const Vec3& d) {
-  json vertices = json::array(), triangles = json::array();
-  for (int k = 0; k < 8; ++k) {
-    const Vec3 corner((k & 1 ? 0.5 : -0.5) * d.x(), (k & 2 ? 0.5 : -0.5) * d.y(), (k & 4 ? 0.5 : -0.5) * d.z());
-    vertices.push_back(vec(R * corner + p));
-  }
-  for (int axis = 0; axis < 3; ++axis)
-    for (int side = 0; side < 2; ++side) {
-      // the face's four corners in cyclic order, counter-clockwise seen from outside
-      const int bit = 1 << axis, u = 1 << ((axis + 1) % 3), v = 1 << ((axis + 2) % 3);
-      const int b = side ? bit : 0;
-      std::array<int, 4> q = {b, b | u, b | u | v, b | v};
-      if (!side) std::swap(q[1], q[3]);
-      triangles.push_back({q[0] + 1, q[1] + 1, q[2] + 1});
-      triangles.push_back({q[0] + 1, q[2] + 1, q[3] + 1});
-    }
-  return json::array({"vertices", vertices, "triangles", triangles});
-}
-
-bool signedPermutation(const Mat3& R) {
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) {
-      const double a = std::abs(R(i, j));
-      if (a > 1e-12 && std::abs(a - 1) > 1e-12) return false;
-    }
-  return true;
-}
-
-// Whether text is well-formed UTF-8 (no overlong forms, surrogates or code points past
-// U+10FFFF) with no control characters but tab, newline and carriage return.
-bool validUtf8(const std::string& text) {
-  const auto* p = reinterpret_cast<const unsigned char*>(text.data());
-  const auto* end = p + text.size();
-  while (p < end) {
-    const unsigned c = *p;
-    if (c < 0x80) {
-      if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') return false;
-      ++p;
-      continue;
-    }
-    const int extra = c >= 0xF0 ? 3 : c >= 0xE0 ? 2 : c >= 0xC2 ? 1 : -1;
-    if (extra < 0 || c > 0xF4 || end - p <= extra) return false;
-    unsigned code = c & (0x3F >> extra);
-    for (int k = 1; k <= extra; ++k) {
-      if ((p[k] & 0xC0) != 0x80) return false;
-      code = (code << 6) | (p[k] & 0x3F);
-    }
-    if ((extra == 2 && (code < 0x800 || (code >= 0xD800 && code <= 0xDFFF))) ||
-        (extra == 3 && (code < 0x10000 || code > 0x10FFFF)))
-      return false;
-    p += extra + 1;
-  }
-  return true;
-}
-
-// A name for a message: bytes outside printable ASCII as \xHH.
-std::string printable(const std::string& name) {
-  std::string out;
-  for (const unsigned char c : name) {
-    if (c >= 0x20 && c < 0x7F) {
-      out += static_cast<char>(c);
-    } else {
-      static const char* hex = "0123456789ABCDEF";
-      out += "\\x";
-      out += hex[c >> 4];
-      out += hex[c & 15];
-    }
-  }
-  return out;
-}
-
-// The deepest element nesting of an XML text, by a scan of its markup (comments, CDATA,
-// processing instructions and declarations skipped; quoted attribute values may hold '>').
-// TinyXML, which urdfdom parses with, builds and frees its element tree recursively, so a deep
-// enough document overflows the stack: it is measured first, without recursion.
-std::size_t xmlNestingDepth(const std::string& xml) {
-  std::size_t depth = 0, deepest = 0, k = 0;
-  const auto skipPast = [&](const char* end) {
-    const std::size_t at = xml.find(end, k);
-    k = at == std::string::npos ? xml.size() : at + std::strlen(end);
-  };
-  while ((k = xml.find('<', k)) != std::string::npos) {
-    if (xml.compare(k, 4, "<!--") == 0) {
-      skipPast("-->");
-    } else if (xml.compare(k, 9, "<![CDATA[") == 0) {
-      skipPast("]]>");
-    } else if (xml.compare(k, 2, "<?") == 0) {
-      skipPast("?>");
-    } else if (xml.compare(k, 2, "<!") == 0) {
-      skipPast(">");
-    } else if (xml.compare(k, 2, "</") == 0) {
-      if (depth > 0) --depth;
-      skipPast(">");
-    } else {
-      // a start tag: to its '>' outside quotes; "/>" closes it at once
-      char quote = 0, last = 0;
-      for (++k; k < xml.size(); ++k) {
-        const char c = xml[k];
-        if (quote) {
-          if (c == quote) quote = 0;
-        } else if (c == '"' || c == '\'') {
-          quote = c;
-        } else if (c == '>') {
-          break;
-        }
-        if (!std::isspace(static_cast<unsigned char>(c))) last = c;
-      }
-      ++k;
-      if (last != '/') deepest = std::max(deepest, ++depth);
-    }
-  }
-  return deepest;
-}
 
 // refuses, before urdfdom links the links, a link that two joints hold (urdfdom keeps the last
 // one) and a cycle of joints: urdfdom's links own their children, so a cycle would leak
@@ -683,7 +536,7 @@ void refuseJointCycles(const std::string& xml, const std::string& source) {
 
 // urdfdom's model of the text; refuses too deep XML and what urdfdom rejects (with its errors)
 urdf::ModelInterfaceSharedPtr parseUrdfText(const std::string& xml, const std::string& source) {
-  if (xmlNestingDepth(xml) > kMaxUrdfDepth)
+  if (robot::xmlNestingDepth(xml) > kMaxUrdfDepth)
     throw FormatError(source, "is nested deeper than " + std::to_string(kMaxUrdfDepth) +
                                   " XML elements (a URDF document needs a handful)");
   refuseJointCycles(xml, source);
@@ -714,7 +567,7 @@ void checkNames(const urdf::ModelInterface& m, const std::string& source) {
   // names become the model's body names, which every format writes as UTF-8 (JSON, and URDF
   // itself): a name in another encoding would load here and fail on the first save
   const auto checkName = [&](const char* what, const std::string& name) {
-    if (!validUtf8(name))
+    if (!robot::validUtf8(name))
       throw FormatError(source, std::string(what) + " '" + printable(name) +
                                     "': the name is not valid UTF-8 text");
   };
@@ -789,21 +642,6 @@ struct ImportState {
   FormatError fail(const std::string& reason) const { return FormatError(source, reason); }
 };
 
-// the turn A (x_link = A x_body) making unit axis a the body's coordinate axis k (else z)
-Mat3 axisTurn(const Vec3& a, int& k) {
-  k = 2;
-  Mat3 A = Mat3::Identity();
-  int nonzero = 0;
-  for (int c = 0; c < 3; ++c) nonzero += a(c) != 0;
-  if (nonzero == 1) {
-    a.cwiseAbs().maxCoeff(&k);
-    if (a(k) < 0) A = Vec3(k == 2 ? 1 : -1, -1, k == 2 ? -1 : 1).asDiagonal();  // half a turn
-  } else {
-    A = Eigen::Quaterniond::FromTwoVectors(Vec3::UnitZ(), a).toRotationMatrix();
-  }
-  return A;
-}
-
 // adds link's body on movable joint j (frame Rj, pj in parent's coordinates); returns its frame
 Frame addBody(ImportState& s, const urdf::Link& link, const urdf::Joint& j, int parent,
               const Mat3& Rj, const Vec3& pj, const std::string& jwhere) {
@@ -813,7 +651,7 @@ Frame addBody(ImportState& s, const urdf::Link& link, const urdf::Joint& j, int 
   // the body frame is the link frame turned by A (x_link = A x_body) so that the axis is
   // a coordinate axis of the joint frame
   int k = 2;
-  const Mat3 A = axisTurn(a, k);
+  const Mat3 A = robot::axisTurn(a, k);
   const bool prismatic = j.type == urdf::Joint::PRISMATIC;
   static constexpr JointType kTypes[2][3] = {{JointType::Rx, JointType::Ry, JointType::Rz},
                                             {JointType::Px, JointType::Py, JointType::Pz}};
@@ -910,11 +748,11 @@ bool visualShape(const ImportState& s, const std::string& where, const urdf::Geo
       if (!(((p + reach) - (p - reach)).minCoeff() > 0))
         throw s.fail(where + ": visual box of size " + vecText(d) + " at " + vecText(p) +
                      " m is too small to draw so far from the link's origin");
-      if (signedPermutation(R)) {
+      if (robot::signedPermutation(R)) {
         const Vec3 e = R.cwiseAbs() * d / 2;
         shape = json::array({"box", json::array({vec(p - e), vec(p + e)})});
       } else {
-        shape = boxMesh(R, p, d);
+        shape = robot::boxMesh(R, p, d);
       }
       break;
     }
@@ -1103,26 +941,7 @@ void addLinkCollisions(ImportState& s, const urdf::Link& link, const Frame& fram
         const auto& m = static_cast<const urdf::Mesh&>(g);
         const std::optional<std::string> file = meshFile(s, where, m.filename, "is not used for contact");
         if (!file) break;
-        const std::shared_ptr<const MeshData> mesh = loadMesh(*file);
-        const Vec3 scale = toVec(m.scale);
-        std::vector<int> chosen;
-        for (int dx = -1; dx <= 1; ++dx)
-          for (int dy = -1; dy <= 1; ++dy)
-            for (int dz = -1; dz <= 1; ++dz) {
-              if ((dx != 0) + (dy != 0) + (dz != 0) == 2 || (!dx && !dy && !dz)) continue;  // axes and corners: 14
-              const Vec3 d(dx, dy, dz);
-              int best = -1;
-              double most = -std::numeric_limits<double>::infinity();
-              for (std::size_t v = 0; v < mesh->vertices.size(); ++v) {
-                const double along = d.dot(scale.cwiseProduct(mesh->vertices[v].cast<double>()));
-                if (along > most) {
-                  most = along;
-                  best = static_cast<int>(v);
-                }
-              }
-              if (best >= 0 && std::find(chosen.begin(), chosen.end(), best) == chosen.end()) chosen.push_back(best);
-            }
-        for (int v : chosen) add(scale.cwiseProduct(mesh->vertices[static_cast<std::size_t>(v)].cast<double>()));
+        for (const Vec3& v : robot::meshSupportPoints(*loadMesh(*file), toVec(m.scale))) add(v);
         ++s.contactShapes[3];
         break;
       }
@@ -1145,7 +964,7 @@ void walkLinks(ImportState& s, const std::vector<urdf::LinkSharedPtr>& ordered) 
 void setBodyInertias(ImportState& s) {
   for (std::size_t i = 0; i < s.spec.bodies.size(); ++i)
     if (!s.masses[i].empty()) {
-      const Mass total = combine(s.masses[i]);
+      const Mass total = robot::combine(s.masses[i]);
       s.spec.bodies[i].inertia = InertiaSpec::fromMassComInertia(total.m, total.c, total.Ic);
     }
 }
@@ -1176,23 +995,6 @@ void addMimics(ImportState& s) {
         b.limits.upper.reset();
         b.friction = 0;
       }
-}
-
-// compiles the spec as a check; a ModelError becomes a FormatError naming the link. Each
-// link's numbers may be finite while the joint-space inertia they add up to is not (fuzz_urdf:
-// a centre of mass or a joint origin 1e154 m out, squared by the transforms): refused too.
-void checkCompiles(const ImportState& s) {
-  Model model;
-  try {
-    model = compile(s.spec);
-  } catch (const ModelError& e) {
-    const std::string who = e.bodyIndex() >= 0 ? "link '" + s.spec.bodies[e.bodyIndex()].name + "': " : "";
-    throw s.fail(who + (e.field().empty() ? "" : e.field() + ": ") + e.reason());
-  }
-  Data data(model);
-  if (!crba(model, data, model.q0).allFinite())
-    throw s.fail("the joint-space inertia at the initial state is not finite: a mass, a centre of "
-                 "mass or a joint origin is too large");
 }
 
 // one note per kind of thing not used (root mass, merged links, limits, collisions, meshes)
@@ -1252,23 +1054,10 @@ ModelSpec specFromUrdf(const std::string& xml, const std::string& source, UrdfIm
     s.jointOf.push_back(nullptr);
   }
   walkLinks(s, ordered);
-  // "base" names the fixed base in Articulate's files: a body of that name (often a floating
-  // root link) takes another
-  std::string renamed;
-  for (BodySpec& b : s.spec.bodies) {
-    if (b.name != "base") continue;
-    std::set<std::string> taken;
-    for (const BodySpec& other : s.spec.bodies) taken.insert(other.name);
-    for (const char* candidate : {"base_link", "base_body", "urdf_base"})
-      if (!taken.count(candidate)) {
-        b.name = candidate;
-        break;
-      }
-    renamed = b.name;
-  }
+  const std::string renamed = robot::renameBase(s.spec);
   setBodyInertias(s);
   addMimics(s);
-  checkCompiles(s);
+  robot::checkCompiles(s.spec, s.source, "link");
   if (report) {
     importNotes(s, report->notes);
     if (!renamed.empty())

@@ -13,6 +13,7 @@
 
 #include "articulate/formats/articulate.h"
 #include "articulate/formats/json.h"
+#include "articulate/formats/mjcf.h"
 #include "articulate/formats/urdf.h"
 #include "articulate/formulations/natural/structure.h"
 #include "articulate/formulations/rigid_body.h"
@@ -24,10 +25,10 @@ namespace art {
 /// What a model file held, and which format it was in.
 struct LoadedModel {
   ModelSpec spec;
-  std::string format;  // "articulate-model", "articulate-recording", "spatial_v2" or "urdf"
+  std::string format;  // "articulate-model", "articulate-recording", "spatial_v2", "urdf" or "mjcf"
   std::optional<Motion> motion;  // present when the file carried t and q
-  std::vector<std::string> notes;  // what the reader left out (URDF: limits, meshes, ...)
-  // per body, its joint's name in the file (URDF; "" for a floating root); empty where the
+  std::vector<std::string> notes;  // what the reader left out or approximated (URDF, MJCF)
+  // per body, its joint's name in the file (URDF, MJCF; "" for a URDF floating root); empty where the
   // format names joints by their bodies (Articulate, spatial_v2)
   std::vector<std::string> jointNames;
 };
@@ -53,7 +54,8 @@ std::optional<LoadedModel> readModelDocumentAsIs(const nlohmann::json& doc, Diag
 
 /// Loads a kinematic-tree file of any format (converting six-joint floating bases to free
 /// joints unless `convertFloats` is false). A path ending in ".urdf" is read as URDF
-/// (loadUrdf, urdf.h; format "urdf", with its notes). Throws FormatError listing every problem, one per
+/// (loadUrdf, urdf.h; format "urdf", with its notes), one ending in ".xml" or ".mjcf" as MJCF
+/// (loadMjcfModel). Throws FormatError listing every problem, one per
 /// line, each with its JSON path ("bodies[3].inertia.mass: must be >= 0, got -1"); a
 /// "rigid_body" document is refused (use loadDocument).
 LoadedModel loadModel(const std::string& path, bool convertFloats = true);
@@ -63,12 +65,16 @@ LoadedModel loadModel(const std::string& path, bool convertFloats = true);
 LoadedModel loadUrdfModel(const std::string& path, UrdfBase base,
                           const std::vector<std::string>& packagePaths = {});
 
+/// Loads an MJCF file (specFromMjcf, mjcf.h; format "mjcf", with its notes and joint names).
+/// Throws FormatError naming the file, the line and the element.
+LoadedModel loadMjcfModel(const std::string& path);
+
 /// Reads a model document of any kind: "rigid_body" documents with rigidBodyFromJson,
 /// "structure" documents with natural::structureFromJson (structure.h), the others as
 /// readModelDocument does. Appends every problem found.
 std::optional<LoadedDocument> readDocument(const nlohmann::json& doc, Diagnostics& problems);
 
-/// Loads a model file of any kind (".urdf" files as loadModel does). Throws FormatError listing
+/// Loads a model file of any kind (".urdf", ".xml" and ".mjcf" files as loadModel does). Throws FormatError listing
 /// every problem as loadModel does.
 LoadedDocument loadDocument(const std::string& path);
 

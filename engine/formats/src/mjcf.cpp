@@ -1,0 +1,1069 @@
+// MJCF import with tinyxml2, following MuJoCo's documented semantics; see articulate/mjcf.h and
+// docs/model-format.md, section MJCF.
+#include "articulate/formats/mjcf.h"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+
+#include <Eigen/Geometry>
+#include <tinyxml2.h>
+
+#include "articulate/formats/files.h"
+#include "articulate/formats/json.h"
+#include "articulate/formats/mesh.h"
+#include "robot_import.h"
+
+namespace art {
+
+namespace {
+
+using nlohmann::json;
+using robot::Mass;
+using robot::num;
+using robot::vec;
+using robot::vecText;
+using tinyxml2::XMLDocument;
+using tinyxml2::XMLElement;
+
+constexpr double kPi = 3.14159265358979323846;
+constexpr int kMaxIncludeDepth = 16;
+
+// an element's attributes after its defaults class: name -> text
+using Attrs = std::map<std::string, std::string>;
+
+// a <default> class: per element type (joint, geom, ...) the attributes it sets, its parents'
+// included
+struct DefaultClass {
+  std::map<std::string, Attrs> elements;
+};
+
+// where a body's coordinates go: the Articulate body (or base, -1) carrying it, x_owner = R x + t
+struct Frame {
+  int owner = -1;
+  Mat3 R = Mat3::Identity();
+  Vec3 t = Vec3::Zero();
+  Frame then(const Mat3& R2, const Vec3& t2) const { return {owner, R * R2, R * t2 + t}; }
+};
+
+struct MeshAsset {
+  std::string file;  // absolute, "" when not found or not readable (noted)
+  Vec3 scale = Vec3::Ones();
+};
+
+// the attributes each element reads, or knowingly ignores because they do not change the
+// mechanism (contact softness, names, viewer groups); any other is noted as skipped
+const std::map<std::string, std::set<std::string>>& knownAttributes() {
+  static const std::map<std::string, std::set<std::string>> known = {
+      {"mujoco", {"model"}},
+      {"compiler", {"angle", "eulerseq", "meshdir", "assetdir", "texturedir", "inertiafromgeom", "inertiagrouprange",
+                    "autolimits", "coordinate", "discardvisual", "convexhull", "strippath", "fusestatic",
+                    "usethread", "boundmass", "boundinertia", "balanceinertia", "settotalmass", "exactmeshinertia",
+                    "fitaabb", "lengthrange"}},
+      {"option", {"timestep", "gravity", "integrator", "impratio", "tolerance", "ls_tolerance", "noslip_tolerance",
+                  "mpr_tolerance", "iterations", "ls_iterations", "noslip_iterations", "mpr_iterations", "cone",
+                  "jacobian", "solver", "collision", "o_margin", "o_solref", "o_solimp", "apirate", "wind",
+                  "magnetic", "density", "viscosity"}},
+      {"flag", {"gravity", "constraint", "equality", "frictionloss", "limit", "contact", "passive", "actuation",
+                "clampctrl", "warmstart", "filterparent", "refsafe", "sensornoise", "override", "energy",
+                "fwdinv", "multiccd", "island", "midphase", "eulerdamp", "nativeccd", "invdiscrete", "autoreset"}},
+      {"body", {"name", "childclass", "pos", "quat", "axisangle", "euler", "xyaxes", "zaxis", "mocap", "user"}},
+      {"inertial", {"pos", "quat", "axisangle", "euler", "xyaxes", "zaxis", "mass", "diaginertia", "fullinertia"}},
+      {"joint", {"name", "class", "type", "pos", "axis", "range", "limited", "ref", "damping", "frictionloss",
+                 "armature", "stiffness", "springref", "margin", "solreflimit", "solimplimit", "solreffriction",
+                 "solimpfriction", "user", "group", "springdamper"}},
+      {"freejoint", {"name", "group"}},
+      {"geom", {"name", "class", "type", "size", "fromto", "pos", "quat", "axisangle", "euler", "xyaxes", "zaxis",
+                "mass", "density", "rgba", "material", "mesh", "group", "contype", "conaffinity", "friction",
+                "condim", "solref", "solimp", "solmix", "margin", "gap", "priority", "user", "hfield"}},
+      {"mesh", {"name", "class", "file", "scale", "content_type"}},
+      {"material", {"name", "class", "rgba", "texture", "texrepeat", "texuniform", "emission", "specular",
+                    "shininess", "reflectance", "metallic", "roughness"}},
+      {"site", {"name", "class", "type", "size", "fromto", "pos", "quat", "axisangle", "euler", "xyaxes", "zaxis",
+                "rgba", "material", "group", "user"}},
+  };
+  return known;
+}
+
+struct State {
+  std::string source;  // the main file: messages, and the folder includes and assets start in
+  std::string folder;
+  std::vector<std::unique_ptr<XMLDocument>> documents;
+  std::map<const XMLDocument*, std::string> fileOf;          // each parsed document's file
+  std::map<const XMLElement*, const XMLElement*> included;   // <include> -> the included <mujoco>
+  // compiler
+  bool degrees = true;
+  std::string eulerseq = "xyz";
+  std::string meshdir;
+  enum class FromGeom { False, True, Auto } inertiaFromGeom = FromGeom::Auto;
+  int groupLo = 0, groupHi = 5;
+  bool autolimits = true;
+  // defaults, assets
+  std::map<std::string, DefaultClass> classes;
+  std::map<std::string, MeshAsset> meshes;
+  std::map<std::string, Eigen::Vector4d> materials;
+  // the model
+  ModelSpec spec;
+  std::vector<std::vector<Mass>> masses;  // per body: its parts' mass properties
+  std::vector<std::string> jointNames;    // per body
+  std::map<std::string, int> bodyOfJoint;  // MJCF joint name -> body (hinge and slide)
+  std::set<std::string> names;             // body names given so far
+  bool ground = false;                     // the world has a horizontal plane at z = 0
+  int groundContype = 1, groundConaffinity = 1;
+  bool floating = false;
+  // for the notes
+  std::map<std::string, std::set<std::string>> skipped;  // element -> attributes skipped
+  std::map<std::string, int> notModelled;                // element -> count (actuators, ...)
+  std::vector<std::string> meshNotes;
+  int welded = 0, balls = 0, armature = 0, springs = 0, unusedStops = 0, planes = 0, meshInertia = 0;
+  int contactShapes[6] = {0, 0, 0, 0, 0, 0};  // spheres, capsules, boxes, cylinders, ellipsoids, meshes
+  double staticMass = 0;                      // kg on bodies welded to the world
+
+  // "FILE:LINE: <tag name='x'>" for messages
+  std::string where(const XMLElement* e) const {
+    std::string out;
+    const auto file = fileOf.find(e->GetDocument());
+    out += file != fileOf.end() ? std::filesystem::path(file->second).filename().string() : source;
+    out += ":" + std::to_string(e->GetLineNum()) + ": <" + e->Name();
+    if (const char* n = e->Attribute("name")) out += " name='" + robot::printable(n) + "'";
+    return out + ">";
+  }
+  FormatError fail(const XMLElement* e, const std::string& reason) const {
+    return FormatError(source, where(e) + ": " + reason);
+  }
+};
+
+bool iequalsExt(const std::string& path, const char* ext) {
+  std::string e = std::filesystem::path(path).extension().string();
+  std::transform(e.begin(), e.end(), e.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return e == ext;
+}
+
+// ---- XML: files, includes, the elements under one (includes expanded) ----
+
+const XMLElement* parseFile(State& s, const std::string& path, const XMLElement* from) {
+  std::string text;
+  try {
+    text = readTextFile(path);
+  } catch (const FormatError& e) {
+    if (!from) throw;
+    throw s.fail(from, std::string("cannot include '") + from->Attribute("file") + "': " + e.what());
+  }
+  auto doc = std::make_unique<XMLDocument>();
+  if (doc->Parse(text.c_str(), text.size()) != tinyxml2::XML_SUCCESS) {
+    const std::string why = std::string(doc->ErrorStr() ? doc->ErrorStr() : "not well-formed XML");
+    if (from) throw s.fail(from, "included file '" + path + "' is not well-formed XML: " + why);
+    throw FormatError(s.source, "not well-formed XML: " + why);
+  }
+  const XMLElement* root = doc->RootElement();
+  if (!root || std::string(root->Name()) != "mujoco") {
+    const std::string got = root ? std::string("<") + root->Name() + ">" : std::string("no element");
+    if (from) throw s.fail(from, "included file '" + path + "' holds " + got + ", not <mujoco>");
+    throw FormatError(s.source, "an MJCF document's root element is <mujoco>, got " + got);
+  }
+  s.fileOf[doc.get()] = path;
+  s.documents.push_back(std::move(doc));
+  return root;
+}
+
+// finds every <include> under e (recursively, into the included files), parsing each file;
+// `chain` is the files being included, to refuse a cycle
+void resolveIncludes(State& s, const XMLElement* e, std::vector<std::string>& chain) {
+  for (const XMLElement* c = e->FirstChildElement(); c; c = c->NextSiblingElement()) {
+    if (std::string(c->Name()) != "include") {
+      resolveIncludes(s, c, chain);
+      continue;
+    }
+    const char* file = c->Attribute("file");
+    if (!file || !*file) throw s.fail(c, "an include needs a file attribute");
+    std::filesystem::path path(file);
+    if (path.is_relative()) path = std::filesystem::path(s.folder) / path;  // MuJoCo: the main file's folder
+    const std::string name = path.lexically_normal().string();
+    if (std::find(chain.begin(), chain.end(), name) != chain.end())
+      throw s.fail(c, "includes '" + std::string(file) + "', which is already being included (a cycle)");
+    if (static_cast<int>(chain.size()) >= kMaxIncludeDepth)
+      throw s.fail(c, "includes are nested deeper than " + std::to_string(kMaxIncludeDepth) + " files");
+    const XMLElement* root = parseFile(s, name, c);
+    s.included[c] = root;
+    chain.push_back(name);
+    resolveIncludes(s, root, chain);
+    chain.pop_back();
+  }
+}
+
+// calls f on each child element of e, the children of included files in place of <include>
+void forEachChild(const State& s, const XMLElement* e, const std::function<void(const XMLElement*)>& f) {
+  for (const XMLElement* c = e->FirstChildElement(); c; c = c->NextSiblingElement()) {
+    if (const auto inc = s.included.find(c); inc != s.included.end())
+      forEachChild(s, inc->second, f);
+    else
+      f(c);
+  }
+}
+
+// ---- attributes and numbers ----
+
+std::vector<double> numbers(const State& s, const XMLElement* e, const std::string& attr, const std::string& text,
+                            std::size_t least, std::size_t most) {
+  std::vector<double> out;
+  const char* p = text.data();
+  const char* end = p + text.size();
+  while (true) {
+    while (p < end && std::isspace(static_cast<unsigned char>(*p))) ++p;
+    if (p == end) break;
+    double v = 0;
+    const auto r = std::from_chars(p, end, v);
+    if (r.ec != std::errc() || !std::isfinite(v))
+      throw s.fail(e, attr + " must be numbers, got '" + text + "'");
+    out.push_back(v);
+    p = r.ptr;
+  }
+  if (out.size() < least || out.size() > most)
+    throw s.fail(e, attr + " needs " + (least == most ? std::to_string(least) : std::to_string(least) + " to " + std::to_string(most)) +
+                        " number(s), got " + std::to_string(out.size()) + " ('" + text + "')");
+  return out;
+}
+
+// the element's attributes over its class's defaults; notes attributes Articulate skips
+Attrs attributes(State& s, const XMLElement* e, const std::string& cls) {
+  const std::string tag = e->Name();
+  Attrs out;
+  const std::string use = e->Attribute("class") ? e->Attribute("class") : cls;
+  const auto c = s.classes.find(use);
+  if (c == s.classes.end()) {
+    if (e->Attribute("class")) throw s.fail(e, "class '" + use + "' is not a <default> class of this model");
+  } else if (const auto d = c->second.elements.find(tag); d != c->second.elements.end()) {
+    out = d->second;
+  }
+  const auto known = knownAttributes().find(tag);
+  for (const tinyxml2::XMLAttribute* a = e->FirstAttribute(); a; a = a->Next()) {
+    out[a->Name()] = a->Value();
+    if (known != knownAttributes().end() && !known->second.count(a->Name())) s.skipped[tag].insert(a->Name());
+  }
+  return out;
+}
+
+std::optional<std::string> get(const Attrs& a, const char* name) {
+  const auto it = a.find(name);
+  if (it == a.end()) return std::nullopt;
+  return it->second;
+}
+
+double number(const State& s, const XMLElement* e, const Attrs& a, const char* name, double fallback) {
+  const auto t = get(a, name);
+  return t ? numbers(s, e, name, *t, 1, 1)[0] : fallback;
+}
+
+Vec3 vec3(const State& s, const XMLElement* e, const Attrs& a, const char* name, const Vec3& fallback) {
+  const auto t = get(a, name);
+  if (!t) return fallback;
+  const std::vector<double> v = numbers(s, e, name, *t, 3, 3);
+  return {v[0], v[1], v[2]};
+}
+
+bool flag(const State& s, const XMLElement* e, const Attrs& a, const char* name, bool fallback) {
+  const auto t = get(a, name);
+  if (!t) return fallback;
+  if (*t == "true") return true;
+  if (*t == "false") return false;
+  throw s.fail(e, std::string(name) + " must be true or false, got '" + *t + "'");
+}
+
+double angle(const State& s, double v) { return s.degrees ? v * kPi / 180 : v; }
+
+Mat3 axisAngle(const Vec3& axis, double a) { return Eigen::AngleAxisd(a, axis.normalized()).toRotationMatrix(); }
+
+// MuJoCo's rotation taking z to v: the shortest one; half a turn about x for v = -z
+Mat3 zTo(const Vec3& v) {
+  const Vec3 z = Vec3::UnitZ(), n = v.normalized();
+  const Vec3 axis = z.cross(n);
+  const double sn = axis.norm();
+  if (sn < 1e-14) return n.z() < 0 ? Mat3(Vec3(1, -1, -1).asDiagonal()) : Mat3::Identity();
+  return axisAngle(axis / sn, std::atan2(sn, n.z()));
+}
+
+// the orientation of a frame (quat, axisangle, euler, xyaxes or zaxis; at most one)
+Mat3 orientation(const State& s, const XMLElement* e, const Attrs& a) {
+  int given = 0;
+  for (const char* k : {"quat", "axisangle", "euler", "xyaxes", "zaxis"}) given += a.count(k) > 0;
+  // a class may set one form and the element another: the element's own wins
+  std::string only;
+  for (const char* k : {"quat", "axisangle", "euler", "xyaxes", "zaxis"})
+    if (e->Attribute(k)) {
+      if (!only.empty()) throw s.fail(e, "has both " + only + " and " + k + ": give one orientation");
+      only = k;
+    }
+  if (only.empty() && given > 1) throw s.fail(e, "its class gives more than one orientation form");
+  if (only.empty())
+    for (const char* k : {"quat", "axisangle", "euler", "xyaxes", "zaxis"})
+      if (a.count(k)) only = k;
+  if (only.empty()) return Mat3::Identity();
+  const std::string& text = a.at(only);
+  if (only == "quat") {
+    const std::vector<double> q = numbers(s, e, only, text, 4, 4);
+    const Eigen::Quaterniond quat(q[0], q[1], q[2], q[3]);
+    if (!(quat.norm() > 1e-14)) throw s.fail(e, "quat must not be zero");
+    return quat.normalized().toRotationMatrix();
+  }
+  if (only == "axisangle") {
+    const std::vector<double> v = numbers(s, e, only, text, 4, 4);
+    const Vec3 axis(v[0], v[1], v[2]);
+    if (!(axis.norm() > 1e-14)) throw s.fail(e, "axisangle's axis must not be zero");
+    return axisAngle(axis, angle(s, v[3]));
+  }
+  if (only == "euler") {
+    const std::vector<double> v = numbers(s, e, only, text, 3, 3);
+    Mat3 R = Mat3::Identity();
+    for (int k = 0; k < 3; ++k) {
+      const char c = s.eulerseq[static_cast<std::size_t>(k)];
+      const int axis = std::tolower(static_cast<unsigned char>(c)) - 'x';
+      const Mat3 turn = axisAngle(Vec3::Unit(axis), angle(s, v[static_cast<std::size_t>(k)]));
+      // lower case: axes that move with the frame (intrinsic); upper case: fixed axes
+      R = std::islower(static_cast<unsigned char>(c)) ? Mat3(R * turn) : Mat3(turn * R);
+    }
+    return R;
+  }
+  if (only == "xyaxes") {
+    const std::vector<double> v = numbers(s, e, only, text, 6, 6);
+    Vec3 x(v[0], v[1], v[2]), y(v[3], v[4], v[5]);
+    if (!(x.norm() > 1e-14)) throw s.fail(e, "xyaxes' x axis must not be zero");
+    x.normalize();
+    y -= x * x.dot(y);
+    if (!(y.norm() > 1e-14)) throw s.fail(e, "xyaxes' y axis must not be parallel to x");
+    y.normalize();
+    Mat3 R;
+    R << x, y, x.cross(y);
+    return R;
+  }
+  const Vec3 z = vec3(s, e, a, "zaxis", Vec3::UnitZ());
+  if (!(z.norm() > 1e-14)) throw s.fail(e, "zaxis must not be zero");
+  return zTo(z);
+}
+
+// ---- compiler, option, defaults, assets ----
+
+void readCompiler(State& s, const XMLElement* e) {
+  const Attrs a = attributes(s, e, "");
+  if (const auto v = get(a, "angle")) {
+    if (*v != "degree" && *v != "radian") throw s.fail(e, "angle must be degree or radian, got '" + *v + "'");
+    s.degrees = *v == "degree";
+  }
+  if (const auto v = get(a, "eulerseq")) {
+    if (v->size() != 3 || v->find_first_not_of("xyzXYZ") != std::string::npos)
+      throw s.fail(e, "eulerseq must be three of x, y, z, X, Y, Z, got '" + *v + "'");
+    s.eulerseq = *v;
+  }
+  if (const auto v = get(a, "coordinate"); v && *v != "local")
+    throw s.fail(e, "coordinate='" + *v + "' is not supported: Articulate reads local coordinates (as MuJoCo 2.3 and later)");
+  if (const auto v = get(a, "assetdir"); v && !a.count("meshdir")) s.meshdir = *v;
+  if (const auto v = get(a, "meshdir")) s.meshdir = *v;
+  if (const auto v = get(a, "inertiafromgeom")) {
+    if (*v == "true") s.inertiaFromGeom = State::FromGeom::True;
+    else if (*v == "false") s.inertiaFromGeom = State::FromGeom::False;
+    else if (*v == "auto") s.inertiaFromGeom = State::FromGeom::Auto;
+    else throw s.fail(e, "inertiafromgeom must be true, false or auto, got '" + *v + "'");
+  }
+  if (const auto v = get(a, "inertiagrouprange")) {
+    const std::vector<double> g = numbers(s, e, "inertiagrouprange", *v, 2, 2);
+    s.groupLo = static_cast<int>(g[0]);
+    s.groupHi = static_cast<int>(g[1]);
+  }
+  s.autolimits = flag(s, e, a, "autolimits", s.autolimits);
+  for (const char* k : {"boundmass", "boundinertia", "balanceinertia", "settotalmass"})
+    if (a.count(k)) s.skipped["compiler"].insert(k);
+}
+
+void readOption(State& s, const XMLElement* e) {
+  const Attrs a = attributes(s, e, "");
+  if (a.count("timestep")) {
+    const double dt = number(s, e, a, "timestep", 0.002);
+    if (!(dt > 0)) throw s.fail(e, "timestep must be > 0, got " + num(dt));
+    s.spec.simulation.dt = dt;
+  }
+  if (a.count("gravity")) s.spec.gravity = vec3(s, e, a, "gravity", Vec3(0, 0, -9.81));
+  if (const auto v = get(a, "integrator")) {
+    if (*v == "RK4") s.spec.simulation.integrator = Integrator::RK4;
+    else if (*v == "Euler") s.spec.simulation.integrator = Integrator::SemiImplicitEuler;
+    else if (*v == "implicit" || *v == "implicitfast") {
+      s.spec.simulation.integrator = Integrator::SemiImplicitEuler;
+      s.skipped["option"].insert("integrator='" + *v + "' (read as semi-implicit Euler)");
+    } else {
+      throw s.fail(e, "integrator must be Euler, RK4, implicit or implicitfast, got '" + *v + "'");
+    }
+  }
+  for (const char* k : {"wind", "magnetic", "density", "viscosity"})
+    if (a.count(k) && k != std::string("magnetic")) s.skipped["option"].insert(std::string(k) + " (fluid forces are not modelled)");
+  forEachChild(s, e, [&](const XMLElement* c) {
+    if (std::string(c->Name()) != "flag") return;
+    const Attrs f = attributes(s, c, "");
+    if (get(f, "gravity") == std::optional<std::string>("disable")) s.spec.gravity = Vec3::Zero();
+  });
+  if (!s.spec.gravity) s.spec.gravity = Vec3(0, 0, -9.81);
+}
+
+void readDefault(State& s, const XMLElement* e, const std::string& parent) {
+  const char* cls = e->Attribute("class");
+  std::string name = cls ? cls : "";
+  if (name.empty()) {
+    if (!parent.empty()) throw s.fail(e, "a nested default needs a class attribute");
+    name = "main";
+  }
+  if (s.classes.count(name) && !(name == "main" && parent.empty()))
+    throw s.fail(e, "class '" + name + "' is defined twice");
+  // a second top-level default (from an include) adds to "main"
+  DefaultClass c = !parent.empty() ? s.classes.at(parent) : name == "main" ? s.classes[name] : DefaultClass{};
+  std::vector<const XMLElement*> nested;
+  forEachChild(s, e, [&](const XMLElement* d) {
+    const std::string tag = d->Name();
+    if (tag == "default") {
+      nested.push_back(d);
+      return;
+    }
+    Attrs& into = c.elements[tag];
+    for (const tinyxml2::XMLAttribute* a = d->FirstAttribute(); a; a = a->Next()) into[a->Name()] = a->Value();
+  });
+  s.classes[name] = std::move(c);
+  for (const XMLElement* d : nested) readDefault(s, d, name);
+}
+
+std::string meshPath(const State& s, const std::string& file) {
+  namespace fs = std::filesystem;
+  fs::path p(file);
+  if (p.is_relative()) {
+    fs::path dir(s.meshdir);
+    if (dir.is_relative()) dir = fs::path(s.folder) / dir;
+    p = dir / p;
+  }
+  return fs::absolute(p).lexically_normal().string();
+}
+
+void readAssets(State& s, const XMLElement* e) {
+  forEachChild(s, e, [&](const XMLElement* c) {
+    const std::string tag = c->Name();
+    if (tag == "mesh") {
+      const Attrs a = attributes(s, c, "main");
+      const auto file = get(a, "file");
+      if (!file) {
+        s.meshNotes.push_back(s.where(c) + ": a mesh without a file (vertex lists in the XML) is not read");
+        return;
+      }
+      const std::string name = get(a, "name").value_or(std::filesystem::path(*file).stem().string());
+      MeshAsset m;
+      m.scale = vec3(s, c, a, "scale", Vec3::Ones());
+      const std::string path = meshPath(s, *file);
+      try {
+        loadMesh(path);
+        m.file = path;
+      } catch (const FormatError& err) {
+        s.meshNotes.push_back(s.where(c) + ": mesh '" + *file + "' is not used: " + err.what());
+      }
+      s.meshes[name] = m;
+    } else if (tag == "material") {
+      const Attrs a = attributes(s, c, "main");
+      Eigen::Vector4d rgba(1, 1, 1, 1);
+      if (const auto t = get(a, "rgba")) {
+        const std::vector<double> v = numbers(s, c, "rgba", *t, 4, 4);
+        rgba << v[0], v[1], v[2], v[3];
+      }
+      if (const auto n = get(a, "name")) s.materials[*n] = rgba;
+    } else if (tag != "texture" && tag != "hfield" && tag != "skin") {
+      ++s.notModelled["asset " + tag];
+    }
+  });
+}
+
+// ---- bodies ----
+
+// the geometry of one geom in its body's frame (MJCF units: sizes are half lengths)
+struct Geom {
+  std::string type;
+  Mat3 R = Mat3::Identity();
+  Vec3 p = Vec3::Zero();
+  Vec3 size = Vec3::Zero();  // sphere r; capsule/cylinder r, half length; ellipsoid/box half sizes
+  std::string mesh;
+  Eigen::Vector4d rgba = Eigen::Vector4d(0.5, 0.5, 0.5, 1);
+  int group = 0;
+  int contype = 1, conaffinity = 1;
+};
+
+Geom readGeom(State& s, const XMLElement* e, const Attrs& a) {
+  Geom g;
+  g.type = get(a, "type").value_or("sphere");
+  static const std::set<std::string> kTypes = {"plane", "hfield", "sphere", "capsule", "ellipsoid", "cylinder", "box", "mesh", "sdf"};
+  if (!kTypes.count(g.type))
+    throw s.fail(e, "unknown geom type '" + g.type + "' (MJCF geoms are plane, hfield, sphere, capsule, ellipsoid, cylinder, box and mesh)");
+  if (a.count("mesh") && !a.count("type")) g.type = "mesh";
+  std::vector<double> size = {0, 0, 0};
+  if (const auto t = get(a, "size")) {
+    const std::vector<double> v = numbers(s, e, "size", *t, 1, 3);
+    std::copy(v.begin(), v.end(), size.begin());
+  }
+  if (const auto t = get(a, "fromto")) {
+    const std::vector<double> v = numbers(s, e, "fromto", *t, 6, 6);
+    const Vec3 from(v[0], v[1], v[2]), to(v[3], v[4], v[5]);
+    if (!((to - from).norm() > 0)) throw s.fail(e, "fromto's two points must differ");
+    if (g.type != "capsule" && g.type != "cylinder" && g.type != "box" && g.type != "ellipsoid")
+      throw s.fail(e, "fromto applies to capsules, cylinders, boxes and ellipsoids, not to a " + g.type);
+    g.p = (from + to) / 2;
+    g.R = zTo(to - from);
+    const double half = (to - from).norm() / 2;
+    if (g.type == "capsule" || g.type == "cylinder") size[1] = half;
+    else size[2] = half;
+    if (g.type == "capsule" || g.type == "cylinder") size[2] = 0;
+  } else {
+    g.p = vec3(s, e, a, "pos", Vec3::Zero());
+    g.R = orientation(s, e, a);
+  }
+  g.size = Vec3(size[0], size[1], size[2]);
+  const auto need = [&](int count) {
+    for (int k = 0; k < count; ++k)
+      if (!(g.size(k) > 0)) throw s.fail(e, "a " + g.type + " needs " + std::to_string(count) + " positive size number(s), got " + vecText(g.size));
+  };
+  if (g.type == "sphere") need(1);
+  else if (g.type == "capsule" || g.type == "cylinder") need(2);
+  else if (g.type == "ellipsoid" || g.type == "box") need(3);
+  if (g.type == "mesh") {
+    const auto m = get(a, "mesh");
+    if (!m) throw s.fail(e, "a mesh geom needs a mesh attribute");
+    if (!s.meshes.count(*m)) throw s.fail(e, "mesh '" + *m + "' is not an <asset> mesh of this model");
+    g.mesh = *m;
+  }
+  if (const auto t = get(a, "rgba")) {
+    const std::vector<double> v = numbers(s, e, "rgba", *t, 4, 4);
+    g.rgba << v[0], v[1], v[2], v[3];
+  } else if (const auto mat = get(a, "material")) {
+    if (const auto it = s.materials.find(*mat); it != s.materials.end()) g.rgba = it->second;
+  }
+  g.group = static_cast<int>(number(s, e, a, "group", 0));
+  g.contype = static_cast<int>(number(s, e, a, "contype", 1));
+  g.conaffinity = static_cast<int>(number(s, e, a, "conaffinity", 1));
+  return g;
+}
+
+// volume (m^3), centre and inertia about it per unit density, in the geom's frame
+struct UnitMass {
+  double volume = 0;
+  Vec3 c = Vec3::Zero();
+  Mat3 I = Mat3::Zero();  // per unit mass
+};
+
+UnitMass unitMass(const State& s, const XMLElement* e, const Geom& g) {
+  UnitMass u;
+  const double r = g.size(0), h = 2 * g.size(1);
+  if (g.type == "sphere") {
+    u.volume = 4 * kPi * r * r * r / 3;
+    u.I = Mat3::Identity() * 2 * r * r / 5;
+  } else if (g.type == "capsule") {
+    const double vs = 4 * kPi * r * r * r / 3, vc = kPi * r * r * h;
+    u.volume = vs + vc;
+    const double ms = vs / u.volume, mc = vc / u.volume;  // mass fractions
+    // the cylinder, and two half spheres at its ends (their own centres 3r/8 out)
+    const double transverse = mc * (3 * r * r + h * h) / 12 + ms * (2 * r * r / 5 + h * h / 4 + 3 * h * r / 8);
+    u.I = Vec3(transverse, transverse, mc * r * r / 2 + ms * 2 * r * r / 5).asDiagonal();
+  } else if (g.type == "cylinder") {
+    u.volume = kPi * r * r * h;
+    const double t = (3 * r * r + h * h) / 12;
+    u.I = Vec3(t, t, r * r / 2).asDiagonal();
+  } else if (g.type == "ellipsoid") {
+    const Vec3 d = g.size;
+    u.volume = 4 * kPi * d.prod() / 3;
+    u.I = Vec3(d.y() * d.y() + d.z() * d.z(), d.x() * d.x() + d.z() * d.z(), d.x() * d.x() + d.y() * d.y()).asDiagonal();
+    u.I /= 5;
+  } else if (g.type == "box") {
+    const Vec3 d = g.size;
+    u.volume = 8 * d.prod();
+    u.I = Vec3(d.y() * d.y() + d.z() * d.z(), d.x() * d.x() + d.z() * d.z(), d.x() * d.x() + d.y() * d.y()).asDiagonal();
+    u.I /= 3;
+  } else if (g.type == "mesh") {
+    // a closed mesh's volume, centre and inertia by signed tetrahedra from the origin
+    const MeshAsset& asset = s.meshes.at(g.mesh);
+    if (asset.file.empty()) return u;
+    const MeshData& mesh = *loadMesh(asset.file);
+    double V = 0;
+    Vec3 first = Vec3::Zero();
+    Mat3 second = Mat3::Zero();  // integral of x x^T
+    for (const auto& t : mesh.triangles) {
+      const Vec3 a = asset.scale.cwiseProduct(mesh.vertices[t[0]].cast<double>());
+      const Vec3 b = asset.scale.cwiseProduct(mesh.vertices[t[1]].cast<double>());
+      const Vec3 c = asset.scale.cwiseProduct(mesh.vertices[t[2]].cast<double>());
+      const double v = a.dot(b.cross(c)) / 6;
+      V += v;
+      first += v * (a + b + c) / 4;
+      const Vec3 sum = a + b + c;
+      second += v / 20 * (a * a.transpose() + b * b.transpose() + c * c.transpose() + sum * sum.transpose());
+    }
+    if (!(std::abs(V) > 1e-18)) throw s.fail(e, "mesh '" + g.mesh + "' encloses no volume: its inertia cannot come from it");
+    if (V < 0) {  // wound inside out
+      V = -V;
+      first = -first;
+      second = -second;
+    }
+    u.volume = V;
+    u.c = first / V;
+    const Mat3 C = second / V - u.c * u.c.transpose();  // about the centre, per unit mass
+    u.I = C.trace() * Mat3::Identity() - C;
+  }
+  return u;
+}
+
+// the body being read: its Articulate frame and defaults class
+struct BodyContext {
+  Frame frame;
+  std::string cls;
+  bool moving = false;  // some joint on the way from the world
+};
+
+int addBody(State& s, const std::string& name, int parent, const Mat3& rotation, const Vec3& translation, JointType type,
+            const std::string& jointName) {
+  BodySpec b;
+  b.name = name;
+  b.parent = parent;
+  b.joint.type = type;
+  b.rotation = rotation;
+  b.translation = translation;
+  s.spec.bodies.push_back(std::move(b));
+  s.masses.emplace_back();
+  s.jointNames.push_back(jointName);
+  s.names.insert(name);
+  return static_cast<int>(s.spec.bodies.size()) - 1;
+}
+
+std::string uniqueName(State& s, const std::string& want) {
+  std::string name = want;
+  for (int k = 2; s.names.count(name) || name == "world"; ++k) name = want + "_" + std::to_string(k);
+  return name;
+}
+
+// a hinge or slide: the body after it, and the frame its body's contents are in
+Frame addAxisJoint(State& s, const XMLElement* e, const Attrs& a, const Frame& at, const std::string& bodyName,
+                   const std::string& jointName, bool hinge) {
+  Vec3 axis = vec3(s, e, a, "axis", Vec3::UnitZ());
+  if (!(axis.norm() > 1e-14)) throw s.fail(e, "axis must not be zero");
+  axis.normalize();
+  const Vec3 pos = hinge ? vec3(s, e, a, "pos", Vec3::Zero()) : Vec3::Zero();
+  int k = 2;
+  const Mat3 A = robot::axisTurn(axis, k);
+  static constexpr JointType kTypes[2][3] = {{JointType::Px, JointType::Py, JointType::Pz},
+                                            {JointType::Rx, JointType::Ry, JointType::Rz}};
+  // the joint frame J = C T(pos) A in the owner's coordinates
+  const Mat3 RJ = at.R * A;
+  const Vec3 tJ = at.R * pos + at.t;
+  const int index = addBody(s, bodyName, at.owner, RJ.transpose(), tJ, kTypes[hinge][k], jointName);
+  BodySpec& b = s.spec.bodies.back();
+  s.bodyOfJoint[jointName] = index;
+  const double ref = hinge ? angle(s, number(s, e, a, "ref", 0)) : number(s, e, a, "ref", 0);
+  b.q0 = ref;
+  const double damping = number(s, e, a, "damping", 0), friction = number(s, e, a, "frictionloss", 0);
+  if (damping < 0 || friction < 0) throw s.fail(e, "damping and frictionloss must be >= 0");
+  b.damping = damping;
+  b.friction = friction;
+  if (number(s, e, a, "armature", 0) != 0) ++s.armature;
+  if (number(s, e, a, "stiffness", 0) != 0) ++s.springs;
+  const auto limited = get(a, "limited").value_or("auto");
+  if (limited != "true" && limited != "false" && limited != "auto")
+    throw s.fail(e, "limited must be true, false or auto, got '" + limited + "'");
+  if (const auto range = get(a, "range"); range && (limited == "true" || (limited == "auto" && s.autolimits))) {
+    const std::vector<double> r = numbers(s, e, "range", *range, 2, 2);
+    if (r[0] > r[1]) throw s.fail(e, "range's lower end (" + num(r[0]) + ") is above its upper end (" + num(r[1]) + ")");
+    if (r[0] < r[1]) {  // MuJoCo: an empty range [0 0] is no limit
+      b.limits.lower = hinge ? angle(s, r[0]) : r[0];
+      b.limits.upper = hinge ? angle(s, r[1]) : r[1];
+    }
+  }
+  // MuJoCo moves the body by q - ref: the body's contents are the joint's frame turned back by
+  // ref, then by A^T, then moved back by pos (x_body = P x_C')
+  const Mat3 back = hinge ? axisAngle(Vec3::Unit(k), -ref) : Mat3::Identity();
+  const Mat3 RP = back * A.transpose();
+  const Vec3 tP = hinge ? Vec3(-RP * pos) : Vec3(-ref * Vec3::Unit(k));
+  return {index, RP, tP};
+}
+
+void readBody(State& s, const XMLElement* e, const BodyContext& parent);
+
+// the body's contents (inertial, geoms, child bodies) in frame f
+void readBodyContents(State& s, const XMLElement* e, const BodyContext& ctx, bool world) {
+  std::optional<Mass> inertial;
+  std::vector<Mass> fromGeoms;
+  forEachChild(s, e, [&](const XMLElement* c) {
+    const std::string tag = c->Name();
+    if (tag == "inertial") {
+      const Attrs a = attributes(s, c, ctx.cls);
+      Mass m;
+      m.m = number(s, c, a, "mass", -1);
+      if (!(m.m >= 0)) throw s.fail(c, "an inertial needs a mass >= 0");
+      const Mat3 R = orientation(s, c, a);
+      Mat3 I = Mat3::Zero();
+      if (const auto d = get(a, "diaginertia")) {
+        const std::vector<double> v = numbers(s, c, "diaginertia", *d, 3, 3);
+        I = Vec3(v[0], v[1], v[2]).asDiagonal();
+      } else if (const auto f = get(a, "fullinertia")) {
+        const std::vector<double> v = numbers(s, c, "fullinertia", *f, 6, 6);
+        I << v[0], v[3], v[4], v[3], v[1], v[5], v[4], v[5], v[2];
+      } else if (m.m > 0) {
+        throw s.fail(c, "an inertial needs diaginertia or fullinertia");
+      }
+      m.c = ctx.frame.R * vec3(s, c, a, "pos", Vec3::Zero()) + ctx.frame.t;
+      const Mat3 Rw = ctx.frame.R * R;
+      m.Ic = Rw * I * Rw.transpose();
+      inertial = m;
+    } else if (tag == "geom") {
+      const Attrs a = attributes(s, c, ctx.cls);
+      const Geom g = readGeom(s, c, a);
+      const Mat3 R = ctx.frame.R * g.R;
+      const Vec3 p = ctx.frame.R * g.p + ctx.frame.t;
+      json& appearance = ctx.frame.owner < 0 ? s.spec.baseAppearance : s.spec.bodies[static_cast<std::size_t>(ctx.frame.owner)].appearance;
+      if (g.type == "plane" || g.type == "hfield" || g.type == "sdf") {
+        if (g.type != "plane") {
+          ++s.notModelled["geom " + g.type];
+        } else if (world && std::abs(p.z()) < 1e-12 && (R.col(2) - Vec3::UnitZ()).norm() < 1e-9) {
+          s.ground = true;
+          s.groundContype = g.contype;
+          s.groundConaffinity = g.conaffinity;
+          if (const auto f = get(a, "friction")) s.spec.ground.friction = numbers(s, c, "friction", *f, 1, 3)[0];
+        } else {
+          ++s.planes;
+        }
+        return;
+      }
+      // mass: inertia from geoms, in the groups that count
+      if (!world && g.group >= s.groupLo && g.group <= s.groupHi) {
+        const UnitMass u = unitMass(s, c, g);
+        const double density = number(s, c, a, "density", 1000);
+        Mass m;
+        m.m = a.count("mass") ? number(s, c, a, "mass", 0) : density * u.volume;
+        if (!(m.m >= 0)) throw s.fail(c, "mass and density must be >= 0");
+        m.c = R * u.c + p;
+        m.Ic = R * u.I * R.transpose() * m.m;
+        if (g.type == "mesh" && u.volume == 0) ++s.meshInertia;
+        fromGeoms.push_back(m);
+      } else if (world) {
+        s.staticMass += 0;  // the world's geoms have no mass in MuJoCo
+      }
+      // drawing: MuJoCo's viewer shows groups 0 to 2; a transparent geom is not drawn
+      if (g.group <= 2 && g.rgba(3) > 0) {
+        json shape;
+        const Vec3 z = R.col(2);
+        if (g.type == "sphere") {
+          shape = json::array({"sphere", vec(p), g.size(0)});
+        } else if (g.type == "capsule" || g.type == "cylinder") {
+          const Vec3 h = z * g.size(1);
+          shape = json::array({"cyl", json::array({vec(p - h), vec(p + h)}), g.size(0)});
+          if (g.type == "capsule") {
+            shape.insert(shape.end(), {"sphere", vec(p - h), g.size(0), "sphere", vec(p + h), g.size(0)});
+          }
+        } else if (g.type == "box") {
+          if (robot::signedPermutation(R)) {
+            const Vec3 half = R.cwiseAbs() * g.size;
+            shape = json::array({"box", json::array({vec(p - half), vec(p + half)})});
+          } else {
+            shape = robot::boxMesh(R, p, 2 * g.size);
+          }
+        } else if (g.type == "ellipsoid") {
+          // 16 x 8 facets of the unit sphere, stretched
+          json vertices = json::array(), triangles = json::array();
+          constexpr int kAround = 16, kUp = 8;
+          for (int i = 0; i <= kUp; ++i)
+            for (int j = 0; j < kAround; ++j) {
+              const double th = kPi * i / kUp, ph = 2 * kPi * j / kAround;
+              const Vec3 unit(std::sin(th) * std::cos(ph), std::sin(th) * std::sin(ph), std::cos(th));
+              vertices.push_back(vec(R * g.size.cwiseProduct(unit) + p));
+            }
+          for (int i = 0; i < kUp; ++i)
+            for (int j = 0; j < kAround; ++j) {
+              const int v00 = i * kAround + j + 1, v01 = i * kAround + (j + 1) % kAround + 1;
+              const int v10 = v00 + kAround, v11 = v01 + kAround;
+              triangles.push_back({v00, v10, v11});
+              triangles.push_back({v00, v11, v01});
+            }
+          shape = json::array({"vertices", vertices, "triangles", triangles});
+        } else if (g.type == "mesh") {
+          const MeshAsset& m = s.meshes.at(g.mesh);
+          if (!m.file.empty()) {
+            json rows = json::array();
+            for (int r = 0; r < 3; ++r) rows.push_back(vec(R.row(r).transpose()));
+            shape = json::array({"mesh", {{"file", m.file}, {"scale", vec(m.scale)}, {"position", vec(p)}, {"rotation", rows}, {"colour", "context"}}});
+          }
+        }
+        if (!shape.is_null()) {
+          json list = json::array({"colour", json::array({g.rgba(0), g.rgba(1), g.rgba(2)})});
+          list.insert(list.end(), shape.begin(), shape.end());
+          appearance.push_back(list);
+        }
+      }
+      // ground contact: a moving body's geoms that collide with the world's plane
+      if (!world && ctx.moving && ((g.contype & s.groundConaffinity) || (g.conaffinity & s.groundContype))) {
+        const auto add = [&](const Vec3& local, double radius = 0.0) {
+          s.spec.contacts.push_back({ctx.frame.owner, R * local + p, radius});
+        };
+        if (g.type == "sphere") {
+          add(Vec3::Zero(), g.size(0));
+          ++s.contactShapes[0];
+        } else if (g.type == "capsule") {
+          add(Vec3(0, 0, -g.size(1)), g.size(0));
+          add(Vec3(0, 0, g.size(1)), g.size(0));
+          ++s.contactShapes[1];
+        } else if (g.type == "box") {
+          for (int k = 0; k < 8; ++k)
+            add(Vec3(k & 1 ? g.size.x() : -g.size.x(), k & 2 ? g.size.y() : -g.size.y(), k & 4 ? g.size.z() : -g.size.z()));
+          ++s.contactShapes[2];
+        } else if (g.type == "cylinder") {
+          for (int k = 0; k < 16; ++k) {
+            const double t = (k % 8) * (kPi / 4);
+            add(Vec3(g.size(0) * std::cos(t), g.size(0) * std::sin(t), k < 8 ? -g.size(1) : g.size(1)));
+          }
+          ++s.contactShapes[3];
+        } else if (g.type == "ellipsoid") {
+          // the extreme points in the 6 axis and 8 diagonal directions: D^2 d / |D d|
+          for (int dx = -1; dx <= 1; ++dx)
+            for (int dy = -1; dy <= 1; ++dy)
+              for (int dz = -1; dz <= 1; ++dz) {
+                if ((dx != 0) + (dy != 0) + (dz != 0) == 2 || (!dx && !dy && !dz)) continue;
+                const Vec3 d(dx, dy, dz), Dd = g.size.cwiseProduct(d);
+                add(g.size.cwiseProduct(Dd) / Dd.norm());
+              }
+          ++s.contactShapes[4];
+        } else if (g.type == "mesh" && !s.meshes.at(g.mesh).file.empty()) {
+          const MeshAsset& m = s.meshes.at(g.mesh);
+          for (const Vec3& v : robot::meshSupportPoints(*loadMesh(m.file), m.scale)) add(v);
+          ++s.contactShapes[5];
+        }
+      }
+    } else if (tag == "body") {
+      readBody(s, c, ctx);
+    } else if (tag == "joint" || tag == "freejoint" || tag == "site" || tag == "camera" || tag == "light") {
+      // joints are read by readBody; sites, cameras and lights do not change the mechanism
+    } else {
+      ++s.notModelled[std::string("body element <") + tag + ">"];
+    }
+  });
+  if (world) return;
+  const int owner = ctx.frame.owner;
+  const bool fromGeom = s.inertiaFromGeom == State::FromGeom::True || (s.inertiaFromGeom == State::FromGeom::Auto && !inertial);
+  const auto add = [&](const Mass& m) {
+    if (owner < 0)
+      s.staticMass += m.m;
+    else
+      s.masses[static_cast<std::size_t>(owner)].push_back(m);
+  };
+  if (fromGeom)
+    for (const Mass& m : fromGeoms) add(m);
+  else if (inertial)
+    add(*inertial);
+}
+
+void readBody(State& s, const XMLElement* e, const BodyContext& parent) {
+  const Attrs a = attributes(s, e, parent.cls);
+  BodyContext ctx;
+  ctx.cls = e->Attribute("childclass") ? e->Attribute("childclass") : parent.cls;
+  if (!s.classes.count(ctx.cls) && e->Attribute("childclass"))
+    throw s.fail(e, "childclass '" + ctx.cls + "' is not a <default> class of this model");
+  const std::string given = get(a, "name").value_or("");
+  const std::string bodyName = uniqueName(s, given.empty() ? "body" + std::to_string(s.spec.bodies.size() + 1) : given);
+  Frame f = parent.frame.then(orientation(s, e, a), vec3(s, e, a, "pos", Vec3::Zero()));
+  // the body's joints, in order
+  std::vector<const XMLElement*> joints;
+  forEachChild(s, e, [&](const XMLElement* c) {
+    const std::string tag = c->Name();
+    if (tag == "joint" || tag == "freejoint") joints.push_back(c);
+  });
+  ctx.moving = parent.moving || !joints.empty();
+  int unnamed = 0;
+  for (std::size_t j = 0; j < joints.size(); ++j) {
+    const XMLElement* je = joints[j];
+    const Attrs ja = attributes(s, je, ctx.cls);
+    const std::string type = std::string(je->Name()) == "freejoint" ? "free" : get(ja, "type").value_or("hinge");
+    std::string jointName = get(ja, "name").value_or("");
+    if (jointName.empty()) jointName = bodyName + "_joint" + (unnamed++ ? std::to_string(unnamed) : std::string());
+    const bool last = j + 1 == joints.size();
+    const std::string name = last ? bodyName : uniqueName(s, bodyName + "_" + jointName);
+    if (type == "free") {
+      if (parent.frame.owner >= 0 || parent.moving || j > 0)
+        throw s.fail(je, "a free joint is allowed on a body of the world only (a top-level body), as its first joint");
+      const int index = addBody(s, name, -1, Mat3::Identity(), Vec3::Zero(), JointType::Free, jointName);
+      BodySpec& b = s.spec.bodies.back();
+      b.freePosition = f.t;
+      const Eigen::Quaterniond q(f.R);
+      b.freeOrientation = Eigen::Vector4d(q.w(), q.x(), q.y(), q.z());
+      f = {index, Mat3::Identity(), Vec3::Zero()};
+      s.floating = true;
+    } else if (type == "hinge" || type == "slide") {
+      f = addAxisJoint(s, je, ja, f, name, jointName, type == "hinge");
+    } else if (type == "ball") {
+      // three hinges about the body's x, y and z through pos, which MuJoCo's quaternion reaches
+      ++s.balls;
+      Attrs hinge = ja;
+      hinge.erase("range");
+      hinge.erase("ref");
+      for (int k = 0; k < 3; ++k) {
+        static const char* kAxes[3] = {"1 0 0", "0 1 0", "0 0 1"};
+        hinge["axis"] = kAxes[k];
+        const std::string part = jointName + ":" + "xyz"[k];
+        f = addAxisJoint(s, je, hinge, f, last && k == 2 ? bodyName : uniqueName(s, bodyName + "_" + part), part, true);
+      }
+    } else {
+      throw s.fail(je, "unknown joint type '" + type + "' (MJCF joints are hinge, slide, ball and free)");
+    }
+  }
+  if (joints.empty()) ++s.welded;
+  ctx.frame = f;
+  readBodyContents(s, e, ctx, false);
+}
+
+void readEquality(State& s, const XMLElement* e) {
+  forEachChild(s, e, [&](const XMLElement* c) {
+    const std::string tag = c->Name();
+    Attrs a;  // an equality's own attributes (its defaults set only contact softness)
+    for (const tinyxml2::XMLAttribute* at = c->FirstAttribute(); at; at = at->Next()) a[at->Name()] = at->Value();
+    if (tag == "joint" && flag(s, c, a, "active", true)) {
+      const std::string j1 = get(a, "joint1").value_or(""), j2 = get(a, "joint2").value_or("");
+      std::vector<double> poly = {0, 1, 0, 0, 0};
+      if (const auto t = get(a, "polycoef")) {
+        const std::vector<double> v = numbers(s, c, "polycoef", *t, 1, 5);
+        std::fill(poly.begin(), poly.end(), 0.0);
+        std::copy(v.begin(), v.end(), poly.begin());
+      }
+      const auto b1 = s.bodyOfJoint.find(j1), b2 = s.bodyOfJoint.find(j2);
+      if (b1 == s.bodyOfJoint.end() || (!j2.empty() && b2 == s.bodyOfJoint.end()))
+        throw s.fail(c, "joint1 and joint2 must name hinge or slide joints of this model");
+      if (poly[2] != 0 || poly[3] != 0 || poly[4] != 0 || j2.empty()) {
+        ++s.notModelled["equality joint (not linear, or fixing one joint)"];
+        return;
+      }
+      // MuJoCo: q1 - ref1 = c0 + c1 (q2 - ref2)
+      const double ref1 = s.spec.bodies[static_cast<std::size_t>(b1->second)].q0, ref2 = s.spec.bodies[static_cast<std::size_t>(b2->second)].q0;
+      ConstraintSpec k;
+      k.type = ConstraintSpec::Type::Coupling;
+      k.name = get(a, "name").value_or("");
+      k.joint = b1->second;
+      k.master = b2->second;
+      k.ratio = poly[1];
+      k.offset = ref1 + poly[0] - poly[1] * ref2;
+      s.spec.constraints.push_back(k);
+    } else {
+      ++s.notModelled["equality " + tag];
+    }
+  });
+}
+
+void readTop(State& s, const XMLElement* root) {
+  s.spec.name = root->Attribute("model") ? root->Attribute("model") : std::filesystem::path(s.source).stem().string();
+  attributes(s, root, "");
+  // compiler and defaults first: they apply to the whole file, wherever they are
+  std::vector<const XMLElement*> world, equality;
+  forEachChild(s, root, [&](const XMLElement* c) {
+    const std::string tag = c->Name();
+    if (tag == "compiler") readCompiler(s, c);
+  });
+  if (!s.classes.count("main")) s.classes["main"] = DefaultClass{};
+  forEachChild(s, root, [&](const XMLElement* c) {
+    const std::string tag = c->Name();
+    if (tag == "default") readDefault(s, c, "");
+  });
+  forEachChild(s, root, [&](const XMLElement* c) {
+    const std::string tag = c->Name();
+    if (tag == "option") readOption(s, c);
+    else if (tag == "asset") readAssets(s, c);
+    else if (tag == "worldbody") world.push_back(c);
+    else if (tag == "equality") equality.push_back(c);
+    else if (tag == "actuator" || tag == "tendon" || tag == "sensor" || tag == "contact" || tag == "keyframe")
+      forEachChild(s, c, [&](const XMLElement*) { ++s.notModelled[tag]; });
+    else if (tag == "size" || tag == "visual" || tag == "statistic" || tag == "extension" || tag == "custom")
+      s.skipped["mujoco"].insert("<" + tag + ">");
+    else if (tag != "compiler" && tag != "default")
+      ++s.notModelled["<" + tag + ">"];
+  });
+  if (!s.spec.gravity) s.spec.gravity = Vec3(0, 0, -9.81);
+  // the world's geoms first (the ground plane), then its bodies
+  for (const XMLElement* w : world) {
+    BodyContext ctx;
+    ctx.cls = "main";
+    readBodyContents(s, w, ctx, true);
+  }
+  if (!s.ground) s.spec.contacts.clear();
+  for (const XMLElement* q : equality) readEquality(s, q);
+}
+
+// one note per kind of thing skipped, approximated or not modelled
+void importNotes(const State& s, std::vector<std::string>& notes) {
+  if (s.floating) notes.push_back("bodies on free joints float: their q is position and quaternion (w x y z) as MuJoCo's qpos, their velocity Articulate's body-coordinate [angular; linear]");
+  if (s.welded) notes.push_back(std::to_string(s.welded) + " body(ies) without joints merged into their parent (the world's into the fixed base)");
+  if (s.staticMass > 0) notes.push_back("the mass of bodies welded to the world (" + num(s.staticMass) + " kg) is not used: they do not move");
+  if (s.balls) notes.push_back(std::to_string(s.balls) + " ball joint(s) became three hinges each about the body's x, y and z (Euler angles, singular where the middle one is +-90 degrees; MuJoCo uses a quaternion); their range is not used");
+  if (s.armature) notes.push_back("the armature (rotor inertia) of " + std::to_string(s.armature) + " joint(s) is not used: the joint-space inertia lacks it");
+  if (s.springs) notes.push_back("the springs (stiffness) of " + std::to_string(s.springs) + " joint(s) are not used");
+  if (s.unusedStops) notes.push_back("the ranges and frictionloss of " + std::to_string(s.unusedStops) + " joint(s) are not used: the model has joint equalities, and Articulate's stops do not act with couplings yet");
+  if (s.meshInertia) notes.push_back(std::to_string(s.meshInertia) + " mesh geom(s) add no mass: their mesh file was not read");
+  if (s.planes) notes.push_back(std::to_string(s.planes) + " plane(s) are not used: Articulate's ground is the horizontal plane z = 0 of the world");
+  if (s.ground && !s.spec.contacts.empty()) {
+    const int* n = s.contactShapes;
+    notes.push_back("geoms touching the world's plane became " + std::to_string(s.spec.contacts.size()) + " ground-contact point(s) on Articulate's compliant ground: " +
+                    std::to_string(n[0]) + " sphere(s) and " + std::to_string(n[1]) + " capsule(s) as contact spheres, " + std::to_string(n[2]) +
+                    " box(es) by their corners, " + std::to_string(n[3]) + " cylinder(s) by 8 points on each rim, " + std::to_string(n[4]) +
+                    " ellipsoid(s) and " + std::to_string(n[5]) + " mesh(es) by their extreme points in 14 directions");
+  }
+  for (const auto& [what, count] : s.notModelled) notes.push_back(std::to_string(count) + " " + what + " not modelled");
+  for (const auto& [element, attrs] : s.skipped) {
+    std::string list;
+    for (const std::string& a : attrs) list += (list.empty() ? "" : ", ") + a;
+    notes.push_back("skipped on <" + element + ">: " + list + " (not read by Articulate)");
+  }
+  notes.insert(notes.end(), s.meshNotes.begin(), s.meshNotes.end());
+}
+
+}  // namespace
+
+bool isMjcfPath(const std::string& path) { return iequalsExt(path, ".xml") || iequalsExt(path, ".mjcf"); }
+
+ModelSpec specFromMjcf(const std::string& xml, const std::string& source, MjcfImport* report) {
+  State s;
+  s.source = source;
+  s.folder = std::filesystem::absolute(source).parent_path().string();
+  if (robot::xmlNestingDepth(xml) > 256) throw FormatError(source, "is nested deeper than 256 XML elements");
+  auto doc = std::make_unique<XMLDocument>();
+  if (doc->Parse(xml.c_str(), xml.size()) != tinyxml2::XML_SUCCESS)
+    throw FormatError(source, std::string("not well-formed XML: ") + (doc->ErrorStr() ? doc->ErrorStr() : "?"));
+  const XMLElement* root = doc->RootElement();
+  if (!root || std::string(root->Name()) != "mujoco")
+    throw FormatError(source, "an MJCF document's root element is <mujoco>, got " +
+                                  (root ? std::string("<") + root->Name() + ">" : std::string("no element")));
+  s.fileOf[doc.get()] = source;
+  s.documents.push_back(std::move(doc));
+  std::vector<std::string> chain = {std::filesystem::absolute(source).lexically_normal().string()};
+  resolveIncludes(s, root, chain);
+  readTop(s, root);
+  if (s.spec.bodies.empty()) throw FormatError(source, "the worldbody has no body that moves");
+  for (std::size_t i = 0; i < s.spec.bodies.size(); ++i)
+    if (!s.masses[i].empty()) {
+      const Mass m = robot::combine(s.masses[i]);
+      s.spec.bodies[i].inertia = InertiaSpec::fromMassComInertia(m.m, m.c, m.Ic);
+    }
+  if (!s.spec.constraints.empty())
+    for (BodySpec& b : s.spec.bodies)
+      if (b.limits.lower || b.limits.upper || b.friction > 0) {
+        ++s.unusedStops;
+        b.limits.lower.reset();
+        b.limits.upper.reset();
+        b.friction = 0;
+      }
+  const std::string renamed = robot::renameBase(s.spec);
+  robot::checkCompiles(s.spec, source, "body");
+  if (report) {
+    importNotes(s, report->notes);
+    if (!renamed.empty()) report->notes.push_back("the body 'base' is the body '" + renamed + "' ('base' names the fixed base)");
+    report->floating = s.floating;
+    report->jointNames = s.jointNames;
+  }
+  return std::move(s.spec);
+}
+
+ModelSpec loadMjcf(const std::string& path, MjcfImport* report) { return specFromMjcf(readTextFile(path), path, report); }
+
+}  // namespace art

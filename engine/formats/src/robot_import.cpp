@@ -1,0 +1,240 @@
+// The helpers the robot-description readers share (robot_import.h).
+#include "robot_import.h"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <set>
+#include <sstream>
+
+#include <Eigen/Geometry>
+
+#include "articulate/dynamics/dynamics.h"
+#include "articulate/formats/json.h"
+#include "articulate/model/model.h"
+
+namespace art::robot {
+
+using nlohmann::json;
+
+// the shortest decimal that reads back to exactly v (-0 written as 0)
+std::string num(double v) {
+  if (v == 0) return "0";
+  std::array<char, 32> buf{};
+  const auto r = std::to_chars(buf.data(), buf.data() + buf.size(), v);
+  return std::string(buf.data(), r.ptr);
+}
+
+std::string vecText(const Vec3& v) {
+  std::ostringstream s;
+  s << "[" << v.x() << " " << v.y() << " " << v.z() << "]";
+  return s.str();
+}
+
+// several links' mass properties as one (parallel-axis theorem)
+Mass combine(const std::vector<Mass>& parts) {
+  if (parts.size() == 1) return parts[0];
+  Mass out;
+  for (const Mass& p : parts) {
+    out.m += p.m;
+    out.c += p.m * p.c;
+  }
+  out.c = out.m > 0 ? Vec3(out.c / out.m) : Vec3(Vec3::Zero());
+  for (const Mass& p : parts) {
+    const Vec3 d = p.c - out.c;
+    out.Ic += p.Ic + p.m * (d.squaredNorm() * Mat3::Identity() - d * d.transpose());
+  }
+  return out;
+}
+
+json vec(const Vec3& v) { return json::array({v.x(), v.y(), v.z()}); }
+
+// a box of size d turned by R about its centre p, as vertices and triangles
+json boxMesh(const Mat3& R, const Vec3& p, const Vec3& d) {
+  json vertices = json::array(), triangles = json::array();
+  for (int k = 0; k < 8; ++k) {
+    const Vec3 corner((k & 1 ? 0.5 : -0.5) * d.x(), (k & 2 ? 0.5 : -0.5) * d.y(), (k & 4 ? 0.5 : -0.5) * d.z());
+    vertices.push_back(vec(R * corner + p));
+  }
+  for (int axis = 0; axis < 3; ++axis)
+    for (int side = 0; side < 2; ++side) {
+      // the face's four corners in cyclic order, counter-clockwise seen from outside
+      const int bit = 1 << axis, u = 1 << ((axis + 1) % 3), v = 1 << ((axis + 2) % 3);
+      const int b = side ? bit : 0;
+      std::array<int, 4> q = {b, b | u, b | u | v, b | v};
+      if (!side) std::swap(q[1], q[3]);
+      triangles.push_back({q[0] + 1, q[1] + 1, q[2] + 1});
+      triangles.push_back({q[0] + 1, q[2] + 1, q[3] + 1});
+    }
+  return json::array({"vertices", vertices, "triangles", triangles});
+}
+
+bool signedPermutation(const Mat3& R) {
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) {
+      const double a = std::abs(R(i, j));
+      if (a > 1e-12 && std::abs(a - 1) > 1e-12) return false;
+    }
+  return true;
+}
+
+// the turn A (x_link = A x_body) making unit axis a the body's coordinate axis k (else z)
+Mat3 axisTurn(const Vec3& a, int& k) {
+  k = 2;
+  Mat3 A = Mat3::Identity();
+  int nonzero = 0;
+  for (int c = 0; c < 3; ++c) nonzero += a(c) != 0;
+  if (nonzero == 1) {
+    a.cwiseAbs().maxCoeff(&k);
+    if (a(k) < 0) A = Vec3(k == 2 ? 1 : -1, -1, k == 2 ? -1 : 1).asDiagonal();  // half a turn
+  } else {
+    A = Eigen::Quaterniond::FromTwoVectors(Vec3::UnitZ(), a).toRotationMatrix();
+  }
+  return A;
+}
+
+
+std::vector<Vec3> meshSupportPoints(const MeshData& mesh, const Vec3& scale) {
+  std::vector<int> chosen;
+  for (int dx = -1; dx <= 1; ++dx)
+    for (int dy = -1; dy <= 1; ++dy)
+      for (int dz = -1; dz <= 1; ++dz) {
+        if ((dx != 0) + (dy != 0) + (dz != 0) == 2 || (!dx && !dy && !dz)) continue;  // axes and corners: 14
+        const Vec3 d(dx, dy, dz);
+        int best = -1;
+        double most = -std::numeric_limits<double>::infinity();
+        for (std::size_t v = 0; v < mesh.vertices.size(); ++v) {
+          const double along = d.dot(scale.cwiseProduct(mesh.vertices[v].cast<double>()));
+          if (along > most) {
+            most = along;
+            best = static_cast<int>(v);
+          }
+        }
+        if (best >= 0 && std::find(chosen.begin(), chosen.end(), best) == chosen.end()) chosen.push_back(best);
+      }
+  std::vector<Vec3> out;
+  for (int v : chosen) out.push_back(scale.cwiseProduct(mesh.vertices[static_cast<std::size_t>(v)].cast<double>()));
+  return out;
+}
+
+// Whether text is well-formed UTF-8 (no overlong forms, surrogates or code points past
+// U+10FFFF) with no control characters but tab, newline and carriage return.
+bool validUtf8(const std::string& text) {
+  const auto* p = reinterpret_cast<const unsigned char*>(text.data());
+  const auto* end = p + text.size();
+  while (p < end) {
+    const unsigned c = *p;
+    if (c < 0x80) {
+      if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') return false;
+      ++p;
+      continue;
+    }
+    const int extra = c >= 0xF0 ? 3 : c >= 0xE0 ? 2 : c >= 0xC2 ? 1 : -1;
+    if (extra < 0 || c > 0xF4 || end - p <= extra) return false;
+    unsigned code = c & (0x3F >> extra);
+    for (int k = 1; k <= extra; ++k) {
+      if ((p[k] & 0xC0) != 0x80) return false;
+      code = (code << 6) | (p[k] & 0x3F);
+    }
+    if ((extra == 2 && (code < 0x800 || (code >= 0xD800 && code <= 0xDFFF))) ||
+        (extra == 3 && (code < 0x10000 || code > 0x10FFFF)))
+      return false;
+    p += extra + 1;
+  }
+  return true;
+}
+
+// A name for a message: bytes outside printable ASCII as \xHH.
+std::string printable(const std::string& name) {
+  std::string out;
+  for (const unsigned char c : name) {
+    if (c >= 0x20 && c < 0x7F) {
+      out += static_cast<char>(c);
+    } else {
+      static const char* hex = "0123456789ABCDEF";
+      out += "\\x";
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    }
+  }
+  return out;
+}
+
+// The deepest element nesting of an XML text, by a scan of its markup (comments, CDATA,
+// processing instructions and declarations skipped; quoted attribute values may hold '>').
+// TinyXML, which urdfdom parses with, builds and frees its element tree recursively, so a deep
+// enough document overflows the stack: it is measured first, without recursion.
+std::size_t xmlNestingDepth(const std::string& xml) {
+  std::size_t depth = 0, deepest = 0, k = 0;
+  const auto skipPast = [&](const char* end) {
+    const std::size_t at = xml.find(end, k);
+    k = at == std::string::npos ? xml.size() : at + std::strlen(end);
+  };
+  while ((k = xml.find('<', k)) != std::string::npos) {
+    if (xml.compare(k, 4, "<!--") == 0) {
+      skipPast("-->");
+    } else if (xml.compare(k, 9, "<![CDATA[") == 0) {
+      skipPast("]]>");
+    } else if (xml.compare(k, 2, "<?") == 0) {
+      skipPast("?>");
+    } else if (xml.compare(k, 2, "<!") == 0) {
+      skipPast(">");
+    } else if (xml.compare(k, 2, "</") == 0) {
+      if (depth > 0) --depth;
+      skipPast(">");
+    } else {
+      // a start tag: to its '>' outside quotes; "/>" closes it at once
+      char quote = 0, last = 0;
+      for (++k; k < xml.size(); ++k) {
+        const char c = xml[k];
+        if (quote) {
+          if (c == quote) quote = 0;
+        } else if (c == '"' || c == '\'') {
+          quote = c;
+        } else if (c == '>') {
+          break;
+        }
+        if (!std::isspace(static_cast<unsigned char>(c))) last = c;
+      }
+      ++k;
+      if (last != '/') deepest = std::max(deepest, ++depth);
+    }
+  }
+  return deepest;
+}
+
+void checkCompiles(const ModelSpec& spec, const std::string& source, const char* what) {
+  Model model;
+  try {
+    model = compile(spec);
+  } catch (const ModelError& e) {
+    const std::string who = e.bodyIndex() >= 0 ? std::string(what) + " '" + spec.bodies[e.bodyIndex()].name + "': " : "";
+    throw FormatError(source, who + (e.field().empty() ? "" : e.field() + ": ") + e.reason());
+  }
+  Data data(model);
+  if (!crba(model, data, model.q0).allFinite())
+    throw FormatError(source, "the joint-space inertia at the initial state is not finite: a mass, a centre of "
+                              "mass or a joint origin is too large");
+}
+
+std::string renameBase(ModelSpec& spec) {
+  std::string renamed;
+  for (BodySpec& b : spec.bodies) {
+    if (b.name != "base") continue;
+    std::set<std::string> taken;
+    for (const BodySpec& other : spec.bodies) taken.insert(other.name);
+    for (const char* candidate : {"base_link", "base_body", "urdf_base"})
+      if (!taken.count(candidate)) {
+        b.name = candidate;
+        break;
+      }
+    renamed = b.name;
+  }
+  return renamed;
+}
+
+}  // namespace art::robot

@@ -1,0 +1,63 @@
+#pragma once
+// What the robot-description readers (URDF, urdf.cpp; MJCF, mjcf.cpp) share: numbers and names
+// in messages, mass properties of parts, shapes as drawing instructions, a joint axis as a
+// coordinate axis, the contact points of a mesh, and a scan of XML nesting. Private to formats.
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "articulate/formats/mesh.h"
+#include "articulate/model/spec.h"
+#include "articulate/spatial/spatial.h"
+
+namespace art::robot {
+
+/// The shortest decimal that reads back to exactly v (-0 written as 0).
+std::string num(double v);
+/// "[x y z]" for messages.
+std::string vecText(const Vec3& v);
+/// [x, y, z] as a JSON array.
+nlohmann::json vec(const Vec3& v);
+
+/// Mass properties of one part in its owner's coordinates: kg, centre of mass (m) and the
+/// rotational inertia about it (kg m^2).
+struct Mass {
+  double m = 0;
+  Vec3 c = Vec3::Zero();
+  Mat3 Ic = Mat3::Zero();
+};
+/// Several parts' mass properties as one (parallel-axis theorem).
+Mass combine(const std::vector<Mass>& parts);
+
+/// A box of full size d turned by R about its centre p, as a "vertices"/"triangles" drawing list.
+nlohmann::json boxMesh(const Mat3& R, const Vec3& p, const Vec3& d);
+/// Whether R's entries are all 0 or +-1 (to 1e-12): an axis-aligned box stays a "box".
+bool signedPermutation(const Mat3& R);
+
+/// The turn A (x_link = A x_body) making unit axis a the body's coordinate axis k (else z).
+Mat3 axisTurn(const Vec3& a, int& k);
+
+/// The indices of a mesh's extreme vertices (scaled by `scale`) in 14 directions, the axes and
+/// the diagonals, without repeats: vertices of its convex hull, its ground-contact points.
+std::vector<Vec3> meshSupportPoints(const MeshData& mesh, const Vec3& scale);
+
+/// Whether text is well-formed UTF-8 with no control characters but tab, newline and CR.
+bool validUtf8(const std::string& text);
+/// A name for a message: bytes outside printable ASCII as \xHH.
+std::string printable(const std::string& name);
+/// The deepest element nesting of an XML text, by a scan of its markup without recursion.
+std::size_t xmlNestingDepth(const std::string& xml);
+
+/// Compiles the spec as a check: a ModelError becomes a FormatError (path `source`) naming the
+/// body as "<what> 'NAME'" (what: "link", "body"), and so does a joint-space inertia at the
+/// initial state that is not finite (each number finite, their products not: a centre of mass
+/// or a joint origin 1e154 m out).
+void checkCompiles(const ModelSpec& spec, const std::string& source, const char* what);
+
+/// "base" names the fixed base in Articulate's files: a body of that name gets another
+/// ("base_link", "base_body" or "urdf_base", the first not taken). Returns the new name, or "".
+std::string renameBase(ModelSpec& spec);
+
+}  // namespace art::robot

@@ -1,0 +1,115 @@
+// articulate-ref-mujoco: the joint-space inertia and bias forces of an MJCF file as MuJoCo
+// 2.2.2's own compiler and algorithms give them (mj_loadXML, mj_forward, mj_fullM,
+// qfrc_bias), for test_mjcf_mujoco. Links MuJoCo alone, none of Articulate.
+//
+//   articulate-ref-mujoco MODEL.xml STATE.json
+//
+// STATE.json: {"joints": [{"joint": NAME, "q": [...], "qd": [...]}]} in Articulate's coordinates
+// (a hinge or slide: qpos and qvel; a free joint: position and quaternion w x y z, then the
+// body-coordinate [angular; linear] velocity). Joints not listed keep qpos0 and zero velocity.
+// Prints {"coordinates": [{"joint", "index"}] per degree of freedom in MuJoCo's order, "H",
+// "bias", "gravity", "armature"}, H and bias in Articulate's velocity coordinates: for a free
+// joint qvel = [R v; w] = T qd, so H = T' M T and bias = T' (qfrc_bias + M dT/dt qd), with
+// dT/dt qd = [R (w x v); 0].
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include <mujoco/mujoco.h>
+#include <nlohmann/json.hpp>
+
+using nlohmann::json;
+
+int main(int argc, char** argv) {
+  if (argc != 3) {
+    std::cerr << "usage: articulate-ref-mujoco MODEL.xml STATE.json\n";
+    return 2;
+  }
+  char error[1000] = "";
+  mjModel* m = mj_loadXML(argv[1], nullptr, error, sizeof error);
+  if (!m) {
+    std::cerr << "mj_loadXML: " << error << "\n";
+    return 1;
+  }
+  mjData* d = mj_makeData(m);
+  std::ifstream in(argv[2]);
+  const json state = json::parse(in);
+  const int nv = m->nv;
+  std::vector<std::vector<double>> T(static_cast<std::size_t>(nv), std::vector<double>(static_cast<std::size_t>(nv), 0.0));
+  for (int k = 0; k < nv; ++k) T[static_cast<std::size_t>(k)][static_cast<std::size_t>(k)] = 1;
+  std::vector<double> Tdot_qd(static_cast<std::size_t>(nv), 0.0);
+  for (const json& j : state["joints"]) {
+    const std::string name = j["joint"];
+    const int id = mj_name2id(m, mjOBJ_JOINT, name.c_str());
+    if (id < 0) {
+      std::cerr << "no joint '" << name << "' in MuJoCo's model\n";
+      return 1;
+    }
+    const std::vector<double> q = j["q"], qd = j["qd"];
+    const int qa = m->jnt_qposadr[id], va = m->jnt_dofadr[id];
+    const int type = m->jnt_type[id];
+    if (type == mjJNT_BALL) {
+      std::cerr << "joint '" << name << "' is a ball joint: not compared\n";
+      return 1;
+    }
+    if (type == mjJNT_FREE) {
+      for (int k = 0; k < 7; ++k) d->qpos[qa + k] = q[static_cast<std::size_t>(k)];
+      mjtNum quat[4] = {q[3], q[4], q[5], q[6]}, R[9];
+      mju_normalize4(quat);
+      mju_quat2Mat(R, quat);
+      const double w[3] = {qd[0], qd[1], qd[2]}, v[3] = {qd[3], qd[4], qd[5]};
+      double wxv[3];
+      mju_cross(wxv, w, v);
+      for (int r = 0; r < 3; ++r) {
+        d->qvel[va + r] = R[3 * r] * v[0] + R[3 * r + 1] * v[1] + R[3 * r + 2] * v[2];
+        d->qvel[va + 3 + r] = w[r];
+        Tdot_qd[static_cast<std::size_t>(va + r)] = R[3 * r] * wxv[0] + R[3 * r + 1] * wxv[1] + R[3 * r + 2] * wxv[2];
+      }
+      for (int r = 0; r < 6; ++r)
+        for (int c = 0; c < 6; ++c) T[static_cast<std::size_t>(va + r)][static_cast<std::size_t>(va + c)] = 0;
+      for (int r = 0; r < 3; ++r) {
+        for (int c = 0; c < 3; ++c) T[static_cast<std::size_t>(va + r)][static_cast<std::size_t>(va + 3 + c)] = R[3 * r + c];
+        T[static_cast<std::size_t>(va + 3 + r)][static_cast<std::size_t>(va + r)] = 1;
+      }
+    } else {
+      d->qpos[qa] = q[0];
+      d->qvel[va] = qd[0];
+    }
+  }
+  mj_forward(m, d);
+  std::vector<mjtNum> M(static_cast<std::size_t>(nv * nv));
+  mj_fullM(m, M.data(), d->qM);
+  json H = json::array(), bias = json::array(), coordinates = json::array(), armature = json::array();
+  for (int r = 0; r < nv; ++r) {
+    json row = json::array();
+    for (int c = 0; c < nv; ++c) {
+      double s = 0;
+      for (int a = 0; a < nv; ++a)
+        for (int b = 0; b < nv; ++b)
+          s += T[static_cast<std::size_t>(a)][static_cast<std::size_t>(r)] * M[static_cast<std::size_t>(a * nv + b)] *
+               T[static_cast<std::size_t>(b)][static_cast<std::size_t>(c)];
+      row.push_back(s);
+    }
+    H.push_back(row);
+    double b = 0;
+    for (int a = 0; a < nv; ++a) {
+      double f = d->qfrc_bias[a];
+      for (int c = 0; c < nv; ++c) f += M[static_cast<std::size_t>(a * nv + c)] * Tdot_qd[static_cast<std::size_t>(c)];
+      b += T[static_cast<std::size_t>(a)][static_cast<std::size_t>(r)] * f;
+    }
+    bias.push_back(b);
+    const int j = m->dof_jntid[r];
+    const char* name = mj_id2name(m, mjOBJ_JOINT, j);
+    coordinates.push_back({{"joint", name ? name : ""}, {"index", r - m->jnt_dofadr[j]}});
+    armature.push_back(m->dof_armature[r]);
+  }
+  const json out = {{"coordinates", coordinates}, {"H", H}, {"bias", bias},
+                    {"gravity", {m->opt.gravity[0], m->opt.gravity[1], m->opt.gravity[2]}},
+                    {"armature", armature}, {"nbody", m->nbody}};
+  std::cout << out.dump() << "\n";
+  mj_deleteData(d);
+  mj_deleteModel(m);
+  return 0;
+}
