@@ -25,6 +25,7 @@
 #include "articulate/formats/structure.h"
 #include "articulate/formulations/rigid_body.h"
 #include "articulate/formulations/tree_simulation.h"
+#include "articulate/formats/mjcf.h"
 #include "articulate/formats/urdf.h"
 #include "articulate/simulation/structure_system.h"
 #include "articulate/simulation/system.h"
@@ -337,7 +338,7 @@ int runValidate(const std::vector<std::string>& files) {
     std::optional<LoadedDocument> document;
     try {
       // the one reader (formats/document.h); problems collected rather than thrown
-      if (isUrdfPath(f))
+      if (isUrdfPath(f) || isMjcfPath(f))
         document = loadDocument(f);
       else
         document = readDocument(readJsonFile(f), problems);
@@ -462,7 +463,7 @@ int runConvert(const std::string& in, const std::string& out, const std::string&
   std::string format = to;
   if (to == "auto")
     format = isUrdfPath(out)                                      ? "urdf"
-             : lm.format == "spatial_v2" || lm.format == "urdf" ? "articulate"
+             : lm.format == "spatial_v2" || lm.format == "urdf" || lm.format == "mjcf" ? "articulate"
                                                                 : "spatial_v2";
   if (format == "urdf") {
     for (const std::string& note : saveUrdf(out, lm.spec)) std::cerr << "note: " << out << ": " << note << "\n";
@@ -497,16 +498,16 @@ int main(int argc, char** argv) {
 
   std::vector<std::string> files;
   auto* validate = app.add_subcommand(
-      "validate", "check model files (Articulate or spatial_v2 JSON, with motion, or URDF); exit 1 on problems");
+      "validate", "check model files (Articulate or spatial_v2 JSON, with motion, URDF or MJCF); exit 1 on problems");
   validate->add_option("FILES", files, "model files")->required();
 
   std::string in, to = "auto";
-  auto* convert = app.add_subcommand("convert", "convert between the Articulate format, spatial_v2 JSON and URDF");
+  auto* convert = app.add_subcommand("convert", "convert between the Articulate format, spatial_v2 JSON and URDF; read MJCF (.xml)");
   convert->add_option("IN", in, "input model")->required()->check(CLI::ExistingFile);
   convert->add_option("OUT", out, "output file (written atomically)")->required();
   std::string convertBase;
   convert->add_option("--base", convertBase, "URDF input: auto (floating unless the root link is 'world'), fixed or floating");
-  convert->add_option("--to", to, "output format: articulate, spatial_v2, urdf, or auto (urdf for OUT.urdf, else the other one of articulate and spatial_v2)")
+  convert->add_option("--to", to, "output format: articulate, spatial_v2, urdf, or auto (urdf for OUT.urdf, else the other one of articulate and spatial_v2; articulate for URDF and MJCF input)")
       ->check(CLI::IsMember({"auto", "articulate", "spatial_v2", "urdf"}))
       ->capture_default_str();
 

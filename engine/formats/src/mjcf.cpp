@@ -475,7 +475,7 @@ void readAssets(State& s, const XMLElement* e) {
       }
       if (const auto n = get(a, "name")) s.materials[*n] = rgba;
     } else if (tag != "texture" && tag != "hfield" && tag != "skin") {
-      ++s.notModelled["asset " + tag];
+      ++s.notModelled["<asset> <" + tag + "> element(s)"];
     }
   });
 }
@@ -722,7 +722,7 @@ void readBodyContents(State& s, const XMLElement* e, const BodyContext& ctx, boo
       json& appearance = ctx.frame.owner < 0 ? s.spec.baseAppearance : s.spec.bodies[static_cast<std::size_t>(ctx.frame.owner)].appearance;
       if (g.type == "plane" || g.type == "hfield" || g.type == "sdf") {
         if (g.type != "plane") {
-          ++s.notModelled["geom " + g.type];
+          ++s.notModelled[g.type + " geom(s)"];
         } else if (world && std::abs(p.z()) < 1e-12 && (R.col(2) - Vec3::UnitZ()).norm() < 1e-9) {
           s.ground = true;
           s.groundContype = g.contype;
@@ -841,7 +841,7 @@ void readBodyContents(State& s, const XMLElement* e, const BodyContext& ctx, boo
     } else if (tag == "joint" || tag == "freejoint" || tag == "site" || tag == "camera" || tag == "light") {
       // joints are read by readBody; sites, cameras and lights do not change the mechanism
     } else {
-      ++s.notModelled[std::string("body element <") + tag + ">"];
+      ++s.notModelled["<" + tag + "> element(s) in bodies"];
     }
   });
   if (world) return;
@@ -934,7 +934,7 @@ void readEquality(State& s, const XMLElement* e) {
       if (b1 == s.bodyOfJoint.end() || (!j2.empty() && b2 == s.bodyOfJoint.end()))
         throw s.fail(c, "joint1 and joint2 must name hinge or slide joints of this model");
       if (poly[2] != 0 || poly[3] != 0 || poly[4] != 0 || j2.empty()) {
-        ++s.notModelled["equality joint (not linear, or fixing one joint)"];
+        ++s.notModelled["<equality> joint element(s) that are not a linear coupling of two joints"];
         return;
       }
       // MuJoCo: q1 - ref1 = c0 + c1 (q2 - ref2)
@@ -948,7 +948,7 @@ void readEquality(State& s, const XMLElement* e) {
       k.offset = ref1 + poly[0] - poly[1] * ref2;
       s.spec.constraints.push_back(k);
     } else {
-      ++s.notModelled["equality " + tag];
+      ++s.notModelled["<equality> " + tag + " element(s)"];
     }
   });
 }
@@ -974,11 +974,11 @@ void readTop(State& s, const XMLElement* root) {
     else if (tag == "worldbody") world.push_back(c);
     else if (tag == "equality") equality.push_back(c);
     else if (tag == "actuator" || tag == "tendon" || tag == "sensor" || tag == "contact" || tag == "keyframe")
-      forEachChild(s, c, [&](const XMLElement*) { ++s.notModelled[tag]; });
+      forEachChild(s, c, [&](const XMLElement*) { ++s.notModelled["<" + tag + "> element(s)"]; });
     else if (tag == "size" || tag == "visual" || tag == "statistic" || tag == "extension" || tag == "custom")
       s.skipped["mujoco"].insert("<" + tag + ">");
     else if (tag != "compiler" && tag != "default")
-      ++s.notModelled["<" + tag + ">"];
+      ++s.notModelled["<" + tag + "> element(s)"];
   });
   if (!s.spec.gravity) s.spec.gravity = Vec3(0, 0, -9.81);
   // the world's geoms first (the ground plane), then its bodies

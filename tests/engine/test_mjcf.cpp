@@ -1,0 +1,239 @@
+// The MJCF reader (formats/mjcf.h) on files written here: what each part becomes (joints,
+// limits, damping, friction, options, several joints on a body, ball joints, joint equalities,
+// geoms as drawings and ground contact, meshes), the import report (newer MuJoCo attributes and
+// elements Articulate does not model, named), bad input (each message names the file, the line
+// and the element), and a floating MJCF body that lands on the world's plane and rests there.
+// Its dynamics against MuJoCo's own compiler are test_mjcf_mujoco's.
+#include <QtTest>
+
+#include <cmath>
+#include <fstream>
+
+#include "articulate/dynamics/contact.h"
+#include "articulate/dynamics/dynamics.h"
+#include "articulate/formats/document.h"
+#include "articulate/formats/mjcf.h"
+#include "articulate/formulations/tree_simulation.h"
+#include "articulate/model/model.h"
+
+using namespace art;
+
+namespace {
+
+void write(const QString& path, const std::string& text) {
+  std::ofstream(path.toStdString(), std::ios::binary) << text;
+}
+
+std::string allNotes(const MjcfImport& r) {
+  std::string out;
+  for (const std::string& n : r.notes) out += n + "\n";
+  return out;
+}
+
+bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+int bodyNamed(const ModelSpec& spec, const std::string& name) { return spec.findBody(name); }
+
+}  // namespace
+
+class TestMjcf : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void jointsOptionsAndLimits() {
+    MjcfImport r;
+    const ModelSpec spec = specFromMjcf(
+        "<mujoco model='arm'><option timestep='0.005' gravity='0 0 -3' integrator='Euler'/>"
+        "<default><joint damping='0.5'/></default><worldbody>"
+        "<body name='upper' pos='0 0 1'><joint name='shoulder' axis='0 1 0' range='-90 45' ref='30' frictionloss='0.2'/>"
+        "<geom type='sphere' size='0.1'/>"
+        "<body name='slider' pos='0.5 0 0'><joint name='rail' type='slide' axis='1 0 0' range='-0.1 0.2' limited='false'/>"
+        "<inertial pos='0 0 0' mass='2' diaginertia='0.1 0.1 0.1'/></body></body></worldbody></mujoco>",
+        "arm.xml", &r);
+    QCOMPARE(spec.name, std::string("arm"));
+    QCOMPARE(spec.simulation.dt, 0.005);
+    QVERIFY(spec.simulation.integrator == Integrator::SemiImplicitEuler);
+    QVERIFY(spec.gravity && *spec.gravity == Vec3(0, 0, -3));
+    QCOMPARE(spec.bodies.size(), std::size_t{2});
+    const BodySpec& upper = spec.bodies[0];
+    QVERIFY(upper.joint.type == JointType::Ry);
+    QCOMPARE(upper.damping, 0.5);
+    QCOMPARE(upper.friction, 0.2);
+    QVERIFY(upper.limits.lower && std::abs(*upper.limits.lower + M_PI / 2) < 1e-15);
+    QVERIFY(upper.limits.upper && std::abs(*upper.limits.upper - M_PI / 4) < 1e-15);
+    QVERIFY(std::abs(upper.q0 - M_PI / 6) < 1e-15);  // qpos0 is ref
+    // the sphere's mass: 1000 kg/m^3 times its volume
+    QVERIFY(std::abs(upper.inertia.mass - 1000 * 4 * M_PI * 0.001 / 3) < 1e-12);
+    const BodySpec& slider = spec.bodies[1];
+    QVERIFY(slider.joint.type == JointType::Px);
+    QVERIFY(!slider.limits.lower && !slider.limits.upper);  // limited='false'
+    QCOMPARE(slider.inertia.mass, 2.0);
+    QCOMPARE(r.jointNames, (std::vector<std::string>{"shoulder", "rail"}));
+    // at q = ref the body is where the file puts it: the slider's origin at (0.5, 0, 1)
+    const Model m = compile(spec);
+    Data d(m);
+    const BodyPointMotion p = bodyPointMotion(m, d, 1, Vec3::Zero(), m.q0, Eigen::VectorXd::Zero(m.nv()));
+    QVERIFY2((p.position - Vec3(0.5, 0, 1)).norm() < 1e-14, qPrintable(QString::number((p.position - Vec3(0.5, 0, 1)).norm())));
+  }
+
+  void severalJointsBallsAndEqualities() {
+    MjcfImport r;
+    const ModelSpec spec = specFromMjcf(
+        "<mujoco><worldbody><body name='hip'><joint name='a' axis='1 0 0'/><joint name='b' axis='0 1 0' range='-1 1'/>"
+        "<geom type='box' size='0.1 0.1 0.1'/><body name='knee' pos='0 0 -0.5'><joint name='c' type='ball'/>"
+        "<geom type='capsule' fromto='0 0 0 0 0 -0.4' size='0.05'/></body></body></worldbody>"
+        "<equality><joint joint1='b' joint2='a' polycoef='0.1 2 0 0 0'/></equality></mujoco>",
+        "legs.xml", &r);
+    // hip: two bodies, the first without mass; knee: three hinges
+    QCOMPARE(spec.bodies.size(), std::size_t{5});
+    QCOMPARE(spec.bodies[0].name, std::string("hip_a"));
+    QCOMPARE(spec.bodies[0].inertia.mass, 0.0);
+    QCOMPARE(spec.bodies[1].name, std::string("hip"));
+    QVERIFY(spec.bodies[1].inertia.mass > 0);
+    QCOMPARE(r.jointNames, (std::vector<std::string>{"a", "b", "c:x", "c:y", "c:z"}));
+    QVERIFY(spec.bodies[2].joint.type == JointType::Rx && spec.bodies[3].joint.type == JointType::Ry &&
+            spec.bodies[4].joint.type == JointType::Rz);
+    QCOMPARE(spec.bodies[4].name, std::string("knee"));
+    QCOMPARE(spec.constraints.size(), std::size_t{1});
+    const ConstraintSpec& c = spec.constraints[0];
+    QVERIFY(c.type == ConstraintSpec::Type::Coupling && c.joint == 1 && c.master == 0 && c.ratio == 2 && c.offset == 0.1);
+    QVERIFY(!spec.bodies[1].limits.lower);  // stops do not act with couplings: dropped, noted
+    const std::string notes = allNotes(r);
+    QVERIFY2(has(notes, "1 ball joint(s) became three hinges"), notes.c_str());
+    QVERIFY2(has(notes, "the ranges and frictionloss of 1 joint(s) are not used"), notes.c_str());
+    QVERIFY2(has(notes, "1 body(ies) without joints") == false, notes.c_str());
+  }
+
+  void reportNamesWhatIsSkipped() {
+    MjcfImport r;
+    specFromMjcf("<mujoco><size memory='10M'/><option sleep_tolerance='1e-3'/><visual><global realtime='1'/></visual>"
+                 "<worldbody><body><joint actuatorfrcrange='-1 1' armature='0.1' stiffness='3'/><geom size='0.1'/></body></worldbody>"
+                 "<actuator><motor joint='x'/><position joint='x'/></actuator><tendon><fixed/></tendon>"
+                 "<sensor><jointpos joint='x'/></sensor><contact><exclude body1='a' body2='b'/></contact></mujoco>",
+                 "new.xml", &r);
+    const std::string notes = allNotes(r);
+    for (const char* part : {"skipped on <joint>: actuatorfrcrange", "skipped on <option>: sleep_tolerance", "<size>", "<visual>",
+                             "2 <actuator> element(s) not modelled", "1 <tendon> element(s) not modelled", "1 <sensor> element(s) not modelled",
+                             "1 <contact> element(s) not modelled",
+                             "the armature (rotor inertia) of 1 joint(s) is not used", "the springs (stiffness) of 1 joint(s)"})
+      QVERIFY2(has(notes, part), (std::string(part) + " is not in:\n" + notes).c_str());
+  }
+
+  void geomsDrawAndTouchTheGround() {
+    QTemporaryDir tmp;
+    // a small closed OBJ mesh: a tetrahedron
+    write(tmp.filePath("tet.obj"), "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n");
+    const QString path = tmp.filePath("drop.xml");
+    write(path,
+          "<mujoco><asset><mesh name='tet' file='tet.obj' scale='0.1 0.1 0.1'/><material name='red' rgba='1 0 0 1'/></asset>"
+          "<worldbody><geom name='floor' type='plane' size='3 3 0.1' friction='0.8'/>"
+          "<body name='thing' pos='0 0 1'><freejoint/><geom type='sphere' size='0.05' material='red'/>"
+          "<geom type='capsule' fromto='0 0 0 0.2 0 0' size='0.02'/><geom type='box' size='0.1 0.05 0.02' pos='0 0 -0.1'/>"
+          "<geom type='mesh' mesh='tet'/><geom type='box' size='0.3 0.3 0.3' group='3' contype='0' conaffinity='0' mass='0'/>"
+          "</body></worldbody></mujoco>");
+    MjcfImport r;
+    const ModelSpec spec = loadMjcf(path.toStdString(), &r);
+    QVERIFY(r.floating);
+    QCOMPARE(spec.ground.friction, 0.8);
+    // 1 sphere + 2 capsule ends + 8 box corners + the tetrahedron's 4 vertices; the group-3 box
+    // does not collide (contype 0)
+    QCOMPARE(spec.contacts.size(), std::size_t{1 + 2 + 8 + 4});
+    QCOMPARE(spec.contacts[0].radius, 0.05);
+    QCOMPARE(spec.contacts[1].radius, 0.02);
+    QVERIFY((spec.contacts[2].point - Vec3(0.2, 0, 0)).norm() < 1e-15);
+    // drawn: sphere (red), capsule, box, mesh; not the group-3 box
+    const nlohmann::json& a = spec.bodies[0].appearance;
+    QCOMPARE(a.size(), std::size_t{4});
+    QCOMPARE(a[0][1], nlohmann::json({1.0, 0.0, 0.0}));
+    QCOMPARE(a[3][2], nlohmann::json("mesh"));
+    QCOMPARE(a[3][3]["file"].get<std::string>(), QDir(tmp.path()).absoluteFilePath("tet.obj").toStdString());
+    QVERIFY2(has(allNotes(r), "15 ground-contact point(s)"), allNotes(r).c_str());
+    // dropped, it lands and rests on its box, sphere and capsule, the ground carrying its weight
+    const Model m = compile(spec);
+    Simulation sim(m, SimulationOptions{});
+    QVERIFY2(sim.advanceTo(2.0), sim.divergence() ? sim.divergence()->message.c_str() : "");
+    const Eigen::Matrix3Xd& f = sim.contactForces();
+    const double weight = spec.bodies[0].inertia.mass * 9.81;
+    QVERIFY2(std::abs(f.row(2).sum() - weight) < 1e-3 * weight, qPrintable(QString::number(f.row(2).sum())));
+    QVERIFY(sim.energy().kinetic < 1e-6);
+    QVERIFY(sim.q()(2) > 0.11 && sim.q()(2) < 0.13);  // the box's bottom (0.12 below the origin) on the ground
+  }
+
+  void missingMeshIsNotedAndTheBodyStays() {
+    MjcfImport r;
+    const ModelSpec spec = specFromMjcf("<mujoco><asset><mesh file='nowhere.stl'/></asset><worldbody><body name='b'><joint/>"
+                                        "<geom type='mesh' mesh='nowhere'/><geom size='0.1'/></body></worldbody></mujoco>",
+                                        "m.xml", &r);
+    QCOMPARE(spec.bodies.size(), std::size_t{1});
+    const std::string notes = allNotes(r);
+    QVERIFY2(has(notes, "m.xml:1: <mesh>: mesh 'nowhere.stl' is not used") && has(notes, "nowhere.stl"), notes.c_str());
+  }
+
+  void loadDocumentReadsXml() {
+    QTemporaryDir tmp;
+    const QString path = tmp.filePath("pendulum.xml");
+    write(path, "<mujoco><worldbody><body name='bob'><joint name='pivot'/><geom size='0.1' pos='0 0 -1'/></body></worldbody></mujoco>");
+    const LoadedDocument doc = loadDocument(path.toStdString());
+    const auto* lm = std::get_if<LoadedModel>(&doc);
+    QVERIFY(lm);
+    QCOMPARE(lm->format, std::string("mjcf"));
+    QCOMPARE(lm->jointNames, std::vector<std::string>{"pivot"});
+  }
+
+  void badInputNamesTheElement_data() {
+    QTest::addColumn<QString>("main");
+    QTest::addColumn<QString>("other");  // written as other.xml beside it
+    QTest::addColumn<QString>("expected");
+    const QString body = "<worldbody><body name='b'><joint name='j'/><geom size='0.1'/></body></worldbody>";
+    QTest::newRow("not xml") << "<mujoco><worldbody>" << "" << "not well-formed XML";
+    QTest::newRow("not mujoco") << "<robot name='r'/>" << "" << "root element is <mujoco>, got <robot>";
+    QTest::newRow("missing include") << "<mujoco><include file='gone.xml'/>" + body + "</mujoco>" << ""
+                                     << "main.xml:1: <include>: cannot include 'gone.xml'";
+    QTest::newRow("include cycle") << "<mujoco><include file='other.xml'/>" + body + "</mujoco>"
+                                   << "<mujoco><include file='other.xml'/></mujoco>" << "other.xml:1: <include>: includes 'other.xml', which is already being included";
+    QTest::newRow("include of a robot") << "<mujoco><include file='other.xml'/>" + body + "</mujoco>" << "<robot/>"
+                                        << "included file '.*other.xml' holds <robot>, not <mujoco>";
+    QTest::newRow("unknown joint type") << "<mujoco><worldbody><body>\n<joint name='j' type='spherical'/><geom size='1'/></body></worldbody></mujoco>"
+                                        << "" << "main.xml:2: <joint name='j'>: unknown joint type 'spherical'";
+    QTest::newRow("unknown geom type") << "<mujoco><worldbody><body><joint/><geom type='cone'/></body></worldbody></mujoco>" << ""
+                                       << "<geom>: unknown geom type 'cone'";
+    QTest::newRow("bad number") << "<mujoco><worldbody><body pos='0 zero 0'><joint/><geom size='1'/></body></worldbody></mujoco>" << ""
+                                << "<body>: pos must be numbers, got '0 zero 0'";
+    QTest::newRow("short quat") << "<mujoco><worldbody><body quat='1 0 0'><joint/><geom size='1'/></body></worldbody></mujoco>" << ""
+                                << "<body>: quat needs 4 number\\(s\\), got 3";
+    QTest::newRow("nested free joint") << "<mujoco><worldbody><body><joint/><geom size='1'/><body><freejoint/><geom size='1'/></body></body></worldbody></mujoco>"
+                                       << "" << "<freejoint>: a free joint is allowed on a body of the world only";
+    QTest::newRow("unknown class") << "<mujoco><worldbody><body><joint class='nope'/><geom size='1'/></body></worldbody></mujoco>" << ""
+                                   << "<joint>: class 'nope' is not a <default> class";
+    QTest::newRow("unknown mesh") << "<mujoco><worldbody><body><joint/><geom type='mesh' mesh='m'/></body></worldbody></mujoco>" << ""
+                                  << "<geom>: mesh 'm' is not an <asset> mesh";
+    QTest::newRow("zero sphere") << "<mujoco><worldbody><body><joint/><geom type='sphere'/></body></worldbody></mujoco>" << ""
+                                 << "<geom>: a sphere needs 1 positive size number";
+    QTest::newRow("global coordinates") << "<mujoco><compiler coordinate='global'/>" + body + "</mujoco>" << ""
+                                        << "<compiler>: coordinate='global' is not supported";
+    QTest::newRow("nothing moves") << "<mujoco><worldbody><geom type='plane' size='1 1 1'/></worldbody></mujoco>" << ""
+                                   << "the worldbody has no body that moves";
+    QTest::newRow("negative mass") << "<mujoco><worldbody><body><joint/><inertial pos='0 0 0' mass='-1' diaginertia='1 1 1'/></body></worldbody></mujoco>"
+                                   << "" << "<inertial>: an inertial needs a mass >= 0";
+  }
+  void badInputNamesTheElement() {
+    QFETCH(QString, main);
+    QFETCH(QString, other);
+    QFETCH(QString, expected);
+    QTemporaryDir tmp;
+    const QString path = tmp.filePath("main.xml");
+    write(path, main.toStdString());
+    if (!other.isEmpty()) write(tmp.filePath("other.xml"), other.toStdString());
+    try {
+      loadMjcf(path.toStdString());
+      QFAIL("no error");
+    } catch (const FormatError& e) {
+      const QString what = e.what();
+      QVERIFY2(what.startsWith(path), qPrintable(what));
+      QVERIFY2(QRegularExpression(expected).match(what).hasMatch(), qPrintable(what));
+    }
+  }
+};
+
+QTEST_GUILESS_MAIN(TestMjcf)
+#include "test_mjcf.moc"
