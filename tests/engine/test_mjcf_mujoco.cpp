@@ -292,6 +292,18 @@ class TestMjcfMujoco : public QObject {
     QVERIFY(gap <= kTolerance);
   }
 
+  // the shipped example: models/robots/mjcf_quadruped (an included defaults file, visual and
+  // collision classes, meshes that add no mass, a free joint)
+  void shippedQuadruped() {
+    double worstH = 1, worstBias = 1;
+    int nv = 0;
+    compare(ARTICULATE_MODELS_DIR "/robots/mjcf_quadruped/quadruped.xml", 6, worstH, worstBias, nv);
+    qInfo().noquote() << QString("mjcf_quadruped: H within %1, bias within %2 of MuJoCo's").arg(worstH).arg(worstBias);
+    QCOMPARE(nv, 18);
+    QVERIFY2(worstH <= kTolerance, qPrintable(QString::number(worstH)));
+    QVERIFY2(worstBias <= kTolerance, qPrintable(QString::number(worstBias)));
+  }
+
   // <include> of defaults and of bodies, meshdir, and a mesh geom whose inertia comes from its
   // closed surface
   void includesAndMeshInertia() {
