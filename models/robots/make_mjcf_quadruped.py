@@ -14,7 +14,6 @@ DEFAULTS = """<mujoco>
   <!-- the classes of mjcf_quadruped/quadruped.xml (written by make_mjcf_quadruped.py) -->
   <default>
     <joint damping="0.5" frictionloss="1.5"/>
-    <geom rgba="0.8 0.8 0.82 1"/>
     <default class="visual">
       <geom type="mesh" group="2" contype="0" conaffinity="0" density="0"/>
     </default>
@@ -34,11 +33,11 @@ def leg(name, x, y):
     side = 0.05 if y > 0 else -0.05
     return f"""      <body name="{name}_hip" pos="{x} {y} 0">
         <joint name="{name}_abduct" class="abduct"/>
-        <geom class="visual" mesh="hip" material="body"/>
+        <geom class="visual" mesh="hip" material="grey"/>
         <geom class="collision" type="cylinder" size="0.04 0.03" zaxis="0 1 0"/>
         <body name="{name}_thigh" pos="0 {side} 0">
           <joint name="{name}_flex" class="flex"/>
-          <geom class="visual" mesh="thigh"/>
+          <geom class="visual" mesh="thigh" material="grey"/>
           <geom class="collision" type="capsule" fromto="0 0 0 0 0 -{THIGH}" size="0.03"/>
           <body name="{name}_shank" pos="0 0 -{THIGH}">
             <joint name="{name}_knee" class="knee"/>
@@ -74,6 +73,7 @@ def main():
     <mesh file="thigh.stl"/>
     <mesh file="shank.stl"/>
     <material name="body" rgba="0.9 0.45 0.1 1"/>
+    <material name="grey" rgba="0.8 0.8 0.82 1"/>
   </asset>
   <worldbody>
     <light pos="0 0 3" dir="0 0 -1"/>

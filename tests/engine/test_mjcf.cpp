@@ -135,6 +135,8 @@ class TestMjcf : public QObject {
     const ModelSpec spec = loadMjcf(path.toStdString(), &r);
     QVERIFY(r.floating);
     QCOMPARE(spec.ground.friction, 0.8);
+    // the floor plane is drawn as a chequered floor over its extent (3 m each way)
+    QCOMPARE(spec.baseAppearance, nlohmann::json::parse("[\"tiles\", [[-3, 3], [-3, 3], [0, 0]], 0.3]"));
     // 1 sphere + 2 capsule ends + 8 box corners + the tetrahedron's 4 vertices; the group-3 box
     // does not collide (contype 0)
     QCOMPARE(spec.contacts.size(), std::size_t{1 + 2 + 8 + 4});

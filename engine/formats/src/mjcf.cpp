@@ -725,6 +725,13 @@ void readBodyContents(State& s, const XMLElement* e, const BodyContext& ctx, boo
           ++s.notModelled[g.type + " geom(s)"];
         } else if (world && std::abs(p.z()) < 1e-12 && (R.col(2) - Vec3::UnitZ()).norm() < 1e-9) {
           s.ground = true;
+          // drawn as showmotion's chequered floor over the plane's extent (MuJoCo: half sizes, 0
+          // for an infinite plane), with tiles of at least a tenth of it
+          const double hx = g.size(0) > 0 ? g.size(0) : 10, hy = g.size(1) > 0 ? g.size(1) : 10;
+          const double tile = std::max(g.size(2), std::max(hx, hy) / 10);
+          s.spec.baseAppearance.push_back("tiles");
+          s.spec.baseAppearance.push_back(json::array({json::array({p.x() - hx, p.x() + hx}), json::array({p.y() - hy, p.y() + hy}), json::array({0.0, 0.0})}));
+          s.spec.baseAppearance.push_back(tile);
           s.groundContype = g.contype;
           s.groundConaffinity = g.conaffinity;
           if (const auto f = get(a, "friction")) s.spec.ground.friction = numbers(s, c, "friction", *f, 1, 3)[0];
