@@ -72,6 +72,10 @@ JointSlidersPanel::JointSlidersPanel(ModelDocument* document, QWidget* parent)
 
 QString JointSlidersPanel::rowLabel(int row) const { return m_rows[row].label->text(); }
 
+QString JointSlidersPanel::rowMarker(int row) const { return m_rows[row].marker->text(); }
+
+QString JointSlidersPanel::rowToolTip(int row) const { return m_rows[row].label->toolTip(); }
+
 QString JointSlidersPanel::structureKey() const {
   const ModelSpec& s = m_doc->spec();
   QString key = QString::number(int(s.arithmetic));
@@ -90,13 +94,17 @@ void JointSlidersPanel::documentChanged() {
     return;  // the document holds only models that compile; an empty one may not
   }
   m_qIndex = model.qIndex;
+  m_vIndex = model.vIndex;
+  m_nv = model.nv();
   if (m_pose.size() != model.nq()) m_pose = model.q0;
   const QString key = structureKey();
   if (key != m_key) {
     m_key = key;
     m_pose = model.q0;
+    m_velocity.resize(0);
     rebuild();
   }
+  applyLimits();  // limits, damping and friction are values: they change without a rebuild
   applyCouplings(m_pose);
   showValues();
 }
@@ -109,6 +117,7 @@ void JointSlidersPanel::rebuild() {
   m_rowsWidget->hide();
   for (Row& r : m_rows) {
     delete r.label;
+    delete r.marker;
     delete r.slider;
     delete r.spin;
   }
@@ -128,6 +137,7 @@ void JointSlidersPanel::rebuild() {
       Row r;
       r.body = i;
       r.index = m_qIndex[i] + k;
+      r.vIndex = m_vIndex[i] + k;
       const bool angle = isAngle(b.joint.type);
       r.scale = angle ? kDegreesPerRadian : 1.0;
       r.steps = angle ? kStepsPerDegree : kStepsPerMetre;
@@ -137,6 +147,8 @@ void JointSlidersPanel::rebuild() {
       r.label = new QLabel(n == 3 ? QString("%1 %2").arg(name, QString("xyz")[k])
                                   : QString("%1 (%2)").arg(name, code(b.joint.type)),
                            m_rowsWidget);
+      r.marker = new QLabel(m_rowsWidget);
+      r.marker->setObjectName(QString("jointMarker%1").arg(row));
       r.slider = new QSlider(Qt::Horizontal, m_rowsWidget);
       r.slider->setObjectName(QString("jointSlider%1").arg(row));
       r.spin = new QDoubleSpinBox(m_rowsWidget);
@@ -153,12 +165,13 @@ void JointSlidersPanel::rebuild() {
         r.slider->setEnabled(false);
         r.spin->setReadOnly(true);
         r.spin->setButtonSymbols(QAbstractSpinBox::NoButtons);
-        r.label->setToolTip(tr("Follows its master joint (coupling constraint)"));
       }
-      // the name and number on one line, the slider under them at the dock's full width
+      // the name, limit marker and number on one line, the slider under them at the dock's
+      // full width
       m_grid->addWidget(r.label, 2 * row, 0);
-      m_grid->addWidget(r.spin, 2 * row, 1);
-      m_grid->addWidget(r.slider, 2 * row + 1, 0, 1, 2);
+      m_grid->addWidget(r.marker, 2 * row, 1);
+      m_grid->addWidget(r.spin, 2 * row, 2);
+      m_grid->addWidget(r.slider, 2 * row + 1, 0, 1, 3);
       connect(r.slider, &QSlider::valueChanged, this, [this, row](int steps) {
         if (m_updating) return;
         const Row& moved = m_rows[row];
@@ -189,7 +202,76 @@ void JointSlidersPanel::rebuild() {
   if (!hidden) m_rowsWidget->show();  // visible again with its dock (now, or when shown)
 }
 
+void JointSlidersPanel::applyLimits() {
+  const ModelSpec& s = m_doc->spec();
+  for (Row& r : m_rows) {
+    const BodySpec& b = s.bodies[r.body];
+    const bool one = b.joint.type != JointType::Free;  // limits are of one-variable joints
+    const bool wasLimited = r.lower && r.upper;
+    r.lower = one ? b.limits.lower : std::nullopt;
+    r.upper = one ? b.limits.upper : std::nullopt;
+    r.velocity = one ? b.limits.velocity : std::nullopt;
+    // the tooltip: the coupling, limits, damping and friction, in the joint's units
+    const bool angle = r.scale != 1.0;
+    const auto position = [&](double v) {
+      return angle ? tr("%1 rad (%2\u00b0)").arg(v).arg(v * r.scale, 0, 'f', 2) : tr("%1 m").arg(v);
+    };
+    QStringList tip;
+    if (r.coupled) tip << tr("Follows its master joint (coupling constraint)");
+    if (r.lower) tip << tr("lower stop %1").arg(position(*r.lower));
+    if (r.upper) tip << tr("upper stop %1").arg(position(*r.upper));
+    if (one && b.limits.effort)
+      tip << tr("effort limit %1 %2").arg(*b.limits.effort).arg(angle ? "N m" : "N");
+    if (r.velocity) tip << tr("velocity limit %1 %2").arg(*r.velocity).arg(angle ? "rad/s" : "m/s");
+    if (one && b.damping > 0)
+      tip << tr("damping %1 %2").arg(b.damping).arg(angle ? "N m s/rad" : "N s/m");
+    if (one && b.friction > 0) tip << tr("friction %1 %2").arg(b.friction).arg(angle ? "N m" : "N");
+    for (QWidget* w : {static_cast<QWidget*>(r.label), static_cast<QWidget*>(r.marker),
+                       static_cast<QWidget*>(r.slider), static_cast<QWidget*>(r.spin)})
+      w->setToolTip(tip.join('\n'));
+    // a joint between two stops ranges between them; one that lost its stops gets the default
+    // range back (setRange widens it for the values shown)
+    if (r.lower && r.upper) {
+      const double lo = std::min(*r.lower, *r.upper) * r.scale,
+                   hi = std::max(*r.lower, *r.upper) * r.scale;
+      r.spin->setRange(lo, hi);
+      r.slider->setRange(static_cast<int>(std::lround(std::max(lo * r.steps, -kMaxSliderSteps))),
+                         static_cast<int>(std::lround(std::min(hi * r.steps, kMaxSliderSteps))));
+    } else if (wasLimited) {
+      const double range = angle ? 180.0 : m_reach;
+      r.spin->setRange(-range, range);
+      r.slider->setRange(static_cast<int>(-range * r.steps), static_cast<int>(range * r.steps));
+    }
+  }
+}
+
+void JointSlidersPanel::showMarker(Row& r) {
+  QStringList notes;
+  if (r.index < m_pose.size()) {
+    const double q = m_pose(r.index);
+    const double tolerance =
+        kStopTolerance * std::max(1.0, r.lower && r.upper ? std::abs(*r.upper - *r.lower) : 1.0);
+    if (r.lower && q < *r.lower - tolerance)
+      notes << tr("past lower stop");
+    else if (r.lower && q <= *r.lower + tolerance)
+      notes << tr("at lower stop");
+    else if (r.upper && q > *r.upper + tolerance)
+      notes << tr("past upper stop");
+    else if (r.upper && q >= *r.upper - tolerance)
+      notes << tr("at upper stop");
+  }
+  if (r.velocity && r.vIndex < m_velocity.size() && std::abs(m_velocity(r.vIndex)) > *r.velocity)
+    notes << tr("over velocity limit");
+  const QString text = notes.join(", ");
+  if (text == r.marker->text()) return;  // restyling every frame would lay the dock out again
+  r.marker->setText(text);
+  const QString warning = text.isEmpty() ? QString() : QString("color: rgb(215, 95, 0);");
+  r.label->setStyleSheet(warning);
+  r.marker->setStyleSheet(warning.isEmpty() ? warning : warning + " font-weight: bold;");
+}
+
 void JointSlidersPanel::setRange(Row& r, double displayed) {
+  if (r.lower && r.upper) return;  // the stops' range (applyLimits)
   const double base = r.scale != 1.0 ? 180.0 : m_reach;
   double range = std::max(base, r.spin->maximum());
   if (std::abs(displayed) > range) range = std::ceil(std::abs(displayed) / base) * base;
@@ -208,6 +290,7 @@ void JointSlidersPanel::showValues() {
     r.spin->setValue(displayed);
     r.slider->setValue(static_cast<int>(std::lround(std::clamp(displayed * r.steps, -kMaxSliderSteps,
                                                                kMaxSliderSteps))));
+    showMarker(r);
   }
   m_updating = false;
 }
@@ -226,19 +309,30 @@ void JointSlidersPanel::applyCouplings(Eigen::VectorXd& q) const {
 
 void JointSlidersPanel::edited(int row, double displayed) {
   const Row& r = m_rows[row];
-  m_pose(r.index) = displayed / r.scale;
+  double q = displayed / r.scale;
+  // within the stops; the ends of the number's and slider's ranges, rounded to their steps, are
+  // the stops themselves
+  if (r.lower && r.upper) {
+    const double lo = std::min(*r.lower, *r.upper), hi = std::max(*r.lower, *r.upper);
+    if (displayed <= r.spin->minimum()) q = lo;
+    if (displayed >= r.spin->maximum()) q = hi;
+    q = std::clamp(q, lo, hi);
+  }
+  m_pose(r.index) = q;
   applyCouplings(m_pose);
   m_updating = true;
   for (Row& other : m_rows)
     if (other.coupled) other.spin->setValue(m_pose(other.index) * other.scale);
   m_updating = false;
+  for (Row& shown : m_rows) showMarker(shown);
   m_note->clear();
   emit poseEdited(m_pose);
 }
 
-void JointSlidersPanel::setPose(const Eigen::VectorXd& q) {
+void JointSlidersPanel::setPose(const Eigen::VectorXd& q, const Eigen::VectorXd& qd) {
   if (q.size() != m_pose.size()) return;
   m_pose = q;
+  m_velocity = qd.size() == m_nv ? qd : Eigen::VectorXd();
   showValues();
 }
 

@@ -6,6 +6,13 @@
 // driven by a coupling constraint follows its master (q = ratio q_master + offset) and shows
 // its value without a slider of its own; loop constraints are not enforced while posing.
 //
+// Limits (BodySpec::limits, URDF <limit>): a joint with a lower and an upper position stop has
+// the stops as its slider's and number's range, and a pose is clamped to them. A row whose joint
+// is at or past a stop (within kStopTolerance of the stops' range, or of 1 rad or m when that is
+// smaller) or moves faster than its velocity limit is marked: its name and a note beside it
+// ("at lower stop", "at upper stop", "past upper stop", "over velocity limit") turn orange,
+// following every pose shown. Each row's tooltip lists the joint's limits, damping and friction.
+//
 // How it meets the model and the timeline (MainWindow wires it):
 //  - moving a slider emits poseEdited with the whole pose; the window shows it and, on a
 //    paused live simulation, makes it the simulation's state at the playhead, so that Play
@@ -15,6 +22,7 @@
 //  - "Set as initial state" writes the shown pose into the model's initial positions (q0, a
 //    free joint's position and orientation) as one undoable command, "Set initial pose".
 
+#include <optional>
 #include <vector>
 
 #include <Eigen/Core>
@@ -40,9 +48,13 @@ class JointSlidersPanel : public QWidget {
 
   explicit JointSlidersPanel(ModelDocument* document, QWidget* parent = nullptr);
 
-  /// Shows a pose (the model's q, of size nq) without emitting poseEdited; a pose of another
-  /// size is ignored.
-  void setPose(const Eigen::VectorXd& q);
+  /// A joint within this fraction of its stops' range (at least 1 rad or m) of a stop is at it.
+  static constexpr double kStopTolerance = 1e-9;
+
+  /// Shows a pose (the model's q, of size nq) and its velocities (qd, of size nv; another size:
+  /// none, so no velocity limit is marked) without emitting poseEdited; a pose of another size
+  /// is ignored.
+  void setPose(const Eigen::VectorXd& q, const Eigen::VectorXd& qd = {});
   /// The pose shown (size nq of the document's model).
   const Eigen::VectorXd& pose() const { return m_pose; }
   /// Greys the sliders and numbers (playback runs); they still follow setPose.
@@ -58,6 +70,10 @@ class JointSlidersPanel : public QWidget {
   QDoubleSpinBox* spinBox(int row) const { return m_rows[row].spin; }
   int coordinate(int row) const { return m_rows[row].index; }
   QString rowLabel(int row) const;
+  /// The row's limit marker ("at lower stop", "over velocity limit", ...; empty when none) and
+  /// its tooltip (the joint's limits, damping and friction).
+  QString rowMarker(int row) const;
+  QString rowToolTip(int row) const;
 
   /// Writes the shown pose into the model's initial state as the undoable "Set initial pose".
   /// Returns the reason it was refused, or empty (also when the pose is already the initial
@@ -74,8 +90,11 @@ class JointSlidersPanel : public QWidget {
     int index = 0;        // into q
     double scale = 1.0;   // displayed units per unit of q (degrees per radian, or 1)
     int steps = 1;        // slider steps per displayed unit
+    int vIndex = 0;       // into qd
     bool coupled = false; // follows a coupling constraint's master
+    std::optional<double> lower, upper, velocity;  // position stops (rad or m), speed limit
     QLabel* label = nullptr;
+    QLabel* marker = nullptr;  // "at lower stop", ...
     QSlider* slider = nullptr;
     QDoubleSpinBox* spin = nullptr;
   };
@@ -83,14 +102,17 @@ class JointSlidersPanel : public QWidget {
   void rebuild();
   void showValues();
   void setRange(Row& row, double displayed);
+  void applyLimits();
+  void showMarker(Row& row);
   void edited(int row, double displayed);
   void applyCouplings(Eigen::VectorXd& q) const;
   QString structureKey() const;
 
   ModelDocument* m_doc;
   std::vector<Row> m_rows;
-  std::vector<int> m_qIndex;  // first position variable of each body's joint
-  Eigen::VectorXd m_pose;
+  std::vector<int> m_qIndex, m_vIndex;  // first position and velocity variable of each joint
+  Eigen::VectorXd m_pose, m_velocity;  // m_velocity: empty when not known
+  int m_nv = 0;
   double m_reach = 1.0;  // m: the range of prismatic and free-joint sliders
   QString m_key;          // what the rows were built for
   bool m_updating = false, m_readOnly = false;

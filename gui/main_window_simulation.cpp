@@ -137,7 +137,7 @@ void MainWindow::showFrame() {
   showState(m_playback->q(), m_playback->qd());
   m_plots->setCursor(m_playback->time());
   if (m_playback->simulating()) m_plots->setRecording(&m_playback->recording());  // it grew (redraws at most 5 times a second)
-  if (!m_rigid && !m_structure) m_joints->setPose(m_playback->q());
+  if (!m_rigid && !m_structure) m_joints->setPose(m_playback->q(), m_playback->qd());
 }
 
 void MainWindow::simulationProblem(const QString& message) {

@@ -7,10 +7,12 @@
 #include <QtWidgets>
 
 #include <cmath>
+#include <optional>
 
 #include "articulate/formulations/generators.h"
 #include "articulate/model/model.h"
 #include "articulate/formats/articulate.h"
+#include "articulate/formats/document.h"
 #include "document.h"
 #include "joint_sliders.h"
 #include "main_window.h"
@@ -214,6 +216,102 @@ class TestJointSliders : public QObject {
     QVERIFY(button->isVisible());
     QCOMPARE(w.jointSliders()->rowCount(), 2);
     QTRY_VERIFY(w.jointSliders()->slider(0)->isVisible());  // a new child shows once events run
+  }
+
+  // a joint between two stops (models/limited_arm.json: the elbow at -0.6 and 1.2 rad, 8 rad/s)
+  // ranges between them, is marked at or past a stop and over its velocity limit, and its
+  // tooltip lists its limits; a joint without them keeps the default range
+  void limitsRangeMarkersAndTooltips() {
+    ModelDocument doc;
+    doc.reset(loadModel(ARTICULATE_MODELS_DIR "/limited_arm.json").spec);
+    JointSlidersPanel p(&doc);
+    const double deg = 180 / M_PI;
+    QCOMPARE(p.rowCount(), 2);
+    QCOMPARE(p.spinBox(0)->maximum(), 180.0);
+    QVERIFY(std::abs(p.spinBox(1)->minimum() + 0.6 * deg) < 0.005);
+    QVERIFY(std::abs(p.spinBox(1)->maximum() - 1.2 * deg) < 0.005);
+    QCOMPARE(p.slider(1)->minimum(), static_cast<int>(std::lround(-0.6 * deg * 10)));
+    QCOMPARE(p.slider(1)->maximum(), static_cast<int>(std::lround(1.2 * deg * 10)));
+    // the marker, on and off the stops (tolerance 1e-9 of the 1.8 rad range)
+    Eigen::VectorXd q = p.pose(), qd = Eigen::VectorXd::Zero(2);
+    QCOMPARE(p.rowMarker(1), QString());
+    const auto marker = [&](double q1, double qd1) {
+      q(1) = q1;
+      qd(1) = qd1;
+      p.setPose(q, qd);
+      return p.rowMarker(1);
+    };
+    QCOMPARE(marker(-0.6, 0), QString("at lower stop"));
+    QCOMPARE(marker(-0.6 + 1e-6, 0), QString());
+    QCOMPARE(marker(1.2 + 1e-10, 0), QString("at upper stop"));
+    QCOMPARE(marker(1.2 - 1e-10, 0), QString("at upper stop"));
+    QCOMPARE(marker(1.2 - 1e-7, 0), QString());
+    QCOMPARE(marker(1.3, 0), QString("past upper stop"));
+    QCOMPARE(marker(0.1, -8.5), QString("over velocity limit"));
+    QCOMPARE(marker(-0.6, 8.5), QString("at lower stop, over velocity limit"));
+    QCOMPARE(marker(0.1, 7.9), QString());
+    QCOMPARE(p.rowMarker(0), QString());  // link1 has no stops
+    p.setPose(q, Eigen::VectorXd());      // no velocities known: no velocity marker
+    q(1) = 0.1;
+    p.setPose(q, Eigen::Vector2d(0, 9));
+    QCOMPARE(p.rowMarker(1), QString("over velocity limit"));
+    p.setPose(q);
+    QCOMPARE(p.rowMarker(1), QString());
+    // the ends of the slider and of the number are the stops themselves
+    p.slider(1)->setValue(p.slider(1)->minimum());
+    QCOMPARE(p.pose()(1), -0.6);
+    QCOMPARE(p.rowMarker(1), QString("at lower stop"));
+    p.spinBox(1)->setValue(p.spinBox(1)->maximum());
+    QCOMPARE(p.pose()(1), 1.2);
+    QCOMPARE(p.rowMarker(1), QString("at upper stop"));
+    p.spinBox(1)->setValue(10.0);
+    QCOMPARE(p.rowMarker(1), QString());
+    // the tooltips: limits, damping and friction where set
+    const QString elbow = p.rowToolTip(1), shoulder = p.rowToolTip(0);
+    for (const char* line : {"lower stop -0.6 rad (-34.38", "upper stop 1.2 rad (68.75",
+                             "effort limit 5 N m", "velocity limit 8 rad/s"})
+      QVERIFY2(elbow.contains(QString::fromUtf8(line)), qPrintable(elbow));
+    QVERIFY2(!elbow.contains("damping") && !elbow.contains("friction"), qPrintable(elbow));
+    QVERIFY2(shoulder.contains("damping 0.05 N m s/rad") && shoulder.contains("friction 0.5 N m"),
+             qPrintable(shoulder));
+    QVERIFY2(!shoulder.contains("stop") && !shoulder.contains("limit"), qPrintable(shoulder));
+    // limits are values of the model: an edit that removes them gives the default range back
+    QVERIFY(doc.edit("no stops", [](ModelSpec& s) { s.bodies[1].limits = JointLimits{}; }).isEmpty());
+    QCOMPARE(p.spinBox(1)->maximum(), 180.0);
+    QVERIFY(!p.rowToolTip(1).contains("stop"));
+    q(1) = -0.6;
+    p.setPose(q);
+    QCOMPARE(p.rowMarker(1), QString());
+  }
+
+  // the marker follows the state shown: the limited arm's elbow, simulated, comes to a stop
+  void markerFollowsTheSimulation() {
+    MainWindow w;
+    QVERIFY(open(w, "limited_arm.json"));
+    JointSlidersPanel* p = w.jointSliders();
+    Playback* pb = w.playback();
+    pb->setUnpaced(true);
+    pb->play();
+    QVERIFY(waitFor([&] { return pb->endTime() > 3.0; }, 20));
+    pb->pause();
+    QVERIFY(waitFor([&] { return !pb->simulating(); }, 5));
+    const Recording& r = pb->recording();
+    std::optional<std::size_t> at, off;
+    for (std::size_t k = 0; k < r.size(); ++k) {
+      const double q1 = r.q(k)(1);
+      if (!at && (q1 == -0.6 || q1 == 1.2)) at = k;
+      if (!off && std::abs(q1 + 0.6) > 0.01 && std::abs(q1 - 1.2) > 0.01) off = k;
+    }
+    QVERIFY2(at && off, "the elbow reaches a stop in 3 s");
+    w.showTime(r.time(*at));
+    QCOMPARE(p->rowMarker(1), QString(r.q(*at)(1) < 0 ? "at lower stop" : "at upper stop"));
+    if (qEnvironmentVariableIsSet("ARTICULATE_TEST_SHOTS")) {
+      w.findChild<QDockWidget*>("jointsDock")->raise();
+      QTest::qWait(200);
+      w.screen()->grabWindow(w.winId()).save(qEnvironmentVariable("ARTICULATE_TEST_SHOTS") + "/joint_stop.png");
+    }
+    w.showTime(r.time(*off));
+    QCOMPARE(p->rowMarker(1), QString());
   }
 
   void couplingFollowsMaster() {
