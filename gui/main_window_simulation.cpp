@@ -29,7 +29,14 @@ void MainWindow::startTimeline() {
   for (int i = 0; i < m_display->velocitySize(); ++i) velocities.push_back(m_display->velocityName(i));
   for (int i = 0; i < m_display->constraintSize(); ++i)
     constraints.push_back("lambda[" + std::to_string(i) + "] " + m_display->constraintName(i));
-  m_plots->setQuantities(positions, velocities, constraints);
+  // a tree whose joints dissipate (damping, stops, friction), or a recording of one, plots the
+  // energy dissipated and the total plus it beside the energies
+  bool dissipative = m_model->motion && m_model->motion->dissipated.size();
+  for (const BodySpec& b : m_model->spec.bodies)
+    dissipative =
+        dissipative || b.damping > 0 || b.friction > 0 || b.limits.lower || b.limits.upper;
+  m_plots->setQuantities(positions, velocities, constraints,
+                         dissipative && !m_rigid && !m_structure);
   if (m_model->motion) {
     Recording r = Recording::fromMotion(*m_model->motion);
     r.setQuaternionBlocks(m_display->quaternionBlocks());

@@ -154,8 +154,11 @@ class Playback : public QObject {
   void showFrame(bool force);
   void takeSnapshots();
   void checkStatus();
-  /// Live: the simulator's new state at time t, shown as the current one.
-  void sendState(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd);
+  /// Live: the simulator's new state at time t, shown as the current one, with the energy
+  /// dissipated before it (J; the recording's samples go on counting from it).
+  void sendState(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd, double dissipated);
+  /// The energy dissipated up to the sample at or before t (J; 0 without samples).
+  double dissipatedAt(double t) const;
   /// Logs the perturbation acting now into the recording at time t (a new state at t).
   void logPerturbation(double t);
 

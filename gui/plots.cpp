@@ -68,11 +68,12 @@ PlotsPanel::PlotsPanel(QWidget* parent) : QWidget(parent) {
   setQuantities({}, {});
 }
 
-int PlotsPanel::quantities() const { return 3 + static_cast<int>(m_names.size()); }
+int PlotsPanel::quantities() const { return kEnergies + static_cast<int>(m_names.size()); }
 
 QString PlotsPanel::quantityName(int k) const {
-  if (k < 3) return QStringList{"kinetic", "potential", "total"}[k];
-  return QString::fromStdString(m_names[k - 3]);
+  if (k < kEnergies)
+    return QStringList{"kinetic", "potential", "total", "dissipated", "total + dissipated"}[k];
+  return QString::fromStdString(m_names[k - kEnergies]);
 }
 
 double PlotsPanel::value(const Recording& r, int k, std::size_t s) const {
@@ -80,18 +81,20 @@ double PlotsPanel::value(const Recording& r, int k, std::size_t s) const {
     case 0: return r.kinetic(s);
     case 1: return r.potential(s);
     case 2: return r.kinetic(s) + r.potential(s);
+    case 3: return r.dissipated(s);
+    case 4: return r.kinetic(s) + r.potential(s) + r.dissipated(s);
     default:
-      if (k - 3 < m_nq) return r.q(s)(k - 3);
-      if (k - 3 < m_nq + m_nv) return r.qd(s)(k - 3 - m_nq);
+      k -= kEnergies;
+      if (k < m_nq) return r.q(s)(k);
+      if (k < m_nq + m_nv) return r.qd(s)(k - m_nq);
       // a recording without constraint forces (a loaded motion) has none to give
-      return k - 3 - m_nq - m_nv < r.constraintSize() ? r.lambda(s)(k - 3 - m_nq - m_nv)
-                                                      : std::nan("");
+      return k - m_nq - m_nv < r.constraintSize() ? r.lambda(s)(k - m_nq - m_nv) : std::nan("");
   }
 }
 
 void PlotsPanel::setQuantities(const std::vector<std::string>& positions,
                                const std::vector<std::string>& velocities,
-                               const std::vector<std::string>& constraints) {
+                               const std::vector<std::string>& constraints, bool dissipative) {
   for (QLineSeries* s : m_series)
     if (s) {
       m_chart->removeSeries(s);
@@ -109,7 +112,7 @@ void PlotsPanel::setQuantities(const std::vector<std::string>& positions,
   for (int k = 0; k < quantities(); ++k) {
     auto* item = new QListWidgetItem(quantityName(k), m_list);
     item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
-    item->setCheckState(k < 3 ? Qt::Checked : Qt::Unchecked);
+    item->setCheckState(k < 3 || (dissipative && k < kEnergies) ? Qt::Checked : Qt::Unchecked);
   }
   m_recording = nullptr;
   m_ghosts.clear();
@@ -182,7 +185,7 @@ void PlotsPanel::redraw() {
       series->attachAxis(m_y);
     }
     QList<QPointF> points;
-    if (k - 3 >= m_nq + m_nv && !haveForces) {
+    if (k - kEnergies >= m_nq + m_nv && !haveForces) {
       series->replace(points);
       continue;
     }
@@ -214,7 +217,8 @@ void PlotsPanel::redraw() {
     const std::size_t n = ghost->size();
     const std::size_t step = std::max<std::size_t>(1, (n + kMaxPoints - 1) / kMaxPoints);
     for (int k = 0; k < quantities(); ++k) {
-      if (!m_series[k] || (k - 3 >= m_nq + m_nv && ghost->constraintSize() != m_nc)) continue;
+      if (!m_series[k] || (k - kEnergies >= m_nq + m_nv && ghost->constraintSize() != m_nc))
+        continue;
       auto* series = new QLineSeries(m_chart);
       series->setName(quantityName(k) + " (" + label + ")");
       QPen pen(m_series[k]->color());
@@ -254,7 +258,10 @@ void PlotsPanel::exportCsv(const QString& path) const {
   for (int k = 0; k < quantities(); ++k)
     if (m_list->item(k)->checkState() == Qt::Checked) {
       chosenKs.push_back(k);
-      out << "," << quantityName(k).section(' ', 0, 0).toStdString();
+      // "q[1] link2" is q[1]; "total + dissipated" total+dissipated
+      const QString name = quantityName(k);
+      out << ","
+          << (k < kEnergies ? QString(name).remove(' ') : name.section(' ', 0, 0)).toStdString();
     }
   out << "\n";
   out.precision(17);

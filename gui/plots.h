@@ -1,6 +1,8 @@
 #pragma once
 // The Plots dock: live plots (Qt Charts) of chosen joint positions and velocities, constraint
-// forces, and the kinetic, potential and total energy of the timeline's recording, with a cursor at the
+// forces, and the kinetic, potential and total energy of the timeline's recording, the energy
+// dissipated so far (Recording::dissipated: joint damping, stops and friction) and the total
+// plus it (constant for a passive model but for the integrator's error), with a cursor at the
 // playback time and CSV export of the plotted quantities at every sample.
 
 #include <string>
@@ -26,10 +28,11 @@ class PlotsPanel : public QWidget {
   /// The names of the plotted system's position and velocity components (System::
   /// positionName, velocityName) and of its constraint forces (one per constraint row, e.g.
   /// "lambda[0] pin.x"; drawn from recordings that hold them); resets the choice to the three
-  /// energies.
+  /// energies, and for a `dissipative` system (joint damping, stops or friction) also
+  /// "dissipated" and "total + dissipated".
   void setQuantities(const std::vector<std::string>& positions,
                      const std::vector<std::string>& velocities,
-                     const std::vector<std::string>& constraints = {});
+                     const std::vector<std::string>& constraints = {}, bool dissipative = false);
   /// Plots `recording` (at most kMaxPoints points per series) soon: redraws at most 5 times a
   /// second however often it is called. The recording must outlive the next redraw.
   void setRecording(const Recording* recording);
@@ -48,7 +51,7 @@ class PlotsPanel : public QWidget {
   /// names). Throws std::runtime_error naming the file when it cannot be written.
   void exportCsv(const QString& path) const;
 
-  /// The names of the chosen quantities, e.g. "total", "q[1] link2".
+  /// The names of the chosen quantities, e.g. "total", "total + dissipated", "q[1] link2".
   QStringList chosen() const;
   /// Chooses quantities by name (the others are cleared).
   void choose(const QStringList& names);
@@ -56,9 +59,12 @@ class PlotsPanel : public QWidget {
   int pointCount(const QString& name) const;
 
   static constexpr int kMaxPoints = 2000;
+  /// The energy series, first in the list: kinetic, potential, total, dissipated, total +
+  /// dissipated.
+  static constexpr int kEnergies = 5;
 
  private:
-  // quantity: 0..2 energies, q, qd, lambda of recording r at sample k
+  // quantity: 0..kEnergies-1 energies, then q, qd, lambda of recording r at sample k
   double value(const Recording& r, int quantity, std::size_t k) const;
   QString quantityName(int quantity) const;
   int quantities() const;

@@ -52,7 +52,7 @@ bool settle(const Simulator& sim, double limit = 30.0) {
 
 // takes the snapshots of `generation` until `count` samples came (a state, not a clock: under
 // a sanitizer the thread publishes late), into a recording of the batch's sizes with its
-// auxiliary state and perturbation log
+// energies, energy dissipated, auxiliary state and perturbation log
 Recording collect(Simulator& sim, long generation, std::size_t count, double limit = 60.0) {
   Recording rec;
   bool sized = false;
@@ -65,7 +65,8 @@ Recording collect(Simulator& sim, long generation, std::size_t count, double lim
     }
     if (!sized) rec = Recording(batch.nq, batch.nv, batch.nc, batch.nw), sized = true;
     for (std::size_t k = 0; k < batch.size(); ++k)
-      rec.append(batch.time(k), batch.q(k), batch.qd(k), 0, 0, batch.lambda(k), batch.auxiliary(k));
+      rec.append(batch.time(k), batch.q(k), batch.qd(k), batch.kinetic(k), batch.potential(k),
+                 batch.lambda(k), batch.auxiliary(k), batch.dissipated(k));
     for (const PerturbationChange& c : batch.perturbations) rec.setPerturbation(c.time, c.perturbation);
   }
   return rec;
@@ -331,6 +332,24 @@ class TestSimulator : public QObject {
     none.q.resize(0, 2);
     saveRecording(path, spec, none);
     QCOMPARE(fileText(path), formatJson(recordingToJson(spec, none)));
+    // without the energy dissipated a recording is version 1, as earlier versions wrote it;
+    // with it, version 2, and it comes back; version 1 does not have it
+    saveRecording(path, spec, mo);
+    QVERIFY(fileText(path).find("\"version\": 1,") != std::string::npos);
+    Motion dissipative = mo;
+    dissipative.dissipated = Eigen::VectorXd::LinSpaced(mo.t.size(), 0.0, 0.25);
+    saveRecording(path, spec, dissipative);
+    QCOMPARE(fileText(path), formatJson(recordingToJson(spec, dissipative)));
+    QVERIFY(fileText(path).find("\"version\": 2,") != std::string::npos);
+    const Recording withLoss = Recording::fromMotion(*loadModel(path).motion);
+    QCOMPARE(withLoss.dissipated(withLoss.size() - 1), 0.25);
+    QCOMPARE(withLoss.toMotion().dissipated, dissipative.dissipated);
+    QCOMPARE(back.dissipated(back.size() - 1), 0.0);
+    QCOMPARE(back.toMotion().dissipated.size(), Eigen::Index(0));  // all zero: not written
+    nlohmann::ordered_json old = recordingToJson(spec, dissipative);
+    old["version"] = 1;
+    writeFileAtomically(path, old.dump());
+    QVERIFY_THROWS_EXCEPTION(FormatError, loadModel(path));
     Motion big;
     const Eigen::Index n = 40000;
     big.t = Eigen::VectorXd::LinSpaced(n, 0.0, 40.0);
@@ -414,12 +433,83 @@ class TestSimulator : public QObject {
     QCOMPARE(sim.status().steps, 500L);
   }
 
+  // the simulator's samples carry the energy the joints dissipated (models/limited_arm.json:
+  // damping and friction at the shoulder, stops at the elbow), the very numbers of a Simulation
+  // run directly: the total energy falls by a lot while the total plus the energy dissipated
+  // stays at its start; a state set with the energy dissipated before it ("resume from here")
+  // goes on counting from there
+  void simulatorRecordsTheEnergyDissipated() {
+    const ModelSpec spec = loadModel(ARTICULATE_MODELS_DIR "/limited_arm.json").spec;
+    const SimulationOptions options = simulationOptions(spec);
+    auto model = std::make_shared<const Model>(compile(spec));
+    QVERIFY(model->stops);
+    const double duration = 5.0;
+    const auto steps = static_cast<std::size_t>(std::lround(duration / options.dt));
+    // the integrator's own energy error: the same arm without damping, friction and stops
+    ModelSpec passive = spec;
+    for (BodySpec& b : passive.bodies) {
+      b.damping = b.friction = 0.0;
+      b.limits = JointLimits{};
+    }
+    const Model freeModel = compile(passive);
+    Simulation free(freeModel, options);
+    const auto total = [](Simulation& s) { return s.energy().kinetic + s.energy().potential; };
+    const double freeE0 = total(free);
+    double own = 0.0;
+    while (free.time() < duration - 1e-9) {
+      QVERIFY(free.step());
+      own = std::max(own, std::abs(total(free) - freeE0));
+    }
+    Simulator sim;
+    const long g = sim.load(model, options);
+    sim.setUnpaced(true);
+    sim.setStopTime(duration);
+    sim.play();
+    const Recording rec = collect(sim, g, steps + 1);
+    QCOMPARE(rec.size(), steps + 1);
+    const std::size_t last = rec.size() - 1;
+    const auto energy = [&](const Recording& r, std::size_t k) { return r.kinetic(k) + r.potential(k); };
+    Simulation direct(*model, options);
+    QCOMPARE(rec.dissipated(0), 0.0);
+    for (std::size_t k = 1; k <= last; ++k) {
+      QVERIFY(direct.step());
+      if (k % 97) continue;
+      QCOMPARE(rec.time(k), direct.time());
+      QCOMPARE(rec.dissipated(k), direct.energyDissipated());
+      QCOMPARE(energy(rec, k), total(direct));
+    }
+    const double e0 = energy(rec, 0);
+    double worst = 0.0;
+    for (std::size_t k = 0; k <= last; ++k)
+      worst = std::max(worst, std::abs(energy(rec, k) + rec.dissipated(k) - e0));
+    qInfo("E0 %.6f J, E(%g s) %.6f J, dissipated %.6f J; worst |E + dissipated - E0| %.2e J "
+          "(the arm's integrator error without damping, friction and stops %.2e J)",
+          e0, duration, energy(rec, last), rec.dissipated(last), worst, own);
+    // the balance holds to the accounting of the stops' impacts (about 3e-4 J here, where the
+    // integrator alone drifts 2e-7 J): 1e-4 of the energy dissipated
+    const double tolerance = std::max(2 * own, 1e-4 * rec.dissipated(last));
+    QVERIFY2(worst < tolerance, qPrintable(QString::number(worst)));
+    QVERIFY(e0 - energy(rec, last) > 0.5 * e0);  // the total fell by a lot
+    // resume from the middle with what was dissipated before it: the count goes on
+    const std::size_t k = last / 2;
+    const long g2 = sim.setState(rec.time(k), rec.q(k), rec.qd(k), {}, rec.dissipated(k));
+    sim.play();
+    const Recording resumed = collect(sim, g2, last - k + 1);
+    QCOMPARE(resumed.size(), last - k + 1);
+    QCOMPARE(resumed.dissipated(0), rec.dissipated(k));
+    double worstResumed = 0.0;
+    for (std::size_t j = 0; j < resumed.size(); ++j)
+      worstResumed = std::max(worstResumed, std::abs(energy(resumed, j) + resumed.dissipated(j) - e0));
+    QVERIFY2(worstResumed < tolerance, qPrintable(QString::number(worstResumed)));
+    QVERIFY(resumed.dissipated(resumed.size() - 1) > rec.dissipated(k) + 1.0);
+  }
+
   // the recording's log of perturbations: the change at or before t acts at t; later changes
   // go with truncateAfter; time runs forward; a change at the last change's time replaces it
   void recordingLogsPerturbations() {
     Recording r(1, 1, 0, 2);
     QCOMPARE(r.auxiliarySize(), 2);
-    QCOMPARE(Recording::bytesPerSample(1, 1, 0, 2), sizeof(double) * 7);
+    QCOMPARE(Recording::bytesPerSample(1, 1, 0, 2), sizeof(double) * 8);
     const double w0[2] = {1e-4, -2e-4}, q0 = 0.1, v0 = 0.2;
     r.append(0.0, &q0, &v0, 0, 0, nullptr, w0);
     r.append(1.0, &q0, &v0, 0, 0);  // no auxiliary state: zeros

@@ -385,6 +385,66 @@ class TestPlayback : public QObject {
   // Ctrl+drag pulls a body while the simulation runs (perturbation): a pendulum hanging at
   // rest, which would stay there, swings towards the mouse while the button is held, with the
   // spring drawn from the grabbed point to the mouse; a plain drag turns the camera instead
+  // a model whose joints dissipate (models/limited_arm.json) plots the energy dissipated and the
+  // total plus it, which stays at its start while the total falls; resuming from a sample goes
+  // on counting from it; a saved recording keeps it; other models offer the series unticked
+  void dissipatedEnergyIsPlotted() {
+    MainWindow w;
+    QVERIFY(showActive(w));
+    QVERIFY(w.openFile(kModels + "/limited_arm.json"));
+    PlotsPanel* plots = w.plots();
+    QVERIFY(plots->chosen().contains("dissipated"));
+    QVERIFY(plots->chosen().contains("total + dissipated"));
+    Playback* p = w.playback();
+    QVERIFY(simulateUntil(p, 2.0));
+    const Recording& r = p->recording();
+    const auto total = [&](std::size_t k) { return r.kinetic(k) + r.potential(k); };
+    const auto balance = [&] {  // the worst |E + dissipated - E(0)| over the samples (J)
+      double worst = 0;
+      for (std::size_t k = 0; k < r.size(); ++k) worst = std::max(worst, std::abs(total(k) + r.dissipated(k) - total(0)));
+      return worst;
+    };
+    const double lost = total(0) - total(r.size() - 1);
+    QVERIFY(lost > 0.5);
+    QVERIFY2(balance() < 1e-4 * lost, qPrintable(QString::number(balance())));  // as test_simulator
+    plots->redraw();
+    QVERIFY(plots->pointCount("dissipated") > 10);
+    QVERIFY(plots->pointCount("total + dissipated") > 10);
+    // resume from here at 1 s: the samples after it go on from its energy dissipated
+    p->setTime(1.0);
+    const std::size_t k = r.indexAt(1.0);
+    const double before = r.dissipated(k);
+    QVERIFY(before > 0);
+    p->resumeFromHere();
+    QVERIFY(waitFor([&] { return p->endTime() > 1.5; }, 20));
+    p->pause();
+    QVERIFY(waitFor([&] { return !p->simulating(); }, 5));
+    QCOMPARE(r.dissipated(k), before);
+    QVERIFY(r.dissipated(r.size() - 1) > before);
+    QVERIFY2(balance() < 1e-4 * lost, qPrintable(QString::number(balance())));  // as test_simulator
+    // CSV: one column for the sum
+    plots->choose({"dissipated", "total + dissipated"});
+    QTemporaryDir dir;
+    plots->exportCsv(dir.filePath("plots.csv"));
+    QFile csv(dir.filePath("plots.csv"));
+    QVERIFY(csv.open(QIODevice::ReadOnly));
+    QCOMPARE(QString::fromUtf8(csv.readLine()).trimmed(), QString("t,dissipated,total+dissipated"));
+    // saved and opened again, the recording keeps the energy dissipated
+    QVERIFY(w.saveRecordingTo(dir.filePath("rec.json")));
+    MainWindow again;
+    QVERIFY(again.openFile(dir.filePath("rec.json")));
+    const Recording& back = again.playback()->recording();
+    QCOMPARE(back.size(), r.size());
+    QCOMPARE(back.dissipated(back.size() - 1), r.dissipated(r.size() - 1));
+    QVERIFY(again.plots()->chosen().contains("total + dissipated"));
+    // a model without damping, friction or stops offers the series, unticked
+    MainWindow plain;
+    QVERIFY(plain.openFile(kModels + "/double_pendulum.json"));
+    QVERIFY(!plain.plots()->chosen().contains("dissipated"));
+    plain.plots()->choose({"total", "dissipated"});
+    QCOMPARE(plain.plots()->chosen(), QStringList({"total", "dissipated"}));
+  }
+
   void ctrlDragPullsTheBody() {
     QTemporaryDir dir;
     const QString file = dir.filePath("hanging.json");

@@ -964,8 +964,8 @@ void specFromJson(const json& doc, ModelSpec& out, Diagnostics& problems) {
 
 namespace {
 
-// an Articulate recording's samples: t (nt), q (nt x nq), qd (nt x nv), kinetic and potential
-// (nt)
+// an Articulate recording's samples: t (nt), q (nt x nq), qd (nt x nv), kinetic, potential and
+// (version 2) dissipated (nt)
 void readRecording(const json& doc, int nq, int nv, JsonReader& rd, Motion& mo) {
   const json& jt = doc["t"];
   if (!jt.is_array() || jt.empty()) {
@@ -995,6 +995,7 @@ void readRecording(const json& doc, int nq, int nv, JsonReader& rd, Motion& mo) 
   if (doc.contains("qd")) rows("qd", mo.qd);
   for (const char* f : {"kinetic", "potential"})
     if (doc.contains(f)) rd.vector(doc[f], nt, f, std::string(f) == "kinetic" ? mo.kinetic : mo.potential);
+  if (doc.contains("dissipated")) rd.vector(doc["dissipated"], nt, "dissipated", mo.dissipated);
   for (const char* f : {"title", "author", "description", "date"}) {
     if (!doc.contains(f)) continue;
     std::string& dst = f[0] == 't' ? mo.title : f[0] == 'a' ? mo.author : f[0] == 'd' && f[1] == 'e' ? mo.description : mo.date;
@@ -1008,10 +1009,15 @@ bool readRecordingDocument(const json& doc, LoadedModel& out, Diagnostics& probl
   const std::size_t before = problems.size();
   out.format = kRecordingFormatName;
   JsonReader rd(problems);
-  rd.object(doc, "", {"format", "version", "title", "author", "description", "date", "model",
-                      "t", "q", "qd", "kinetic", "potential"});
-  if (!doc.contains("version") || doc["version"] != kRecordingFormatVersion)
-    rd.fail("version", "expected " + std::to_string(kRecordingFormatVersion));
+  rd.object(doc, "",
+            {"format", "version", "title", "author", "description", "date", "model", "t", "q", "qd",
+             "kinetic", "potential", "dissipated"});
+  // version 2 added `dissipated`; a recording without it is written as version 1
+  if (!doc.contains("version") ||
+      (doc["version"] != 1 && doc["version"] != kRecordingFormatVersion))
+    rd.fail("version", "expected 1 or " + std::to_string(kRecordingFormatVersion));
+  else if (doc["version"] == 1 && doc.contains("dissipated"))
+    rd.fail("dissipated", "needs version " + std::to_string(kRecordingFormatVersion));
   if (!doc.contains("model")) {
     rd.fail("", "missing field 'model' (an articulate-model document)");
     return false;
@@ -1037,10 +1043,14 @@ bool readRecordingDocument(const json& doc, LoadedModel& out, Diagnostics& probl
   return true;
 }
 
+int recordingVersion(const Motion& motion) {
+  return motion.dissipated.size() ? kRecordingFormatVersion : 1;
+}
+
 ojson recordingToJson(const ModelSpec& spec, const Motion& motion) {
   ojson doc;
   doc["format"] = kRecordingFormatName;
-  doc["version"] = kRecordingFormatVersion;
+  doc["version"] = recordingVersion(motion);
   if (!motion.title.empty()) doc["title"] = motion.title;
   if (!motion.author.empty()) doc["author"] = motion.author;
   if (!motion.description.empty()) doc["description"] = motion.description;
@@ -1062,6 +1072,9 @@ ojson recordingToJson(const ModelSpec& spec, const Motion& motion) {
     doc["kinetic"] = std::vector<double>(motion.kinetic.data(), motion.kinetic.data() + motion.kinetic.size());
   if (motion.potential.size())
     doc["potential"] = std::vector<double>(motion.potential.data(), motion.potential.data() + motion.potential.size());
+  if (motion.dissipated.size())
+    doc["dissipated"] = std::vector<double>(motion.dissipated.data(),
+                                            motion.dissipated.data() + motion.dissipated.size());
   return doc;
 }
 
@@ -1086,7 +1099,7 @@ void saveRecording(const std::string& path, const ModelSpec& spec, const Motion&
   // matrices on one line each.
   ojson head;
   head["format"] = kRecordingFormatName;
-  head["version"] = kRecordingFormatVersion;
+  head["version"] = recordingVersion(motion);
   if (!motion.title.empty()) head["title"] = motion.title;
   if (!motion.author.empty()) head["author"] = motion.author;
   if (!motion.description.empty()) head["description"] = motion.description;
@@ -1141,6 +1154,7 @@ void saveRecording(const std::string& path, const ModelSpec& spec, const Motion&
   if (motion.qd.size()) rows("qd", motion.qd);
   if (motion.kinetic.size()) numbers("kinetic", motion.kinetic);
   if (motion.potential.size()) numbers("potential", motion.potential);
+  if (motion.dissipated.size()) numbers("dissipated", motion.dissipated);
   out += "\n}\n";
   file.write(out);
   file.commit();

@@ -17,7 +17,7 @@ namespace art {
 Recording::Recording(int nq, int nv, int nc, int nw)
     : m_nq(nq), m_nv(nv < 0 ? nq : nv), m_nc(nc), m_nw(nw) {
   if (nq < 0 || nc < 0 || nw < 0) throw std::invalid_argument("Recording: negative state size");
-  m_stride = static_cast<std::size_t>(m_nq + m_nv + m_nc + m_nw) + 3;
+  m_stride = static_cast<std::size_t>(m_nq + m_nv + m_nc + m_nw) + 4;
 }
 
 void Recording::setQuaternionBlocks(const std::vector<int>& starts) {
@@ -35,7 +35,7 @@ double* Recording::slot(std::size_t k) {
 }
 
 void Recording::append(double t, const double* q, const double* qd, double kinetic,
-                       double potential, const double* lambda, const double* w) {
+                       double potential, const double* lambda, const double* w, double dissipated) {
   if (m_size && t < endTime())
     throw std::invalid_argument("Recording::append: time " + std::to_string(t) +
                                 " s is before the last sample's");
@@ -45,11 +45,12 @@ void Recording::append(double t, const double* q, const double* qd, double kinet
   std::memcpy(s + 1 + m_nq, qd, sizeof(double) * m_nv);
   s[1 + m_nq + m_nv] = kinetic;
   s[2 + m_nq + m_nv] = potential;
+  s[3 + m_nq + m_nv] = dissipated;
   if (lambda)
-    std::memcpy(s + 3 + m_nq + m_nv, lambda, sizeof(double) * m_nc);
+    std::memcpy(s + 4 + m_nq + m_nv, lambda, sizeof(double) * m_nc);
   else
-    std::fill(s + 3 + m_nq + m_nv, s + 3 + m_nq + m_nv + m_nc, 0.0);
-  double* aux = s + 3 + m_nq + m_nv + m_nc;
+    std::fill(s + 4 + m_nq + m_nv, s + 4 + m_nq + m_nv + m_nc, 0.0);
+  double* aux = s + 4 + m_nq + m_nv + m_nc;
   if (w)
     std::memcpy(aux, w, sizeof(double) * m_nw);
   else
@@ -58,11 +59,11 @@ void Recording::append(double t, const double* q, const double* qd, double kinet
 }
 
 void Recording::append(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
-                       double kinetic, double potential) {
+                       double kinetic, double potential, double dissipated) {
   if (q.size() != m_nq || qd.size() != m_nv)
     throw std::invalid_argument("Recording::append: q needs " + std::to_string(m_nq) +
                                 " entries and qd " + std::to_string(m_nv));
-  append(t, q.data(), qd.data(), kinetic, potential);
+  append(t, q.data(), qd.data(), kinetic, potential, nullptr, nullptr, dissipated);
 }
 
 void Recording::clear() {
@@ -150,12 +151,18 @@ Motion Recording::toMotion() const {
   m.qd.resize(nt, m_nv);
   m.kinetic.resize(nt);
   m.potential.resize(nt);
+  bool dissipative = false;
   for (std::size_t k = 0; k < m_size; ++k) {
     m.t(k) = time(k);
     m.q.row(k) = q(k).transpose();
     m.qd.row(k) = qd(k).transpose();
     m.kinetic(k) = kinetic(k);
     m.potential(k) = potential(k);
+    dissipative = dissipative || dissipated(k) != 0.0;
+  }
+  if (dissipative) {
+    m.dissipated.resize(nt);
+    for (std::size_t k = 0; k < m_size; ++k) m.dissipated(k) = dissipated(k);
   }
   return m;
 }
@@ -167,14 +174,16 @@ Recording Recording::fromMotion(const Motion& motion) {
   const Eigen::Index nt = motion.t.size();
   if (motion.q.rows() != nt || (motion.qd.size() && motion.qd.rows() != nt) ||
       (motion.kinetic.size() && motion.kinetic.size() != nt) ||
-      (motion.potential.size() && motion.potential.size() != nt))
+      (motion.potential.size() && motion.potential.size() != nt) ||
+      (motion.dissipated.size() && motion.dissipated.size() != nt))
     throw std::invalid_argument("Recording::fromMotion: t, q, qd and energies differ in length");
   Eigen::VectorXd q(n), qd = Eigen::VectorXd::Zero(nv);
   for (Eigen::Index k = 0; k < nt; ++k) {
     q = motion.q.row(k).transpose();
     if (motion.qd.size()) qd = motion.qd.row(k).transpose();
     r.append(motion.t(k), q, qd, motion.kinetic.size() ? motion.kinetic(k) : 0.0,
-             motion.potential.size() ? motion.potential(k) : 0.0);
+             motion.potential.size() ? motion.potential(k) : 0.0,
+             motion.dissipated.size() ? motion.dissipated(k) : 0.0);
   }
   return r;
 }

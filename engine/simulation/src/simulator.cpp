@@ -26,6 +26,7 @@ struct Simulator::Command {
   Type type = Type::Play;
   std::unique_ptr<System> system;
   double value = 0.0;
+  double dissipated = 0.0;  // SetState: J dissipated before the state
   long generation = 0;
   Eigen::VectorXd q, qd, w;
   std::optional<Perturbation> perturbation;
@@ -101,10 +102,11 @@ long Simulator::reset() {
 }
 
 long Simulator::setState(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
-                         const Eigen::VectorXd& w) {
+                         const Eigen::VectorXd& w, double dissipated) {
   auto c = std::make_unique<Command>();
   c->type = Command::Type::SetState;
   c->value = t;
+  c->dissipated = dissipated;
   c->q = q;
   c->qd = qd;
   c->w = w;
@@ -182,11 +184,12 @@ void Simulator::record() {
   Eigen::Map<Eigen::VectorXd>(s + 1 + nq, nv) = m_sim->velocities();
   s[1 + nq + nv] = e.kinetic;
   s[2 + nq + nv] = e.potential;
+  s[3 + nq + nv] = m_dissipatedBefore + m_sim->energyDissipated();
   try {
     if (m_local.nc)
-      m_sim->currentConstraintForces(Eigen::Map<Eigen::VectorXd>(s + 3 + nq + nv, m_local.nc));
+      m_sim->currentConstraintForces(Eigen::Map<Eigen::VectorXd>(s + 4 + nq + nv, m_local.nc));
     if (m_local.nw)
-      m_sim->auxiliaryState(Eigen::Map<Eigen::VectorXd>(s + 3 + nq + nv + m_local.nc, m_local.nw));
+      m_sim->auxiliaryState(Eigen::Map<Eigen::VectorXd>(s + 4 + nq + nv + m_local.nc, m_local.nw));
   } catch (...) {
     m_local.data.resize(at);  // no half-written sample is ever published
     throw;
@@ -238,6 +241,7 @@ void Simulator::apply(Command& c) {
     case Command::Type::Load:
       m_sim = std::move(c.system);
       m_running = false;
+      m_dissipatedBefore = 0.0;
       newGeneration();
       record();
       return;
@@ -245,6 +249,7 @@ void Simulator::apply(Command& c) {
       if (!m_sim) return;
       m_running = false;
       m_sim->reset();
+      m_dissipatedBefore = 0.0;
       newGeneration();
       record();
       return;
@@ -261,6 +266,7 @@ void Simulator::apply(Command& c) {
       }
       m_sim->setState(c.value, c.q, c.qd);
       if (c.w.size()) m_sim->setAuxiliaryState(c.w);
+      m_dissipatedBefore = std::isfinite(c.dissipated) ? c.dissipated : 0.0;
       newGeneration();
       record();
       return;

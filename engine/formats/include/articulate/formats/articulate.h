@@ -21,7 +21,8 @@ struct LoadedModel;  // document.h
 inline constexpr const char* kModelFormatName = "articulate-model";
 inline constexpr int kModelFormatVersion = 1;
 inline constexpr const char* kRecordingFormatName = "articulate-recording";
-inline constexpr int kRecordingFormatVersion = 1;
+/// Version 2 added the energy dissipated per sample; recordings without it are version 1.
+inline constexpr int kRecordingFormatVersion = 2;
 
 /// The canonical Articulate document for a spec (fields in documentation order).
 nlohmann::ordered_json specToJson(const ModelSpec& spec);
@@ -37,6 +38,9 @@ void specFromJson(const nlohmann::json& doc, ModelSpec& out, Diagnostics& proble
 /// path; `out` is meaningful only when it returns true.
 bool readRecordingDocument(const nlohmann::json& doc, LoadedModel& out, Diagnostics& problems);
 
+/// The version a recording of `motion` is written in: 1 (the version every reader takes) unless
+/// it has the energy dissipated, which version 2 added.
+int recordingVersion(const Motion& motion);
 /// The Articulate recording document for a model and its samples (docs/model-format.md).
 nlohmann::ordered_json recordingToJson(const ModelSpec& spec, const Motion& motion);
 

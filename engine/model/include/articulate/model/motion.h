@@ -16,6 +16,7 @@ struct Motion {
   Eigen::MatrixXd q;  // joint positions, one row per sample (nt x nq)
   Eigen::MatrixXd qd;  // joint velocities (nt x nv), or empty
   Eigen::VectorXd kinetic, potential;  // energies (J) (nt), or empty
+  Eigen::VectorXd dissipated;  // energy dissipated since the first sample (J) (nt), or empty
   std::string title, author, description, date;  // showmotion's animation fields, optional
 };
 

@@ -25,23 +25,26 @@
 namespace art {
 
 /// Published samples in one flat buffer: sample k is data[k * stride ...] = t, q (nq), v (nv),
-/// kinetic, potential, constraint forces (nc; System::currentConstraintForces), auxiliary state
-/// (nw; System::auxiliaryState). `perturbations` are the perturbation changes the thread applied
-/// since the previous batch, stamped with the simulation time they took effect at (they act
-/// on the steps after it). All samples of a batch belong to one `generation` (see Simulator).
+/// kinetic, potential, the energy dissipated since t = 0 (the `dissipated` of the generation's
+/// setState plus System::energyDissipated), constraint forces (nc; System::
+/// currentConstraintForces), auxiliary state (nw; System::auxiliaryState). `perturbations` are the
+/// perturbation changes the thread applied since the previous batch, stamped with the simulation
+/// time they took effect at (they act on the steps after it). All samples of a batch belong to one
+/// `generation` (see Simulator).
 struct SnapshotBatch {
   long generation = 0;
   int nq = 0, nv = 0, nc = 0, nw = 0;  // position, velocity, constraint and auxiliary sizes
   std::vector<double> data;
   std::vector<PerturbationChange> perturbations;
-  std::size_t stride() const { return static_cast<std::size_t>(nq + nv + nc + nw) + 3; }
+  std::size_t stride() const { return static_cast<std::size_t>(nq + nv + nc + nw) + 4; }
   std::size_t size() const { return data.size() / stride(); }
   double time(std::size_t k) const { return data[k * stride()]; }
   const double* q(std::size_t k) const { return data.data() + k * stride() + 1; }
   const double* qd(std::size_t k) const { return q(k) + nq; }
   double kinetic(std::size_t k) const { return data[k * stride() + 1 + nq + nv]; }
   double potential(std::size_t k) const { return data[k * stride() + 2 + nq + nv]; }
-  const double* lambda(std::size_t k) const { return q(k) + nq + nv + 2; }
+  double dissipated(std::size_t k) const { return data[k * stride() + 3 + nq + nv]; }
+  const double* lambda(std::size_t k) const { return q(k) + nq + nv + 3; }
   const double* auxiliary(std::size_t k) const { return lambda(k) + nc; }
 };
 
@@ -83,11 +86,12 @@ class Simulator {
   /// Back to the system's initial state at t = 0 (paused). Returns the new generation.
   long reset();
   /// Sets the state (e.g. "resume from here"), with the auxiliary state `w` when given (a
-  /// recorded sample's: System::setAuxiliaryState; empty: the system's reset value); keeps
-  /// playing or pausing. Returns the new generation. A size mismatch is reported in
-  /// status().error and changes nothing.
+  /// recorded sample's: System::setAuxiliaryState; empty: the system's reset value) and the
+  /// energy dissipated before t (J: the recorded sample's, so that the published samples go on
+  /// counting from it); keeps playing or pausing. Returns the new generation. A size mismatch
+  /// is reported in status().error and changes nothing.
   long setState(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
-                const Eigen::VectorXd& w = {});
+                const Eigen::VectorXd& w = {}, double dissipated = 0.0);
   /// Simulated seconds per wall second (> 0); ignored while running as fast as possible.
   void setSpeed(double speed);
   /// Run as fast as possible (true) or paced to the wall clock (false, the default).
@@ -144,6 +148,7 @@ class Simulator {
   std::unique_ptr<System> m_sim;
   bool m_running = false, m_unpaced = false;
   double m_speed = 1.0, m_stopTime = 0.0;
+  double m_dissipatedBefore = 0.0;  // J dissipated before the system's state was last set
   long m_steps = 0, m_threadGeneration = 0, m_applied = 0;
   std::string m_error;
 

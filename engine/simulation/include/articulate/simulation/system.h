@@ -129,6 +129,12 @@ class System {
   virtual std::string integratorName() const = 0;
   /// Energies at the current state.
   virtual EnergySample energy() = 0;
+  /// The energy the formulation's dissipative elements have taken out of the motion since the
+  /// state was last set (setState, reset, a rebuild; J, >= 0 up to rounding): a tree's joint
+  /// damping, stops and Coulomb friction (Simulation::energyDissipated). Without other forces
+  /// doing work, the total energy plus this stays constant up to the integrator's error. 0 for
+  /// formulations that do not account it (rigid bodies, structures).
+  virtual double energyDissipated() const { return 0.0; }
   /// Constraint forces lambda at the current state (constraintSize() entries; see the header
   /// comment for the sign and units): the multipliers of the formulation's own constrained
   /// dynamics there. Throws std::invalid_argument on a size mismatch.
@@ -312,6 +318,7 @@ class TreeSystem : public System {
   long stepsRejected() const override { return m_sim->stepsRejected(); }
   std::string integratorName() const override { return art::integratorName(m_options.integrator); }
   EnergySample energy() override;
+  double energyDissipated() const override { return m_sim->energyDissipated(); }
   void currentConstraintForces(VecOut lambda) override;
   int bodies() const override { return m_model->nb; }
   void bodyPoses(const Eigen::VectorXd& q, std::vector<BodyPose>& poses) override;
