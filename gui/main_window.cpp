@@ -20,6 +20,7 @@
 #include "articulate/model/edit.h"
 #include "articulate/model/model.h"
 #include "articulate/simulation/recording.h"
+#include "import_report.h"
 #include "joint_sliders.h"
 #include "keyframes.h"
 #include "link_options.h"
@@ -137,6 +138,16 @@ void MainWindow::createDocks() {
   connect(m_keyframes, &KeyframesPanel::restoreRequested, this, &MainWindow::restoreKeyframe);
   connect(m_keyframes, &KeyframesPanel::exportRequested, this,
           [this](double from, double to) { exportAnimationDialog(true, std::make_pair(from, to)); });
+  // what opening or exporting a file left out (import_report.h): a tab beside the plots, closed
+  // until there is something to report (its tab bar would take height from the view)
+  m_reportDock = new QDockWidget(tr("Import Report"), this);
+  m_reportDock->setObjectName("importReportDock");
+  m_report = new ImportReportPanel(m_reportDock);
+  m_reportDock->setWidget(m_report);
+  addDockWidget(Qt::BottomDockWidgetArea, m_reportDock);
+  tabifyDockWidget(plots, m_reportDock);
+  m_reportDock->hide();
+  plots->raise();
   // the Joints and Keyframes docks share the Properties dock's place as tabs: each gets the
   // full height
   tabifyDockWidget(properties, joints);

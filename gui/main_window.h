@@ -20,6 +20,7 @@
 #include "viewport/viewport.h"
 
 class QAction;
+class QDockWidget;
 class QFileSystemWatcher;
 class QLabel;
 class QMenu;
@@ -38,6 +39,7 @@ class PropertiesPanel;
 class LinkOptionsForm;
 class JointSlidersPanel;
 class KeyframesPanel;
+class ImportReportPanel;
 class SweepWindow;
 class Autosaver;
 struct RecoveryEntry;
@@ -82,7 +84,9 @@ class MainWindow : public QMainWindow {
 
   /// Opens a model file of either format and shows it at its initial pose. On failure shows the
   /// loader's message (every problem) in a dialog, keeps the current model and returns false.
-  /// Does not ask about unsaved changes (the menu, recent files and drops do).
+  /// Does not ask about unsaved changes (the menu, recent files and drops do). What the reader
+  /// left out or approximated (LoadedModel::notes) goes to the Import report dock, raised, and
+  /// to stderr as "note: FILE: NOTE".
   bool openFile(const QString& path);
   /// Starts an empty model (a floor, gravity -z, no bodies, no file) to build with the Add
   /// Body tool. Does not ask about unsaved changes (the menu does).
@@ -145,8 +149,8 @@ class MainWindow : public QMainWindow {
   /// ghosts added to options.ghosts). Returns whether every frame was written.
   bool exportAnimation(const ExportOptions& options);
   /// Exports the model as URDF (a path ending in .urdf) or as spatial_v2 JSON, atomically;
-  /// what the file cannot hold is listed in the status bar, a refusal (a model URDF cannot
-  /// describe) in a dialog. Returns whether the file was written.
+  /// what the file cannot hold is listed in the status bar and the Import report dock (raised),
+  /// a refusal (a model URDF cannot describe) in a dialog. Returns whether the file was written.
   bool exportModel(const QString& path);
   /// Stores the viewport's current camera in the model (marks the document modified).
   void saveCameraToModel();
@@ -201,6 +205,8 @@ class MainWindow : public QMainWindow {
   PlotsPanel* plots() const { return m_plots; }
   JointSlidersPanel* jointSliders() const { return m_joints; }
   KeyframesPanel* keyframes() const { return m_keyframes; }
+  ImportReportPanel* importReport() const { return m_report; }
+  QDockWidget* importReportDock() const { return m_reportDock; }
   /// Stores the state at the playhead as a keyframe of the model (named `name`; empty: the next
   /// "Keyframe N"), one undoable edit. Returns the refusal (no timeline, a rigid body or
   /// structure, a name in use), or empty; the status bar tells either.
@@ -221,6 +227,8 @@ class MainWindow : public QMainWindow {
   void createMenus();
   void createDocks();
   bool openDocument(const QString& file);
+  /// Shows the Import report dock and brings it to the front of its tabs.
+  void raiseImportReport();
   /// How URDF files are read now: the settings' base and package folders.
   UrdfReading urdfReading() const;
   /// File > URDF Base: remembers the choice and reads the open URDF again with it.
@@ -309,6 +317,8 @@ class MainWindow : public QMainWindow {
   PlotsPanel* m_plots = nullptr;
   JointSlidersPanel* m_joints = nullptr;
   KeyframesPanel* m_keyframes = nullptr;
+  ImportReportPanel* m_report = nullptr;
+  QDockWidget* m_reportDock = nullptr;
   SweepWindow* m_sweepWindow = nullptr;
   struct Ghost {  // a sweep run played beside the model (openSweepRuns)
     long run = 0;

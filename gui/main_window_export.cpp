@@ -18,6 +18,7 @@
 #include "articulate/formats/urdf.h"
 #include "articulate/formats/spatial_v2.h"
 #include "export.h"
+#include "import_report.h"
 #include "main_window_private.h"
 #include "playback.h"
 #include "viewport/viewport.h"
@@ -228,6 +229,8 @@ bool MainWindow::exportModel(const QString& path) {
   QString message = tr("Exported %1").arg(QDir::toNativeSeparators(path));
   for (const std::string& note : notes) message += "; " + QString::fromStdString(note);
   statusBar()->showMessage(message);
+  m_report->addExport(path, notes);
+  if (!notes.empty()) raiseImportReport();
   return true;
 }
 

@@ -6,9 +6,11 @@
 #include <QAction>
 #include <QCryptographicHash>
 #include <QDir>
+#include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <algorithm>
+#include <cstdio>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFileSystemWatcher>
@@ -27,6 +29,7 @@
 #include "articulate/model/model.h"
 #include "articulate/simulation/recording.h"
 #include "articulate/simulation/structure_system.h"
+#include "import_report.h"
 #include "joint_sliders.h"
 #include "keyframes.h"
 #include "main_window_private.h"
@@ -300,6 +303,12 @@ bool MainWindow::showModel(LoadedModel loaded, std::optional<RigidBodySpec> rigi
                                        "URDF); rigid-body and structure files have none yet.")
                                   : QString());
   m_path = file;
+  // what reading the file left out or approximated: in the Import report, and on stderr as
+  // articulate-cli prints it
+  m_report->setOpened(file, m_model->notes);
+  for (const std::string& note : m_model->notes)
+    std::fprintf(stderr, "note: %s: %s\n", localPath(file).c_str(), note.c_str());
+  if (!m_model->notes.empty()) raiseImportReport();
   watchFile();
   m_setAside.clear();  // they belong to the model that was open
   m_trailBodies.erase(std::remove_if(m_trailBodies.begin(), m_trailBodies.end(),
@@ -316,6 +325,11 @@ bool MainWindow::showModel(LoadedModel loaded, std::optional<RigidBodySpec> rigi
   setModified(false);
   if (m_addBodyAction) m_addBodyAction->setEnabled(!m_rigid && !m_structure);
   return true;
+}
+
+void MainWindow::raiseImportReport() {
+  m_reportDock->show();
+  m_reportDock->raise();
 }
 
 bool MainWindow::save() {

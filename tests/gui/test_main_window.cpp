@@ -9,6 +9,7 @@
 #include "articulate/formats/mesh.h"
 #include "articulate/formats/spatial_v2.h"
 #include "articulate/formats/files.h"
+#include "import_report.h"
 #include "main_window.h"
 #include "settings.h"
 #include "viewport/viewport.h"
@@ -457,6 +458,54 @@ class TestMainWindow : public QObject {
     QVERIFY(!w.exportModel(dir.filePath("screw.urdf")));
     QVERIFY2(shown.contains("helical joint (H) has no URDF form"), qPrintable(shown));
     QVERIFY(!QFileInfo::exists(dir.filePath("screw.urdf")));
+  }
+
+  // the Import report dock: what reading a file left out, a row per note under the file's name,
+  // raised when there are notes, started afresh by the next model; an export's notes under
+  // "Export to FILE"; in View > Panels as the other docks; and the notes on stderr
+  void importReportListsTheNotes() {
+    QTemporaryDir dir;
+    MainWindow w;
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    art::gui::ImportReportPanel* report = w.importReport();
+    QDockWidget* dock = w.importReportDock();
+    QVERIFY(report && dock);
+    bool inMenu = false;
+    for (QMenu* menu : w.findChildren<QMenu*>())
+      if (menu->title() == "&Panels") inMenu = menu->actions().contains(dock->toggleViewAction());
+    QVERIFY(inMenu);
+    QVERIFY(w.openFile(kModels + "/arm6.json"));
+    QVERIFY(report->headings().isEmpty());
+    QVERIFY2(report->emptyText().contains("nothing was left out"), qPrintable(report->emptyText()));
+    const QString urdf = QStringLiteral(ARTICULATE_TEST_DATA_DIR) + "/urdf/arm_fixture.urdf";
+    const std::vector<std::string> notes = art::loadModel(urdf.toStdString()).notes;
+    QVERIFY(notes.size() >= 2);
+    dock->hide();
+    QVERIFY(w.openFile(urdf));
+    QCOMPARE(report->headings(), QStringList{"arm_fixture.urdf"});
+    QStringList expected;
+    for (const std::string& note : notes) expected << QString::fromStdString(note);
+    QCOMPARE(report->rows(0), expected);
+    QVERIFY(report->rows(0).join('\n').contains("fixed joint(s) merged"));
+    QVERIFY(report->emptyText().isEmpty());
+    QTRY_VERIFY(dock->isVisible() && !dock->visibleRegion().isEmpty());  // shown, in front of the plots
+    // an export that leaves things out adds its notes below
+    QVERIFY(w.exportModel(dir.filePath("fixture.urdf")));
+    const QStringList headings = report->headings();
+    QVERIFY2(headings.size() == 2 && headings[1] == "Export to fixture.urdf", qPrintable(headings.join(" | ")));
+    QVERIFY(!report->rows(1).isEmpty());
+    // another model starts the report afresh
+    QVERIFY(w.openFile(kModels + "/limited_arm.json"));
+    QVERIFY(report->headings().isEmpty());
+    QVERIFY(report->emptyText().contains("limited_arm.json"));
+    // the application prints the notes of the file it opens on stderr, as articulate-cli does
+    QString out;
+    QCOMPARE(runGui({"--grab-window", dir.filePath("report.png"), "--play-for", "0.5", urdf}, &out), 0);
+    for (const std::string& note : notes)
+      QVERIFY2(out.contains(QString("note: %1: %2").arg(urdf, QString::fromStdString(note))), qPrintable(out));
+    if (qEnvironmentVariableIsSet("ARTICULATE_TEST_SHOTS"))
+      QFile::copy(dir.filePath("report.png"), qEnvironmentVariable("ARTICULATE_TEST_SHOTS") + "/import_report.png");
   }
 
   // File > URDF Base: a robot whose root link is not 'world' floats by default; choosing
