@@ -294,6 +294,7 @@ const Eigen::VectorXd& Simulation::accel(double t, const Eigen::VectorXd& q,
 void Simulation::stage(int k, double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
                        const Eigen::VectorXd& u) {
   m_kv[k] = accel(t, q, qd, u);
+  m_stagePower[k] = (m_model.controlled ? dampingPower(qd) : 0.0) + heldPower(qd);
   if (m_model.hasFreeJoints)
     configurationDerivative(m_model, q, qd, m_kq[k]);
   else
@@ -374,8 +375,17 @@ bool Simulation::commit(double h) {
   if (m_cons && m_q1.allFinite() && m_qd1.allFinite())
     constraintError = projectConstraints(m_model, m_data, *m_cons, m_q1, m_qd1);
   if (m_model.stops && m_q1.allFinite() && m_qd1.allFinite()) applyStops(h);
-  if (m_model.controlled && m_qd1.allFinite())  // damping's work, trapezoid rule
-    m_energyDissipated += 0.5 * h * (dampingPower(m_qd) + dampingPower(m_qd1));
+  // what damping and the holding forces took over the step: semi-implicit Euler by the trapezoid
+  // rule (and the holding forces in applyStops); RK4 and dopri5 by their own quadrature of the
+  // stages' power, so that E + dissipated keeps the integrator's order
+  if (m_opt.integrator == Integrator::SemiImplicitEuler) {
+    if (m_model.controlled && m_qd1.allFinite())
+      m_energyDissipated += 0.5 * h * (dampingPower(m_qd) + dampingPower(m_qd1));
+  } else if (m_opt.integrator == Integrator::RK4) {
+    m_energyDissipated += h / 6 * (m_stagePower[0] + 2 * m_stagePower[1] + 2 * m_stagePower[2] + m_stagePower[3]);
+  } else {
+    for (int j = 0; j < 6; ++j) m_energyDissipated += h * kA[6][j] * m_stagePower[j];
+  }
   double kinetic = 0.0, potential = 0.0;
   if (!check(constraintError, kinetic, potential)) {
     m_t = t0;
@@ -418,6 +428,13 @@ const Eigen::VectorXd& Simulation::holdJoints(const Eigen::VectorXd& q, const Ei
   return m_acc;
 }
 
+// minus the power of the forces holding the held joints at velocities qd (after holdJoints)
+double Simulation::heldPower(const Eigen::VectorXd& qd) const {
+  double p = 0.0;
+  for (std::size_t r = 0; r < m_held.size(); ++r) p -= m_heldForce(static_cast<Eigen::Index>(r)) * qd(m_held[r]);
+  return p;
+}
+
 double Simulation::dampingPower(const Eigen::VectorXd& qd) const {
   double p = 0.0;
   for (int i = 0; i < m_model.nb; ++i)
@@ -444,10 +461,12 @@ void Simulation::applyStops(double h) {
   const double inf = std::numeric_limits<double>::infinity();
   // semi-implicit Euler moves q with the step's end velocity, so by h dqd (Moreau's scheme)
   const double moved = m_opt.integrator == Integrator::SemiImplicitEuler ? h : 0.5 * h;
-  // the work of the forces that held joints inside the step (holdStops: they start the step at
-  // rest), by the same rule as q's motion: exact for a constant force
-  for (std::size_t r = 0; r < m_held.size(); ++r)
-    m_energyDissipated -= moved * m_heldForce(static_cast<Eigen::Index>(r)) * m_qd1(m_held[r]);
+  // semi-implicit Euler: the work of the forces that held joints inside the step (holdStops:
+  // they start the step at rest), F h qd', exact as q moves by h qd' (RK4 and dopri5 take it
+  // with damping's in commit)
+  if (m_opt.integrator == Integrator::SemiImplicitEuler)
+    for (std::size_t r = 0; r < m_held.size(); ++r)
+      m_energyDissipated -= h * m_heldForce(static_cast<Eigen::Index>(r)) * m_qd1(m_held[r]);
   m_rows.clear();
   for (int i = 0; i < m_model.nb; ++i) {
     if (m_model.joints[i].type == JointType::Free) continue;

@@ -132,10 +132,11 @@ class Simulation {
   /// a chaotic one parts ways with the unprojected run, so the two sums differ.
   double energyProjected() const { return m_energyProjected; }
   /// The energy the joints have taken out of the motion since the state was last set (J, >= 0
-  /// up to rounding): the work of the viscous joint damping (BodySpec::damping; the trapezoid
-  /// rule over each step's end velocities) plus what the stops and the Coulomb friction removed
-  /// (BodySpec::limits, friction; their impulses exactly: the energy before minus after; the
-  /// forces holding a joint inside a step by the rule q moves with, exact for a constant force).
+  /// up to rounding): the work of the viscous joint damping (BodySpec::damping) and of the
+  /// forces holding a joint inside a step (stops and friction), their power integrated with the
+  /// stages' weights of RK4 and dopri5 (semi-implicit Euler: damping by the trapezoid rule over
+  /// the step's end velocities, the holding forces as constant forces), plus what the stops' and
+  /// the Coulomb friction's impulses removed after each step (exactly: the energy before minus after).
   /// Without other forces doing work, E(t) + energyDissipated() stays E(0) up to the
   /// integrator's error.
   double energyDissipated() const { return m_energyDissipated; }
@@ -178,6 +179,9 @@ class Simulation {
   Eigen::VectorXd m_u;  // ground's tangential deformation under the contact points (may be empty)
   // stage storage (no allocation while stepping)
   Eigen::VectorXd m_kq[7], m_kv[7], m_ku[7], m_q1, m_qd1, m_u1, m_errq, m_errv, m_erru;
+  // per stage, the power the damping and the holding forces take (W): the step's dissipated
+  // energy is their quadrature with the integrator's own weights
+  double m_stagePower[7] = {0, 0, 0, 0, 0, 0, 0};
   EnergyMomentum m_energy;      // of (m_q, m_qd) when m_energyCurrent
   bool m_energyCurrent = false;
   std::optional<Divergence> m_divergence;
@@ -207,6 +211,7 @@ class Simulation {
   void holdStops();
   const Eigen::VectorXd& holdJoints(const Eigen::VectorXd& q, const Eigen::VectorXd& qdd);
   double dampingPower(const Eigen::VectorXd& qd) const;
+  double heldPower(const Eigen::VectorXd& qd) const;
   // whether the state held in m_q1, m_qd1, m_u1 is finite, its energy has not grown beyond
   // the limit and its constraints hold after the projection (error `constraintError`); leaves
   // the state's kinetic and potential energy (J) in `kinetic` and `potential`
