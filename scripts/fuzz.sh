@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-30}
 shift || true
 harnesses=("$@")
-[ ${#harnesses[@]} -gt 0 ] || harnesses=(fuzz_model_loader fuzz_spatial_v2 fuzz_urdf fuzz_rigid_body fuzz_structure fuzz_appearance fuzz_sweep)
+[ ${#harnesses[@]} -gt 0 ] || harnesses=(fuzz_model_loader fuzz_spatial_v2 fuzz_urdf fuzz_mjcf fuzz_rigid_body fuzz_structure fuzz_appearance fuzz_sweep)
 scripts/setup-deps.sh --fuzz
 build=build/fuzz
 # -O1 -g1: the sanitizers' recommended optimisation with line tables for reports, about half
@@ -38,6 +38,7 @@ failed=()
 for h in "${harnesses[@]}"; do
   case "$h" in
     fuzz_urdf) corpus=urdf dict=tests/fuzz/urdf.dict ;;
+    fuzz_mjcf) corpus=mjcf dict=tests/fuzz/mjcf.dict ;;
     fuzz_appearance) corpus=appearance dict=tests/fuzz/model.dict ;;
     fuzz_sweep) corpus=sweep dict=tests/fuzz/model.dict ;;
     *) corpus=json dict=tests/fuzz/model.dict ;;

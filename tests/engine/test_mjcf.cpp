@@ -215,6 +215,8 @@ class TestMjcf : public QObject {
                                         << "<compiler>: coordinate='global' is not supported";
     QTest::newRow("nothing moves") << "<mujoco><worldbody><geom type='plane' size='1 1 1'/></worldbody></mujoco>" << ""
                                    << "the worldbody has no body that moves";
+    QTest::newRow("not utf-8") << "<mujoco><worldbody><body name='b@BAD@'><joint/><geom size='1'/></body></worldbody></mujoco>" << ""
+                               << "is not UTF-8 text";
     QTest::newRow("negative mass") << "<mujoco><worldbody><body><joint/><inertial pos='0 0 0' mass='-1' diaginertia='1 1 1'/></body></worldbody></mujoco>"
                                    << "" << "<inertial>: an inertial needs a mass >= 0";
   }
@@ -224,7 +226,9 @@ class TestMjcf : public QObject {
     QFETCH(QString, expected);
     QTemporaryDir tmp;
     const QString path = tmp.filePath("main.xml");
-    write(path, main.toStdString());
+    std::string text = main.toStdString();
+    if (const auto at = text.find("@BAD@"); at != std::string::npos) text.replace(at, 5, "\xb4");  // a byte no UTF-8 has there
+    write(path, text);
     if (!other.isEmpty()) write(tmp.filePath("other.xml"), other.toStdString());
     try {
       loadMjcf(path.toStdString());

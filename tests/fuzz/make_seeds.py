@@ -6,6 +6,9 @@
   DIR/urdf        URDF robots: the test fixture, and robots written here in the shapes users
                   bring (package:// meshes, mimic joints, limits, fixed joints, every joint type
                   the importer knows and those it refuses, deep but legal nesting);
+  DIR/mjcf        MJCF models: the shipped quadruped (its include inlined) and models written here
+                  with every joint and geom type, orientation form, default classes, equalities
+                  and elements Articulate reports;
   DIR/appearance  drawing-instruction lists of the models, each behind one byte that chooses
                   a body's list (even) or the base's (odd) for fuzz_appearance;
   DIR/sweep       sweep files over the example models (named relative to models/, as
@@ -18,8 +21,8 @@ import sys
 
 root = pathlib.Path(__file__).resolve().parents[2]
 out = pathlib.Path(sys.argv[1])
-json_dir, urdf_dir, app_dir, sweep_dir = (out / d for d in ("json", "urdf", "appearance", "sweep"))
-for d in (json_dir, urdf_dir, app_dir, sweep_dir):
+json_dir, urdf_dir, app_dir, sweep_dir, mjcf_dir = (out / d for d in ("json", "urdf", "appearance", "sweep", "mjcf"))
+for d in (json_dir, urdf_dir, app_dir, sweep_dir, mjcf_dir):
     d.mkdir(parents=True, exist_ok=True)
 
 appearances = []
@@ -111,6 +114,28 @@ robots = {
 }
 for name, text in robots.items():
     (urdf_dir / name).write_text(text)
+
+quad = root / "models/robots/mjcf_quadruped"
+(mjcf_dir / "quadruped.xml").write_text((quad / "quadruped.xml").read_text().replace(
+    '<include file="defaults.xml"/>', (quad / "defaults.xml").read_text().replace("<mujoco>", "").replace("</mujoco>", "")))
+mjcf = {
+    "forms.xml": "<mujoco><compiler angle='radian' eulerseq='ZYX'/><option timestep='0.005' gravity='0 0 -3'/>"
+        "<default><joint damping='0.1'/><default class='a'><geom type='capsule' size='0.05'/></default></default>"
+        "<worldbody><geom type='plane' size='2 2 0.1'/><body name='f' pos='0 0 1' quat='0.9 0.1 0 0'><freejoint/>"
+        "<geom type='box' size='0.1 0.2 0.05' euler='0.1 0.2 0.3'/><body pos='0.2 0 0' axisangle='0 1 0 0.5' childclass='a'>"
+        "<joint name='h' axis='1 1 0' pos='0 0 0.1' range='-1 1' ref='0.2'/><joint name='s' type='slide' axis='0 0 1'/>"
+        "<geom fromto='0 0 0 0 0 -0.3'/><body xyaxes='0 1 0 -1 0 0'><joint name='b' type='ball'/>"
+        "<geom type='ellipsoid' size='0.1 0.05 0.08' zaxis='1 0 0'/><geom type='cylinder' size='0.03 0.1' mass='0.2'/>"
+        "</body></body></body></worldbody><equality><joint joint1='s' joint2='h' polycoef='0 0.5 0 0 0'/></equality>"
+        "<actuator><motor joint='h'/></actuator></mujoco>",
+    "inertial.xml": "<mujoco><compiler inertiafromgeom='false'/><worldbody><body><joint/><inertial pos='0 0 -0.5' "
+        "mass='1' fullinertia='0.1 0.1 0.1 0.01 0 0'/><body pos='0 0 -1'><joint axis='0 1 0'/><inertial pos='0 0 0' "
+        "mass='0.5' diaginertia='0.01 0.02 0.03' quat='1 0 1 0'/></body></body></worldbody></mujoco>",
+    "refused_joint.xml": "<mujoco><worldbody><body><joint type='spherical'/><geom size='1'/></body></worldbody></mujoco>",
+    "nested_near_limit.xml": "<mujoco>" + "<x>" * 250 + "</x>" * 250 + "<worldbody><body><joint/><geom size='1'/></body></worldbody></mujoco>",
+}
+for name, text in mjcf.items():
+    (mjcf_dir / name).write_text(text)
 
 seen = set()
 for k, (is_base, lst) in enumerate(appearances):

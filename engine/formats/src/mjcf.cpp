@@ -157,6 +157,11 @@ const XMLElement* parseFile(State& s, const std::string& path, const XMLElement*
     if (!from) throw;
     throw s.fail(from, std::string("cannot include '") + from->Attribute("file") + "': " + e.what());
   }
+  if (!robot::validUtf8(text)) {
+    const std::string why = "is not UTF-8 text without control characters (names and files become the model's, which every format writes as UTF-8)";
+    if (from) throw s.fail(from, "included file '" + path + "' " + why);
+    throw FormatError(s.source, why);
+  }
   auto doc = std::make_unique<XMLDocument>();
   if (doc->Parse(text.c_str(), text.size()) != tinyxml2::XML_SUCCESS) {
     const std::string why = std::string(doc->ErrorStr() ? doc->ErrorStr() : "not well-formed XML");
@@ -191,6 +196,9 @@ void resolveIncludes(State& s, const XMLElement* e, std::vector<std::string>& ch
       throw s.fail(c, "includes '" + std::string(file) + "', which is already being included (a cycle)");
     if (static_cast<int>(chain.size()) >= kMaxIncludeDepth)
       throw s.fail(c, "includes are nested deeper than " + std::to_string(kMaxIncludeDepth) + " files");
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(name, ec))  // not a device or a folder: /dev/zero would read 256 MiB
+      throw s.fail(c, "cannot include '" + std::string(file) + "': " + name + " is not a file");
     const XMLElement* root = parseFile(s, name, c);
     s.included[c] = root;
     chain.push_back(name);
@@ -774,22 +782,27 @@ void readBodyContents(State& s, const XMLElement* e, const BodyContext& ctx, boo
             shape = robot::boxMesh(R, p, 2 * g.size);
           }
         } else if (g.type == "ellipsoid") {
-          // 16 x 8 facets of the unit sphere, stretched
+          // 16 x 8 facets of the unit sphere, stretched: a vertex at each pole, 7 rings of 16
           json vertices = json::array(), triangles = json::array();
           constexpr int kAround = 16, kUp = 8;
-          for (int i = 0; i <= kUp; ++i)
+          const auto at = [&](const Vec3& unit) { vertices.push_back(vec(R * g.size.cwiseProduct(unit) + p)); };
+          at(Vec3::UnitZ());
+          for (int i = 1; i < kUp; ++i)
             for (int j = 0; j < kAround; ++j) {
               const double th = kPi * i / kUp, ph = 2 * kPi * j / kAround;
-              const Vec3 unit(std::sin(th) * std::cos(ph), std::sin(th) * std::sin(ph), std::cos(th));
-              vertices.push_back(vec(R * g.size.cwiseProduct(unit) + p));
+              at(Vec3(std::sin(th) * std::cos(ph), std::sin(th) * std::sin(ph), std::cos(th)));
             }
-          for (int i = 0; i < kUp; ++i)
-            for (int j = 0; j < kAround; ++j) {
-              const int v00 = i * kAround + j + 1, v01 = i * kAround + (j + 1) % kAround + 1;
-              const int v10 = v00 + kAround, v11 = v01 + kAround;
-              triangles.push_back({v00, v10, v11});
-              triangles.push_back({v00, v11, v01});
+          at(-Vec3::UnitZ());
+          const int south = 2 + (kUp - 1) * kAround;  // 1-based, as the instruction counts
+          const auto ring = [&](int i, int j) { return 2 + (i - 1) * kAround + (j % kAround); };
+          for (int j = 0; j < kAround; ++j) {
+            triangles.push_back({1, ring(1, j), ring(1, j + 1)});
+            for (int i = 1; i + 1 < kUp; ++i) {
+              triangles.push_back({ring(i, j), ring(i + 1, j), ring(i + 1, j + 1)});
+              triangles.push_back({ring(i, j), ring(i + 1, j + 1), ring(i, j + 1)});
             }
+            triangles.push_back({ring(kUp - 1, j), south, ring(kUp - 1, j + 1)});
+          }
           shape = json::array({"vertices", vertices, "triangles", triangles});
         } else if (g.type == "mesh") {
           const MeshAsset& m = s.meshes.at(g.mesh);
@@ -1034,6 +1047,8 @@ ModelSpec specFromMjcf(const std::string& xml, const std::string& source, MjcfIm
   s.source = source;
   s.folder = std::filesystem::absolute(source).parent_path().string();
   if (robot::xmlNestingDepth(xml) > 256) throw FormatError(source, "is nested deeper than 256 XML elements");
+  if (!robot::validUtf8(xml))
+    throw FormatError(source, "is not UTF-8 text without control characters (names and files become the model's, which every format writes as UTF-8)");
   auto doc = std::make_unique<XMLDocument>();
   if (doc->Parse(xml.c_str(), xml.size()) != tinyxml2::XML_SUCCESS)
     throw FormatError(source, std::string("not well-formed XML: ") + (doc->ErrorStr() ? doc->ErrorStr() : "?"));
