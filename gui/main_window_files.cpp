@@ -24,6 +24,7 @@
 #include "articulate/formats/files.h"
 #include "articulate/formats/spatial_v2.h"
 #include "articulate/formats/structure.h"
+#include "articulate/formats/mjcf.h"
 #include "articulate/formats/urdf.h"
 #include "articulate/formulations/tree_simulation.h"
 #include "articulate/model/model.h"
@@ -44,8 +45,11 @@ namespace {
 
 bool isArticulate(const LoadedModel& model) { return model.format == kModelFormatName; }
 
-/// The first local .json or .urdf file among dropped URLs, or empty.
-// the first local file of a drop, preferring one a reader takes (.json, .urdf): a drop of a
+bool isModelPath(const QString& path) {
+  return path.endsWith(".json", Qt::CaseInsensitive) || isUrdfPath(localPath(path)) || isMjcfPath(localPath(path));
+}
+
+// the first local file of a drop, preferring one a reader takes (.json, .urdf, .xml): a drop of a
 // model with its README opens the model; a drop of files none of which is a model is refused
 // with a message, not silently
 QString droppedFile(const QMimeData* mime) {
@@ -54,15 +58,12 @@ QString droppedFile(const QMimeData* mime) {
   for (const QUrl& url : mime->urls()) {
     if (!url.isLocalFile()) continue;
     const QString path = url.toLocalFile();
-    if (path.endsWith(".json", Qt::CaseInsensitive) || isUrdfPath(localPath(path))) return path;
+    if (isModelPath(path)) return path;
     if (first.isEmpty()) first = path;
   }
   return first;
 }
 
-bool isModelPath(const QString& path) {
-  return path.endsWith(".json", Qt::CaseInsensitive) || isUrdfPath(localPath(path));
-}
 
 }  // namespace
 
@@ -535,7 +536,7 @@ void MainWindow::dropEvent(QDropEvent* event) {
     if (isModelPath(path)) return openFromUser(path);
     showError(tr("Articulate cannot open '%1'.").arg(QFileInfo(path).fileName()),
               tr("It opens models: Articulate and spatial_v2 files (.json) and URDF robots "
-                 "(.urdf). The model shown stays open."));
+                 "(.urdf) and MuJoCo models (.xml, .mjcf). The model shown stays open."));
   });
 }
 
@@ -543,7 +544,7 @@ void MainWindow::openDialog() {
   if (!maybeSave()) return;
   const QString dir = m_path.isEmpty() ? QString() : QFileInfo(m_path).absolutePath();
   const QString path = QFileDialog::getOpenFileName(this, tr("Open Model"), dir,
-                                                    tr("Model files (*.json *.urdf);;All files (*)"));
+                                                    tr("Model files (*.json *.urdf *.xml *.mjcf);;All files (*)"));
   if (!path.isEmpty()) openFile(path);
 }
 

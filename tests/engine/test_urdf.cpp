@@ -5,6 +5,7 @@
 #include <QtTest>
 
 #include <algorithm>
+#include <fstream>
 #include <random>
 
 #include "articulate/model/appearance.h"
@@ -601,6 +602,28 @@ class TestUrdf : public QObject {
   // knee stops and friction, sphere feet. Dropped from 0.13 m it lands on its four feet and
   // stands: after 3 s it is at rest, only the feet touch the ground, with a few millimetres of
   // penetration, and the ground carries its weight
+  // a collision mesh touches the ground by its extreme vertices in 14 directions: on a
+  // tetrahedron, scaled, those are its 4 corners (each extreme in some direction), once each
+  void collisionMeshContactPoints() {
+    QTemporaryDir dir;
+    {
+      std::ofstream obj(dir.filePath("tet.obj").toStdString());
+      obj << "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n";
+    }
+    const std::string xml = "<robot name='r'><link name='a'><inertial><mass value='1'/><inertia ixx='0.1' iyy='0.1' izz='0.1' ixy='0' ixz='0' iyz='0'/></inertial>"
+                            "<collision><origin xyz='0.5 0 0' rpy='0 0 1.5707963267948966'/><geometry><mesh filename='tet.obj' scale='0.1 0.2 0.3'/></geometry></collision></link></robot>";
+    UrdfImport report;
+    const ModelSpec spec = specFromUrdf(xml, dir.filePath("r.urdf").toStdString(), &report);
+    QCOMPARE(spec.contacts.size(), std::size_t{4});
+    // the corners scaled, then turned a quarter about z and moved 0.5 along x
+    const std::vector<Vec3> expected = {Vec3(0.5, 0, 0), Vec3(0.5, 0.1, 0), Vec3(0.3, 0, 0), Vec3(0.5, 0, 0.3)};
+    for (const Vec3& e : expected) {
+      bool found = false;
+      for (const ContactPointSpec& c : spec.contacts) found = found || ((c.point - e).norm() < 1e-12 && c.radius == 0 && c.body == 0);
+      QVERIFY2(found, qPrintable(QString("no contact at %1 %2 %3").arg(e.x()).arg(e.y()).arg(e.z())));
+    }
+  }
+
   void floatingQuadrupedLandsAndStands() {
     const char* inertial = "<inertial><mass value='%1'/><inertia ixx='%2' iyy='%2' izz='%2' ixy='0' ixz='0' iyz='0'/></inertial>";
     QString xml = "<robot name='dog'><link name='torso'>" + QString(inertial).arg(8).arg(0.2) +

@@ -269,6 +269,24 @@ class TestMainWindow : public QObject {
     QApplication::sendEvent(&w, &drop);
     QTRY_COMPARE(QString::fromStdString(w.model()->spec.name), QString("planar5"));
 
+    // an MJCF model dropped with its defaults file opens (the .xml that includes the other),
+    // and the Import Report lists what it does not model (its twelve motors)
+    const QString quadruped = kModels + "/robots/mjcf_quadruped/quadruped.xml";
+    QMimeData mjcf;
+    mjcf.setUrls({QUrl::fromLocalFile(kModels + "/robots/mjcf_quadruped/meshes/torso.stl"), QUrl::fromLocalFile(quadruped)});
+    QDragEnterEvent enterMjcf(QPoint(20, 20), Qt::CopyAction, &mjcf, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&w, &enterMjcf);
+    QVERIFY(enterMjcf.isAccepted());
+    QDropEvent dropMjcf(QPointF(20, 20), Qt::CopyAction, &mjcf, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&w, &dropMjcf);
+    QTRY_COMPARE(QString::fromStdString(w.model()->spec.name), QString("mjcf_quadruped"));
+    QCOMPARE(w.model()->format, std::string("mjcf"));
+    QCOMPARE(w.model()->spec.bodies.size(), std::size_t{13});
+    art::gui::ImportReportPanel* report = w.importReport();
+    QVERIFY(report);
+    QCOMPARE(report->headings(), QStringList{"quadruped.xml"});
+    QVERIFY2(report->rows(0).join('\n').contains("12 <actuator> element(s) not modelled"), qPrintable(report->rows(0).join('\n')));
+
     QMimeData text;
     text.setText("planar5.json");
     QDragEnterEvent refused(QPoint(20, 20), Qt::CopyAction, &text, Qt::LeftButton, Qt::NoModifier);
