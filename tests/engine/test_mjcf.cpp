@@ -45,7 +45,7 @@ class TestMjcf : public QObject {
     const ModelSpec spec = specFromMjcf(
         "<mujoco model='arm'><option timestep='0.005' gravity='0 0 -3' integrator='Euler'/>"
         "<default><joint damping='0.5'/></default><worldbody>"
-        "<body name='upper' pos='0 0 1'><joint name='shoulder' axis='0 1 0' range='-90 45' ref='30' frictionloss='0.2'/>"
+        "<body name='upper' pos='0 0 1'><joint name='shoulder' axis='0 1 0' range='-90 45' ref='30' frictionloss='0.2' armature='0.02'/>"
         "<geom type='sphere' size='0.1'/>"
         "<body name='slider' pos='0.5 0 0'><joint name='rail' type='slide' axis='1 0 0' range='-0.1 0.2' limited='false'/>"
         "<inertial pos='0 0 0' mass='2' diaginertia='0.1 0.1 0.1'/></body></body></worldbody></mujoco>",
@@ -59,6 +59,7 @@ class TestMjcf : public QObject {
     QVERIFY(upper.joint.type == JointType::Ry);
     QCOMPARE(upper.damping, 0.5);
     QCOMPARE(upper.friction, 0.2);
+    QCOMPARE(upper.armature, 0.02);
     QVERIFY(upper.limits.lower && std::abs(*upper.limits.lower + M_PI / 2) < 1e-15);
     QVERIFY(upper.limits.upper && std::abs(*upper.limits.upper - M_PI / 4) < 1e-15);
     QVERIFY(std::abs(upper.q0 - M_PI / 6) < 1e-15);  // qpos0 is ref
@@ -115,7 +116,7 @@ class TestMjcf : public QObject {
     for (const char* part : {"skipped on <joint>: actuatorfrcrange", "skipped on <option>: sleep_tolerance", "<size>", "<visual>",
                              "2 <actuator> element(s) not modelled", "1 <tendon> element(s) not modelled", "1 <sensor> element(s) not modelled",
                              "1 <contact> element(s) not modelled",
-                             "the armature (rotor inertia) of 1 joint(s) is not used", "the springs (stiffness) of 1 joint(s)"})
+                             "the springs (stiffness) of 1 joint(s)"})
       QVERIFY2(has(notes, part), (std::string(part) + " is not in:\n" + notes).c_str());
   }
 

@@ -10,7 +10,7 @@
 // (nested, `class` and `childclass`), every orientation form (quat, axisangle, euler with
 // several sequences, xyaxes, zaxis) for bodies, inertials and geoms, degrees and radians, bodies
 // with no joint (welded) and with two joints, hinge and slide joints with offsets, rotated axes
-// and reference positions, explicit inertials (diagonal and full) and inertia from geoms
+// and reference positions, armature (which mj_fullM includes), explicit inertials (diagonal and full) and inertia from geoms
 // (spheres, capsules and cylinders by fromto, boxes, ellipsoids; density and mass), a floating
 // body on a free joint, and <include>. A mesh file's inertia (a closed STL written here) is
 // checked the same way.
@@ -95,7 +95,8 @@ std::string randomMjcf(std::uint32_t seed, int bodies, bool floating, bool degre
         const bool slide = joint % 4 == 2;
         const std::string axis = joint % 3 == 0 ? (joint % 2 ? "0 -1 0" : "1 0 0") : v3(1.0);
         x << "<joint name='j" << joint << "' type='" << (slide ? "slide" : "hinge") << "' axis='" << axis << "' pos='" << v3(0.2)
-          << "' ref='" << num((slide ? 1 : toUnit) * 0.5 * u(rng)) << "' range='" << num(-toUnit) << " " << num(toUnit) << "'/>";
+          << "' ref='" << num((slide ? 1 : toUnit) * 0.5 * u(rng)) << "' range='" << num(-toUnit) << " " << num(toUnit) << "'"
+          << (joint % 3 == 1 ? " armature='" + num(0.05 * pos(rng)) + "'" : std::string()) << "/>";
       }
     }
     x << (k % 3 == 1 ? geoms(k) : inertial(k));

@@ -230,6 +230,7 @@ void abaPasses(const Model& m, Data& d, const VecRef& q, const VecRef& qd, const
       di = t.S[i].dot(w.U[i]);
       w.u[i] = taui - t.S[i].dot(w.pA[i]);
     }
+    if (m.hasArmature) di += m.armature(detail::vIdx<Free>(m, i));  // D = S' IA S + armature
     // the one division per body: its reciprocal serves U/d here and qdd below
     w.d[i] = 1.0 / di;
     if (p >= 0) {

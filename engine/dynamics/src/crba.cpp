@@ -61,6 +61,7 @@ const Eigen::MatrixXd& crba(const Model& m, Data& d, const VecRef& q) {
   detail::dispatchTree(m, [&](auto arith, auto free) {
     crbaPasses<decltype(arith), decltype(free)::value>(m, d, q);
   });
+  if (m.hasArmature) d.H.diagonal() += m.armature;
   return d.H;
 }
 

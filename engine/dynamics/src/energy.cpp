@@ -116,6 +116,7 @@ void detail::kineticPotential(const Model& m, Data& d, const VecRef& q, const Ve
   detail::dispatchTree(m, [&](auto arith, auto free) {
     energyOnlyPass<decltype(arith), decltype(free)::value>(m, d, q, qd, kinetic, potential);
   });
+  if (m.hasArmature) kinetic += 0.5 * m.armature.dot(qd.cwiseProduct(qd));
 }
 
 EnergyMomentum energyMomentum(const Model& m, Data& d, const VecRef& q, const VecRef& qd) {
@@ -125,6 +126,10 @@ EnergyMomentum energyMomentum(const Model& m, Data& d, const VecRef& q, const Ve
   detail::dispatchTree(m, [&](auto arith, auto free) {
     energyPasses<decltype(arith), decltype(free)::value>(m, d, q, qd, e);
   });
+  if (m.hasArmature) {
+    const double rotors = 0.5 * m.armature.dot(qd.cwiseProduct(qd));
+    e.kinetic += rotors;
+  }
   return e;
 }
 

@@ -59,6 +59,7 @@ const Eigen::VectorXd& rnea(const Model& m, Data& d, const VecRef& q, const VecR
   detail::dispatchTree(m, [&](auto arith, auto free) {
     rneaPasses<decltype(arith), decltype(free)::value>(m, d, q, qd, &qdd, fext, d.tau);
   });
+  if (m.hasArmature) d.tau += m.armature.cwiseProduct(qdd);
   return d.tau;
 }
 

@@ -445,6 +445,7 @@ ojson bodyJson(const ModelSpec& s, const BodySpec& b, bool planar) {
   if (b.control.type != ControlSpec::Type::None) jb["control"] = controlJson(b.control);
   if (b.damping != 0) jb["damping"] = b.damping;
   if (b.friction != 0) jb["friction"] = b.friction;
+  if (b.armature != 0) jb["armature"] = b.armature;
   if (!b.limits.empty()) {
     ojson jl = ojson::object();
     const JointLimits& l = b.limits;
@@ -673,7 +674,7 @@ int readBody(JsonReader& rd, const json& jb, std::size_t i, const TreeContext& t
   const std::string p = jsonIndex("bodies", i);
   int parent = -1;
   if (!rd.object(jb, p, {"name", "parent", "joint", "placement", "inertia", "initial",
-                          "appearance", "control", "damping", "friction", "limits"}))
+                          "appearance", "control", "damping", "friction", "armature", "limits"}))
     return -1;
   if (!jb.contains("name")) rd.fail(p, "missing field 'name'");
   if (!jb.contains("parent")) rd.fail(p, "missing field 'parent' (a body name or \"base\")");
@@ -701,6 +702,10 @@ int readBody(JsonReader& rd, const json& jb, std::size_t i, const TreeContext& t
   if (jb.contains("friction") && rd.number(jb["friction"], jsonField(p, "friction"), b.friction)) {
     if (!(b.friction >= 0)) rd.fail(jsonField(p, "friction"), "must be >= 0");
     else if (b.friction > 0 && b.joint.type == JointType::Free) rd.fail(jsonField(p, "friction"), "a free joint takes no friction");
+  }
+  if (jb.contains("armature") && rd.number(jb["armature"], jsonField(p, "armature"), b.armature)) {
+    if (!(b.armature >= 0)) rd.fail(jsonField(p, "armature"), "must be >= 0");
+    else if (b.armature > 0 && b.joint.type == JointType::Free) rd.fail(jsonField(p, "armature"), "a free joint takes no armature");
   }
   if (jb.contains("limits")) readLimits(rd, jb["limits"], jsonField(p, "limits"), b);
   b.parent = parent;

@@ -123,7 +123,7 @@ struct State {
   std::map<std::string, std::set<std::string>> skipped;  // element -> attributes skipped
   std::map<std::string, int> notModelled;                // element -> count (actuators, ...)
   std::vector<std::string> meshNotes;
-  int welded = 0, balls = 0, armature = 0, springs = 0, unusedStops = 0, planes = 0, meshInertia = 0;
+  int welded = 0, balls = 0, springs = 0, unusedStops = 0, planes = 0, meshInertia = 0;
   int contactShapes[6] = {0, 0, 0, 0, 0, 0};  // spheres, capsules, boxes, cylinders, ellipsoids, meshes
   double staticMass = 0;                      // kg on bodies welded to the world
 
@@ -673,7 +673,9 @@ Frame addAxisJoint(State& s, const XMLElement* e, const Attrs& a, const Frame& a
   if (damping < 0 || friction < 0) throw s.fail(e, "damping and frictionloss must be >= 0");
   b.damping = damping;
   b.friction = friction;
-  if (number(s, e, a, "armature", 0) != 0) ++s.armature;
+  const double armature = number(s, e, a, "armature", 0);
+  if (!(armature >= 0)) throw s.fail(e, "armature must be >= 0");
+  b.armature = armature;
   if (number(s, e, a, "stiffness", 0) != 0) ++s.springs;
   const auto limited = get(a, "limited").value_or("auto");
   if (limited != "true" && limited != "false" && limited != "auto")
@@ -1017,7 +1019,6 @@ void importNotes(const State& s, std::vector<std::string>& notes) {
   if (s.welded) notes.push_back(std::to_string(s.welded) + " body(ies) without joints merged into their parent (the world's into the fixed base)");
   if (s.staticMass > 0) notes.push_back("the mass of bodies welded to the world (" + num(s.staticMass) + " kg) is not used: they do not move");
   if (s.balls) notes.push_back(std::to_string(s.balls) + " ball joint(s) became three hinges each about the body's x, y and z (Euler angles, singular where the middle one is +-90 degrees; MuJoCo uses a quaternion); their range is not used");
-  if (s.armature) notes.push_back("the armature (rotor inertia) of " + std::to_string(s.armature) + " joint(s) is not used: the joint-space inertia lacks it");
   if (s.springs) notes.push_back("the springs (stiffness) of " + std::to_string(s.springs) + " joint(s) are not used");
   if (s.unusedStops) notes.push_back("the ranges and frictionloss of " + std::to_string(s.unusedStops) + " joint(s) are not used: the model has joint equalities, and Articulate's stops do not act with couplings yet");
   if (s.meshInertia) notes.push_back(std::to_string(s.meshInertia) + " mesh geom(s) add no mass: their mesh file was not read");

@@ -421,6 +421,8 @@ std::vector<std::string> exportNotes(const ModelSpec& spec, int dropped) {
   }
   if (initial) notes.push_back("the initial state of " + std::to_string(initial) + " joint(s) is not stored");
   if (controlled) notes.push_back("the controllers of " + std::to_string(controlled) + " joint(s) are not stored");
+  const auto armature = std::count_if(spec.bodies.begin(), spec.bodies.end(), [](const BodySpec& b) { return b.armature > 0; });
+  if (armature) notes.push_back("the armature of " + std::to_string(armature) + " joint(s) is not stored: URDF has none");
   if (!spec.contacts.empty())
     notes.push_back(std::to_string(spec.contacts.size()) + " ground-contact point(s) are not stored");
   if (!spec.forces.empty())

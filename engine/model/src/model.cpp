@@ -374,6 +374,10 @@ Model compile(const ModelSpec& spec) {
     if (b.damping > 0 && b.joint.type == JointType::Free)
       throw ModelError(static_cast<int>(i), b.name, "damping", "a free joint takes no damping");
     checkLimits(spec, static_cast<int>(i));
+    if (!std::isfinite(b.armature) || b.armature < 0)
+      throw ModelError(static_cast<int>(i), b.name, "armature", "must be a number >= 0");
+    if (b.armature > 0 && b.joint.type == JointType::Free)
+      throw ModelError(static_cast<int>(i), b.name, "armature", "a free joint takes no armature");
     m.controls.push_back(b.control);
     m.damping.push_back(b.damping);
     m.limits.push_back(b.limits);
@@ -381,6 +385,15 @@ Model compile(const ModelSpec& spec) {
     m.controlled = m.controlled || b.control.type != ControlSpec::Type::None || b.damping > 0;
     m.stops = m.stops || b.limits.lower || b.limits.upper || b.friction > 0;
   }
+  // armature: per velocity variable; its joints take ABA's general inward step (the revolute
+  // one assumes Ia S = 0, which armature breaks)
+  m.armature = Eigen::VectorXd::Zero(m.nv());
+  for (std::size_t i = 0; i < spec.bodies.size(); ++i)
+    if (spec.bodies[i].armature > 0) {
+      m.armature(m.vIndex[i]) = spec.bodies[i].armature;
+      m.hasArmature = true;
+      if (m.arithmetic == Arithmetic::Spatial) m.spatial.turnAxis[i] = -1;
+    }
   return m;
 }
 

@@ -67,6 +67,8 @@ struct Model {
   std::vector<JointLimits> limits;          // (nb) BodySpec::limits
   std::vector<double> friction;             // (nb) Coulomb joint friction (BodySpec::friction)
   bool stops = false;                       // some joint has a position limit or friction
+  Eigen::VectorXd armature;                 // (nv) per velocity variable (BodySpec::armature)
+  bool hasArmature = false;                 // some joint has armature
   std::vector<ExternalForceSpec> forces;    // constant external forces
   TreeArrays<SpatialArith> spatial;
   TreeArrays<PlanarArith> planar;

@@ -132,6 +132,10 @@ struct BodySpec {
   // to `friction` that holds the joint at rest and opposes its motion, applied as an impulse
   // after every step with the stops (Simulation)
   double friction = 0.0;
+  // armature (kg m^2 or kg, >= 0; not on a free joint): an inertia the joint's own motion adds,
+  // as a motor's rotor behind a gearbox has (MJCF's joint armature): H(i, i) += armature, and
+  // its kinetic energy 1/2 armature qd^2 counts with the bodies'
+  double armature = 0.0;
   JointLimits limits;  // not on a free joint
 };
 
