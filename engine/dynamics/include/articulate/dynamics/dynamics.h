@@ -41,17 +41,19 @@ Eigen::Matrix<double, 6, Eigen::Dynamic> contactPositionsVelocities(const Model&
                                                                     const VecRef& qd);
 
 /// Inverse dynamics by the recursive Newton-Euler algorithm (spatial_v2 ID): the joint forces
-/// tau (N m or N) that produce qdd at (q, qd) under gravity and fext. Result in data.tau.
+/// tau (N m or N) that produce qdd at (q, qd) under gravity and fext, joint armature's
+/// armature * qdd included (Model::armature). Result in data.tau.
 const Eigen::VectorXd& rnea(const Model& model, Data& data, const VecRef& q, const VecRef& qd,
                             const VecRef& qdd, const ExternalForces* fext = nullptr);
 
 /// Forward dynamics by the articulated-body algorithm (spatial_v2 FDab): joint accelerations
-/// at (q, qd) under tau, gravity and fext. Result in data.qdd.
+/// at (q, qd) under tau, gravity and fext, with the joints' armature. Result in data.qdd.
 const Eigen::VectorXd& aba(const Model& model, Data& data, const VecRef& q, const VecRef& qd,
                            const VecRef& tau, const ExternalForces* fext = nullptr);
 
 /// Joint-space inertia matrix H(q) by the composite-rigid-body algorithm (full symmetric
-/// nv x nv matrix in data.H, kg m^2 / kg; a free joint owns a 6x6 block).
+/// nv x nv matrix in data.H, kg m^2 / kg; a free joint owns a 6x6 block), joint armature added
+/// to its diagonal.
 const Eigen::MatrixXd& crba(const Model& model, Data& data, const VecRef& q);
 
 /// Bias forces C(q, qd, fext) = ID(q, qd, 0, fext), so that tau = H qdd + C. Result in data.C.
