@@ -32,8 +32,6 @@ std::string allNotes(const MjcfImport& r) {
 
 bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
-int bodyNamed(const ModelSpec& spec, const std::string& name) { return spec.findBody(name); }
-
 }  // namespace
 
 class TestMjcf : public QObject {
