@@ -38,14 +38,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* bytes, std::size_t siz
     const Eigen::MatrixXd H = art::crba(model, data, model.q0);
     if (!H.allFinite()) finding("an imported model's joint-space inertia is not finite", xml);
 
-    art::Diagnostics problems;
     const std::string saved = art::formatJson(art::specToJson(spec));
-    const std::optional<art::LoadedModel> back = art::readModelDocument(art::parseJsonText(saved, "saved.json"), problems);
-    if (!back || !problems.empty()) {
-      finding("an imported model's Articulate document does not read back", fuzz::joined(problems) + saved);
-      return 0;
-    }
-    const art::Model again = art::compile(back->spec);
+    const art::LoadedModel back = fuzz::readBack(saved, "saved.json", "an imported model's Articulate document");
+    const art::Model again = art::compile(back.spec);
     art::Data dataAgain(again);
     const Eigen::MatrixXd H2 = art::crba(again, dataAgain, again.q0);
     if (H2.rows() != H.rows() || !H2.allFinite() || (H2 - H).norm() > 1e-9 * (1.0 + H.norm()))

@@ -41,10 +41,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* bytes, std::size_t siz
     const Eigen::MatrixXd H = art::crba(model, data, model.q0);
 
     // the robot saves in the Articulate format (JSON: names must be UTF-8) and reads back
-    art::Diagnostics problems;
-    const std::string saved = art::formatJson(art::specToJson(spec));
-    if (!art::readModelDocument(art::parseJsonText(saved, "saved.json"), problems) || !problems.empty())
-      finding("an imported robot's Articulate document does not read back", fuzz::joined(problems) + saved);
+    fuzz::readBack(art::formatJson(art::specToJson(spec)), "saved.json", "an imported robot's Articulate document");
 
     art::UrdfText out;
     try {

@@ -1063,19 +1063,8 @@ ModelSpec specFromMjcf(const std::string& xml, const std::string& source, MjcfIm
   resolveIncludes(s, root, chain);
   readTop(s, root);
   if (s.spec.bodies.empty()) throw FormatError(source, "the worldbody has no body that moves");
-  for (std::size_t i = 0; i < s.spec.bodies.size(); ++i)
-    if (!s.masses[i].empty()) {
-      const Mass m = robot::combine(s.masses[i]);
-      s.spec.bodies[i].inertia = InertiaSpec::fromMassComInertia(m.m, m.c, m.Ic);
-    }
-  if (!s.spec.constraints.empty())
-    for (BodySpec& b : s.spec.bodies)
-      if (b.limits.lower || b.limits.upper || b.friction > 0) {
-        ++s.unusedStops;
-        b.limits.lower.reset();
-        b.limits.upper.reset();
-        b.friction = 0;
-      }
+  robot::setInertias(s.spec, s.masses);
+  s.unusedStops = robot::dropStopsWithCouplings(s.spec);
   const std::string renamed = robot::renameBase(s.spec);
   robot::checkCompiles(s.spec, source, "body");
   if (report) {

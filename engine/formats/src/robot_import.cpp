@@ -207,6 +207,27 @@ std::size_t xmlNestingDepth(const std::string& xml) {
   return deepest;
 }
 
+void setInertias(ModelSpec& spec, const std::vector<std::vector<Mass>>& masses) {
+  for (std::size_t i = 0; i < spec.bodies.size(); ++i)
+    if (!masses[i].empty()) {
+      const Mass total = combine(masses[i]);
+      spec.bodies[i].inertia = InertiaSpec::fromMassComInertia(total.m, total.c, total.Ic);
+    }
+}
+
+int dropStopsWithCouplings(ModelSpec& spec) {
+  if (spec.constraints.empty()) return 0;
+  int dropped = 0;
+  for (BodySpec& b : spec.bodies)
+    if (b.limits.lower || b.limits.upper || b.friction > 0) {
+      ++dropped;
+      b.limits.lower.reset();
+      b.limits.upper.reset();
+      b.friction = 0;
+    }
+  return dropped;
+}
+
 void checkCompiles(const ModelSpec& spec, const std::string& source, const char* what) {
   Model model;
   try {

@@ -962,15 +962,6 @@ void walkLinks(ImportState& s, const std::vector<urdf::LinkSharedPtr>& ordered) 
   }
 }
 
-// sets each body's inertia: the mass properties of its links combined (body coordinates)
-void setBodyInertias(ImportState& s) {
-  for (std::size_t i = 0; i < s.spec.bodies.size(); ++i)
-    if (!s.masses[i].empty()) {
-      const Mass total = robot::combine(s.masses[i]);
-      s.spec.bodies[i].inertia = InertiaSpec::fromMassComInertia(total.m, total.c, total.Ic);
-    }
-}
-
 // adds each <mimic> as a coupling constraint; refuses a mimic of a joint that is not a body's
 void addMimics(ImportState& s) {
   for (std::size_t i = 0; i < s.spec.bodies.size(); ++i)
@@ -987,16 +978,8 @@ void addMimics(ImportState& s) {
       c.offset = mimic->offset;
       s.spec.constraints.push_back(c);
     }
-  // the stops' impulses do not keep constraints (compile refuses both): with mimic couplings
-  // the position limits and friction stay unused, and a note says so
-  if (!s.spec.constraints.empty())
-    for (BodySpec& b : s.spec.bodies)
-      if (b.limits.lower || b.limits.upper || b.friction > 0) {
-        ++s.unusedStops;
-        b.limits.lower.reset();
-        b.limits.upper.reset();
-        b.friction = 0;
-      }
+  // with mimic couplings the position limits and friction stay unused, and a note says so
+  s.unusedStops = robot::dropStopsWithCouplings(s.spec);
 }
 
 // one note per kind of thing not used (root mass, merged links, limits, collisions, meshes)
@@ -1057,7 +1040,7 @@ ModelSpec specFromUrdf(const std::string& xml, const std::string& source, UrdfIm
   }
   walkLinks(s, ordered);
   const std::string renamed = robot::renameBase(s.spec);
-  setBodyInertias(s);
+  robot::setInertias(s.spec, s.masses);
   addMimics(s);
   robot::checkCompiles(s.spec, s.source, "link");
   if (report) {
