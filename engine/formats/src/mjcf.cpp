@@ -407,14 +407,13 @@ void readOption(State& s, const XMLElement* e) {
       throw s.fail(e, "integrator must be Euler, RK4, implicit or implicitfast, got '" + *v + "'");
     }
   }
-  for (const char* k : {"wind", "magnetic", "density", "viscosity"})
-    if (a.count(k) && k != std::string("magnetic")) s.skipped["option"].insert(std::string(k) + " (fluid forces are not modelled)");
+  for (const char* k : {"wind", "density", "viscosity"})
+    if (a.count(k)) s.skipped["option"].insert(std::string(k) + " (fluid forces are not modelled)");
   forEachChild(s, e, [&](const XMLElement* c) {
     if (std::string(c->Name()) != "flag") return;
     const Attrs f = attributes(s, c, "");
     if (get(f, "gravity") == std::optional<std::string>("disable")) s.spec.gravity = Vec3::Zero();
   });
-  if (!s.spec.gravity) s.spec.gravity = Vec3(0, 0, -9.81);
 }
 
 void readDefault(State& s, const XMLElement* e, const std::string& parent) {
@@ -523,9 +522,12 @@ Geom readGeom(State& s, const XMLElement* e, const Attrs& a) {
     g.p = (from + to) / 2;
     g.R = zTo(to - from);
     const double half = (to - from).norm() / 2;
-    if (g.type == "capsule" || g.type == "cylinder") size[1] = half;
-    else size[2] = half;
-    if (g.type == "capsule" || g.type == "cylinder") size[2] = 0;
+    if (g.type == "capsule" || g.type == "cylinder") {
+      size[1] = half;
+      size[2] = 0;
+    } else {
+      size[2] = half;
+    }
   } else {
     g.p = vec3(s, e, a, "pos", Vec3::Zero());
     g.R = orientation(s, e, a);
@@ -761,9 +763,7 @@ void readBodyContents(State& s, const XMLElement* e, const BodyContext& ctx, boo
         m.Ic = R * u.I * R.transpose() * m.m;
         if (g.type == "mesh" && u.volume == 0) ++s.meshInertia;
         fromGeoms.push_back(m);
-      } else if (world) {
-        s.staticMass += 0;  // the world's geoms have no mass in MuJoCo
-      }
+      }  // the world's geoms have no mass in MuJoCo
       // drawing: MuJoCo's viewer shows groups 0 to 2; a transparent geom is not drawn
       if (g.group <= 2 && g.rgba(3) > 0) {
         json shape;
