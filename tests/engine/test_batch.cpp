@@ -306,7 +306,7 @@ class TestBatch : public QObject {
     pd.bodies[1].control.type = ControlSpec::Type::PD;
     pd.bodies[1].control.kp = 10;
     cases.push_back({pd, "joint controllers"});
-    cases.push_back({loadModel(std::string(ARTICULATE_MODELS_DIR) + "/quadruped.json").spec, "free joints"});
+    cases.push_back({loadModel(std::string(ARTICULATE_MODELS_DIR) + "/quadruped.json").spec, "free and ball joints"});
     cases.push_back({loadModel(std::string(ARTICULATE_MODELS_DIR) + "/fourbar.json").spec, "loops"});
     for (const auto& [spec, word] : cases) {
       const Model m = compile(spec);

@@ -90,7 +90,7 @@ class TestFreeJoint : public QObject {
     const Model plain = compile(autoTree(AutoTreeOptions{}));
     QCOMPARE(plain.nq(), plain.nb);
     QCOMPARE(plain.nv(), plain.nb);
-    QVERIFY(!plain.hasFreeJoints);
+    QVERIFY(!plain.hasQuaternions);
   }
 
   // a free joint below another body, a controller on it or a coupling with it is refused

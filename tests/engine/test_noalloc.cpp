@@ -85,17 +85,25 @@ class TestNoAlloc : public QObject {
   void algorithmsDoNotAllocate_data() {
     QTest::addColumn<bool>("planar");
     QTest::addColumn<bool>("free");
-    QTest::newRow("spatial") << false << false;
-    QTest::newRow("planar") << true << false;
-    QTest::newRow("free joint") << false << true;
+    QTest::addColumn<bool>("ball");
+    QTest::newRow("spatial") << false << false << false;
+    QTest::newRow("planar") << true << false << false;
+    QTest::newRow("free joint") << false << true << false;
+    QTest::newRow("ball joints") << false << true << true;
   }
   void algorithmsDoNotAllocate() {
     QFETCH(bool, planar);
     QFETCH(bool, free);
+    QFETCH(bool, ball);
     ModelSpec spec =
         planar ? randomTree(12, 1, {JointType::PlanarR, JointType::PlanarPx})
                : randomTree(12, 1, {JointType::Rx, JointType::Pz, JointType::H, JointType::Ry});
     if (free) spec.bodies[0].joint = Joint{JointType::Free, 0.0};
+    if (ball)  // with armature: aba's 3x3 solve with it
+      for (int i : {3, 7, 11}) {
+        spec.bodies[static_cast<std::size_t>(i)].joint = Joint{JointType::Ball, 0.0};
+        spec.bodies[static_cast<std::size_t>(i)].armature = 0.01;
+      }
     const Model m = compile(spec);
     Data d(m);
     const Eigen::VectorXd q = Eigen::VectorXd::LinSpaced(m.nq(), -1, 1);

@@ -182,7 +182,7 @@ class TestSweep : public QObject {
     // what is not vectorised, and why
     const std::vector<std::pair<json, QString>> others = {
         {doublePendulumSweep(), "pointer"},
-        {json{{"format", "articulate-sweep"}, {"model", kModels + "/quadruped.json"}, {"duration", 0.01}}, "free joints"},
+        {json{{"format", "articulate-sweep"}, {"model", kModels + "/quadruped.json"}, {"duration", 0.01}}, "free and ball joints"},
         {json{{"format", "articulate-sweep"}, {"model", kModels + "/tree_double_pendulum.json"}, {"duration", 0.01}, {"integrator", "dopri5"}}, "dopri5"},
         {json{{"format", "articulate-sweep"}, {"model", kModels + "/bouncing_cylinder.json"}, {"duration", 0.01}}, "trees"}};
     for (const auto& [other, word] : others) {

@@ -2,12 +2,14 @@
 // single-DoF joints: U = IA S, d = S' U, u = tau - S' pA (the workspace keeps 1/d). A free
 // joint (S = identity, always on the base) has U = D = IA and u = tau - pA, so its body's
 // spatial acceleration is
-// a = IA \ (tau - pA) and qdd = a - Xup a0 (RBDA section 9.3). A revolute joint about a
+// a = IA \ (tau - pA) and qdd = a - Xup a0 (RBDA section 9.3). A ball joint (S = [identity(3);
+// 0], anywhere) takes the same steps with 3x3 D (ballInward). A revolute joint about a
 // coordinate axis on a tree transform without rotation (Model turnAxis), the common case, takes
 // a specialised inward step (revoluteInward) that keeps its Ia in registers and reads and
 // writes only the upper triangle of the IA it shares with such a parent: after aba, such a
 // body's IA holds its articulated-body inertia (not Ia), valid in the upper triangle only.
 #include <Eigen/Cholesky>
+#include <Eigen/LU>
 
 #include "detail.h"
 
@@ -165,6 +167,32 @@ void revoluteInward(Workspace<SpatialArith>& w, int i, int p, double taui, bool 
     for (int col = r + 1; col < 6; ++col) out(col, r) = out(r, col);
 }
 
+/// The inward step of a ball joint (S = [identity(3); 0]): U = IA S (IA's first three
+/// columns), D = S' IA S + armature (their top 3x3 block), u = tau_i - S' pA, kept for the
+/// outward pass, and Ia = IA - U D^-1 U' and pa = pA + Ia c + U D^-1 u added to the parent
+/// through Xup[i] (RBDA Table 7.1 with a 3-column S).
+void ballInward(const Model& m, Workspace<SpatialArith>& w, int i, const VecRef& tau) {
+  const int vi = m.vIndex[i];
+  Eigen::Matrix<double, 6, 3>& U = w.Uball[i];
+  U = w.IA[i].leftCols<3>();
+  Mat3 D = U.topRows<3>();
+  if (m.hasArmature) D.diagonal() += m.armature.segment<3>(vi);
+  D = 0.5 * (D + D.transpose());
+  Mat3& Dinv = w.Dinvball[i];
+  Dinv = D.inverse();
+  w.uball[i] = tau.segment<3>(vi) - w.pA[i].head<3>();
+  const int p = m.parent[i];
+  if (p < 0) return;
+  const Eigen::Matrix<double, 6, 3> UD = U * Dinv;
+  Mat6& Ia = w.IA[i];
+  Ia.noalias() -= UD * U.transpose();
+  Vec6& pa = w.pA[i];
+  pa.noalias() += Ia * w.c[i];
+  pa.noalias() += UD * w.uball[i];
+  w.Xup[i].addTransposeTransformInertia(Ia, w.IA[p]);
+  w.pA[p] += w.Xup[i].applyTransposeForce(pa);
+}
+
 template <class A, bool Free>
 void abaPasses(const Model& m, Data& d, const VecRef& q, const VecRef& qd, const VecRef& tau,
                const ExternalForces* fext) {
@@ -204,6 +232,12 @@ void abaPasses(const Model& m, Data& d, const VecRef& q, const VecRef& qd, const
   // inward pass: articulated-body inertias and bias forces
   for (int i = m.nb - 1; i >= 0; --i) {
     if (detail::isFree<A, Free>(m, i)) continue;  // on the base: solved in the last pass
+    if constexpr (A::dim == 6) {
+      if (detail::isBall<A, Free>(m, i)) {
+        ballInward(m, w, i, tau);
+        continue;
+      }
+    }
     const int k = t.axis[i];
     const double taui = tau(detail::vIdx<Free>(m, i));
     const int p = parent[i];
@@ -263,6 +297,16 @@ void abaPasses(const Model& m, Data& d, const VecRef& q, const VecRef& qd, const
       acc[i] = Eigen::LLT<Mat>(IA[i]).solve(Vec(tau.template segment<A::dim>(vi) - pA[i]));
       d.qdd.template segment<A::dim>(vi) = acc[i] - a;
       continue;
+    }
+    if constexpr (A::dim == 6) {
+      if (detail::isBall<A, Free>(m, i)) {
+        // qdd = D^-1 (u - U' a), a_i = a + S qdd
+        const Vec3 qdd3 = w.Dinvball[i] * (w.uball[i] - w.Uball[i].transpose() * a);
+        d.qdd.template segment<3>(m.vIndex[i]) = qdd3;
+        acc[i] = a;
+        acc[i].template head<3>() += qdd3;
+        continue;
+      }
     }
     const int vi = detail::vIdx<Free>(m, i);
     qdd[vi] = (u[i] - U[i].dot(a)) * dinv[i];

@@ -57,7 +57,7 @@ std::string batchUnsupported(const Model& m) {
   (void)m;
   return "this build does not target AVX2 (ARTICULATE_HOST_ARCH off, or a CPU without it)";
 #else
-  if (m.hasFreeJoints) return "free joints take the one-state algorithms";
+  if (m.hasQuaternions) return "free and ball joints take the one-state algorithms";
   if (!m.forces.empty()) return "external forces take the one-state algorithms";
   if (!m.contacts.empty()) return "ground contact takes the one-state algorithms";
   if (!m.constraints.empty()) return "loops and gears take the one-state algorithms";

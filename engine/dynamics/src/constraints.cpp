@@ -61,8 +61,8 @@ void treeMotion(const Model& m, Data& d, ConstraintData& cd, const VecRef& q, co
     }
     cd.v0[i] = toBase(w.X0[i], w.v[i]);
     cd.a0[i] = toBase(w.X0[i], w.a[i]);
-    if (detail::isFree<A, Free>(m, i)) {
-      for (int k = 0; k < A::dim; ++k)
+    if (detail::isFree<A, Free>(m, i) || detail::isBall<A, Free>(m, i)) {
+      for (int k = 0, n = m.jointNv(i); k < n; ++k)
         cd.s0[m.vIndex[i] + k] = toBase(w.X0[i], Vec(Vec::Unit(k)));
     } else {
       cd.s0[detail::vIdx<Free>(m, i)] = toBase(w.X0[i], t.S[i]);
@@ -308,7 +308,7 @@ double closeConstraintsAfterStep(const Model& m, Data& d, ConstraintData& cd,
     err = cd.phi.cwiseAbs().maxCoeff();
     if (err <= tolerance || it >= maxIterations || !std::isfinite(err)) break;
     solvePivoted(cd.A, cd.perm, cd.nc, cd.rank, cd.phi, cd.rhs, cd.work);
-    if (!m.hasFreeJoints) {
+    if (!m.hasQuaternions) {
       for (int k = 0; k < cd.nc; ++k) {
         q1 -= cd.rhs(k) * cd.Y.col(k);
         qd1 -= (cd.rhs(k) / h) * cd.Y.col(k);
@@ -340,7 +340,7 @@ double projectConstraints(const Model& m, Data& d, ConstraintData& cd,
       for (int k = 0; k <= i; ++k) cd.A(i, k) = cd.A(k, i) = cd.G.row(i).dot(cd.G.row(k));
     const int rank = factorPivoted(cd.A, cd.perm, cd.nc);
     solvePivoted(cd.A, cd.perm, cd.nc, rank, cd.phi, cd.rhs, cd.work);
-    if (!m.hasFreeJoints) {
+    if (!m.hasQuaternions) {
       for (int k = 0; k < cd.nc; ++k) q -= cd.rhs(k) * cd.G.row(k).transpose();
     } else {
       cd.dq.setZero();

@@ -36,11 +36,12 @@ void addControlForces(const Model& model, double t, const VecRef& q, const VecRe
     throw std::invalid_argument("addControlForces: q needs " + std::to_string(model.nq()) +
                                 " entries, qd and tau " + std::to_string(model.nv()));
   if (!model.controlled) return;
-  // free joints take no controller (compile() refuses one), so every controlled joint has one
-  // position and one velocity variable
+  // free and ball joints take no controller (compile() refuses one), so every controlled joint
+  // has one position and one velocity variable; a ball joint's damping acts on its three
   for (int i = 0; i < model.nb; ++i) {
     const int vi = model.vIndex[i];
-    if (model.damping[i] > 0) tau(vi) -= model.damping[i] * qd(vi);  // viscous joint damping
+    if (model.damping[i] > 0)  // viscous joint damping
+      for (int k = 0, n = model.jointNv(i); k < n; ++k) tau(vi + k) -= model.damping[i] * qd(vi + k);
     if (model.controls[i].type == ControlSpec::Type::None) continue;
     const double f = controlForce(model.controls[i], t, q(model.qIndex[i]), qd(vi));
     const std::optional<double>& effort = model.limits[i].effort;  // the actuator's limit

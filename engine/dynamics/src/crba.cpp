@@ -1,8 +1,9 @@
 // Composite-rigid-body algorithm for the joint-space inertia matrix (RBDA Table 6.2), its
 // tree-sparse L^T L factorisation and solve (RBDA Tables 6.3 and 6.4), and forward dynamics
 // by qdd = H \ (tau - C) (spatial_v2 FDcrb). H is nv x nv: a free joint (on the base) owns a
-// 6x6 block, its body's composite inertia, and its 6 variables form a chain in the expanded
-// tree that the sparse factorisation walks (lambda = Model::dofParent).
+// 6x6 block, its body's composite inertia, and a ball joint a 3x3 block, its rotational part;
+// their variables form a chain in the expanded tree that the sparse factorisation walks
+// (lambda = Model::dofParent).
 #include <cmath>
 
 #include "detail.h"
@@ -25,10 +26,25 @@ void crbaPasses(const Model& m, Data& d, const VecRef& q) {
   // in base coordinates H(i, j) = S0_j . (X0_i^T IC_i S_i) for every ancestor j of i, so each
   // pair costs a dot product rather than a transform (U holds S0, f holds F0)
   for (int i = 0; i < m.nb; ++i) {
-    if (detail::isFree<A, Free>(m, i)) continue;
+    if (detail::isFree<A, Free>(m, i) || detail::isBall<A, Free>(m, i)) continue;
     w.U[i] = w.X0[i].applyInverse(t.S[i]);
     w.f[i] = w.X0[i].applyTransposeForce(typename A::Vec(w.IA[i] * t.S[i]));
   }
+  // row `row` of H against the ancestors of body i, F0 = X0_i^T IC_i S_i for that row's column
+  // of S_i
+  auto ancestors = [&](int i, int row, const typename A::Vec& F0) {
+    for (int j = m.parent[i]; j >= 0; j = m.parent[j]) {
+      const int vj = detail::vIdx<Free>(m, j);
+      if (detail::isFree<A, Free>(m, j) || detail::isBall<A, Free>(m, j)) {
+        // the columns of a free or ball ancestor j: S0_j = X0_j^-1 e_k, so S0_j . F0 is
+        // entry k of F0 in body j's coordinates
+        const typename A::Vec Fj = w.X0[j].applyForce(F0);
+        for (int k = 0, n = m.jointNv(j); k < n; ++k) d.H(row, vj + k) = d.H(vj + k, row) = Fj(k);
+      } else {
+        d.H(row, vj) = d.H(vj, row) = w.U[j].dot(F0);
+      }
+    }
+  };
   for (int i = 0; i < m.nb; ++i) {
     if (detail::isFree<A, Free>(m, i)) {
       // S = identity in body coordinates: the diagonal block is the composite inertia itself
@@ -37,19 +53,15 @@ void crbaPasses(const Model& m, Data& d, const VecRef& q) {
       continue;
     }
     const int vi = detail::vIdx<Free>(m, i);
-    d.H(vi, vi) = w.U[i].dot(w.f[i]);
-    for (int j = m.parent[i]; j >= 0; j = m.parent[j]) {
-      if (detail::isFree<A, Free>(m, j)) {
-        // the columns of a free ancestor j: S0_j = X0_j^-1 e_k, so S0_j . F0_i is row k of
-        // F0_i in body j's coordinates
-        const typename A::Vec Fj = w.X0[j].applyForce(w.f[i]);
-        const int vj = m.vIndex[j];
-        for (int k = 0; k < A::dim; ++k) d.H(vi, vj + k) = d.H(vj + k, vi) = Fj(k);
-      } else {
-        const int vj = detail::vIdx<Free>(m, j);
-        d.H(vi, vj) = d.H(vj, vi) = w.U[j].dot(w.f[i]);
-      }
+    if (detail::isBall<A, Free>(m, i)) {
+      // S = [identity(3); 0]: the diagonal block is the composite inertia's rotational block
+      d.H.template block<3, 3>(vi, vi) = w.IA[i].template topLeftCorner<3, 3>();
+      for (int k = 0; k < 3; ++k)
+        ancestors(i, vi + k, w.X0[i].applyTransposeForce(typename A::Vec(w.IA[i].col(k))));
+      continue;
     }
+    d.H(vi, vi) = w.U[i].dot(w.f[i]);
+    ancestors(i, vi, w.f[i]);
   }
 }
 

@@ -36,12 +36,12 @@ decltype(auto) dispatch(const Model& m, F&& f) {
 }
 
 /// Calls f(arith, std::bool_constant<Free>{}) for the model's arithmetic and whether it has
-/// free joints: the instantiation for Free = false indexes q, qd by body as before free joints
-/// existed, so models without them pay nothing for them.
+/// free or ball joints (Model::hasQuaternions): the instantiation for Free = false indexes q, qd
+/// by body as before such joints existed, so models without them pay nothing for them.
 template <class F>
 decltype(auto) dispatchTree(const Model& m, F&& f) {
   if (m.arithmetic == Arithmetic::Planar) return f(PlanarArith{}, std::false_type{});
-  if (m.hasFreeJoints) return f(SpatialArith{}, std::true_type{});
+  if (m.hasQuaternions) return f(SpatialArith{}, std::true_type{});
   return f(SpatialArith{}, std::false_type{});
 }
 
@@ -50,6 +50,15 @@ template <class A, bool Free>
 inline bool isFree(const Model& m, int i) {
   if constexpr (Free && A::dim == 6)
     return m.joints[i].type == JointType::Free;
+  else
+    return false;
+}
+
+/// Whether joint i is a ball joint (only ever in the Free instantiation of a spatial model).
+template <class A, bool Free>
+inline bool isBall(const Model& m, int i) {
+  if constexpr (Free && A::dim == 6)
+    return m.joints[i].type == JointType::Ball;
   else
     return false;
 }
@@ -108,6 +117,8 @@ inline void updateXup(const Model& m, Workspace<A>& w, int i, const VecRef& q, b
   if constexpr (Free && A::dim == 6) {
     if (m.joints[i].type == JointType::Free)
       w.Xup[i] = Joint::freeTransform(q.data() + m.qIndex[i]) * t.Xtree[i];
+    else if (m.joints[i].type == JointType::Ball)
+      w.Xup[i] = Joint::ballTransform(q.data() + m.qIndex[i]) * t.Xtree[i];
     else
       w.Xup[i] = A::jointTimesTree(m.joints[i], q(m.qIndex[i]), t.Xtree[i]);
   } else if constexpr (A::dim == 6) {
@@ -163,11 +174,17 @@ inline void withXup(const Model& m, const Workspace<A>& w, int i, F&& f) {
   f(w.Xup[i]);
 }
 
-/// The joint velocity vJ = S qd_i of joint i (the body's velocity itself for a free joint).
+/// The joint velocity vJ = S qd_i of joint i (the body's velocity itself for a free joint, its
+/// angular velocity [w; 0] for a ball joint).
 template <class A, bool Free = false>
 inline typename A::Vec jointVelocity(const Model& m, int i, const VecRef& qd) {
   if constexpr (Free && A::dim == 6) {
     if (m.joints[i].type == JointType::Free) return qd.template segment<6>(m.vIndex[i]);
+    if (m.joints[i].type == JointType::Ball) {
+      Vec6 vJ;
+      vJ << qd.template segment<3>(m.vIndex[i]), 0.0, 0.0, 0.0;
+      return vJ;
+    }
   }
   return m.arrays<A>().S[i] * qd(vIdx<Free>(m, i));
 }

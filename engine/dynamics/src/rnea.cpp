@@ -1,7 +1,8 @@
 // Recursive Newton-Euler inverse dynamics (Featherstone, RBDA Table 5.1; spatial_v2 ID).
 // Gravity enters as a fictitious base acceleration a0 = -[0; g]. A free joint (S = identity,
 // always on the base) takes its body's spatial velocity and acceleration as qd and qdd and
-// returns the whole body force as its 6 joint forces.
+// returns the whole body force as its 6 joint forces; a ball joint (S = [identity(3); 0])
+// returns the moment of its body force.
 #include "detail.h"
 
 namespace art {
@@ -25,13 +26,20 @@ void rneaPasses(const Model& m, Data& d, const VecRef& q, const VecRef& qd, cons
       if (qdd) w.a[i] += qdd->template segment<A::dim>(vi);
     } else {
       const typename A::Vec vJ = detail::jointVelocity<A, Free>(m, i, qd);
-      const double qddi = qdd ? (*qdd)(detail::vIdx<Free>(m, i)) : 0.0;
+      // S qdd_i: a ball joint's three accelerations are its body's angular acceleration
+      typename A::Vec aJ = A::Vec::Zero();
+      if (qdd) {
+        if (detail::isBall<A, Free>(m, i))
+          aJ.template head<3>() = qdd->template segment<3>(m.vIndex[i]);
+        else
+          aJ = t.S[i] * (*qdd)(detail::vIdx<Free>(m, i));
+      }
       if (p < 0) {
         w.v[i] = vJ;
-        w.a[i] = w.Xup[i].apply(t.aGrav) + t.S[i] * qddi;
+        w.a[i] = w.Xup[i].apply(t.aGrav) + aJ;
       } else {
         w.v[i] = w.Xup[i].apply(w.v[p]) + vJ;
-        w.a[i] = w.Xup[i].apply(w.a[p]) + t.S[i] * qddi + crossMotion(w.v[i], vJ);
+        w.a[i] = w.Xup[i].apply(w.a[p]) + aJ + crossMotion(w.v[i], vJ);
       }
     }
     w.f[i] = t.I[i] * w.a[i] + crossForce(w.v[i], typename A::Vec(t.I[i] * w.v[i]));
@@ -43,7 +51,10 @@ void rneaPasses(const Model& m, Data& d, const VecRef& q, const VecRef& qd, cons
       out.template segment<A::dim>(m.vIndex[i]) = w.f[i];
       continue;  // on the base: nothing to pass on
     }
-    out(detail::vIdx<Free>(m, i)) = t.S[i].dot(w.f[i]);
+    if (detail::isBall<A, Free>(m, i))
+      out.template segment<3>(m.vIndex[i]) = w.f[i].template head<3>();
+    else
+      out(detail::vIdx<Free>(m, i)) = t.S[i].dot(w.f[i]);
     if (m.parent[i] >= 0) w.f[m.parent[i]] += w.Xup[i].applyTransposeForce(w.f[i]);
   }
 }

@@ -391,6 +391,12 @@ ojson initialJson(const BodySpec& b) {
       init["orientation"] = vecJson(b.freeOrientation);
     if (!b.freeVelocity.isZero(0)) init["velocity"] = vecJson(b.freeVelocity);
     if (!init.empty()) return init;
+  } else if (b.joint.type == JointType::Ball) {
+    ojson init = ojson::object();
+    if (b.freeOrientation != Eigen::Vector4d(1, 0, 0, 0))
+      init["orientation"] = vecJson(b.freeOrientation);
+    if (!b.freeVelocity.head<3>().isZero(0)) init["velocity"] = vecJson(Vec3(b.freeVelocity.head<3>()));
+    if (!init.empty()) return init;
   } else if (b.q0 != 0 || b.qd0 != 0) {
     return {{"q", b.q0}, {"qd", b.qd0}};
   }
@@ -400,8 +406,8 @@ ojson initialJson(const BodySpec& b) {
 // bodies[i].limits: {"lower", "upper", "effort", "velocity"}, each optional
 void readLimits(JsonReader& rd, const json& jl, const std::string& path, BodySpec& b) {
   if (!rd.object(jl, path, {"lower", "upper", "effort", "velocity"})) return;
-  if (b.joint.type == JointType::Free) {
-    rd.fail(path, "a free joint takes no limits");
+  if (hasQuaternion(b.joint.type)) {
+    rd.fail(path, std::string(b.joint.type == JointType::Free ? "a free" : "a ball") + " joint takes no limits");
     return;
   }
   const auto read = [&](const char* field, std::optional<double>& out) {
@@ -648,8 +654,13 @@ void readPlacement(JsonReader& rd, const json& pl, const std::string& pp, bool p
 // bodies[i].initial: q and qd, or for a free joint its position (m), orientation quaternion
 // [w x y z] and body velocity [w; v]
 void readInitial(JsonReader& rd, const json& ji, const std::string& p, BodySpec& b) {
-  if (b.joint.type == JointType::Free) {
-    if (!rd.object(ji, jsonField(p, "initial"), {"position", "orientation", "velocity"})) return;
+  if (hasQuaternion(b.joint.type)) {
+    // a ball joint's initial state is a free joint's without the position: orientation and
+    // angular velocity
+    const bool free = b.joint.type == JointType::Free;
+    if (free ? !rd.object(ji, jsonField(p, "initial"), {"position", "orientation", "velocity"})
+             : !rd.object(ji, jsonField(p, "initial"), {"orientation", "velocity"}))
+      return;
     Eigen::VectorXd v;
     if (ji.contains("position")) rd.vec3(ji["position"], jsonField(p, "initial.position"), b.freePosition);
     if (ji.contains("orientation") &&
@@ -659,8 +670,8 @@ void readInitial(JsonReader& rd, const json& ji, const std::string& p, BodySpec&
       else
         rd.fail(jsonField(p, "initial.orientation"), "the quaternion [w x y z] must not be zero");
     }
-    if (ji.contains("velocity") && rd.vector(ji["velocity"], 6, jsonField(p, "initial.velocity"), v))
-      b.freeVelocity = v;
+    if (ji.contains("velocity") && rd.vector(ji["velocity"], free ? 6 : 3, jsonField(p, "initial.velocity"), v))
+      b.freeVelocity.head(v.size()) = v;
     return;
   }
   if (!rd.object(ji, jsonField(p, "initial"), {"q", "qd"})) return;
@@ -701,7 +712,8 @@ int readBody(JsonReader& rd, const json& jb, std::size_t i, const TreeContext& t
   }
   if (jb.contains("friction") && rd.number(jb["friction"], jsonField(p, "friction"), b.friction)) {
     if (!(b.friction >= 0)) rd.fail(jsonField(p, "friction"), "must be >= 0");
-    else if (b.friction > 0 && b.joint.type == JointType::Free) rd.fail(jsonField(p, "friction"), "a free joint takes no friction");
+    else if (b.friction > 0 && hasQuaternion(b.joint.type))
+      rd.fail(jsonField(p, "friction"), std::string(b.joint.type == JointType::Free ? "a free" : "a ball") + " joint takes no friction");
   }
   if (jb.contains("armature") && rd.number(jb["armature"], jsonField(p, "armature"), b.armature)) {
     if (!(b.armature >= 0)) rd.fail(jsonField(p, "armature"), "must be >= 0");

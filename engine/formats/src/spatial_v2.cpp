@@ -66,8 +66,8 @@ Joint joint(const json& j, const std::string& path) {
   } else {
     throw FormatError(path, "expected a joint code string or an object with 'code'");
   }
-  // spatial_v2 has no free joint (Articulate's "free" is not one of its codes)
-  if (!parseJointCode(code, jt.type) || jt.type == JointType::Free)
+  // spatial_v2 has no free or ball joint (Articulate's "free" and "ball" are not its codes)
+  if (!parseJointCode(code, jt.type) || hasQuaternion(jt.type))
     throw FormatError(path, "unknown joint code '" + code +
                                 "' (known: Rx Ry Rz R Px Py Pz P H r px py)");
   // spatial_v2's jcalc reads jtyp.pars.pitch for 'H' and fails without it: so does this reader
@@ -351,6 +351,11 @@ int withoutMeshes(nlohmann::json& list, int depth = 0) {
 }  // namespace
 
 ojson specToSpatialV2(const ModelSpec& original, std::vector<std::string>* notes) {
+  for (std::size_t i = 0; i < original.bodies.size(); ++i)
+    if (original.bodies[i].joint.type == JointType::Ball)
+      throw FormatError("bodies[" + std::to_string(i) + "].joint",
+                        "body '" + original.bodies[i].name + "': its ball joint has no spatial_v2 "
+                        "form (spatial_v2's joints have one degree of freedom)");
   // spatial_v2 has no free joint: free bodies become its six-joint floatbase emulation
   ModelSpec spec = expandFreeJoints(original);
   // nor meshes: showmotion stops at an instruction it does not know

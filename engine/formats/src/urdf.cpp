@@ -256,6 +256,9 @@ void checkUrdfForm(const ModelSpec& spec) {
     if (b.joint.type == JointType::H)
       throw UrdfError("body '" + b.name + "': its helical joint (H) has no URDF form (URDF joints "
                       "rotate or slide, not both)");
+    if (b.joint.type == JointType::Ball)
+      throw UrdfError("body '" + b.name + "': its ball joint has no URDF form (URDF has no "
+                      "spherical joint; MJCF has)");
     if (b.joint.type == JointType::Free && &b != &spec.bodies.front())
       throw UrdfError("body '" + b.name + "': its free joint has no URDF form (a URDF robot floats "
                       "at its root link only: make it the first body)");

@@ -295,7 +295,7 @@ void Simulation::stage(int k, double t, const Eigen::VectorXd& q, const Eigen::V
                        const Eigen::VectorXd& u) {
   m_kv[k] = accel(t, q, qd, u);
   m_stagePower[k] = (m_model.controlled ? dampingPower(qd) : 0.0) + heldPower(qd);
-  if (m_model.hasFreeJoints)
+  if (m_model.hasQuaternions)
     configurationDerivative(m_model, q, qd, m_kq[k]);
   else
     m_kq[k] = qd;
@@ -341,7 +341,7 @@ bool Simulation::fixedStep(double h) {
   holdStops();
   if (m_opt.integrator == Integrator::SemiImplicitEuler) {
     m_qd1 = m_qd + h * accel(m_t, m_q, m_qd, m_u);
-    if (m_model.hasFreeJoints)
+    if (m_model.hasQuaternions)
       integrateConfiguration(m_model, m_q, m_qd1, h, m_q1);
     else
       m_q1 = m_q + h * m_qd1;
@@ -371,7 +371,7 @@ bool Simulation::commit(double h) {
   const double t0 = m_t;
   m_t += h;
   double constraintError = 0.0;
-  if (m_model.hasFreeJoints) normalizeConfiguration(m_model, m_q1);
+  if (m_model.hasQuaternions) normalizeConfiguration(m_model, m_q1);
   if (m_cons && m_q1.allFinite() && m_qd1.allFinite())
     constraintError = projectConstraints(m_model, m_data, *m_cons, m_q1, m_qd1);
   if (m_model.stops && m_q1.allFinite() && m_qd1.allFinite()) applyStops(h);
@@ -409,7 +409,7 @@ void Simulation::holdStops() {
   m_held.clear();
   if (!m_model.stops) return;
   for (int i = 0; i < m_model.nb; ++i) {
-    if (m_model.joints[i].type == JointType::Free) continue;
+    if (hasQuaternion(m_model.joints[i].type)) continue;
     const int vi = m_model.vIndex[i];
     if (!(std::abs(m_qd(vi)) <= 1e-9)) continue;  // moving: the impulses after the step act
     const auto r = static_cast<Eigen::Index>(m_held.size());
@@ -438,7 +438,8 @@ double Simulation::heldPower(const Eigen::VectorXd& qd) const {
 double Simulation::dampingPower(const Eigen::VectorXd& qd) const {
   double p = 0.0;
   for (int i = 0; i < m_model.nb; ++i)
-    if (m_model.damping[i] > 0) p += m_model.damping[i] * qd(m_model.vIndex[i]) * qd(m_model.vIndex[i]);
+    if (m_model.damping[i] > 0)
+      p += m_model.damping[i] * qd.segment(m_model.vIndex[i], m_model.jointNv(i)).squaredNorm();
   return p;
 }
 
@@ -469,7 +470,7 @@ void Simulation::applyStops(double h) {
       m_energyDissipated -= h * m_heldForce(static_cast<Eigen::Index>(r)) * m_qd1(m_held[r]);
   m_rows.clear();
   for (int i = 0; i < m_model.nb; ++i) {
-    if (m_model.joints[i].type == JointType::Free) continue;
+    if (hasQuaternion(m_model.joints[i].type)) continue;
     // a joint held inside the step has had its friction there
     const bool held = std::find(m_held.begin(), m_held.end(), m_model.vIndex[i]) != m_held.end();
     const auto r = static_cast<Eigen::Index>(m_rows.size());
@@ -489,7 +490,7 @@ void Simulation::applyStops(double h) {
   m_dqd = m_qd1 - m_dqd;
   integrateConfiguration(m_model, m_q1, m_dqd, moved, m_q1);
   for (int i = 0, r = 0; i < m_model.nb; ++i) {  // onto the stops
-    if (m_model.joints[i].type == JointType::Free) continue;
+    if (hasQuaternion(m_model.joints[i].type)) continue;
     const JointLimits& l = m_model.limits[i];
     double& q = m_q1(m_model.qIndex[i]);
     const bool row = r < n && m_rows[static_cast<std::size_t>(r)] == m_model.vIndex[i];

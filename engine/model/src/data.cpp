@@ -3,9 +3,14 @@
 namespace art {
 
 Data::Data(const Model& model) : nb(model.nb) {
-  if (model.arithmetic == Arithmetic::Spatial)
+  if (model.arithmetic == Arithmetic::Spatial) {
     spatial.resize(nb);
-  else
+    for (const Joint& j : model.joints)
+      if (j.type == JointType::Ball) {
+        spatial.resizeBall(nb);
+        break;
+      }
+  } else
     planar.resize(nb);
   const int nv = model.nv();
   tau = Eigen::VectorXd::Zero(nv);

@@ -251,7 +251,7 @@ BodySpec makeLink(const ModelSpec& spec, int parent, const Vec3& point, const Ve
                                                                                 : JointType::PlanarR;
   } else {
     if (!axis.allFinite() || axis.norm() < 1e-12) throw EditError("the joint axis must not be zero");
-    if (o.joint == JointType::Free || isPlanar(o.joint))
+    if (hasQuaternion(o.joint) || isPlanar(o.joint))
       throw EditError("the Add body tool attaches by a one-axis joint (Rx..Pz or H)");
     b.joint.type = o.joint;
     // the frame's joint axis (x, y or z by the joint type) along `axis`; the link (frame x, or
@@ -315,6 +315,12 @@ void setInitialState(ModelSpec& spec, const Eigen::VectorXd& q, const Eigen::Vec
   for (std::size_t i = 0; i < spec.bodies.size(); ++i) {
     BodySpec& b = spec.bodies[i];
     const int k = model.qIndex[i], v = model.vIndex[i];
+    if (b.joint.type == JointType::Ball) {
+      const Eigen::Vector4d quaternion = q.segment<4>(k);
+      if (!quaternion.isApprox(b.freeOrientation.normalized(), 1e-14)) b.freeOrientation = quaternion;
+      if (qd.size()) b.freeVelocity.head<3>() = qd.segment<3>(v);
+      continue;
+    }
     if (b.joint.type != JointType::Free) {
       b.q0 = q(k);
       if (qd.size()) b.qd0 = qd(v);

@@ -143,12 +143,14 @@ void checkBody(const ModelSpec& spec, int i, std::set<std::string>& seen) {
     throw ModelError(i, b.name, "initial state", "is not finite");
   checkControl(b, i);
   const bool free = b.joint.type == JointType::Free;
+  const std::string kind = free ? "a free joint" : "a ball joint";
   if (free && b.parent != -1)
     throw ModelError(i, b.name, "joint.type",
                      "a free joint must connect the body to the fixed base (parent -1)");
-  if (free && b.control.type != ControlSpec::Type::None)
-    throw ModelError(i, b.name, "control", "a free joint takes no controller");
-  if (free && !(b.freeOrientation.norm() > 0))
+  if (!hasQuaternion(b.joint.type)) return;
+  if (b.control.type != ControlSpec::Type::None)
+    throw ModelError(i, b.name, "control", kind + " takes no controller");
+  if (!(b.freeOrientation.norm() > 0))
     throw ModelError(i, b.name, "initial.orientation", "the quaternion must not be zero");
 }
 
@@ -163,8 +165,10 @@ void appendJoint(Model& m, const BodySpec& b, int i) {
   m.names.push_back(b.name);
   m.qIndex.push_back(qi);
   m.vIndex.push_back(vi);
+  const int p = b.parent;
+  const int parentDof = p < 0 ? -1 : m.vIndex[p] + jointNv(m.joints[p].type) - 1;
   if (free) {
-    m.hasFreeJoints = true;
+    m.hasQuaternions = true;
     m.q0.segment<3>(qi) = b.freePosition;
     m.q0.segment<4>(qi + 3) = b.freeOrientation.normalized();
     m.qd0.segment<6>(vi) = b.freeVelocity;
@@ -172,11 +176,19 @@ void appendJoint(Model& m, const BodySpec& b, int i) {
       m.dofParent.push_back(k == 0 ? -1 : vi + k - 1);
       m.dofBody.push_back(i);
     }
+  } else if (b.joint.type == JointType::Ball) {
+    // the three variables form a chain below the parent's last one in the expanded tree
+    m.hasQuaternions = true;
+    m.q0.segment<4>(qi) = b.freeOrientation.normalized();
+    m.qd0.segment<3>(vi) = b.freeVelocity.head<3>();
+    for (int k = 0; k < 3; ++k) {
+      m.dofParent.push_back(k == 0 ? parentDof : vi + k - 1);
+      m.dofBody.push_back(i);
+    }
   } else {
     m.q0(qi) = b.q0;
     m.qd0(vi) = b.qd0;
-    const int p = b.parent;
-    m.dofParent.push_back(p < 0 ? -1 : m.vIndex[p] + jointNv(m.joints[p].type) - 1);
+    m.dofParent.push_back(parentDof);
     m.dofBody.push_back(i);
   }
 }
@@ -221,10 +233,10 @@ void checkConstraint(const ModelSpec& spec, std::size_t k) {
     if (!isBody(c.joint, false)) throw ModelError(field + ".joint", "is not a joint");
     if (!isBody(c.master, false)) throw ModelError(field + ".master", "is not a joint");
     if (c.joint == c.master) throw ModelError(field + ".master", "must differ from joint");
-    if (spec.bodies[c.joint].joint.type == JointType::Free)
-      throw ModelError(field + ".joint", "a coupling cannot use a free joint");
-    if (spec.bodies[c.master].joint.type == JointType::Free)
-      throw ModelError(field + ".master", "a coupling cannot use a free joint");
+    if (hasQuaternion(spec.bodies[c.joint].joint.type))
+      throw ModelError(field + ".joint", "a coupling cannot use a free or ball joint");
+    if (hasQuaternion(spec.bodies[c.master].joint.type))
+      throw ModelError(field + ".master", "a coupling cannot use a free or ball joint");
     if (!std::isfinite(c.ratio) || !std::isfinite(c.offset))
       throw ModelError(field, "ratio and offset must be finite");
   } else {
@@ -323,8 +335,10 @@ void checkLimits(const ModelSpec& spec, int i) {
     s << "lower (" << *l.lower << ") is above upper (" << *l.upper << ")";
     throw ModelError(i, b.name, "limits", s.str());
   }
-  if (b.joint.type == JointType::Free && (!l.empty() || b.friction > 0))
-    throw ModelError(i, b.name, l.empty() ? "friction" : "limits", "a free joint takes no limits or friction");
+  if (hasQuaternion(b.joint.type) && (!l.empty() || b.friction > 0))
+    throw ModelError(i, b.name, l.empty() ? "friction" : "limits",
+                     std::string(b.joint.type == JointType::Free ? "a free" : "a ball") +
+                         " joint takes no limits or friction");
   if ((l.lower || l.upper || b.friction > 0) && !spec.constraints.empty())
     throw ModelError(i, b.name, l.lower || l.upper ? "limits" : "friction",
                      "position limits and friction do not act on a model with constraints (loops, gears)");
@@ -390,7 +404,7 @@ Model compile(const ModelSpec& spec) {
   m.armature = Eigen::VectorXd::Zero(m.nv());
   for (std::size_t i = 0; i < spec.bodies.size(); ++i)
     if (spec.bodies[i].armature > 0) {
-      m.armature(m.vIndex[i]) = spec.bodies[i].armature;
+      m.armature.segment(m.vIndex[i], m.jointNv(static_cast<int>(i))).setConstant(spec.bodies[i].armature);
       m.hasArmature = true;
       if (m.arithmetic == Arithmetic::Spatial) m.spatial.turnAxis[i] = -1;
     }

@@ -170,9 +170,11 @@ std::string variableOwner(const Model& m, int i, bool velocity) {
     const int size = velocity ? m.jointNv(j) : m.jointNq(j);
     if (i >= start && i < start + size) {
       if (size == 1) return " " + m.names[j];
+      // a ball joint's variables are a free joint's rotational ones
       static const char* const q7[] = {"x", "y", "z", "qw", "qx", "qy", "qz"};
       static const char* const v6[] = {"wx", "wy", "wz", "vx", "vy", "vz"};
-      return " " + m.names[j] + "." + (velocity ? v6[i - start] : q7[i - start]);
+      const int k = i - start + (!velocity && m.joints[j].type == JointType::Ball ? 3 : 0);
+      return " " + m.names[j] + "." + (velocity ? v6[k] : q7[k]);
     }
   }
   return "";
@@ -191,6 +193,7 @@ std::vector<int> TreeSystem::quaternionBlocks() const {
   std::vector<int> blocks;
   for (int j = 0; j < m_model->nb; ++j)
     if (m_model->joints[j].type == JointType::Free) blocks.push_back(m_model->qIndex[j] + 3);
+    else if (m_model->joints[j].type == JointType::Ball) blocks.push_back(m_model->qIndex[j]);
   return blocks;
 }
 

@@ -9,7 +9,7 @@
 namespace art {
 
 namespace {
-constexpr std::array<std::pair<std::string_view, JointType>, 13> kCodes{{
+constexpr std::array<std::pair<std::string_view, JointType>, 14> kCodes{{
     {"Rx", JointType::Rx},
     {"Ry", JointType::Ry},
     {"Rz", JointType::Rz},
@@ -21,6 +21,7 @@ constexpr std::array<std::pair<std::string_view, JointType>, 13> kCodes{{
     {"px", JointType::PlanarPx},
     {"py", JointType::PlanarPy},
     {"free", JointType::Free},
+    {"ball", JointType::Ball},
     {"R", JointType::Rz},
     {"P", JointType::Pz},
 }};
@@ -70,7 +71,7 @@ Vec3 Joint::planarSubspace() const {
 }
 
 Vec3 Joint::axis() const {
-  if (type == JointType::Free) return Vec3::Zero();
+  if (hasQuaternion(type)) return Vec3::Zero();
   if (isPlanar(type)) {
     const Vec3 S = planarSubspace();
     return S(0) != 0 ? Vec3::UnitZ() : Vec3(S(1), S(2), 0);
@@ -138,6 +139,11 @@ SpatialTransform Joint::freeTransform(const double* q7) {
   // XJ = rot(R^T) * xlt(p): E = R^T maps joint-frame to body coordinates, r = p
   const Eigen::Quaterniond quat(q7[3], q7[4], q7[5], q7[6]);
   return {quat.normalized().toRotationMatrix().transpose(), Vec3(q7[0], q7[1], q7[2])};
+}
+
+SpatialTransform Joint::ballTransform(const double* q4) {
+  const Eigen::Quaterniond quat(q4[0], q4[1], q4[2], q4[3]);
+  return {quat.normalized().toRotationMatrix().transpose(), Vec3::Zero()};
 }
 
 PlanarTransform Joint::planarTransform(double q) const {

@@ -34,7 +34,8 @@ bool looksLikeSpatialV2(const nlohmann::json& doc);
 /// camera), which MATLAB/Octave's jsondecode turns back into a model for spatial_v2. Free
 /// joints, which spatial_v2 lacks, are written as its six-joint floatbase emulation
 /// (expandFreeJoints, floating_base.h); loading the result converts them back. spatial_v2 has
-/// no meshes: `mesh` drawing instructions are left out, with a note appended to `notes`.
+/// no meshes: `mesh` drawing instructions are left out, with a note appended to `notes`. Throws
+/// FormatError (json.h) naming the body for a ball joint, which has no spatial_v2 form.
 nlohmann::ordered_json specToSpatialV2(const ModelSpec& spec, std::vector<std::string>* notes = nullptr);
 
 /// Writes specToSpatialV2(spec) to a file atomically; returns its notes. Throws

@@ -42,7 +42,7 @@ bool isUrdfPath(const std::string& path);
 /// constraints become <mimic>. Boxes, cylinders and spheres of the appearance become
 /// <visual>s with their colour. Numbers are written with 17 significant digits (shortest
 /// exact form), so importing the result gives the same dynamics to round-off.
-/// Throws UrdfError naming the body and the reason for planar models, helical joints, free
+/// Throws UrdfError naming the body and the reason for planar models, helical and ball joints, free
 /// joints other than such a root's, and loop constraints. What URDF cannot hold but does not change the tree
 /// (gravity other than [0 0 -9.81], initial state, controllers, contacts, forces, camera,
 /// lines, triangles and tiles) is left out and listed in `notes`.

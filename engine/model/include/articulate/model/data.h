@@ -18,6 +18,16 @@ struct Workspace {
   std::vector<typename A::Vec> v, a, c, f, pA, U;  // velocities, accelerations, bias, forces
   std::vector<typename A::Mat> IA;                 // articulated / composite inertias
   std::vector<double> d, u;  // ABA: 1/d_i = 1/(S' IA S) and u_i = tau_i - S' pA
+  // ABA for ball joints (spatial models with ball joints only, else empty): U = IA S (6x3),
+  // D^-1 = (S' IA S + armature)^-1 and u = tau_i - S' pA (3)
+  std::vector<Eigen::Matrix<double, 6, 3>> Uball;
+  std::vector<Eigen::Matrix3d> Dinvball;
+  std::vector<Eigen::Vector3d> uball;
+  void resizeBall(int nb) {
+    Uball.assign(nb, Eigen::Matrix<double, 6, 3>::Zero());
+    Dinvball.assign(nb, Eigen::Matrix3d::Zero());
+    uball.assign(nb, Eigen::Vector3d::Zero());
+  }
   void resize(int nb) {
     Xup.resize(nb);
     X0.resize(nb);

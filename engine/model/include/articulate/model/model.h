@@ -44,7 +44,7 @@ struct TreeArrays {
 /// A compiled kinematic tree. Bodies are numbered 0..nb-1; parent[i] < i, -1 is the base.
 /// Joint i connects parent[i] to body i and owns the position variables q[qIndex[i] ..
 /// qIndex[i] + jointNq - 1] and the velocity variables qd[vIndex[i] .. vIndex[i] + jointNv - 1]
-/// (joint.h). Without free joints qIndex[i] == vIndex[i] == i and nq == nv == nb.
+/// (joint.h). Without free and ball joints qIndex[i] == vIndex[i] == i and nq == nv == nb.
 struct Model {
   Arithmetic arithmetic = Arithmetic::Spatial;
   int nb = 0;
@@ -57,7 +57,7 @@ struct Model {
   std::vector<int> dofParent;      // parent of each velocity variable in the expanded tree (nv)
   std::vector<int> dofBody;        // body whose joint owns each velocity variable (nv)
   int nqTotal = 0, nvTotal = 0;    // sizes of q and of qd, qdd, tau
-  bool hasFreeJoints = false;      // some joint is free (nq != nv)
+  bool hasQuaternions = false;     // some joint is free or ball (nq != nv)
   std::vector<ContactPointSpec> contacts;
   GroundSpec ground;                        // compliant ground of the contact points
   std::vector<ConstraintSpec> constraints;  // enforced by constraints.h
@@ -84,9 +84,9 @@ struct Model {
   int nq() const { return nqTotal; }
   /// Number of velocity variables (size of qd, qdd, tau).
   int nv() const { return nvTotal; }
-  /// Number of position variables of joint i (7 free, else 1).
+  /// Number of position variables of joint i (7 free, 4 ball, else 1).
   int jointNq(int i) const { return art::jointNq(joints[i].type); }
-  /// Number of velocity variables of joint i (6 free, else 1).
+  /// Number of velocity variables of joint i (6 free, 3 ball, else 1).
   int jointNv(int i) const { return art::jointNv(joints[i].type); }
 };
 
@@ -98,8 +98,10 @@ struct Model {
 /// triangle inequality, a contact point, constraint or external force on an unknown body, a
 /// controller with negative gains or a table whose times do not increase, a ground stiffness or
 /// damping that is not > 0 or a friction coefficient that is negative; and for a free joint
-/// (field "joint.type") a parent other than the fixed base, (field "control") a controller,
-/// (field "initial.orientation") a zero quaternion, or a coupling constraint on it.
+/// (field "joint.type") a parent other than the fixed base; and for a free or ball joint (field
+/// "control") a controller, (field "initial.orientation") a zero quaternion, limits, friction or
+/// a coupling constraint on it (a free joint also refuses damping and armature; a ball joint
+/// takes them on each of its three velocity variables).
 Model compile(const ModelSpec& spec);
 
 }  // namespace art

@@ -299,7 +299,8 @@ class TreeSystem : public System {
   int constraintSize() const override { return m_nc; }
   int auxiliarySize() const override { return contactStateSize(*m_model); }
   int contactSize() const override { return static_cast<int>(m_model->contacts.size()); }
-  /// Free joints' quaternions: [x y z qw qx qy qz] starting at the joint's qIndex.
+  /// Free and ball joints' quaternions: at qIndex + 3 of a free joint ([x y z qw qx qy qz]),
+  /// at qIndex of a ball joint ([qw qx qy qz]).
   std::vector<int> quaternionBlocks() const override;
   std::string positionName(int i) const override;
   std::string velocityName(int i) const override;
