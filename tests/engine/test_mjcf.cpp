@@ -78,27 +78,47 @@ class TestMjcf : public QObject {
   void severalJointsBallsAndEqualities() {
     MjcfImport r;
     const ModelSpec spec = specFromMjcf(
-        "<mujoco><worldbody><body name='hip'><joint name='a' axis='1 0 0'/><joint name='b' axis='0 1 0' range='-1 1'/>"
-        "<geom type='box' size='0.1 0.1 0.1'/><body name='knee' pos='0 0 -0.5'><joint name='c' type='ball'/>"
+        "<mujoco><compiler autolimits='true'/><worldbody><body name='hip'><joint name='a' axis='1 0 0'/><joint name='b' axis='0 1 0' range='-1 1'/>"
+        "<geom type='box' size='0.1 0.1 0.1'/><body name='knee' pos='0 0 -0.5'>"
+        "<joint name='c' type='ball' pos='0.01 0.02 0.03' range='0 60' damping='0.4' armature='0.05' frictionloss='0.2'/>"
         "<geom type='capsule' fromto='0 0 0 0 0 -0.4' size='0.05'/></body></body></worldbody>"
         "<equality><joint joint1='b' joint2='a' polycoef='0.1 2 0 0 0'/></equality></mujoco>",
         "legs.xml", &r);
-    // hip: two bodies, the first without mass; knee: three hinges
-    QCOMPARE(spec.bodies.size(), std::size_t{5});
+    // hip: two bodies, the first without mass; knee: one ball joint
+    QCOMPARE(spec.bodies.size(), std::size_t{3});
     QCOMPARE(spec.bodies[0].name, std::string("hip_a"));
     QCOMPARE(spec.bodies[0].inertia.mass, 0.0);
     QCOMPARE(spec.bodies[1].name, std::string("hip"));
     QVERIFY(spec.bodies[1].inertia.mass > 0);
-    QCOMPARE(r.jointNames, (std::vector<std::string>{"a", "b", "c:x", "c:y", "c:z"}));
-    QVERIFY(spec.bodies[2].joint.type == JointType::Rx && spec.bodies[3].joint.type == JointType::Ry &&
-            spec.bodies[4].joint.type == JointType::Rz);
-    QCOMPARE(spec.bodies[4].name, std::string("knee"));
+    QCOMPARE(r.jointNames, (std::vector<std::string>{"a", "b", "c"}));
+    const BodySpec& knee = spec.bodies[2];
+    QCOMPARE(knee.name, std::string("knee"));
+    QVERIFY(knee.joint.type == JointType::Ball);
+    QCOMPARE(knee.damping, 0.4);
+    QCOMPARE(knee.armature, 0.05);
+    QCOMPARE(knee.friction, 0.0);  // not on a ball joint: noted
+    QVERIFY(knee.limits.empty());
+    // the joint turns the body about its pos: the body's origin (MuJoCo's), at -pos from the
+    // joint's centre, goes round it, and the centre stays
+    const Model m = compile(spec);
+    QCOMPARE(m.nq(), 6);
+    QCOMPARE(m.nv(), 5);
+    Data d(m);
+    Eigen::VectorXd q = m.q0;
+    const Eigen::Quaterniond turn(Eigen::AngleAxisd(0.7, Vec3(0.2, -0.5, 0.4).normalized()));
+    q.segment<4>(2) << turn.w(), turn.x(), turn.y(), turn.z();
+    const Vec3 pos(0.01, 0.02, 0.03), centre = Vec3(0, 0, -0.5) + pos;
+    const Eigen::VectorXd qd = Eigen::VectorXd::Zero(m.nv());
+    const BodyPointMotion origin = bodyPointMotion(m, d, 2, -pos, q, qd);
+    QVERIFY2((origin.position - (centre - turn * pos)).norm() < 1e-15, qPrintable(QString::number((origin.position - (centre - turn * pos)).norm())));
+    QVERIFY((bodyPointMotion(m, d, 2, Vec3::Zero(), q, qd).position - centre).norm() < 1e-15);
     QCOMPARE(spec.constraints.size(), std::size_t{1});
     const ConstraintSpec& c = spec.constraints[0];
     QVERIFY(c.type == ConstraintSpec::Type::Coupling && c.joint == 1 && c.master == 0 && c.ratio == 2 && c.offset == 0.1);
     QVERIFY(!spec.bodies[1].limits.lower);  // stops do not act with couplings: dropped, noted
     const std::string notes = allNotes(r);
-    QVERIFY2(has(notes, "1 ball joint(s) became three hinges"), notes.c_str());
+    QVERIFY2(has(notes, "the range of 1 ball joint(s) is not used"), notes.c_str());
+    QVERIFY2(has(notes, "the frictionloss of 1 ball joint(s) is not used"), notes.c_str());
     QVERIFY2(has(notes, "the ranges and frictionloss of 1 joint(s) are not used"), notes.c_str());
     QVERIFY2(has(notes, "1 body(ies) without joints") == false, notes.c_str());
   }

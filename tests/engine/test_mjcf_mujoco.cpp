@@ -10,7 +10,8 @@
 // (nested, `class` and `childclass`), every orientation form (quat, axisangle, euler with
 // several sequences, xyaxes, zaxis) for bodies, inertials and geoms, degrees and radians, bodies
 // with no joint (welded) and with two joints, hinge and slide joints with offsets, rotated axes
-// and reference positions, armature (which mj_fullM includes), explicit inertials (diagonal and full) and inertia from geoms
+// and reference positions, ball joints (quaternions) with offsets anywhere in the tree, armature
+// (which mj_fullM includes), explicit inertials (diagonal and full) and inertia from geoms
 // (spheres, capsules and cylinders by fromto, boxes, ellipsoids; density and mass), a floating
 // body on a free joint, and <include>. A mesh file's inertia (a closed STL written here) is
 // checked the same way.
@@ -92,6 +93,11 @@ std::string randomMjcf(std::uint32_t seed, int bodies, bool floating, bool degre
       const int n = k % 3 == 0 ? 2 : 1;
       for (int j = 0; j < n; ++j) {
         ++joint;
+        if (n == 1 && k % 4 == 0) {  // a ball joint (no range: MuJoCo's is a cone, not read)
+          x << "<joint name='j" << joint << "' type='ball' pos='" << v3(0.2) << "'"
+            << (joint % 2 ? " armature='" + num(0.05 * pos(rng)) + "'" : std::string()) << "/>";
+          continue;
+        }
         const bool slide = joint % 4 == 2;
         const std::string axis = joint % 3 == 0 ? (joint % 2 ? "0 -1 0" : "1 0 0") : v3(1.0);
         x << "<joint name='j" << joint << "' type='" << (slide ? "slide" : "hinge") << "' axis='" << axis << "' pos='" << v3(0.2)
@@ -183,11 +189,12 @@ class TestMjcfMujoco : public QObject {
     const int nq = initial["nq"], nv = initial["nv"];
     nvOut = nv;
     std::map<std::string, int> offset;
-    std::vector<int> freeAt;  // q index of each free joint's quaternion
+    std::vector<int> quatAt;  // q index of each free or ball joint's quaternion
     int at = 0, qat = 0;
     for (const json& c : initial["coordinates"]) {
       offset[c["joint"].get<std::string>()] = at;
-      if (c["type"] == "free") freeAt.push_back(qat + 3);
+      if (c["type"] == "free") quatAt.push_back(qat + 3);
+      if (c["type"] == "ball") quatAt.push_back(qat);
       at += c["velocity_size"].get<int>();
       qat += c["size"].get<int>();
     }
@@ -197,7 +204,7 @@ class TestMjcfMujoco : public QObject {
     for (int trial = 0; trial < 3; ++trial) {
       const Eigen::VectorXd qv = testutil::randomVector(nq, rng, -1.5, 1.5);
       std::vector<double> q(qv.data(), qv.data() + qv.size());
-      for (int k : freeAt) {
+      for (int k : quatAt) {
         Eigen::Vector4d w(q[static_cast<std::size_t>(k)], q[static_cast<std::size_t>(k + 1)], q[static_cast<std::size_t>(k + 2)], q[static_cast<std::size_t>(k + 3)]);
         w.normalize();
         for (int i = 0; i < 4; ++i) q[static_cast<std::size_t>(k + i)] = w(i);

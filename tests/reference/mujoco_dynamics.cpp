@@ -5,7 +5,8 @@
 //   articulate-ref-mujoco MODEL.xml STATE.json
 //
 // STATE.json: {"joints": [{"joint": NAME, "q": [...], "qd": [...]}]} in Articulate's coordinates
-// (a hinge or slide: qpos and qvel; a free joint: position and quaternion w x y z, then the
+// (a hinge or slide: qpos and qvel; a ball joint: quaternion w x y z and body-coordinate angular
+// velocity, also MuJoCo's qpos and qvel; a free joint: position and quaternion w x y z, then the
 // body-coordinate [angular; linear] velocity). Joints not listed keep qpos0 and zero velocity.
 // Prints {"coordinates": [{"joint", "index"}] per degree of freedom in MuJoCo's order, "H",
 // "bias", "gravity", "armature"}, H and bias in Articulate's velocity coordinates: for a free
@@ -50,9 +51,10 @@ int main(int argc, char** argv) {
     const std::vector<double> q = j["q"], qd = j["qd"];
     const int qa = m->jnt_qposadr[id], va = m->jnt_dofadr[id];
     const int type = m->jnt_type[id];
-    if (type == mjJNT_BALL) {
-      std::cerr << "joint '" << name << "' is a ball joint: not compared\n";
-      return 1;
+    if (type == mjJNT_BALL) {  // Articulate's ball joint: MuJoCo's qpos and qvel themselves
+      for (int k = 0; k < 4; ++k) d->qpos[qa + k] = q[static_cast<std::size_t>(k)];
+      for (int k = 0; k < 3; ++k) d->qvel[va + k] = qd[static_cast<std::size_t>(k)];
+      continue;
     }
     if (type == mjJNT_FREE) {
       for (int k = 0; k < 7; ++k) d->qpos[qa + k] = q[static_cast<std::size_t>(k)];

@@ -123,7 +123,7 @@ struct State {
   std::map<std::string, std::set<std::string>> skipped;  // element -> attributes skipped
   std::map<std::string, int> notModelled;                // element -> count (actuators, ...)
   std::vector<std::string> meshNotes;
-  int welded = 0, balls = 0, springs = 0, unusedStops = 0, planes = 0, meshInertia = 0;
+  int welded = 0, ballRanges = 0, ballFriction = 0, springs = 0, unusedStops = 0, planes = 0, meshInertia = 0;
   int contactShapes[6] = {0, 0, 0, 0, 0, 0};  // spheres, capsules, boxes, cylinders, ellipsoids, meshes
   double staticMass = 0;                      // kg on bodies welded to the world
 
@@ -652,6 +652,43 @@ std::string uniqueName(State& s, const std::string& want) {
   return name;
 }
 
+// a joint's damping, frictionloss and armature into b (a ball joint's frictionloss is counted,
+// not used: Articulate's ball joint takes no friction); stiffness is counted as a spring
+void jointDynamics(State& s, const XMLElement* e, const Attrs& a, BodySpec& b) {
+  const double damping = number(s, e, a, "damping", 0), friction = number(s, e, a, "frictionloss", 0);
+  if (!(damping >= 0) || !(friction >= 0)) throw s.fail(e, "damping and frictionloss must be >= 0");
+  b.damping = damping;
+  if (b.joint.type == JointType::Ball)
+    s.ballFriction += friction > 0;
+  else
+    b.friction = friction;
+  const double armature = number(s, e, a, "armature", 0);
+  if (!(armature >= 0)) throw s.fail(e, "armature must be >= 0");
+  b.armature = armature;
+  if (number(s, e, a, "stiffness", 0) != 0) ++s.springs;
+}
+
+// the joint's range when it is limited (`limited`, or `autolimits` and a range given)
+std::optional<std::string> limitedRange(State& s, const XMLElement* e, const Attrs& a) {
+  const auto limited = get(a, "limited").value_or("auto");
+  if (limited != "true" && limited != "false" && limited != "auto")
+    throw s.fail(e, "limited must be true, false or auto, got '" + limited + "'");
+  const auto range = get(a, "range");
+  if (range && (limited == "true" || (limited == "auto" && s.autolimits))) return range;
+  return std::nullopt;
+}
+
+// a ball joint at pos: the body after it (its joint frame the body's own axes through pos,
+// MuJoCo's qpos quaternion and body-coordinate qvel), and the frame its contents are in
+Frame addBallJoint(State& s, const XMLElement* e, const Attrs& a, const Frame& at, const std::string& bodyName,
+                   const std::string& jointName) {
+  const Vec3 pos = vec3(s, e, a, "pos", Vec3::Zero());
+  const int index = addBody(s, bodyName, at.owner, at.R.transpose(), at.R * pos + at.t, JointType::Ball, jointName);
+  jointDynamics(s, e, a, s.spec.bodies.back());
+  if (limitedRange(s, e, a)) ++s.ballRanges;
+  return {index, Mat3::Identity(), -pos};
+}
+
 // a hinge or slide: the body after it, and the frame its body's contents are in
 Frame addAxisJoint(State& s, const XMLElement* e, const Attrs& a, const Frame& at, const std::string& bodyName,
                    const std::string& jointName, bool hinge) {
@@ -671,18 +708,8 @@ Frame addAxisJoint(State& s, const XMLElement* e, const Attrs& a, const Frame& a
   s.bodyOfJoint[jointName] = index;
   const double ref = hinge ? angle(s, number(s, e, a, "ref", 0)) : number(s, e, a, "ref", 0);
   b.q0 = ref;
-  const double damping = number(s, e, a, "damping", 0), friction = number(s, e, a, "frictionloss", 0);
-  if (damping < 0 || friction < 0) throw s.fail(e, "damping and frictionloss must be >= 0");
-  b.damping = damping;
-  b.friction = friction;
-  const double armature = number(s, e, a, "armature", 0);
-  if (!(armature >= 0)) throw s.fail(e, "armature must be >= 0");
-  b.armature = armature;
-  if (number(s, e, a, "stiffness", 0) != 0) ++s.springs;
-  const auto limited = get(a, "limited").value_or("auto");
-  if (limited != "true" && limited != "false" && limited != "auto")
-    throw s.fail(e, "limited must be true, false or auto, got '" + limited + "'");
-  if (const auto range = get(a, "range"); range && (limited == "true" || (limited == "auto" && s.autolimits))) {
+  jointDynamics(s, e, a, b);
+  if (const auto range = limitedRange(s, e, a)) {
     const std::vector<double> r = numbers(s, e, "range", *range, 2, 2);
     if (r[0] > r[1]) throw s.fail(e, "range's lower end (" + num(r[0]) + ") is above its upper end (" + num(r[1]) + ")");
     if (r[0] < r[1]) {  // MuJoCo: an empty range [0 0] is no limit
@@ -919,17 +946,7 @@ void readBody(State& s, const XMLElement* e, const BodyContext& parent) {
     } else if (type == "hinge" || type == "slide") {
       f = addAxisJoint(s, je, ja, f, name, jointName, type == "hinge");
     } else if (type == "ball") {
-      // three hinges about the body's x, y and z through pos, which MuJoCo's quaternion reaches
-      ++s.balls;
-      Attrs hinge = ja;
-      hinge.erase("range");
-      hinge.erase("ref");
-      for (int k = 0; k < 3; ++k) {
-        static const char* kAxes[3] = {"1 0 0", "0 1 0", "0 0 1"};
-        hinge["axis"] = kAxes[k];
-        const std::string part = jointName + ":" + "xyz"[k];
-        f = addAxisJoint(s, je, hinge, f, last && k == 2 ? bodyName : uniqueName(s, bodyName + "_" + part), part, true);
-      }
+      f = addBallJoint(s, je, ja, f, name, jointName);
     } else {
       throw s.fail(je, "unknown joint type '" + type + "' (MJCF joints are hinge, slide, ball and free)");
     }
@@ -1018,7 +1035,8 @@ void importNotes(const State& s, std::vector<std::string>& notes) {
   if (s.floating) notes.push_back("bodies on free joints float: their q is position and quaternion (w x y z) as MuJoCo's qpos, their velocity Articulate's body-coordinate [angular; linear]");
   if (s.welded) notes.push_back(std::to_string(s.welded) + " body(ies) without joints merged into their parent (the world's into the fixed base)");
   if (s.staticMass > 0) notes.push_back("the mass of bodies welded to the world (" + num(s.staticMass) + " kg) is not used: they do not move");
-  if (s.balls) notes.push_back(std::to_string(s.balls) + " ball joint(s) became three hinges each about the body's x, y and z (Euler angles, singular where the middle one is +-90 degrees; MuJoCo uses a quaternion); their range is not used");
+  if (s.ballRanges) notes.push_back("the range of " + std::to_string(s.ballRanges) + " ball joint(s) is not used (MuJoCo limits their rotation angle; Articulate's ball joints take no limits)");
+  if (s.ballFriction) notes.push_back("the frictionloss of " + std::to_string(s.ballFriction) + " ball joint(s) is not used (Articulate's ball joints take no friction)");
   if (s.springs) notes.push_back("the springs (stiffness) of " + std::to_string(s.springs) + " joint(s) are not used");
   if (s.unusedStops) notes.push_back("the ranges and frictionloss of " + std::to_string(s.unusedStops) + " joint(s) are not used: the model has joint equalities, and Articulate's stops do not act with couplings yet");
   if (s.meshInertia) notes.push_back(std::to_string(s.meshInertia) + " mesh geom(s) add no mass: their mesh file was not read");
