@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include <Eigen/Geometry>
 #include <QDoubleSpinBox>
 #include <QGridLayout>
 #include <QLabel>
@@ -27,6 +28,27 @@ constexpr double kMaxSliderSteps = 1e9;  // within int
 bool isAngle(JointType t) {
   return t == JointType::Rx || t == JointType::Ry || t == JointType::Rz || t == JointType::H ||
          t == JointType::PlanarR;
+}
+
+// the rotation vector (axis times angle, |angle| <= pi, rad) of the quaternion w x y z at q(at)
+Vec3 rotationVector(const Eigen::VectorXd& q, Eigen::Index at) {
+  Eigen::Quaterniond quat(q(at), q(at + 1), q(at + 2), q(at + 3));
+  if (!(quat.norm() > 0)) return Vec3::Zero();
+  quat.normalize();
+  if (quat.w() < 0) quat.coeffs() = -quat.coeffs();  // the same rotation, the shorter way
+  const Eigen::AngleAxisd aa(quat);
+  return aa.angle() * aa.axis();
+}
+
+// the quaternion at q(at) set to the rotation vector r (rad)
+void setRotationVector(Eigen::VectorXd& q, Eigen::Index at, const Vec3& r) {
+  const double angle = r.norm();
+  const Eigen::Quaterniond quat =
+      angle > 0 ? Eigen::Quaterniond(Eigen::AngleAxisd(angle, r / angle)) : Eigen::Quaterniond::Identity();
+  q(at) = quat.w();
+  q(at + 1) = quat.x();
+  q(at + 2) = quat.y();
+  q(at + 3) = quat.z();
 }
 
 QString code(JointType t) {
@@ -127,25 +149,34 @@ void JointSlidersPanel::rebuild() {
   m_reach = 0.0;
   for (const BodySpec& b : s.bodies) m_reach += b.translation.norm();
   m_reach = std::max(1.0, std::ceil(m_reach));
-  bool free = false;
   for (int i = 0; i < static_cast<int>(s.bodies.size()); ++i) {
     const BodySpec& b = s.bodies[i];
     const QString name = QString::fromStdString(b.name);
-    const int n = b.joint.type == JointType::Free ? 3 : 1;
-    free = free || n == 3;
+    // a free joint: its position x y z, then its orientation as a rotation vector rx ry rz
+    // (degrees); a ball joint: that rotation vector alone
+    const JointType type = b.joint.type;
+    const int n = type == JointType::Free ? 6 : type == JointType::Ball ? 3 : 1;
     for (int k = 0; k < n; ++k) {
       Row r;
       r.body = i;
-      r.index = m_qIndex[i] + k;
-      r.vIndex = m_vIndex[i] + k;
-      const bool angle = isAngle(b.joint.type);
+      const bool rotation = (type == JointType::Free && k >= 3) || type == JointType::Ball;
+      const int axis = type == JointType::Free ? k % 3 : k;
+      if (rotation) {
+        r.rotation = axis;
+        r.index = m_qIndex[i] + (type == JointType::Free ? 3 : 0);
+        r.vIndex = m_vIndex[i] + axis;  // w first
+      } else {
+        r.index = m_qIndex[i] + k;
+        r.vIndex = m_vIndex[i] + (type == JointType::Free ? 3 + k : k);
+      }
+      const bool angle = rotation || isAngle(type);
       r.scale = angle ? kDegreesPerRadian : 1.0;
       r.steps = angle ? kStepsPerDegree : kStepsPerMetre;
       for (const ConstraintSpec& c : s.constraints)
         if (c.type == ConstraintSpec::Type::Coupling && c.joint == i) r.coupled = true;
       const int row = static_cast<int>(m_rows.size());
-      r.label = new QLabel(n == 3 ? QString("%1 %2").arg(name, QString("xyz")[k])
-                                  : QString("%1 (%2)").arg(name, code(b.joint.type)),
+      r.label = new QLabel(n == 1 ? QString("%1 (%2)").arg(name, code(type))
+                                  : QString("%1 %2%3").arg(name, rotation ? "r" : "", QString("xyz")[axis]),
                            m_rowsWidget);
       r.marker = new QLabel(m_rowsWidget);
       r.marker->setObjectName(QString("jointMarker%1").arg(row));
@@ -195,7 +226,6 @@ void JointSlidersPanel::rebuild() {
   m_grid->setRowStretch(2 * static_cast<int>(m_rows.size()), 1);
   QString note;
   if (s.bodies.empty()) note = tr("No joints to pose.");
-  if (free) note = tr("A free joint's orientation is not posed here, only its position.");
   m_note->setText(note);
   m_setInitial->setEnabled(!s.bodies.empty());
   setReadOnly(m_readOnly);
@@ -206,7 +236,7 @@ void JointSlidersPanel::applyLimits() {
   const ModelSpec& s = m_doc->spec();
   for (Row& r : m_rows) {
     const BodySpec& b = s.bodies[r.body];
-    const bool one = b.joint.type != JointType::Free;  // limits are of one-variable joints
+    const bool one = !hasQuaternion(b.joint.type);  // limits are of one-variable joints
     const bool wasLimited = r.lower && r.upper;
     r.lower = one ? b.limits.lower : std::nullopt;
     r.upper = one ? b.limits.upper : std::nullopt;
@@ -247,7 +277,7 @@ void JointSlidersPanel::applyLimits() {
 
 void JointSlidersPanel::showMarker(Row& r) {
   QStringList notes;
-  if (r.index < m_pose.size()) {
+  if (r.index < m_pose.size() && r.rotation < 0) {
     const double q = m_pose(r.index);
     const double tolerance =
         kStopTolerance * std::max(1.0, r.lower && r.upper ? std::abs(*r.upper - *r.lower) : 1.0);
@@ -285,7 +315,7 @@ void JointSlidersPanel::showValues() {
   m_updating = true;
   for (Row& r : m_rows) {
     if (r.index >= m_pose.size()) continue;
-    const double displayed = m_pose(r.index) * r.scale;
+    const double displayed = value(r) * r.scale;
     setRange(r, displayed);
     r.spin->setValue(displayed);
     r.slider->setValue(static_cast<int>(std::lround(std::clamp(displayed * r.steps, -kMaxSliderSteps,
@@ -300,8 +330,8 @@ void JointSlidersPanel::applyCouplings(Eigen::VectorXd& q) const {
   const int nb = static_cast<int>(m_qIndex.size());
   for (const ConstraintSpec& c : s.constraints) {
     if (c.type != ConstraintSpec::Type::Coupling || c.joint < 0 || c.joint >= nb || c.master < 0 ||
-        c.master >= nb || s.bodies[c.joint].joint.type == JointType::Free ||
-        s.bodies[c.master].joint.type == JointType::Free)
+        c.master >= nb || hasQuaternion(s.bodies[c.joint].joint.type) ||
+        hasQuaternion(s.bodies[c.master].joint.type))
       continue;
     q(m_qIndex[c.joint]) = c.ratio * q(m_qIndex[c.master]) + c.offset;
   }
@@ -318,7 +348,14 @@ void JointSlidersPanel::edited(int row, double displayed) {
     if (displayed >= r.spin->maximum()) q = hi;
     q = std::clamp(q, lo, hi);
   }
-  m_pose(r.index) = q;
+  if (r.rotation >= 0) {
+    Vec3 v = rotationVector(m_pose, r.index);
+    v(r.rotation) = q;
+    setRotationVector(m_pose, r.index, v);
+    showValues();  // the other components as the new rotation gives them (beyond 180° they turn)
+  } else {
+    m_pose(r.index) = q;
+  }
   applyCouplings(m_pose);
   m_updating = true;
   for (Row& other : m_rows)
@@ -327,6 +364,10 @@ void JointSlidersPanel::edited(int row, double displayed) {
   for (Row& shown : m_rows) showMarker(shown);
   m_note->clear();
   emit poseEdited(m_pose);
+}
+
+double JointSlidersPanel::value(const Row& r) const {
+  return r.rotation >= 0 ? rotationVector(m_pose, r.index)(r.rotation) : m_pose(r.index);
 }
 
 void JointSlidersPanel::setPose(const Eigen::VectorXd& q, const Eigen::VectorXd& qd) {

@@ -2,7 +2,9 @@
 // The Joints dock: one slider and one number per joint coordinate, to pose the mechanism
 // kinematically (no dynamics). Revolute, helical and planar-revolute joints in degrees (±180°,
 // wider when a value is), prismatic joints in metres (± the model's reach, at least 1 m), a
-// free joint's position x, y, z (its orientation is not posed here: a note says so). A joint
+// free joint's position x, y, z and its orientation, and a ball joint's orientation, as the
+// components rx, ry, rz of a rotation vector (axis times angle, degrees, |angle| <= 180°;
+// editing one component keeps the others and sets the quaternion from the vector). A joint
 // driven by a coupling constraint follows its master (q = ratio q_master + offset) and shows
 // its value without a slider of its own; loop constraints are not enforced while posing.
 //
@@ -20,7 +22,8 @@
 //    from here" does). On an animation the pose is shown until the playhead moves.
 //  - while playback runs the sliders are read-only and follow the shown state (setPose).
 //  - "Set as initial state" writes the shown pose into the model's initial positions (q0, a
-//    free joint's position and orientation) as one undoable command, "Set initial pose".
+//    free joint's position and orientation, a ball joint's orientation) as one undoable command,
+//    "Set initial pose".
 
 #include <optional>
 #include <vector>
@@ -87,7 +90,8 @@ class JointSlidersPanel : public QWidget {
  private:
   struct Row {
     int body = -1;
-    int index = 0;        // into q
+    int index = 0;        // into q (a rotation row: the quaternion's first entry, w)
+    int rotation = -1;    // k >= 0: component k of the quaternion's rotation vector (free, ball)
     double scale = 1.0;   // displayed units per unit of q (degrees per radian, or 1)
     int steps = 1;        // slider steps per displayed unit
     int vIndex = 0;       // into qd
@@ -105,6 +109,8 @@ class JointSlidersPanel : public QWidget {
   void applyLimits();
   void showMarker(Row& row);
   void edited(int row, double displayed);
+  /// The row's value in q's units: q itself, or a rotation vector's component (rad).
+  double value(const Row& row) const;
   void applyCouplings(Eigen::VectorXd& q) const;
   QString structureKey() const;
 

@@ -80,7 +80,7 @@ Vec3 LinkOptionsForm::axisFor(const ModelSpec& spec, int body, const Vec3& norma
       // the joint's axis in its successor (the body's own) coordinates
       if (body >= 0 && body < static_cast<int>(spec.bodies.size())) {
         const Joint& j = spec.bodies[body].joint;
-        if (j.type != JointType::Free && !isPlanar(j.type)) return j.axis();
+        if (!hasQuaternion(j.type) && !isPlanar(j.type)) return j.axis();
       }
       break;
     case Axis::SurfaceNormal: break;

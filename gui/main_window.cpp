@@ -319,7 +319,7 @@ void MainWindow::moveBody(int body, const Mat3& rotation, const Vec3& translatio
 void MainWindow::turnJoint(int body, double delta, bool finished) {
   const ModelSpec& spec = m_document->spec();
   if (!m_model || m_rigid || m_structure || !m_display || body < 0 ||
-      body >= static_cast<int>(spec.bodies.size()) || spec.bodies[body].joint.type == JointType::Free)
+      body >= static_cast<int>(spec.bodies.size()) || hasQuaternion(spec.bodies[body].joint.type))
     return;
   if (!finished) {
     Eigen::VectorXd q = m_playback->q();

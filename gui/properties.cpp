@@ -29,7 +29,7 @@ namespace art::gui {
 namespace {
 
 const JointType kSpatialJoints[] = {JointType::Rx, JointType::Ry, JointType::Rz, JointType::Px,
-                                    JointType::Py, JointType::Pz, JointType::H};
+                                    JointType::Py, JointType::Pz, JointType::H, JointType::Ball};
 const JointType kPlanarJoints[] = {JointType::PlanarR, JointType::PlanarPx, JointType::PlanarPy};
 
 QDoubleSpinBox* spin(QWidget* parent, double lo, double hi, int decimals, const QString& suffix) {
@@ -349,8 +349,8 @@ void PropertiesPanel::refresh() {
   fill(m_contacts, points);
   m_q0->setValue(b.q0);
   m_qd0->setValue(b.qd0);
-  m_q0->setEnabled(b.joint.type != JointType::Free);
-  m_qd0->setEnabled(b.joint.type != JointType::Free);
+  m_q0->setEnabled(!hasQuaternion(b.joint.type));
+  m_qd0->setEnabled(!hasQuaternion(b.joint.type));
   m_updating = false;
 }
 

@@ -243,7 +243,7 @@ struct Viewport::Impl {
   bool jointAxis(int body, Vec3& origin, Vec3& axis, bool& rotational) const {
     if (!view.scene || body < 0 || body >= view.scene->bodies()) return false;
     const Joint& j = view.scene->model().joints[body];
-    if (j.type == JointType::Free) return false;
+    if (hasQuaternion(j.type)) return false;
     const Vec3 a = j.axis();
     const BodyPose& p = view.scene->pose(body);
     origin = p.position;

@@ -10,6 +10,7 @@
 #include "articulate/model/edit.h"
 #include "articulate/formats/articulate.h"
 #include "document.h"
+#include "joint_sliders.h"
 #include "link_options.h"
 #include "main_window.h"
 #include "playback.h"
@@ -171,6 +172,38 @@ class TestBuild : public QObject {
     p->pause();
     QVERIFY(p->q().allFinite());
     QVERIFY2(std::abs(p->q()(0)) > 0.05, qPrintable(QString("q1 = %1").arg(p->q()(0))));
+  }
+
+  // the Properties dock turns a hinge into a ball joint and back: the model compiles with a
+  // quaternion, the Joints dock poses it by rx ry rz, it swings, and undo gives the hinge back
+  void jointBecomesABallJoint() {
+    MainWindow w;
+    QVERIFY(showNewModel(w));
+    ModelDocument* doc = w.document();
+    QVERIFY(addLink(doc, Vec3(0, 0, 1), Vec3::UnitY()));
+    QVERIFY(addLink(doc, Vec3(0, 0, 2), Vec3::UnitY()));
+    const std::string hinge = text(doc->spec());
+    w.properties()->setBody(1);
+    auto* joint = w.properties()->findChild<QComboBox*>("jointCombo");
+    QVERIFY(joint->isEnabled());
+    joint->setCurrentIndex(joint->findText("ball"));
+    QVERIFY2(w.properties()->lastError().isEmpty(), qPrintable(w.properties()->lastError()));
+    QVERIFY(doc->spec().bodies[1].joint.type == JointType::Ball);
+    const Model m = compile(doc->spec());
+    QCOMPARE(m.nq(), 1 + 4);
+    JointSlidersPanel* sliders = w.jointSliders();
+    QCOMPARE(sliders->rowCount(), 1 + 3);
+    QCOMPARE(sliders->rowLabel(3), QString::fromStdString(doc->spec().bodies[1].name) + " rz");
+    Playback* p = w.playback();
+    QVERIFY(waitFor([&] { return p->hasTimeline() && p->q().size() == 5; }, 5));
+    p->play();
+    QVERIFY(waitFor([&] { return p->endTime() > 0.3; }, 20));
+    p->pause();
+    QVERIFY(p->q().allFinite());
+    QVERIFY(std::abs(p->q().segment<4>(1).norm() - 1) < 1e-12);
+    doc->undoStack()->undo();
+    QCOMPARE(text(doc->spec()), hinge);
+    QCOMPARE(sliders->rowCount(), 2);
   }
 
   void propertiesValidateInertiaApplyShapesAndSetGravity() {

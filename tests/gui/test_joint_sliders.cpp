@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <optional>
+#include <Eigen/Geometry>
 
 #include "articulate/formulations/generators.h"
 #include "articulate/model/model.h"
@@ -187,7 +188,7 @@ class TestJointSliders : public QObject {
       QVERIFY(spec.bodies[0].joint.type == JointType::Free);
       QCOMPARE(p->rowLabel(0), QString::fromStdString(spec.bodies[0].name) + " x");
       QCOMPARE(p->rowLabel(2), QString::fromStdString(spec.bodies[0].name) + " z");
-      QCOMPARE(p->rowCount(), static_cast<int>(spec.bodies.size()) + 2);
+      QCOMPARE(p->rowCount(), static_cast<int>(spec.bodies.size()) + 5);  // x y z rx ry rz
       const Vec3 before = w.viewport()->bodyPose(0).position;
       const double z0 = spec.bodies[0].freePosition.z();
       const Eigen::Vector4d orientation = spec.bodies[0].freeOrientation;
@@ -204,6 +205,42 @@ class TestJointSliders : public QObject {
       w.document()->undoStack()->undo();
       QCOMPARE(text(w.document()->spec()), original);
     }
+  }
+
+  // a ball joint's orientation as a rotation vector rx ry rz (degrees): the rows show the
+  // initial quaternion's, typing a component turns the body to the vector's rotation (the others
+  // kept), and "Set as initial state" stores that quaternion, undoably
+  void ballJointRowsPoseTheOrientation() {
+    MainWindow w;
+    QVERIFY(open(w, "ball_chain.json"));
+    JointSlidersPanel* p = w.jointSliders();
+    const ModelSpec& spec = w.document()->spec();
+    QVERIFY(spec.bodies[0].joint.type == JointType::Ball);
+    QCOMPARE(p->rowCount(), 3 * static_cast<int>(spec.bodies.size()));
+    QCOMPARE(p->rowLabel(0), QString("link1 rx"));
+    QCOMPARE(p->rowLabel(5), QString("link2 rz"));
+    QCOMPARE(p->spinBox(0)->suffix(), QString::fromUtf8("\u00b0"));
+    // link1 starts at [0.98 0.2 0 0]: a turn about x by 2 atan2(0.2, 0.98)
+    const double start = 2 * std::atan2(0.2, 0.98) * 180 / M_PI;
+    QVERIFY2(std::abs(p->spinBox(0)->value() - start) < 0.006, qPrintable(QString::number(p->spinBox(0)->value())));
+    QCOMPARE(p->spinBox(1)->value(), 0.0);
+    type(p->spinBox(0), "40");
+    type(p->spinBox(1), "30");
+    QCOMPARE(p->spinBox(0)->value(), 40.0);
+    const Vec3 r = Vec3(40, 30, 0) * (M_PI / 180);
+    const Mat3 want = Eigen::AngleAxisd(r.norm(), r.normalized()).toRotationMatrix();
+    const Mat3 shown = w.viewport()->bodyPose(0).rotation;
+    QVERIFY2((shown - want).cwiseAbs().maxCoeff() < 1e-12, qPrintable(QString::number((shown - want).cwiseAbs().maxCoeff())));
+    // the child link hangs from the turned link's end
+    const Vec3 end = want * Vec3(0, 0, -0.5);
+    QVERIFY((w.viewport()->bodyPose(1).position - end).norm() < 1e-12);
+    const std::string original = text(w.document()->spec());
+    QVERIFY(p->setAsInitialState().isEmpty());
+    const Eigen::Vector4d stored = w.document()->spec().bodies[0].freeOrientation;
+    const Eigen::Quaterniond quat(want);
+    QVERIFY((stored - Eigen::Vector4d(quat.w(), quat.x(), quat.y(), quat.z())).norm() < 1e-12);
+    w.document()->undoStack()->undo();
+    QCOMPARE(text(w.document()->spec()), original);
   }
 
   void rigidBodiesAndStructuresHaveNoSliders() {
