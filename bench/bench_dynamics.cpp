@@ -1,8 +1,9 @@
 // Timings of Articulate's tree algorithms: BM_<algorithm>/<chain|tree>/<N>; of simulation
 // steps of example models, BM_step/<model>/<integrator> (1 ms steps; items per second are steps
 // per second): the unconstrained chain, the constrained four-bar and slider-crank, and the
-// quadruped standing on its four feet (contact, PD controllers); and of the single rigid body's
-// step, BM_single_body/cylinder_floor (and cylinder_free).
+// quadruped standing on its four feet (contact, PD controllers); of a chain on ball joints
+// against its three-revolute emulation, BM_<algorithm>/ball_chain/20 and ball_as_revolutes/20;
+// and of the single rigid body's step, BM_single_body/cylinder_floor (and cylinder_free).
 // Run: build/release/bench/articulate-bench [--benchmark_filter=BM_aba]
 #include <benchmark/benchmark.h>
 
@@ -84,9 +85,66 @@ void singleBody(benchmark::State& state, bool floor) {
   state.SetItemsProcessed(state.iterations());
 }
 
+// A chain of n links (0.3 m, 1 kg, COM at mid-length) hanging on ball joints, or the same
+// mechanism with each ball as three revolute joints Rx, Ry, Rz through its centre (two
+// massless bodies between): BM_<algorithm>/ball_chain/<n> against .../ball_as_revolutes/<n>,
+// both at their initial pose (identity quaternions, zero angles) with made-up velocities (the
+// work does not depend on the values). The ratio is what the 3-DoF joint saves over its
+// emulation.
+Workload ballChain(int n, bool asRevolutes) {
+  Workload w;
+  w.kind = asRevolutes ? "ball_as_revolutes" : "ball_chain";
+  w.bodies = n;
+  w.spec.gravity = art::Vec3(0, 0, -9.81);
+  const art::InertiaSpec link = art::InertiaSpec::fromMassComInertia(
+      1.0, art::Vec3(0, 0, -0.15), art::Mat3(art::Vec3(0.0076, 0.0076, 0.0002).asDiagonal()));
+  for (int i = 0; i < n; ++i) {
+    art::BodySpec b;
+    b.name = "link" + std::to_string(i);
+    b.parent = static_cast<int>(w.spec.bodies.size()) - 1;
+    if (i > 0) b.translation = art::Vec3(0, 0, -0.3);
+    b.inertia = link;
+    if (!asRevolutes) {
+      b.joint.type = art::JointType::Ball;
+      w.spec.bodies.push_back(b);
+      continue;
+    }
+    for (art::JointType t : {art::JointType::Rx, art::JointType::Ry}) {
+      art::BodySpec massless = b;
+      massless.name += t == art::JointType::Rx ? "_x" : "_y";
+      massless.joint.type = t;
+      massless.inertia = art::InertiaSpec{};
+      w.spec.bodies.push_back(massless);
+      b.parent = static_cast<int>(w.spec.bodies.size()) - 1;
+      b.translation.setZero();
+    }
+    b.joint.type = art::JointType::Rz;
+    w.spec.bodies.push_back(b);
+  }
+  const art::Model m = art::compile(w.spec);
+  w.q = m.q0;
+  w.qd = Eigen::VectorXd::LinSpaced(m.nv(), -1, 1);
+  w.qdd = Eigen::VectorXd::LinSpaced(m.nv(), 1, -1);
+  w.tau = Eigen::VectorXd::LinSpaced(m.nv(), 0.5, -0.5);
+  return w;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+  for (bool asRevolutes : {false, true}) {
+    const Workload w = ballChain(20, asRevolutes);
+    registerAlgorithm("aba", w, [](const art::Model& m, art::Data& d, const Workload& wl) {
+      benchmark::DoNotOptimize(art::aba(m, d, wl.q, wl.qd, wl.tau).data());
+    });
+    registerAlgorithm("crba", w, [](const art::Model& m, art::Data& d, const Workload& wl) {
+      benchmark::DoNotOptimize(art::crba(m, d, wl.q).data());
+    });
+    registerAlgorithm("rnea", w, [](const art::Model& m, art::Data& d, const Workload& wl) {
+      benchmark::DoNotOptimize(art::rnea(m, d, wl.q, wl.qd, wl.qdd).data());
+    });
+  }
+  registerStep("ball_chain.json", "rk4");
   for (const char* integrator : {"rk4", "euler"}) {
     registerStep("autotree_chain7.json", integrator);
     registerStep("fourbar.json", integrator);
