@@ -123,6 +123,38 @@ class TestMjcf : public QObject {
     QVERIFY2(has(notes, "1 body(ies) without joints") == false, notes.c_str());
   }
 
+  // a <frame> (newer MuJoCo) places what it holds: the same robot with the frame's pose
+  // applied by hand to its geom and child body has the same bodies and joint-space inertia
+  void framesPlaceTheirContents() {
+    MjcfImport r;
+    const ModelSpec framed = specFromMjcf(
+        "<mujoco><default><default class='big'><geom size='0.2'/></default></default><worldbody><body name='a'>"
+        "<joint axis='0 1 0'/><geom size='0.1'/>"
+        "<frame pos='0.5 0 0' euler='0 0 90' childclass='big'><geom type='box' size='0.1 0.2 0.05' pos='0.1 0 0'/>"
+        "<body name='b' pos='0.3 0 0'><joint axis='1 0 0'/><geom/><joint name='second'/></body>"
+        "<frame pos='0 0 0.1'><geom pos='0.2 0 0'/></frame></frame></body></worldbody></mujoco>",
+        "framed.xml", &r);
+    const ModelSpec byHand = specFromMjcf(
+        "<mujoco><worldbody><body name='a'><joint axis='0 1 0'/><geom size='0.1'/>"
+        "<geom type='box' size='0.1 0.2 0.05' pos='0.5 0.1 0' euler='0 0 90'/>"
+        "<body name='b' pos='0.5 0.3 0' euler='0 0 90'><joint axis='1 0 0'/><geom size='0.2'/><joint name='second'/></body>"
+        "<geom size='0.2' pos='0.5 0.2 0.1'/></body></worldbody></mujoco>",
+        "by_hand.xml");
+    QCOMPARE(framed.bodies.size(), byHand.bodies.size());
+    const Model mf = compile(framed), mh = compile(byHand);
+    Data df(mf), dh(mh);
+    const Eigen::VectorXd q = Eigen::VectorXd::LinSpaced(mf.nq(), 0.3, -0.7);
+    const Eigen::MatrixXd Hf = crba(mf, df, q), Hh = crba(mh, dh, q);
+    QVERIFY2((Hf - Hh).cwiseAbs().maxCoeff() < 1e-14, qPrintable(QString::number((Hf - Hh).cwiseAbs().maxCoeff())));
+    QVERIFY(Hf(0, 0) > 0.1);
+    const std::string notes = allNotes(r);
+    QVERIFY2(!has(notes, "frame"), notes.c_str());
+    // a joint directly inside a frame is not a body's joint: named, not silently dropped
+    MjcfImport lost;
+    specFromMjcf("<mujoco><worldbody><body><joint/><frame><joint name='x'/></frame><geom size='0.1'/></body></worldbody></mujoco>", "lost.xml", &lost);
+    QVERIFY2(has(allNotes(lost), "1 <joint> element(s) inside a <frame>"), allNotes(lost).c_str());
+  }
+
   void reportNamesWhatIsSkipped() {
     MjcfImport r;
     specFromMjcf("<mujoco><size memory='10M'/><option sleep_tolerance='1e-3'/><visual><global realtime='1'/></visual>"

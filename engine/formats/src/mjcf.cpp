@@ -76,6 +76,7 @@ const std::map<std::string, std::set<std::string>>& knownAttributes() {
                 "clampctrl", "warmstart", "filterparent", "refsafe", "sensornoise", "override", "energy",
                 "fwdinv", "multiccd", "island", "midphase", "eulerdamp", "nativeccd", "invdiscrete", "autoreset"}},
       {"body", {"name", "childclass", "pos", "quat", "axisangle", "euler", "xyaxes", "zaxis", "mocap", "user"}},
+      {"frame", {"name", "childclass", "pos", "quat", "axisangle", "euler", "xyaxes", "zaxis"}},
       {"inertial", {"pos", "quat", "axisangle", "euler", "xyaxes", "zaxis", "mass", "diaginertia", "fullinertia"}},
       {"joint", {"name", "class", "type", "pos", "axis", "range", "limited", "ref", "damping", "frictionloss",
                  "armature", "stiffness", "springref", "margin", "solreflimit", "solimplimit", "solreffriction",
@@ -727,13 +728,29 @@ Frame addAxisJoint(State& s, const XMLElement* e, const Attrs& a, const Frame& a
 
 void readBody(State& s, const XMLElement* e, const BodyContext& parent);
 
-// the body's contents (inertial, geoms, child bodies) in frame f
-void readBodyContents(State& s, const XMLElement* e, const BodyContext& ctx, bool world) {
+// the body's contents (inertial, geoms, child bodies) in its frame; a <frame> (newer MuJoCo)
+// places the elements inside it by its pos and orientation, and its childclass applies to them
+void readBodyContents(State& s, const XMLElement* e, const BodyContext& body, bool world) {
   std::optional<Mass> inertial;
   std::vector<Mass> fromGeoms;
-  forEachChild(s, e, [&](const XMLElement* c) {
+  std::function<void(const XMLElement*, const BodyContext&)> visit = [&](const XMLElement* c, const BodyContext& ctx) {
     const std::string tag = c->Name();
-    if (tag == "inertial") {
+    if (tag == "frame") {
+      const Attrs a = attributes(s, c, ctx.cls);
+      BodyContext inner = ctx;
+      inner.frame = ctx.frame.then(orientation(s, c, a), vec3(s, c, a, "pos", Vec3::Zero()));
+      if (const char* cls = c->Attribute("childclass")) {
+        if (!s.classes.count(cls)) throw s.fail(c, "childclass '" + std::string(cls) + "' is not a <default> class of this model");
+        inner.cls = cls;
+      }
+      forEachChild(s, c, [&](const XMLElement* child) {
+        const std::string t = child->Name();
+        if (t == "joint" || t == "freejoint")  // a body's joints are its own children (readBody)
+          ++s.notModelled["<" + t + "> element(s) inside a <frame>"];
+        else
+          visit(child, inner);
+      });
+    } else if (tag == "inertial") {
       const Attrs a = attributes(s, c, ctx.cls);
       Mass m;
       m.m = number(s, c, a, "mass", -1);
@@ -892,9 +909,10 @@ void readBodyContents(State& s, const XMLElement* e, const BodyContext& ctx, boo
     } else {
       ++s.notModelled["<" + tag + "> element(s) in bodies"];
     }
-  });
+  };
+  forEachChild(s, e, [&](const XMLElement* c) { visit(c, body); });
   if (world) return;
-  const int owner = ctx.frame.owner;
+  const int owner = body.frame.owner;
   const bool fromGeom = s.inertiaFromGeom == State::FromGeom::True || (s.inertiaFromGeom == State::FromGeom::Auto && !inertial);
   const auto add = [&](const Mass& m) {
     if (owner < 0)
