@@ -181,6 +181,13 @@ void PlotsPanel::redraw() {
       series = new QLineSeries(m_chart);
       series->setName(quantityName(k));
       m_chart->addSeries(series);
+      if (k < kEnergies) {
+        // fixed colours, none near the red "now" cursor: kinetic blue, potential green, total
+        // near-black, dissipated violet, total + dissipated olive
+        static const QColor kEnergyColours[kEnergies] = {QColor(31, 119, 180), QColor(44, 160, 44), QColor(40, 40, 40),
+                                                         QColor(148, 103, 189), QColor(188, 189, 34)};
+        series->setPen(QPen(kEnergyColours[k], 2));
+      }
       series->attachAxis(m_x);
       series->attachAxis(m_y);
     }

@@ -4,6 +4,10 @@
 // sequence / video export, and a diverging model that pauses with a message.
 #include <QtTest>
 #include <QtWidgets>
+#include <QChartView>
+#include <QLineSeries>
+
+#include <cmath>
 
 #include "articulate/model/model.h"
 #include "articulate/formats/document.h"
@@ -410,6 +414,20 @@ class TestPlayback : public QObject {
     plots->redraw();
     QVERIFY(plots->pointCount("dissipated") > 10);
     QVERIFY(plots->pointCount("total + dissipated") > 10);
+    // the energies' colours differ from each other and from the red "now" cursor
+    plots->choose({"kinetic", "potential", "total", "dissipated", "total + dissipated"});
+    plots->redraw();
+    std::vector<QColor> colours;
+    for (QAbstractSeries* a : plots->findChild<QChartView*>()->chart()->series())
+      if (auto* line = qobject_cast<QLineSeries*>(a); line && plots->chosen().contains(line->name())) colours.push_back(line->color());
+    QCOMPARE(colours.size(), std::size_t{5});
+    const auto distance = [](const QColor& a, const QColor& b) {
+      return std::hypot(a.red() - b.red(), a.green() - b.green(), a.blue() - b.blue());
+    };
+    for (std::size_t i = 0; i < colours.size(); ++i) {
+      QVERIFY2(distance(colours[i], QColor(200, 40, 40)) > 100, qPrintable(colours[i].name()));
+      for (std::size_t j = 0; j < i; ++j) QVERIFY(distance(colours[i], colours[j]) > 60);
+    }
     // resume from here at 1 s: the samples after it go on from its energy dissipated
     p->setTime(1.0);
     const std::size_t k = r.indexAt(1.0);
