@@ -127,6 +127,9 @@ QString MainWindow::statusOverlayText() {
     const std::size_t k = r.indexAt(m_playback->time());
     const double T = r.kinetic(k), V = r.potential(k);
     lines << tr("E %1 J (T %2, V %3)").arg(T + V, 0, 'f', 4).arg(T, 0, 'f', 4).arg(V, 0, 'f', 4);
+    // what damping, friction and stops took out: E + dissipated stays the initial energy
+    if (const double D = r.dissipated(k); D != 0)
+      lines << tr("dissipated %1 J (E + dissipated %2 J)").arg(D, 0, 'f', 4).arg(T + V + D, 0, 'f', 4);
   }
   return lines.join('\n');
 }

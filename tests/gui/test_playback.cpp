@@ -447,6 +447,16 @@ class TestPlayback : public QObject {
     QFile csv(dir.filePath("plots.csv"));
     QVERIFY(csv.open(QIODevice::ReadOnly));
     QCOMPARE(QString::fromUtf8(csv.readLine()).trimmed(), QString("t,dissipated,total+dissipated"));
+    // F2's overlay gives the energy dissipated at the playhead and E + dissipated
+    key(w, Qt::Key_F2);
+    p->setTime(1.0);
+    const QString overlay = w.viewport()->infoText();
+    const double shown = overlay.section("dissipated ", 1).section(' ', 0, 0).toDouble();
+    QVERIFY2(std::abs(shown - r.dissipated(r.indexAt(1.0))) < 1e-4 && shown > 0, qPrintable(overlay));
+    QVERIFY2(overlay.contains("E + dissipated"), qPrintable(overlay));
+    if (qEnvironmentVariableIsSet("ARTICULATE_TEST_SHOTS"))
+      w.screen()->grabWindow(w.winId()).save(qEnvironmentVariable("ARTICULATE_TEST_SHOTS") + "/status_dissipated.png");
+    key(w, Qt::Key_F2);
     // saved and opened again, the recording keeps the energy dissipated
     QVERIFY(w.saveRecordingTo(dir.filePath("rec.json")));
     MainWindow again;
@@ -571,6 +581,7 @@ class TestPlayback : public QObject {
     const std::size_t k = r.indexAt(0.25);
     const double E = text.section("E ", 1).section(' ', 0, 0).toDouble();
     QVERIFY2(std::abs(E - (r.kinetic(k) + r.potential(k))) < 1e-4, qPrintable(text));
+    QVERIFY2(!text.contains("dissipated"), qPrintable(text));  // a passive model dissipates nothing
     if (qEnvironmentVariableIsSet("ARTICULATE_TEST_SHOTS"))
       w.screen()->grabWindow(w.winId()).save(qEnvironmentVariable("ARTICULATE_TEST_SHOTS") + "/status.png");
     key(w, Qt::Key_F2);
