@@ -286,6 +286,54 @@ class TestBallJoint : public QObject {
     QVERIFY(gap < 1e-4 * sim.energyDissipated());
   }
 
+  // a loop through ball joints: two links hang from the base in a V whose tip is pinned to a
+  // base point below the first pivot; under sideways gravity the V swings about the vertical
+  // through both pins like a door, the pin holds and the energy stays
+  void loopThroughBallJoints() {
+    ModelSpec s;
+    s.gravity = Vec3(-9.81, 0, 0);
+    for (int i = 0; i < 2; ++i) {
+      BodySpec b;
+      b.name = i ? "lower" : "upper";
+      b.parent = i - 1;
+      b.joint.type = JointType::Ball;
+      if (i) b.translation = Vec3(0, 0, -0.5);
+      b.inertia = InertiaSpec::fromMassComInertia(1.0, Vec3(0.02, 0, -0.25), Mat3(Vec3(0.021, 0.02, 0.001).asDiagonal()));
+      // upper turned by +60 degrees about x, lower by -120 relative: the tip is at (0, 0, -0.5)
+      const Eigen::Quaterniond turn(Eigen::AngleAxisd(i ? -2 * M_PI / 3 : M_PI / 3, Vec3::UnitX()));
+      b.freeOrientation << turn.w(), turn.x(), turn.y(), turn.z();
+      s.bodies.push_back(b);
+    }
+    ConstraintSpec pin;
+    pin.type = ConstraintSpec::Type::Loop;
+    pin.bodyA = 1;
+    pin.pointA = Vec3(0, 0, -0.5);
+    pin.bodyB = -1;
+    pin.pointB = Vec3(0, 0, -0.5);
+    s.constraints.push_back(pin);
+    const Model m = compile(s);
+    SimulationOptions o;
+    o.dt = 1e-3;
+    Simulation sim(m, o);
+    QVERIFY(sim.constraintError() < 1e-15);
+    const EnergyMomentum e0 = sim.energy();
+    const Vec3 knee0 = Eigen::Quaterniond(m.q0(0), m.q0(1), m.q0(2), m.q0(3)) * Vec3(0, 0, -0.5);
+    double worst = 0;
+    for (int k = 0; k < 20; ++k) {
+      QVERIFY(sim.advanceTo(0.1 * (k + 1)));
+      worst = std::max(worst, sim.constraintError());
+    }
+    const EnergyMomentum e1 = sim.energy();
+    const Vec3 knee1 = Eigen::Quaterniond(sim.q()(0), sim.q()(1), sim.q()(2), sim.q()(3)) * Vec3(0, 0, -0.5);
+    const double swing = std::atan2(knee0.head<2>().x() * knee1.y() - knee0.y() * knee1.x(), knee0.head<2>().dot(knee1.head<2>()));
+    const double dE = std::abs(e1.kinetic + e1.potential - e0.kinetic - e0.potential);
+    qInfo("ball-jointed V pinned at its tip, 2 s: swung %.3f rad about z, pin error %.3g m, energy change %.3g J", swing, worst, dE);
+    QVERIFY(std::abs(swing) > 0.3);                // it swings
+    QVERIFY(std::abs(knee1.z() - knee0.z()) < 1e-6);  // about the vertical through the pins
+    QVERIFY(worst < 1e-9);
+    QVERIFY(dE < 1e-6 * std::max(1.0, e1.kinetic));
+  }
+
   // dq/dt is the derivative of the exponential-map step: (integrate(q, qd, h) - q) / h -> qdot
   void configurationDerivativeMatchesIntegration() {
     std::mt19937 rng(9);

@@ -155,6 +155,46 @@ class TestMjcf : public QObject {
     QVERIFY2(has(allNotes(lost), "1 <joint> element(s) inside a <frame>"), allNotes(lost).c_str());
   }
 
+  // <keyframe><key>: Articulate keyframes with q = qpos, and MuJoCo's free-joint velocity (world
+  // linear, local angular) turned into the body-coordinate [w; v]: the body then moves as the
+  // key says (its origin's world velocity is the key's, its angular velocity the key's local one)
+  void keyframesBecomeKeyframes() {
+    MjcfImport r;
+    const ModelSpec spec = specFromMjcf(
+        "<mujoco><worldbody><body name='torso' pos='0 0 1'><freejoint/><geom size='0.1'/>"
+        "<body name='arm' pos='0.2 0 0'><joint name='elbow' axis='0 1 0' ref='0.3'/><geom size='0.05'/>"
+        "<body name='hand' pos='0.2 0 0'><joint type='ball'/><geom size='0.03'/></body></body></body></worldbody>"
+        "<keyframe><key name='wave' time='1.5' qpos='0.1 0.2 0.9 0.9 0.1 0.3 0.2 -0.4 0.8 0.6 0 0'"
+        " qvel='1 2 3 0.4 -0.5 0.6 0.7 0.1 0.2 0.3' ctrl='1'/><key/><key name='wave'/></keyframe></mujoco>",
+        "keys.xml", &r);
+    QCOMPARE(spec.keyframes.size(), std::size_t{3});
+    const KeyframeSpec& wave = spec.keyframes[0];
+    QCOMPARE(wave.name, std::string("wave"));
+    QCOMPARE(wave.time, 1.5);
+    QCOMPARE(spec.keyframes[1].name, std::string("key2"));
+    QCOMPARE(spec.keyframes[2].name, std::string("wave_2"));
+    const Model m = compile(spec);
+    QCOMPARE(wave.q.size(), Eigen::Index(m.nq()));
+    QCOMPARE(wave.q(7), -0.4);  // the elbow's qpos
+    // a key without qpos is the model's initial state (qpos0: the ref, the file's pose)
+    QVERIFY(spec.keyframes[1].q == m.q0);
+    QVERIFY(spec.keyframes[1].qd.isZero(0));
+    Data d(m);
+    const BodyPointMotion torso = bodyPointMotion(m, d, 0, Vec3::Zero(), wave.q, wave.qd);
+    QVERIFY2((torso.velocity - Vec3(1, 2, 3)).norm() < 1e-14, qPrintable(QString::number((torso.velocity - Vec3(1, 2, 3)).norm())));
+    QVERIFY((wave.qd.segment<3>(0) - Vec3(0.4, -0.5, 0.6)).norm() == 0);  // angular, local as MuJoCo's
+    QCOMPARE(wave.qd(6), 0.7);  // the elbow's qvel
+    QVERIFY((wave.qd.segment<3>(7) - Vec3(0.1, 0.2, 0.3)).norm() == 0);  // the ball's, as MuJoCo's
+    QVERIFY2(has(allNotes(r), "1 keyframe ctrl value(s) not modelled"), allNotes(r).c_str());
+    // a qpos of the wrong size is refused with the file, line and element
+    try {
+      specFromMjcf("<mujoco><worldbody><body><joint/><geom size='0.1'/></body></worldbody>\n<keyframe><key qpos='1 2'/></keyframe></mujoco>", "bad.xml");
+      QFAIL("a qpos of 2 numbers for 1 joint was accepted");
+    } catch (const FormatError& e) {
+      QVERIFY2(has(e.what(), "bad.xml:2") && has(e.what(), "<key") && has(e.what(), "qpos"), e.what());
+    }
+  }
+
   void reportNamesWhatIsSkipped() {
     MjcfImport r;
     specFromMjcf("<mujoco><size memory='10M'/><option sleep_tolerance='1e-3'/><visual><global realtime='1'/></visual>"

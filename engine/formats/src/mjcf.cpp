@@ -1010,11 +1010,78 @@ void readEquality(State& s, const XMLElement* e) {
   });
 }
 
+// <keyframe><key>: Articulate keyframes (KeyframeSpec, the app's Keyframes list). qpos is
+// Articulate's q as it is (the model's qpos0 where a key gives none); qvel is Articulate's qd
+// but for free joints, whose MuJoCo velocity [v (world axes); w (local)] becomes the
+// body-coordinate [w; R' v]. An unnamed key is "keyN"; ctrl, act and mocap poses are noted.
+void readKeyframes(State& s, const std::vector<const XMLElement*>& keyframes) {
+  int nq = 0, nv = 0;
+  for (const BodySpec& b : s.spec.bodies) {
+    nq += jointNq(b.joint.type);
+    nv += jointNv(b.joint.type);
+  }
+  std::set<std::string> names;
+  for (const XMLElement* list : keyframes)
+    forEachChild(s, list, [&](const XMLElement* c) {
+      const std::string tag = c->Name();
+      if (tag != "key") {
+        ++s.notModelled["<" + tag + "> element(s) in <keyframe>"];
+        return;
+      }
+      Attrs a;
+      for (const tinyxml2::XMLAttribute* at = c->FirstAttribute(); at; at = at->Next()) a[at->Name()] = at->Value();
+      KeyframeSpec key;
+      const std::string given = get(a, "name").value_or("");
+      key.name = given.empty() ? "key" + std::to_string(s.spec.keyframes.size() + 1) : given;
+      for (int k = 2; names.count(key.name); ++k) key.name = (given.empty() ? "key" : given) + "_" + std::to_string(k);
+      names.insert(key.name);
+      key.time = number(s, c, a, "time", 0);
+      key.q.resize(nq);
+      key.qd = Eigen::VectorXd::Zero(nv);
+      int qi = 0;
+      for (const BodySpec& b : s.spec.bodies) {  // qpos0
+        if (b.joint.type == JointType::Free) {
+          key.q.segment<3>(qi) = b.freePosition;
+          key.q.segment<4>(qi + 3) = b.freeOrientation.normalized();
+        } else if (b.joint.type == JointType::Ball) {
+          key.q.segment<4>(qi) = b.freeOrientation.normalized();
+        } else {
+          key.q(qi) = b.q0;
+        }
+        qi += jointNq(b.joint.type);
+      }
+      const auto count = [](int n) { return static_cast<std::size_t>(n); };
+      if (const auto t = get(a, "qpos")) {
+        const std::vector<double> v = numbers(s, c, "qpos", *t, count(nq), count(nq));
+        key.q = Eigen::Map<const Eigen::VectorXd>(v.data(), nq);
+      }
+      if (const auto t = get(a, "qvel")) {
+        const std::vector<double> v = numbers(s, c, "qvel", *t, count(nv), count(nv));
+        key.qd = Eigen::Map<const Eigen::VectorXd>(v.data(), nv);
+        int q = 0, vi = 0;
+        for (const BodySpec& b : s.spec.bodies) {
+          if (b.joint.type == JointType::Free) {
+            const Eigen::Vector4d w = key.q.segment<4>(q + 3);
+            const Mat3 R = Eigen::Quaterniond(w(0), w(1), w(2), w(3)).normalized().toRotationMatrix();
+            const Vec3 linear = key.qd.segment<3>(vi), angular = key.qd.segment<3>(vi + 3);
+            key.qd.segment<3>(vi) = angular;
+            key.qd.segment<3>(vi + 3) = R.transpose() * linear;
+          }
+          q += jointNq(b.joint.type);
+          vi += jointNv(b.joint.type);
+        }
+      }
+      for (const char* other : {"act", "ctrl", "mpos", "mquat"})
+        if (a.count(other)) ++s.notModelled[std::string("keyframe ") + other + " value(s)"];
+      s.spec.keyframes.push_back(std::move(key));
+    });
+}
+
 void readTop(State& s, const XMLElement* root) {
   s.spec.name = root->Attribute("model") ? root->Attribute("model") : std::filesystem::path(s.source).stem().string();
   attributes(s, root, "");
   // compiler and defaults first: they apply to the whole file, wherever they are
-  std::vector<const XMLElement*> world, equality;
+  std::vector<const XMLElement*> world, equality, keyframes;
   forEachChild(s, root, [&](const XMLElement* c) {
     const std::string tag = c->Name();
     if (tag == "compiler") readCompiler(s, c);
@@ -1030,7 +1097,8 @@ void readTop(State& s, const XMLElement* root) {
     else if (tag == "asset") readAssets(s, c);
     else if (tag == "worldbody") world.push_back(c);
     else if (tag == "equality") equality.push_back(c);
-    else if (tag == "actuator" || tag == "tendon" || tag == "sensor" || tag == "contact" || tag == "keyframe")
+    else if (tag == "keyframe") keyframes.push_back(c);
+    else if (tag == "actuator" || tag == "tendon" || tag == "sensor" || tag == "contact")
       forEachChild(s, c, [&](const XMLElement*) { ++s.notModelled["<" + tag + "> element(s)"]; });
     else if (tag == "size" || tag == "visual" || tag == "statistic" || tag == "extension" || tag == "custom")
       s.skipped["mujoco"].insert("<" + tag + ">");
@@ -1046,6 +1114,7 @@ void readTop(State& s, const XMLElement* root) {
   }
   if (!s.ground) s.spec.contacts.clear();
   for (const XMLElement* q : equality) readEquality(s, q);
+  readKeyframes(s, keyframes);
 }
 
 // one note per kind of thing skipped, approximated or not modelled
