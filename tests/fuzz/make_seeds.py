@@ -122,12 +122,14 @@ mjcf = {
     "forms.xml": "<mujoco><compiler angle='radian' eulerseq='ZYX'/><option timestep='0.005' gravity='0 0 -3'/>"
         "<default><joint damping='0.1'/><default class='a'><geom type='capsule' size='0.05'/></default></default>"
         "<worldbody><geom type='plane' size='2 2 0.1'/><body name='f' pos='0 0 1' quat='0.9 0.1 0 0'><freejoint/>"
-        "<geom type='box' size='0.1 0.2 0.05' euler='0.1 0.2 0.3'/><body pos='0.2 0 0' axisangle='0 1 0 0.5' childclass='a'>"
+        "<geom type='box' size='0.1 0.2 0.05' euler='0.1 0.2 0.3'/><frame pos='0 0 0.1' euler='0 0 0.3'><geom size='0.05'/></frame>"
+        "<body pos='0.2 0 0' axisangle='0 1 0 0.5' childclass='a'>"
         "<joint name='h' axis='1 1 0' pos='0 0 0.1' range='-1 1' ref='0.2'/><joint name='s' type='slide' axis='0 0 1'/>"
         "<geom fromto='0 0 0 0 0 -0.3'/><body xyaxes='0 1 0 -1 0 0'><joint name='b' type='ball'/>"
         "<geom type='ellipsoid' size='0.1 0.05 0.08' zaxis='1 0 0'/><geom type='cylinder' size='0.03 0.1' mass='0.2'/>"
         "</body></body></body></worldbody><equality><joint joint1='s' joint2='h' polycoef='0 0.5 0 0 0'/></equality>"
-        "<actuator><motor joint='h'/></actuator></mujoco>",
+        "<actuator><motor joint='h'/></actuator><keyframe><key name='k' time='0.5' qpos='0 0 1 1 0 0 0 0.3 0.1 1 0 0 0'"
+        " qvel='1 0 0 0 0.5 0 0.2 0 0 0 1' ctrl='1'/><key/></keyframe></mujoco>",
     "inertial.xml": "<mujoco><compiler inertiafromgeom='false'/><worldbody><body><joint/><inertial pos='0 0 -0.5' "
         "mass='1' fullinertia='0.1 0.1 0.1 0.01 0 0'/><body pos='0 0 -1'><joint axis='0 1 0'/><inertial pos='0 0 0' "
         "mass='0.5' diaginertia='0.01 0.02 0.03' quat='1 0 1 0'/></body></body></worldbody></mujoco>",
