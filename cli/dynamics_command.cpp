@@ -71,11 +71,10 @@ int runDynamicsCommand(const DynamicsArgs& a) {
   Eigen::VectorXd q = numbers(a.q, model.q0, "--q");
   const Eigen::VectorXd qd = numbers(a.qd, model.qd0, "--qd");
   const Eigen::VectorXd tau = numbers(a.tau, Eigen::VectorXd::Zero(model.nv()), "--tau");
-  for (int i = 0; i < model.nb; ++i) {
-    const int k = model.qIndex[i] + (model.joints[i].type == JointType::Free ? 3 : 0);
-    if (hasQuaternion(model.joints[i].type) && Eigen::Vector4d(q.segment<4>(k)).norm() == 0)
+  for (int i = 0; i < model.nb; ++i)
+    if (hasQuaternion(model.joints[i].type) &&
+        Eigen::Vector4d(q.segment<4>(model.qIndex[i] + quaternionOffset(model.joints[i].type))).norm() == 0)
       throw std::invalid_argument("--q: the quaternion of body '" + model.names[i] + "' is zero");
-  }
   normalizeConfiguration(model, q);
   const Eigen::MatrixXd H = crba(model, data, q);
   const Eigen::VectorXd bias = rnea(model, data, q, qd, Eigen::VectorXd::Zero(model.nv()));

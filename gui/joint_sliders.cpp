@@ -163,7 +163,7 @@ void JointSlidersPanel::rebuild() {
       const int axis = type == JointType::Free ? k % 3 : k;
       if (rotation) {
         r.rotation = axis;
-        r.index = m_qIndex[i] + (type == JointType::Free ? 3 : 0);
+        r.index = m_qIndex[i] + quaternionOffset(type);
         r.vIndex = m_vIndex[i] + axis;  // w first
       } else {
         r.index = m_qIndex[i] + k;

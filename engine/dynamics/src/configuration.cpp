@@ -110,7 +110,7 @@ void normalizeConfiguration(const Model& m, Eigen::Ref<Eigen::VectorXd> q) {
   if (!m.hasQuaternions) return;
   for (int i = 0; i < m.nb; ++i) {
     if (!hasQuaternion(m.joints[i].type)) continue;
-    const int k = m.qIndex[i] + (m.joints[i].type == JointType::Free ? 3 : 0);
+    const int k = m.qIndex[i] + quaternionOffset(m.joints[i].type);
     const double n = q.segment<4>(k).norm();
     if (n > 0 && std::isfinite(n))
       q.segment<4>(k) /= n;

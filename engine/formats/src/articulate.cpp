@@ -384,18 +384,15 @@ ojson inertiaJson(const InertiaSpec& in, bool planar) {
 
 // bodies[i].initial, or null when the body starts at the joint's zero at rest
 ojson initialJson(const BodySpec& b) {
-  if (b.joint.type == JointType::Free) {
+  if (hasQuaternion(b.joint.type)) {
+    // a ball joint's is a free joint's without the position, its velocity angular only
+    const bool free = b.joint.type == JointType::Free;
     ojson init = ojson::object();
-    if (!b.freePosition.isZero(0)) init["position"] = vecJson(b.freePosition);
+    if (free && !b.freePosition.isZero(0)) init["position"] = vecJson(b.freePosition);
     if (b.freeOrientation != Eigen::Vector4d(1, 0, 0, 0))
       init["orientation"] = vecJson(b.freeOrientation);
-    if (!b.freeVelocity.isZero(0)) init["velocity"] = vecJson(b.freeVelocity);
-    if (!init.empty()) return init;
-  } else if (b.joint.type == JointType::Ball) {
-    ojson init = ojson::object();
-    if (b.freeOrientation != Eigen::Vector4d(1, 0, 0, 0))
-      init["orientation"] = vecJson(b.freeOrientation);
-    if (!b.freeVelocity.head<3>().isZero(0)) init["velocity"] = vecJson(Vec3(b.freeVelocity.head<3>()));
+    const Eigen::VectorXd velocity = b.freeVelocity.head(jointNv(b.joint.type));
+    if (!velocity.isZero(0)) init["velocity"] = vecJson(velocity);
     if (!init.empty()) return init;
   } else if (b.q0 != 0 || b.qd0 != 0) {
     return {{"q", b.q0}, {"qd", b.qd0}};
@@ -407,7 +404,7 @@ ojson initialJson(const BodySpec& b) {
 void readLimits(JsonReader& rd, const json& jl, const std::string& path, BodySpec& b) {
   if (!rd.object(jl, path, {"lower", "upper", "effort", "velocity"})) return;
   if (hasQuaternion(b.joint.type)) {
-    rd.fail(path, std::string(b.joint.type == JointType::Free ? "a free" : "a ball") + " joint takes no limits");
+    rd.fail(path, "a " + std::string(jointCode(b.joint.type)) + " joint takes no limits");
     return;
   }
   const auto read = [&](const char* field, std::optional<double>& out) {
@@ -713,7 +710,7 @@ int readBody(JsonReader& rd, const json& jb, std::size_t i, const TreeContext& t
   if (jb.contains("friction") && rd.number(jb["friction"], jsonField(p, "friction"), b.friction)) {
     if (!(b.friction >= 0)) rd.fail(jsonField(p, "friction"), "must be >= 0");
     else if (b.friction > 0 && hasQuaternion(b.joint.type))
-      rd.fail(jsonField(p, "friction"), std::string(b.joint.type == JointType::Free ? "a free" : "a ball") + " joint takes no friction");
+      rd.fail(jsonField(p, "friction"), "a " + std::string(jointCode(b.joint.type)) + " joint takes no friction");
   }
   if (jb.contains("armature") && rd.number(jb["armature"], jsonField(p, "armature"), b.armature)) {
     if (!(b.armature >= 0)) rd.fail(jsonField(p, "armature"), "must be >= 0");

@@ -20,6 +20,7 @@
 #include "articulate/formats/files.h"
 #include "articulate/formats/json.h"
 #include "articulate/formats/mesh.h"
+#include "articulate/model/model.h"
 #include "robot_import.h"
 
 namespace art {
@@ -1036,19 +1037,14 @@ void readKeyframes(State& s, const std::vector<const XMLElement*>& keyframes) {
       for (int k = 2; names.count(key.name); ++k) key.name = (given.empty() ? "key" : given) + "_" + std::to_string(k);
       names.insert(key.name);
       key.time = number(s, c, a, "time", 0);
+      // qpos0 and zero velocities: the bodies' initial state (MJCF gives them no velocity)
       key.q.resize(nq);
-      key.qd = Eigen::VectorXd::Zero(nv);
-      int qi = 0;
-      for (const BodySpec& b : s.spec.bodies) {  // qpos0
-        if (b.joint.type == JointType::Free) {
-          key.q.segment<3>(qi) = b.freePosition;
-          key.q.segment<4>(qi + 3) = b.freeOrientation.normalized();
-        } else if (b.joint.type == JointType::Ball) {
-          key.q.segment<4>(qi) = b.freeOrientation.normalized();
-        } else {
-          key.q(qi) = b.q0;
-        }
+      key.qd.resize(nv);
+      int qi = 0, vi = 0;
+      for (const BodySpec& b : s.spec.bodies) {
+        initialJointState(b, key.q.segment(qi, jointNq(b.joint.type)), key.qd.segment(vi, jointNv(b.joint.type)));
         qi += jointNq(b.joint.type);
+        vi += jointNv(b.joint.type);
       }
       const auto count = [](int n) { return static_cast<std::size_t>(n); };
       if (const auto t = get(a, "qpos")) {
@@ -1058,16 +1054,16 @@ void readKeyframes(State& s, const std::vector<const XMLElement*>& keyframes) {
       if (const auto t = get(a, "qvel")) {
         const std::vector<double> v = numbers(s, c, "qvel", *t, count(nv), count(nv));
         key.qd = Eigen::Map<const Eigen::VectorXd>(v.data(), nv);
-        int q = 0, vi = 0;
+        qi = vi = 0;
         for (const BodySpec& b : s.spec.bodies) {
           if (b.joint.type == JointType::Free) {
-            const Eigen::Vector4d w = key.q.segment<4>(q + 3);
+            const Eigen::Vector4d w = key.q.segment<4>(qi + 3);
             const Mat3 R = Eigen::Quaterniond(w(0), w(1), w(2), w(3)).normalized().toRotationMatrix();
             const Vec3 linear = key.qd.segment<3>(vi), angular = key.qd.segment<3>(vi + 3);
             key.qd.segment<3>(vi) = angular;
             key.qd.segment<3>(vi + 3) = R.transpose() * linear;
           }
-          q += jointNq(b.joint.type);
+          qi += jointNq(b.joint.type);
           vi += jointNv(b.joint.type);
         }
       }

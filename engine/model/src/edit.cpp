@@ -315,21 +315,18 @@ void setInitialState(ModelSpec& spec, const Eigen::VectorXd& q, const Eigen::Vec
   for (std::size_t i = 0; i < spec.bodies.size(); ++i) {
     BodySpec& b = spec.bodies[i];
     const int k = model.qIndex[i], v = model.vIndex[i];
-    if (b.joint.type == JointType::Ball) {
-      const Eigen::Vector4d quaternion = q.segment<4>(k);
-      if (!quaternion.isApprox(b.freeOrientation.normalized(), 1e-14)) b.freeOrientation = quaternion;
-      if (qd.size()) b.freeVelocity.head<3>() = qd.segment<3>(v);
-      continue;
-    }
-    if (b.joint.type != JointType::Free) {
+    if (!hasQuaternion(b.joint.type)) {
       b.q0 = q(k);
       if (qd.size()) b.qd0 = qd(v);
       continue;
     }
-    b.freePosition = q.segment<3>(k);
-    const Eigen::Vector4d quaternion = q.segment<4>(k + 3);
+    // free and ball joints: the position (free only), the quaternion, kept exactly when it is
+    // the stored one's, and the velocity (6 or 3 entries)
+    if (b.joint.type == JointType::Free) b.freePosition = q.segment<3>(k);
+    const Eigen::Vector4d quaternion = q.segment<4>(k + quaternionOffset(b.joint.type));
     if (!quaternion.isApprox(b.freeOrientation.normalized(), 1e-14)) b.freeOrientation = quaternion;
-    if (qd.size()) b.freeVelocity = qd.segment<6>(v);
+    const int n = model.jointNv(static_cast<int>(i));
+    if (qd.size()) b.freeVelocity.head(n) = qd.segment(v, n);
   }
 }
 

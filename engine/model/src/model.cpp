@@ -143,21 +143,39 @@ void checkBody(const ModelSpec& spec, int i, std::set<std::string>& seen) {
     throw ModelError(i, b.name, "initial state", "is not finite");
   checkControl(b, i);
   const bool free = b.joint.type == JointType::Free;
-  const std::string kind = free ? "a free joint" : "a ball joint";
   if (free && b.parent != -1)
     throw ModelError(i, b.name, "joint.type",
                      "a free joint must connect the body to the fixed base (parent -1)");
   if (!hasQuaternion(b.joint.type)) return;
+  const std::string kind = "a " + std::string(jointCode(b.joint.type)) + " joint";
   if (b.control.type != ControlSpec::Type::None)
     throw ModelError(i, b.name, "control", kind + " takes no controller");
   if (!(b.freeOrientation.norm() > 0))
     throw ModelError(i, b.name, "initial.orientation", "the quaternion must not be zero");
 }
 
+}  // namespace
+
+void initialJointState(const BodySpec& b, Eigen::Ref<Eigen::VectorXd> q, Eigen::Ref<Eigen::VectorXd> qd) {
+  const JointType t = b.joint.type;
+  if (q.size() != jointNq(t) || qd.size() != jointNv(t))
+    throw std::invalid_argument("initialJointState: body '" + b.name + "' needs " + std::to_string(jointNq(t)) +
+                                " positions and " + std::to_string(jointNv(t)) + " velocities");
+  if (!hasQuaternion(t)) {
+    q(0) = b.q0;
+    qd(0) = b.qd0;
+    return;
+  }
+  if (t == JointType::Free) q.head<3>() = b.freePosition;
+  q.segment<4>(quaternionOffset(t)) = b.freeOrientation.normalized();
+  qd = b.freeVelocity.head(jointNv(t));
+}
+
+namespace {
+
 // body i's joint into the model's topology: parent, q and v indices, initial state, the
 // parent of each degree of freedom
 void appendJoint(Model& m, const BodySpec& b, int i) {
-  const bool free = b.joint.type == JointType::Free;
   const int qi = m.qIndex.empty() ? 0 : m.qIndex.back() + jointNq(m.joints.back().type);
   const int vi = m.vIndex.empty() ? 0 : m.vIndex.back() + jointNv(m.joints.back().type);
   m.parent.push_back(b.parent);
@@ -165,30 +183,14 @@ void appendJoint(Model& m, const BodySpec& b, int i) {
   m.names.push_back(b.name);
   m.qIndex.push_back(qi);
   m.vIndex.push_back(vi);
+  const int nq = jointNq(b.joint.type), nv = jointNv(b.joint.type);
+  m.hasQuaternions = m.hasQuaternions || hasQuaternion(b.joint.type);
+  initialJointState(b, m.q0.segment(qi, nq), m.qd0.segment(vi, nv));
+  // a joint's variables form a chain below the parent's last one in the expanded tree
   const int p = b.parent;
   const int parentDof = p < 0 ? -1 : m.vIndex[p] + jointNv(m.joints[p].type) - 1;
-  if (free) {
-    m.hasQuaternions = true;
-    m.q0.segment<3>(qi) = b.freePosition;
-    m.q0.segment<4>(qi + 3) = b.freeOrientation.normalized();
-    m.qd0.segment<6>(vi) = b.freeVelocity;
-    for (int k = 0; k < 6; ++k) {
-      m.dofParent.push_back(k == 0 ? -1 : vi + k - 1);
-      m.dofBody.push_back(i);
-    }
-  } else if (b.joint.type == JointType::Ball) {
-    // the three variables form a chain below the parent's last one in the expanded tree
-    m.hasQuaternions = true;
-    m.q0.segment<4>(qi) = b.freeOrientation.normalized();
-    m.qd0.segment<3>(vi) = b.freeVelocity.head<3>();
-    for (int k = 0; k < 3; ++k) {
-      m.dofParent.push_back(k == 0 ? parentDof : vi + k - 1);
-      m.dofBody.push_back(i);
-    }
-  } else {
-    m.q0(qi) = b.q0;
-    m.qd0(vi) = b.qd0;
-    m.dofParent.push_back(parentDof);
+  for (int k = 0; k < nv; ++k) {
+    m.dofParent.push_back(k == 0 ? parentDof : vi + k - 1);
     m.dofBody.push_back(i);
   }
 }
@@ -337,8 +339,7 @@ void checkLimits(const ModelSpec& spec, int i) {
   }
   if (hasQuaternion(b.joint.type) && (!l.empty() || b.friction > 0))
     throw ModelError(i, b.name, l.empty() ? "friction" : "limits",
-                     std::string(b.joint.type == JointType::Free ? "a free" : "a ball") +
-                         " joint takes no limits or friction");
+                     "a " + std::string(jointCode(b.joint.type)) + " joint takes no limits or friction");
   if ((l.lower || l.upper || b.friction > 0) && !spec.constraints.empty())
     throw ModelError(i, b.name, l.lower || l.upper ? "limits" : "friction",
                      "position limits and friction do not act on a model with constraints (loops, gears)");

@@ -192,8 +192,8 @@ std::string TreeSystem::velocityName(int i) const {
 std::vector<int> TreeSystem::quaternionBlocks() const {
   std::vector<int> blocks;
   for (int j = 0; j < m_model->nb; ++j)
-    if (m_model->joints[j].type == JointType::Free) blocks.push_back(m_model->qIndex[j] + 3);
-    else if (m_model->joints[j].type == JointType::Ball) blocks.push_back(m_model->qIndex[j]);
+    if (hasQuaternion(m_model->joints[j].type))
+      blocks.push_back(m_model->qIndex[j] + quaternionOffset(m_model->joints[j].type));
   return blocks;
 }
 

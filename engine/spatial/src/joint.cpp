@@ -135,15 +135,17 @@ int Joint::unitAxis() const {
   }
 }
 
-SpatialTransform Joint::freeTransform(const double* q7) {
-  // XJ = rot(R^T) * xlt(p): E = R^T maps joint-frame to body coordinates, r = p
-  const Eigen::Quaterniond quat(q7[3], q7[4], q7[5], q7[6]);
-  return {quat.normalized().toRotationMatrix().transpose(), Vec3(q7[0], q7[1], q7[2])};
-}
-
 SpatialTransform Joint::ballTransform(const double* q4) {
+  // XJ = rot(R^T): E = R^T maps joint-frame to body coordinates
   const Eigen::Quaterniond quat(q4[0], q4[1], q4[2], q4[3]);
   return {quat.normalized().toRotationMatrix().transpose(), Vec3::Zero()};
+}
+
+SpatialTransform Joint::freeTransform(const double* q7) {
+  // XJ = rot(R^T) * xlt(p): the ball joint's rotation with r = p
+  SpatialTransform X = ballTransform(q7 + 3);
+  X.r = Vec3(q7[0], q7[1], q7[2]);
+  return X;
 }
 
 PlanarTransform Joint::planarTransform(double q) const {

@@ -90,6 +90,12 @@ struct Model {
   int jointNv(int i) const { return art::jointNv(joints[i].type); }
 };
 
+/// The initial state of body b's joint in the compiled model's layout (joint.h): q gets its
+/// jointNq position variables (q0, or a free joint's position and normalised quaternion, or a
+/// ball joint's normalised quaternion) and qd its jointNv velocity variables (qd0, or the first
+/// 6 or 3 entries of freeVelocity). Throws std::invalid_argument when the sizes do not fit.
+void initialJointState(const BodySpec& b, Eigen::Ref<Eigen::VectorXd> q, Eigen::Ref<Eigen::VectorXd> qd);
+
 /// Checks a ModelSpec and compiles it. Throws ModelError naming the body and field for: an
 /// empty or duplicate name, a parent that is unknown or does not precede the body, a joint type
 /// of the other arithmetic, a non-finite number, a placement rotation that is not a proper

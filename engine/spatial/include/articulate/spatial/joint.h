@@ -37,6 +37,11 @@ constexpr bool isRotational(JointType t) {
 /// degree of freedom and more position than velocity variables, and it takes no limits,
 /// friction or controller.
 constexpr bool hasQuaternion(JointType t) { return t == JointType::Free || t == JointType::Ball; }
+/// Where the joint's quaternion [qw qx qy qz] starts among its position variables: 3 for a free
+/// joint (after x y z), 0 for a ball joint; -1 for joints without one.
+constexpr int quaternionOffset(JointType t) {
+  return t == JointType::Free ? 3 : t == JointType::Ball ? 0 : -1;
+}
 
 /// Number of position variables of a joint (7 for a free joint, 4 for a ball joint, else 1).
 constexpr int jointNq(JointType t) {
