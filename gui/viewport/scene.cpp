@@ -42,8 +42,6 @@ namespace {
 
 using PolyPtr = vtkSmartPointer<vtkPolyData>;
 
-Vec3 v3(const double* d) { return Vec3(d[0], d[1], d[2]); }
-
 PolyPtr box(const Vec3& a, const Vec3& b) {
   vtkNew<vtkCubeSource> s;
   s->SetBounds(std::min(a.x(), b.x()), std::max(a.x(), b.x()), std::min(a.y(), b.y()),

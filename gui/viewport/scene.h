@@ -23,6 +23,9 @@ class vtkProp;
 
 namespace art::gui {
 
+/// A point or vector VTK hands out as double[3] (world coordinates, m), as a Vec3.
+inline Vec3 v3(const double* d) { return Vec3(d[0], d[1], d[2]); }
+
 class AnnotationLayer;
 
 class Scene {

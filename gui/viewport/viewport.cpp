@@ -51,8 +51,6 @@ void applyCamera(vtkRenderer* r, const CameraPose& p) {
   r->ResetCameraClippingRange();
 }
 
-Vec3 v3(const double* d) { return Vec3(d[0], d[1], d[2]); }
-
 // a modifiable copy for VTK setters that take double*
 std::array<double, 3> xyz(const Vec3& v) { return {v.x(), v.y(), v.z()}; }
 

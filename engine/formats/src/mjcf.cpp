@@ -47,13 +47,8 @@ struct DefaultClass {
   std::map<std::string, Attrs> elements;
 };
 
-// where a body's coordinates go: the Articulate body (or base, -1) carrying it, x_owner = R x + t
-struct Frame {
-  int owner = -1;
-  Mat3 R = Mat3::Identity();
-  Vec3 t = Vec3::Zero();
-  Frame then(const Mat3& R2, const Vec3& t2) const { return {owner, R * R2, R * t2 + t}; }
-};
+// where a body's coordinates go (robot_import.h)
+using Frame = robot::Frame;
 
 struct MeshAsset {
   std::string file;  // absolute, "" when not found or not readable (noted)

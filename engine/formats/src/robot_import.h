@@ -21,6 +21,16 @@ std::string vecText(const Vec3& v);
 /// [x, y, z] as a JSON array.
 nlohmann::json vec(const Vec3& v);
 
+/// Where a part's coordinates go (a URDF link, an MJCF body or frame): the Articulate body that
+/// carries it (-1: the base) and x_owner = R x + t (m).
+struct Frame {
+  int owner = -1;
+  Mat3 R = Mat3::Identity();
+  Vec3 t = Vec3::Zero();
+  /// This frame followed by (R2, t2), given in this frame's coordinates.
+  Frame then(const Mat3& R2, const Vec3& t2) const { return {owner, R * R2, R * t2 + t}; }
+};
+
 /// Mass properties of one part in its owner's coordinates: kg, centre of mass (m) and the
 /// rotational inertia about it (kg m^2).
 struct Mass {

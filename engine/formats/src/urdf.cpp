@@ -486,12 +486,8 @@ class ErrorCollector : public console_bridge::OutputHandler {
   std::vector<std::string> errors;
 };
 
-// where a link's coordinates go: the body (or base, -1) that carries it, and x_owner = R x + t
-struct Frame {
-  int owner = -1;
-  Mat3 R = Mat3::Identity();
-  Vec3 t = Vec3::Zero();
-};
+// where a link's coordinates go (robot_import.h)
+using Frame = robot::Frame;
 
 // refuses, before urdfdom links the links, a link that two joints hold (urdfdom keeps the last
 // one) and a cycle of joints: urdfdom's links own their children, so a cycle would leak

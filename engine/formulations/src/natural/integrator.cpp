@@ -1,6 +1,7 @@
 // Zhong06 and RK4 (index 1, Baumgarte) for natural-coordinate structures (integrator.h has the
 // step equations).
 #include "articulate/formulations/natural/integrator.h"
+#include "natural/check_size.h"
 
 #include <cmath>
 #include <stdexcept>
@@ -9,11 +10,7 @@ namespace art::natural {
 
 namespace {
 
-void checkSize(const Eigen::VectorXd& v, int n, const char* what) {
-  if (v.size() != n)
-    throw std::invalid_argument(std::string(what) + ": expected size " + std::to_string(n) +
-                                ", got " + std::to_string(v.size()));
-}
+using detail::checkSize;
 
 // every entry of the Newton matrix [M - h^2/2 dF/dq1, A0'; A1, 0] that can be nonzero, through
 // add(i, j, v): M, the apparatuses' blocks scaled by (kq, kv) = (-h^2/4, -h/2), A0' and A1

@@ -1,6 +1,7 @@
 // Natural-coordinate structures: connectivity, joints composed from the four basic
 // constraints, apparatuses, and the update pipeline (structure.h has the rows and formulas).
 #include "articulate/formulations/natural/structure.h"
+#include "natural/check_size.h"
 
 #include <algorithm>
 #include <cmath>
@@ -15,11 +16,7 @@ namespace {
 constexpr const char* kJointNames[] = {"spherical", "revolute", "prismatic", "universal",
                                        "cylindrical", "planar", "fixed", "distance"};
 
-void checkSize(const Eigen::VectorXd& v, int n, const char* what) {
-  if (v.size() != n)
-    throw std::invalid_argument(std::string(what) + ": expected size " + std::to_string(n) +
-                                ", got " + std::to_string(v.size()));
-}
+using detail::checkSize;
 
 // an affine map of the stacked joint coordinates x: value = P x + p0 (d components)
 struct Affine {
