@@ -120,7 +120,8 @@ class TestFormat : public QObject {
   // rotation matrix, roll-pitch-yaw and axis-angle spell the same placement
   void rotationForms() {
     const double a = 0.7;
-    json m = minimal({body("b", "base")});
+    // json::array: a braced list of one json is a copy of it under clang, an array under GCC
+    json m = minimal(json::array({body("b", "base")}));
     m["bodies"][0]["placement"] = {{"rotation", {{"axis", {0, 0, 2}}, {"angle", a}}}};
     const Mat3 Eaxis = read(m).bodies[0].rotation;
     m["bodies"][0]["placement"] = {{"rotation", {{"rpy", {0, 0, a}}}}};
