@@ -4,10 +4,12 @@
 # with a fixed seed, and stops at the first finding (a sanitizer report, an escaped exception,
 # a broken round trip, a timeout or running out of memory), whose input it keeps under
 # build/fuzz/artifacts/ and prints. Each harness's figures (executions, corpus, coverage) are
-# printed at its end.
+# printed at its end. Each harness is one process on one core, so JOBS of them (default: nproc)
+# run at once, each for its full SECONDS.
 #   scripts/fuzz.sh [SECONDS] [HARNESS...]
 # Installs clang and libFuzzer's runtime (Debian 12: clang, libclang-rt-14-dev) besides
-# scripts/setup-deps.sh's packages. JOBS sets the build's parallelism (default: nproc).
+# scripts/setup-deps.sh's packages. JOBS sets the build's and the runs' parallelism (default:
+# nproc).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-30}
@@ -17,11 +19,12 @@ harnesses=("$@")
 scripts/setup-deps.sh --fuzz
 build=build/fuzz
 # -O1 -g1: the sanitizers' recommended optimisation with line tables for reports, about half
-# the compile time of -O2 -g
+# the compile time of -O2 -g; a unity build (a layer's sources compiled a few at a time, so that
+# Eigen's templates and the JSON headers are instantiated and parsed once per batch)
 CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
   -DARTICULATE_FUZZ=ON -DARTICULATE_BUILD_TESTS=OFF -DARTICULATE_BUILD_BENCH=OFF \
-  -DARTICULATE_BUILD_GUI=OFF -DARTICULATE_HOST_ARCH=OFF >/dev/null
+  -DARTICULATE_BUILD_GUI=OFF -DARTICULATE_HOST_ARCH=OFF -DCMAKE_UNITY_BUILD=ON >/dev/null
 cmake --build "$build" -j "${JOBS:-$(nproc)}" --target "${harnesses[@]}"
 
 # seeds: the example models, the malformed files and fuzz regressions of the test suite, the
@@ -34,8 +37,8 @@ python3 tests/fuzz/make_seeds.py "$seeds"
 export ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1
 export LSAN_OPTIONS=suppressions=$PWD/tests/fuzz/lsan.supp:print_suppressions=0
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
-failed=()
-for h in "${harnesses[@]}"; do
+run_harness() {  # run_harness NAME: one harness for $seconds; its exit status is the finding
+  local h=$1 corpus dict
   case "$h" in
     fuzz_urdf) corpus=urdf dict=tests/fuzz/urdf.dict ;;
     fuzz_mjcf) corpus=mjcf dict=tests/fuzz/mjcf.dict ;;
@@ -43,19 +46,41 @@ for h in "${harnesses[@]}"; do
     fuzz_sweep) corpus=sweep dict=tests/fuzz/model.dict ;;
     *) corpus=json dict=tests/fuzz/model.dict ;;
   esac
-  work=$build/corpus/$h
+  local work=$build/corpus/$h
   rm -rf "$work" && mkdir -p "$work"
   echo "fuzz: $h for $seconds s from $(ls "$seeds/$corpus" | wc -l) seeds"
   # -seed fixes the mutations; -max_len fits the largest seeds; -timeout and -rss_limit_mb
   # make a hang or a memory blow-up a finding too
-  if ! "$build/tests/fuzz/$h" -seed=1 -max_total_time="$seconds" -max_len=131072 -timeout=10 \
-      -rss_limit_mb=2048 -dict="$dict" -print_final_stats=1 \
-      -artifact_prefix="$build/artifacts/$h-" "$work" "$seeds/$corpus" 2>"$build/$h.log"; then
+  "$build/tests/fuzz/$h" -seed=1 -max_total_time="$seconds" -max_len=131072 -timeout=10 \
+    -rss_limit_mb=2048 -dict="$dict" -print_final_stats=1 \
+    -artifact_prefix="$build/artifacts/$h-" "$work" "$seeds/$corpus" 2>"$build/$h.log"
+}
+
+failed=()
+report() {  # report NAME STATUS: the harness's figures, and its log's tail after a finding
+  local h=$1 rc=$2
+  if [ "$rc" -ne 0 ]; then
     failed+=("$h")
     tail -n 60 "$build/$h.log"
   fi
-  grep -E "^stat::(number_of_executed_units|average_exec_per_sec|peak_rss_mb)|INITED|DONE" "$build/$h.log" | tr '\n' ' '
-  echo
+  echo "fuzz: $h: $(grep -E "^stat::(number_of_executed_units|average_exec_per_sec|peak_rss_mb)|INITED|DONE" "$build/$h.log" | tr '\n' ' ')"
+}
+
+# each harness is one process on one core: JOBS of them run at once, each for its full time,
+# and report in the order given when their batch is done
+jobs=${JOBS:-$(nproc)}
+for ((i = 0; i < ${#harnesses[@]}; i += jobs)); do
+  batch=("${harnesses[@]:i:jobs}")
+  pids=()
+  for h in "${batch[@]}"; do
+    run_harness "$h" &
+    pids+=($!)
+  done
+  for k in "${!batch[@]}"; do
+    rc=0
+    wait "${pids[k]}" || rc=$?
+    report "${batch[k]}" "$rc"
+  done
 done
 if [ ${#failed[@]} -gt 0 ]; then
   echo "fuzz: findings in ${failed[*]} (inputs under $build/artifacts/)" >&2

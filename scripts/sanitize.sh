@@ -6,8 +6,11 @@
 #                              ThreadSanitizer (the tsan preset), the channel stress test included
 # Each builds its own preset (build/asan without the GUI, build/tsan with it), at -O1 -g1 (the
 # sanitizers' recommended optimisation, and line tables for their reports: about half the
-# compile time of -O2 -g). Needs the packages of scripts/setup-deps.sh. JOBS sets the
-# parallelism (default: nproc).
+# compile time of -O2 -g), as unity builds (CMAKE_UNITY_BUILD: a layer's sources compiled a few
+# at a time, so that Eigen's templates and the JSON headers are instantiated and parsed once per
+# batch; the release build keeps one object per source and so still checks each file's own
+# includes). Needs the packages of scripts/setup-deps.sh. JOBS sets the parallelism (default:
+# nproc).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=${JOBS:-$(nproc)}
