@@ -13,6 +13,7 @@
 #include "articulate/spatial/joint.h"
 #include "articulate/model/edit.h"
 #include "document.h"
+#include "joint_code.h"
 
 namespace art::gui {
 
@@ -47,11 +48,6 @@ int family(JointType t) {
     case JointType::H: return 2;
     default: return 3;
   }
-}
-
-QString code(JointType t) {
-  const std::string_view c = jointCode(t);
-  return QString::fromUtf8(c.data(), static_cast<qsizetype>(c.size()));
 }
 
 QString bodyName(const ModelSpec& s, int body) {
@@ -121,12 +117,12 @@ QVariant ModelTreeModel::data(const QModelIndex& index, int role) const {
   } else if (role == Qt::DisplayRole) {
     if (b < 0) return tr("fixed");
     const Joint& j = s.bodies[b].joint;
-    QString text = code(j.type);
+    QString text = jointCodeText(j.type);
     if (j.type == JointType::H) text += QString(" (pitch %1)").arg(j.pitch);
     return text;
   }
   if (role == Qt::ToolTipRole && b >= 0)
-    return tr("%1: %2 joint under %3").arg(bodyName(s, b), code(s.bodies[b].joint.type),
+    return tr("%1: %2 joint under %3").arg(bodyName(s, b), jointCodeText(s.bodies[b].joint.type),
                                           bodyName(s, s.bodies[b].parent));
   return {};
 }

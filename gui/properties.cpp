@@ -22,6 +22,7 @@
 #include "articulate/spatial/joint.h"
 #include "articulate/model/edit.h"
 #include "document.h"
+#include "joint_code.h"
 #include "link_options.h"
 
 namespace art::gui {
@@ -53,11 +54,6 @@ QWidget* row(QWidget* parent, QDoubleSpinBox* const (&boxes)[N], int minimumWidt
     l->addWidget(b);
   }
   return w;
-}
-
-QString code(JointType t) {
-  const std::string_view c = jointCode(t);
-  return QString::fromUtf8(c.data(), static_cast<qsizetype>(c.size()));
 }
 
 // the inertia tensor's entries in the fields' order: xx yy zz, then xy xz yz
@@ -307,9 +303,9 @@ void PropertiesPanel::refresh() {
   m_name->setText(QString::fromStdString(b.name));
   m_joint->clear();
   if (planar)
-    for (JointType t : kPlanarJoints) m_joint->addItem(code(t), int(t));
+    for (JointType t : kPlanarJoints) m_joint->addItem(jointCodeText(t), int(t));
   else
-    for (JointType t : kSpatialJoints) m_joint->addItem(code(t), int(t));
+    for (JointType t : kSpatialJoints) m_joint->addItem(jointCodeText(t), int(t));
   m_joint->setCurrentIndex(m_joint->findData(int(b.joint.type)));
   m_joint->setEnabled(b.joint.type != JointType::Free);
   m_pitch->setValue(b.joint.pitch);
