@@ -16,6 +16,7 @@ seconds=${1:-30}
 shift || true
 harnesses=("$@")
 [ ${#harnesses[@]} -gt 0 ] || harnesses=(fuzz_model_loader fuzz_spatial_v2 fuzz_urdf fuzz_mjcf fuzz_rigid_body fuzz_structure fuzz_appearance fuzz_sweep)
+jobs=${JOBS:-$(nproc)}
 scripts/setup-deps.sh --fuzz
 build=build/fuzz
 # -O1 -g1: the sanitizers' recommended optimisation with line tables for reports, about half
@@ -25,7 +26,7 @@ CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithD
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
   -DARTICULATE_FUZZ=ON -DARTICULATE_BUILD_TESTS=OFF -DARTICULATE_BUILD_BENCH=OFF \
   -DARTICULATE_BUILD_GUI=OFF -DARTICULATE_HOST_ARCH=OFF -DCMAKE_UNITY_BUILD=ON >/dev/null
-cmake --build "$build" -j "${JOBS:-$(nproc)}" --target "${harnesses[@]}"
+cmake --build "$build" -j "$jobs" --target "${harnesses[@]}"
 
 # seeds: the example models, the malformed files and fuzz regressions of the test suite, the
 # reference data's spatial_v2 models (with their motions), URDF robots written here and the
@@ -68,7 +69,6 @@ report() {  # report NAME STATUS: the harness's figures, and its log's tail afte
 
 # each harness is one process on one core: JOBS of them run at once, each for its full time,
 # and report in the order given when their batch is done
-jobs=${JOBS:-$(nproc)}
 for ((i = 0; i < ${#harnesses[@]}; i += jobs)); do
   batch=("${harnesses[@]:i:jobs}")
   pids=()
