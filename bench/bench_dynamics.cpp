@@ -5,8 +5,12 @@
 // against its three-revolute emulation, BM_<algorithm>/ball_chain/20 and ball_as_revolutes/20;
 // and of the single rigid body's step, BM_single_body/cylinder_floor (and cylinder_free).
 // Run: build/release/bench/articulate-bench [--benchmark_filter=BM_aba]
+#include <cmath>
+#include <vector>
+
 #include <benchmark/benchmark.h>
 
+#include "articulate/dynamics/batch.h"
 #include "articulate/dynamics/dynamics.h"
 #include "articulate/formulations/generators.h"
 #include "articulate/formats/document.h"
@@ -129,6 +133,36 @@ Workload ballChain(int n, bool asRevolutes) {
   return w;
 }
 
+// The articulated-body algorithm of 100,000 states of one tree through the engine's lanes
+// (BatchTree, one thread), the states packed into lanes beforehand: the C++ rate that
+// python/bench/bench_aba.py compares articulate.aba_batch with. Items per second are states.
+void registerLanes(const Workload& w) {
+  const std::string label = "BM_aba_lanes/" + w.kind + "/" + std::to_string(w.bodies) + "/100000";
+  benchmark::RegisterBenchmark(label.c_str(), [w](benchmark::State& state) {
+    const art::Model model = art::compile(w.spec);
+    if (!art::batchUnsupported(model).empty()) {
+      state.SkipWithError(art::batchUnsupported(model).c_str());
+      return;
+    }
+    art::BatchTree tree(model);
+    const int nv = model.nv(), groups = 100000 / art::kLanes;
+    std::vector<art::Lanes> q(static_cast<std::size_t>(groups * nv)), qd(q), tau(q), qdd(q);
+    for (std::size_t k = 0; k < q.size(); ++k)
+      for (int lane = 0; lane < art::kLanes; ++lane) {
+        const double x = static_cast<double>(k * art::kLanes + static_cast<std::size_t>(lane));
+        q[k][lane] = std::sin(x);
+        qd[k][lane] = std::cos(x);
+        tau[k][lane] = std::sin(0.5 * x);
+      }
+    for (auto _ : state)
+      for (int g = 0; g < groups; ++g)
+        tree.forwardDynamics(&q[static_cast<std::size_t>(g * nv)], &qd[static_cast<std::size_t>(g * nv)],
+                             &tau[static_cast<std::size_t>(g * nv)], &qdd[static_cast<std::size_t>(g * nv)]);
+    benchmark::DoNotOptimize(qdd.data());
+    state.SetItemsProcessed(state.iterations() * groups * art::kLanes);
+  });
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -152,6 +186,7 @@ int main(int argc, char** argv) {
     registerStep("quadruped.json", integrator);
   }
   for (const Workload& w : bench::workloads()) {
+    if (w.kind == "chain" && w.bodies == 7) registerLanes(w);
     registerAlgorithm("aba", w, [](const art::Model& m, art::Data& d, const Workload& wl) {
       benchmark::DoNotOptimize(art::aba(m, d, wl.q, wl.qd, wl.tau).data());
     });

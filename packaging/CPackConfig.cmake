@@ -54,6 +54,11 @@ set(CPACK_DEBIAN_PACKAGE_SECTION "science")
 set(CPACK_DEBIAN_PACKAGE_PRIORITY "optional")
 set(CPACK_DEBIAN_PACKAGE_HOMEPAGE "")
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)  # Depends: from the Qt6, VTK and C++ runtime libraries
+# the Python module (python/) is built for this Python's ABI and returns numpy arrays; the
+# shared-library dependencies above are added to these
+if(ARTICULATE_PYTHON_MODULE)
+  set(CPACK_DEBIAN_PACKAGE_DEPENDS "${ARTICULATE_PYTHON_DEPENDS}")
+endif()
 set(CPACK_DEBIAN_COMPRESSION_TYPE "xz")
 set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
 

@@ -25,7 +25,7 @@ build=build/fuzz
 CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
   -DARTICULATE_FUZZ=ON -DARTICULATE_BUILD_TESTS=OFF -DARTICULATE_BUILD_BENCH=OFF \
-  -DARTICULATE_BUILD_GUI=OFF -DARTICULATE_HOST_ARCH=OFF -DCMAKE_UNITY_BUILD=ON >/dev/null
+  -DARTICULATE_BUILD_GUI=OFF -DARTICULATE_BUILD_PYTHON=OFF -DARTICULATE_HOST_ARCH=OFF -DCMAKE_UNITY_BUILD=ON >/dev/null
 cmake --build "$build" -j "$jobs" --target "${harnesses[@]}"
 
 # seeds: the example models, the malformed files and fuzz regressions of the test suite, the

@@ -8,7 +8,10 @@
 #                                  (tests/cluster), which starts and stops its own daemons; and
 #                                  DART's URDF loader (libdart-utils-urdf-dev), the reference
 #                                  of tests/engine/test_urdf_dart.cpp; and MuJoCo 2.2.2's compiler
-#                                  (libmujoco-dev), the reference of tests/engine/test_mjcf_mujoco.cpp
+#                                  (libmujoco-dev), the reference of tests/engine/test_mjcf_mujoco.cpp;
+#                                  and matplotlib, which python/examples/sweep_plot.py plots with
+# The base list includes what the Python module (python/) builds and tests with: pybind11,
+# Python's headers, numpy and pytest.
 set -euo pipefail
 
 packages=(
@@ -19,11 +22,13 @@ packages=(
   xvfb xauth xdotool ffmpeg
   dpkg-dev file binutils desktop-file-utils
   python3 python3-jsonschema
+  pybind11-dev python3-dev python3-numpy python3-pytest
 )
 for option in "$@"; do
   case "$option" in
     --fuzz) packages+=(clang libclang-rt-14-dev) ;;
-    --tests) packages+=(munge slurmctld slurmd slurm-client libdart-utils-urdf-dev libmujoco-dev) ;;
+    --tests) packages+=(munge slurmctld slurmd slurm-client libdart-utils-urdf-dev libmujoco-dev
+                        python3-matplotlib) ;;
     *) echo "setup-deps: unknown option $option" >&2; exit 2 ;;
   esac
 done

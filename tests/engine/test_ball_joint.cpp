@@ -354,6 +354,75 @@ class TestBallJoint : public QObject {
     QVERIFY(q.segment<4>(1) == Eigen::Vector4d(1, 0, 0, 0));
   }
 
+  // pointJacobian is the velocity map of a body-fixed point: J qd equals the derivative of the
+  // point's position along the exponential-map step (central differences), and the velocity
+  // that contactPositionsVelocities' own velocity recursion gives, on a floating tree with ball
+  // joints and on a planar chain
+  void pointJacobianIsTheVelocityMap() {
+    std::mt19937 rng(11);
+    ModelSpec spec = randomTree(6, {2, 4}, rng, true).ball;
+    const Vec3 point(0.2, -0.1, 0.3);
+    for (int b = 0; b < 6; ++b) spec.contacts.push_back({b, point, 0.0});
+    const Model m = compile(spec);
+    Data d(m);
+    Eigen::VectorXd q = testutil::randomVector(m.nq(), rng);
+    normalizeConfiguration(m, q);
+    const Eigen::VectorXd qd = testutil::randomVector(m.nv(), rng, -2, 2);
+    const double h = 1e-6;
+    Eigen::VectorXd q1(m.nq()), q2(m.nq());
+    integrateConfiguration(m, q, qd, h, q1);
+    integrateConfiguration(m, q, qd, -h, q2);
+    const auto pointAt = [&](const Eigen::VectorXd& qq, int b) {
+      forwardKinematics(m, d, qq);
+      const BodyPose pose = bodyPose(m, d, b);
+      return Vec3(pose.rotation * point + pose.position);
+    };
+    const Eigen::Matrix<double, 6, Eigen::Dynamic> pv = contactPositionsVelocities(m, d, q, qd);
+    Eigen::MatrixXd J(3, m.nv());
+    for (int b = 0; b < m.nb; ++b) {
+      pointJacobian(m, d, q, b, point, J);
+      const Vec3 v = J * qd, fd = (pointAt(q1, b) - pointAt(q2, b)) / (2 * h);
+      QVERIFY2((v - fd).norm() < 1e-8 * std::max(1.0, v.norm()), qPrintable(QString::number((v - fd).norm())));
+      QVERIFY2((v - pv.col(b).tail<3>()).norm() < 1e-13 * std::max(1.0, v.norm()),
+               qPrintable(QString::number((v - pv.col(b).tail<3>()).norm())));
+      // columns of joints that do not carry the body are zero
+      for (int k = 0; k < m.nv(); ++k) {
+        int j = m.dofBody[k], a = b;
+        while (a >= 0 && a != j) a = m.parent[a];
+        if (a < 0) QCOMPARE(J.col(k).norm(), 0.0);
+      }
+    }
+    // a planar chain: J qd is the time derivative of the point's position in the x-y plane
+    ModelSpec planar;
+    planar.arithmetic = Arithmetic::Planar;
+    for (int i = 0; i < 3; ++i) {
+      BodySpec link;
+      link.name = "p" + std::to_string(i);
+      link.parent = i - 1;
+      link.joint.type = i == 1 ? JointType::PlanarPx : JointType::PlanarR;
+      link.translation = Vec3(i == 0 ? 0.0 : 0.7, 0, 0);
+      link.inertia = InertiaSpec::fromMassComInertia(1, Vec3(0.3, 0, 0), Mat3::Identity() * 0.01);
+      planar.bodies.push_back(link);
+    }
+    const Model mp = compile(planar);
+    Data dp(mp);
+    const Eigen::VectorXd qp = testutil::randomVector(3, rng), qdp = testutil::randomVector(3, rng);
+    Eigen::MatrixXd Jp(3, 3);
+    pointJacobian(mp, dp, qp, 2, point, Jp);
+    const auto planarPoint = [&](const Eigen::VectorXd& qq) {
+      forwardKinematics(mp, dp, qq);
+      const BodyPose pose = bodyPose(mp, dp, 2);
+      return Vec3(pose.rotation * point + pose.position);
+    };
+    const Vec3 fdp = (planarPoint(qp + h * qdp) - planarPoint(qp - h * qdp)) / (2 * h);
+    QVERIFY((Jp * qdp - fdp).norm() < 1e-8);
+    QCOMPARE(Jp.row(2).norm(), 0.0);
+    // misuse is refused, naming the argument
+    Eigen::MatrixXd wrong(3, 2);
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, pointJacobian(mp, dp, qp, 2, point, wrong));
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, pointJacobian(mp, dp, qp, 3, point, Jp));
+  }
+
   // what a ball joint takes and refuses, each named by its field
   void refusesMisuse() {
     const auto field = [](const ModelSpec& s) {

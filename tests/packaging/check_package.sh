@@ -115,4 +115,17 @@ check "the packaged articulate-cli validates the packaged double_pendulum.json" 
 check "the packaged articulate-cli validates all ${#models[@]} packaged models" \
   "$cli" validate "${models[@]}"
 
+# 5. the Python module, when this build has it: installed for the system's python3, with its
+# stubs, importable from the package and computing with the packaged engine
+if ls "$build_dir"/python/articulate/_articulate*.so >/dev/null 2>&1; then
+  site="$root/usr/lib/python3/dist-packages/articulate"
+  check "usr/lib/python3/dist-packages/articulate holds the module and its stubs" \
+    test -f "$site/__init__.py" -a -f "$site/__init__.pyi" -a -f "$site/py.typed"
+  check "Depends names python3 and python3-numpy" grep -q "python3-numpy" <<<"$depends"
+  check "the packaged module imports and computes H of a packaged model" \
+    env PYTHONPATH="$root/usr/lib/python3/dist-packages" python3 -c \
+    "import articulate, sys; m = articulate.load(sys.argv[1]); assert articulate.crba(m, m.q0).shape == (m.nv, m.nv)" \
+    "$root/usr/share/articulate/models/arm6.json"
+fi
+
 finish

@@ -33,6 +33,17 @@ struct BodyPose {
 };
 BodyPose bodyPose(const Model& model, const Data& data, int body);
 
+/// Jacobian of the world velocity of a point fixed in body `body` (`point` in body coordinates,
+/// m) at q: J (3 x nv, written in place, allocating nothing) maps qd to the point's linear
+/// velocity in base coordinates (m/s), J qd = v. Column k is the point's velocity when velocity
+/// variable k alone moves at unit rate (a free joint's six columns: its body's angular and linear
+/// velocity in body coordinates; a ball joint's three: its angular velocity). Planar models give
+/// the third row zero (the plane is x-y). Runs forwardKinematics (data.X0 holds its result).
+/// Throws std::invalid_argument naming the argument for a q of the wrong size, a body out of
+/// range or a J that is not 3 x nv.
+void pointJacobian(const Model& model, Data& data, const VecRef& q, int body, const Vec3& point,
+                   Eigen::Ref<Eigen::MatrixXd> J);
+
 /// Positions and linear velocities of the model's contact points in base coordinates, as
 /// spatial_v2's gcPosVel: column j holds [position; velocity] of contacts[j] (6 x ncontacts).
 /// Spatial models only; throws std::invalid_argument for planar models.

@@ -1,0 +1,53 @@
+// The Jacobian of a body-fixed point's velocity: column k is the point's velocity when only
+// velocity variable k moves (unit rate), from the joint's motion subspace carried to the base.
+#include "detail.h"
+
+namespace art {
+
+namespace {
+
+// The world velocity of point p (base coordinates) of a body moving with spatial or planar
+// velocity s0 (base coordinates, at the base origin).
+Vec3 pointVelocity(const Vec6& s0, const Vec3& p) { return s0.tail<3>() + s0.head<3>().cross(p); }
+Vec3 pointVelocity(const Vec3& s0, const Vec3& p) {
+  return Vec3(s0(1) - s0(0) * p.y(), s0(2) + s0(0) * p.x(), 0.0);
+}
+
+}  // namespace
+
+void pointJacobian(const Model& m, Data& d, const VecRef& q, int body, const Vec3& point,
+                   Eigen::Ref<Eigen::MatrixXd> J) {
+  detail::checkSize("pointJacobian", "q", q.size(), m.nq());
+  if (body < 0 || body >= m.nb)
+    throw std::invalid_argument("pointJacobian: body " + std::to_string(body) +
+                                " is out of range (the model has " + std::to_string(m.nb) +
+                                " bodies)");
+  if (J.rows() != 3 || J.cols() != m.nv())
+    throw std::invalid_argument("pointJacobian: J is " + std::to_string(J.rows()) + "x" +
+                                std::to_string(J.cols()) + ", the model needs 3x" +
+                                std::to_string(m.nv()));
+  forwardKinematics(m, d, q);
+  const BodyPose pose = bodyPose(m, d, body);
+  const Vec3 p = pose.rotation * point + pose.position;
+  J.setZero();
+  detail::dispatchTree(m, [&](auto arith, auto free) {
+    using A = decltype(arith);
+    constexpr bool Free = decltype(free)::value;
+    const auto& w = d.ws<A>();
+    for (int i = body; i >= 0; i = m.parent[i]) {
+      const int first = detail::vIdx<Free>(m, i);
+      if (detail::isFree<A, Free>(m, i) || detail::isBall<A, Free>(m, i)) {
+        // the body's own velocity (free) or angular velocity (ball) in body coordinates
+        for (int k = 0; k < m.jointNv(i); ++k) {
+          typename A::Vec s = A::Vec::Zero();
+          s(k) = 1.0;
+          J.col(first + k) = pointVelocity(w.X0[i].applyInverse(s), p);
+        }
+      } else {
+        J.col(first) = pointVelocity(w.X0[i].applyInverse(m.arrays<A>().S[i]), p);
+      }
+    }
+  });
+}
+
+}  // namespace art
