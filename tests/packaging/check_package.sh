@@ -123,7 +123,7 @@ if ls "$build_dir"/python/articulate/_articulate*.so >/dev/null 2>&1; then
     test -f "$site/__init__.py" -a -f "$site/__init__.pyi" -a -f "$site/py.typed"
   check "Depends names python3 and python3-numpy" grep -q "python3-numpy" <<<"$depends"
   check "the packaged module imports and computes H of a packaged model" \
-    env PYTHONPATH="$root/usr/lib/python3/dist-packages" python3 -c \
+    env PYTHONPATH="$root/usr/lib/python3/dist-packages" /usr/bin/python3 -c \
     "import articulate, sys; m = articulate.load(sys.argv[1]); assert articulate.crba(m, m.q0).shape == (m.nv, m.nv)" \
     "$root/usr/share/articulate/models/arm6.json"
 fi
