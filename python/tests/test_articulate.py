@@ -411,6 +411,19 @@ def test_show_opens_the_app_on_the_motion(tmp_path, monkeypatch):
     assert np.array_equal(q, tr.q)
 
 
+def test_without_a_display_show_and_render_say_what_they_need(tmp_path, monkeypatch):
+    m = articulate.load(model_path("arm6.json"))
+    monkeypatch.delenv("DISPLAY", raising=False)
+    monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
+    with pytest.raises(RuntimeError, match="show\\(\\) needs a display"):
+        articulate.show(m, [0.0], [m.q0])
+    monkeypatch.setenv("ARTICULATE_APP", os.environ.get("ARTICULATE_APP") or sys.executable)
+    monkeypatch.setattr(articulate.shutil, "which", lambda name: None)  # no xvfb-run either
+    with pytest.raises(RuntimeError, match="render\\(\\) needs an X display: set DISPLAY, or install xvfb"):
+        articulate.render(m, m.q0, tmp_path / "x.png")
+    assert not (tmp_path / "x.png").exists()
+
+
 # ------------------------------------------------------------------ bad input
 
 def test_bad_input_raises_clear_errors(tmp_path):
