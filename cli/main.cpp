@@ -224,6 +224,12 @@ Eigen::VectorXd parseList(const std::string& text, const Eigen::VectorXd& fallba
   return Eigen::Map<const Eigen::VectorXd>(v.data(), n);
 }
 
+// The most samples simulate writes: 100 million rows (a 7-joint tree's CSV is then ~30 GB),
+// streamed to the file; and the most numbers of a JSON output, which is built in memory first
+// (about 16 bytes per number): 20 million.
+constexpr double kMaxSamples = 1e8;
+constexpr double kMaxJsonNumbers = 2e7;
+
 // Any system, through the System interface: samples every `every` steps at multiples of dt.
 // CSV: t, the position and velocity columns (System::positionColumn, velocityColumn: q0..,
 // qd0.. or a rigid body's x.., vx..), kinetic, potential, total, and with --constraint-forces
@@ -232,6 +238,8 @@ Eigen::VectorXd parseList(const std::string& text, const Eigen::VectorXd& fallba
 // `q` and `qd` (one array per sample), the constraint forces into `lambda` (one array per
 // sample) with their names in `constraints`.
 int runSimulate(const SimulateArgs& a) {
+  if (sameFile(a.model, a.output))
+    throw std::invalid_argument("--output: " + a.output + " is the model file itself; write the trajectory elsewhere");
   BuiltSystem s = makeSystem(a);
   System& sys = *s.system;
   if (!a.q0.empty() || !a.qd0.empty())
@@ -242,9 +250,29 @@ int runSimulate(const SimulateArgs& a) {
   const int nq = sys.positionSize(), nv = sys.velocitySize(), nc = sys.constraintSize();
   const bool named = nq > 0 && sys.positionColumn(0) != "q0";
   const double interval = s.dt * a.every;
-  const long samples = static_cast<long>(std::floor(a.duration / interval + 1e-9));
+  const double count = std::floor(a.duration / interval + 1e-9);
+  if (!(count <= kMaxSamples))
+    throw std::invalid_argument("--duration: " + std::to_string(a.duration) + " s at one sample every " +
+                                std::to_string(interval) + " s is " + std::to_string(count) +
+                                " samples, more than " + std::to_string(kMaxSamples) +
+                                "; sample less often (--every) or simulate less");
+  const double columns = 4.0 + nq + nv + (a.constraintForces ? nc : 0);
+  if (json && (count + 1) * columns > kMaxJsonNumbers)
+    throw std::invalid_argument("--output: " + std::to_string(count + 1) + " samples of " +
+                                std::to_string(static_cast<int>(columns)) + " numbers are more than a JSON output holds (" +
+                                std::to_string(kMaxJsonNumbers) + " numbers); write .csv, which is streamed");
+  const long samples = static_cast<long>(count);
+  // CSV rows go to the file as they are made, a megabyte at a time: a write that fails (a full
+  // disk, a file-size limit) stops the command with the error, and the target keeps what it had
+  AtomicFile file(a.output);
   std::ostringstream out;
   out.precision(17);
+  const auto flush = [&](std::size_t atLeast) {
+    if (static_cast<std::size_t>(out.tellp()) < atLeast) return;
+    file.write(out.str());
+    out.str("");
+  };
+  long written = 0;
   nlohmann::ordered_json doc;
   Eigen::VectorXd phi(nc), lambda(nc);
   const bool forces = a.constraintForces && nc > 0;
@@ -271,8 +299,11 @@ int runSimulate(const SimulateArgs& a) {
       if (forces)
         for (int i = 0; i < nc; ++i) out << "," << lambda(i);
       out << "\n";
+      ++written;
+      flush(std::size_t(1) << 20);
       return;
     }
+    ++written;
     doc["t"].push_back(sys.time());
     if (named) {
       for (int i = 0; i < nq; ++i) doc[sys.positionColumn(i)].push_back(q(i));
@@ -310,7 +341,11 @@ int runSimulate(const SimulateArgs& a) {
     if (!sys.advanceTo(k * interval)) break;
     row();
   }
-  writeFileAtomically(a.output, csv ? out.str() : doc.dump() + "\n");
+  if (csv)
+    flush(0);
+  else
+    file.write(doc.dump() + "\n");
+  file.commit();
   if (sys.divergence()) {
     std::cerr << "error: " << sys.divergence()->message << "; wrote the samples before it to "
               << a.output << "\n";
@@ -326,7 +361,7 @@ int runSimulate(const SimulateArgs& a) {
     std::cout << ", energy projection removed " << tree->simulation().energyProjected() << " J";
   if (tree && (tree->model().controlled || tree->model().stops))
     std::cout << ", joints dissipated " << tree->simulation().energyDissipated() << " J";
-  std::cout << "), wrote " << samples + 1 << " samples to " << a.output << "\n";
+  std::cout << "), wrote " << written << " samples to " << a.output << "\n";
   return 0;
 }
 
@@ -440,6 +475,8 @@ int runGenerate(const GenerateArgs& a) {
 // `convert`: any model file to the Articulate format, spatial_v2 JSON or URDF, as far as each
 // can hold it
 int runConvert(const std::string& in, const std::string& out, const std::string& to, const std::string& base) {
+  if (sameFile(in, out))
+    throw std::invalid_argument("OUT: " + out + " is the input file itself; converting over it would lose it");
   const LoadedDocument document = loadWithBase(in, base);
   if (!std::holds_alternative<LoadedModel>(document)) {
     // a rigid body or a structure has only the Articulate form
@@ -491,7 +528,7 @@ int main(int argc, char** argv) {
   conf->add_option("FILE", file, "reference data (schema spatial_v2-reference-1)")
       ->required()
       ->check(CLI::ExistingFile);
-  conf->add_option("--tolerance", tol, "relative tolerance")->capture_default_str();
+  conf->add_option("--tolerance", tol, "relative tolerance")->check(CLI::Validator([](std::string& v) { return checkFiniteIn(v, 0, 1); }, "NUMBER in [0, 1]"))->capture_default_str();
 
   auto* info = app.add_subcommand("info", "print a model's bodies, mass properties and dynamics");
   info->add_option("MODEL", file, "model file")->required()->check(CLI::ExistingFile);
@@ -514,15 +551,15 @@ int main(int argc, char** argv) {
   SimulateArgs sa;
   auto* simulate = app.add_subcommand("simulate", "integrate a model's dynamics and write the trajectory");
   simulate->add_option("MODEL", sa.model, "model file")->required()->check(CLI::ExistingFile);
-  simulate->add_option("--duration", sa.duration, "simulated time, s")->check(CLI::PositiveNumber)->capture_default_str();
-  simulate->add_option("--dt", sa.dt, "step (rk4, euler, zhong06) or largest step (dopri5), s (default: the model's, else 0.001)")->check(CLI::PositiveNumber);
+  simulate->add_option("--duration", sa.duration, "simulated time, s (at most 1e6)")->check(CLI::Validator([](std::string& v) { return checkFiniteIn(v, 1e-9, 1e6); }, "NUMBER in [1e-9, 1e6]"))->capture_default_str();
+  simulate->add_option("--dt", sa.dt, "step (rk4, euler, zhong06) or largest step (dopri5), s (default: the model's, else 0.001)")->check(CLI::Validator([](std::string& v) { return checkFiniteIn(v, 1e-9, 10); }, "NUMBER in [1e-9, 10]"));
   simulate->add_option("--integrator", sa.integrator, "trees: rk4, euler or dopri5 (default: the model's, else rk4); rigid bodies: rk4; structures: zhong06 or rk4 (default: the model's, else zhong06)")
       ->check(CLI::IsMember({"rk4", "euler", "dopri5", "zhong06"}));
-  simulate->add_option("--rtol", sa.rtol, "dopri5 relative tolerance (default: the model's, else 1e-9)")->check(CLI::PositiveNumber);
-  simulate->add_option("--atol", sa.atol, "dopri5 absolute tolerance (default: the model's, else 1e-9)")->check(CLI::PositiveNumber);
+  simulate->add_option("--rtol", sa.rtol, "dopri5 relative tolerance (default: the model's, else 1e-9)")->check(CLI::Validator([](std::string& v) { return checkFiniteIn(v, 1e-15, 1); }, "NUMBER in [1e-15, 1]"));
+  simulate->add_option("--atol", sa.atol, "dopri5 absolute tolerance (default: the model's, else 1e-9)")->check(CLI::Validator([](std::string& v) { return checkFiniteIn(v, 1e-15, 1); }, "NUMBER in [1e-15, 1]"));
   simulate->add_option("--q0", sa.q0, "initial joint positions a,b,c (default: the model's)");
   simulate->add_option("--qd0", sa.qd0, "initial joint velocities (default: the model's)");
-  simulate->add_option("--every", sa.every, "write every K-th sample (of dt)")->check(CLI::PositiveNumber)->capture_default_str();
+  simulate->add_option("--every", sa.every, "write every K-th sample (of dt)")->check(CLI::Range(1, 1000000000))->capture_default_str();
   simulate->add_flag("--energy-projection", sa.energyProjection, "trees with rk4 or dopri5: keep a passive model's total energy at its initial value by rescaling the velocities after every step (default: the model's simulation.energy_projection)");
   simulate->add_flag("--constraint-forces", sa.constraintForces, "also write the constraint forces lambda, one column per constraint row (named as the system names it)");
   simulate->add_option("-o,--output", sa.output, "FILE.csv or FILE.json")->required();
@@ -537,9 +574,9 @@ int main(int argc, char** argv) {
   gen->require_subcommand(1);
   auto* genTree = gen->add_subcommand("autotree", "spatial_v2 autoTree(nb, bf, skew, taper)");
   genTree->add_option("--bodies", ga.tree.bodies, "number of bodies")->check(CLI::Range(0, 100000));
-  genTree->add_option("--branching", ga.tree.branching, "branching factor (>= 1)")->check(CLI::Range(1.0, 1e6));
-  genTree->add_option("--skew", ga.tree.skew, "axis skew about x, rad");
-  genTree->add_option("--taper", ga.tree.taper, "link length ratio (> 0)")->check(CLI::PositiveNumber);
+  genTree->add_option("--branching", ga.tree.branching, "branching factor (>= 1)")->check(CLI::Validator([](std::string& v) { return checkFiniteIn(v, 1, 1e6); }, "NUMBER in [1, 1e6]"));
+  genTree->add_option("--skew", ga.tree.skew, "axis skew about x, rad")->check(CLI::Validator([](std::string& v) { return checkFiniteIn(v, -100, 100); }, "NUMBER in [-100, 100]"));
+  genTree->add_option("--taper", ga.tree.taper, "link length ratio (> 0)")->check(CLI::Validator([](std::string& v) { return checkFiniteIn(v, 1e-3, 1e3); }, "NUMBER in [1e-3, 1e3]"));
   genTree->add_option("--axes", ga.axes, "joint codes used in turn, e.g. Rz,Ry")->capture_default_str();
   auto* genPlanar = gen->add_subcommand("planar", "spatial_v2 planar(n) chain");
   genPlanar->add_option("--bodies", ga.planarBodies, "number of links")->check(CLI::Range(0, 100000));

@@ -3,6 +3,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <filesystem>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -26,4 +27,29 @@ inline std::vector<double> parseNumbers(const std::string& list, const std::stri
     out.push_back(x);
   }
   return out;
+}
+
+/// One number as an option's value: finite and within [lo, hi] (locale-independent, a leading
+/// '+' allowed). Returns "" when it is, else the reason, shortened for a long value; CLI11 puts
+/// the option's name before it. NaN and infinities are refused, as every range check passes them
+/// by comparison.
+inline std::string checkFiniteIn(const std::string& text, double lo, double hi) {
+  const std::string shown = text.size() > 40 ? text.substr(0, 37) + "..." : text;
+  const char* first = text.data() + (text.size() > 1 && text[0] == '+' ? 1 : 0);
+  double x = 0;
+  const auto r = std::from_chars(first, text.data() + text.size(), x);
+  if (text.empty() || r.ec != std::errc() || r.ptr != text.data() + text.size() || !std::isfinite(x))
+    return "'" + shown + "' is not a finite number";
+  if (!(x >= lo && x <= hi)) {
+    std::ostringstream s;
+    s << "'" << shown << "' is outside [" << lo << ", " << hi << "]";
+    return s.str();
+  }
+  return "";
+}
+
+/// Whether two paths name the same existing file (through links and different spellings).
+inline bool sameFile(const std::string& a, const std::string& b) {
+  std::error_code ec;
+  return std::filesystem::equivalent(a, b, ec) && !ec;
 }

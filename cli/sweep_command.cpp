@@ -1,8 +1,11 @@
 #include "sweep_command.h"
 
+#include <spawn.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -10,6 +13,7 @@
 #include <iostream>
 #include <sstream>
 #include <thread>
+#include <vector>
 
 #include "articulate/batch/sweep.h"
 #include "articulate/formats/files.h"
@@ -24,6 +28,41 @@ std::atomic<bool> g_stop{false};
 extern "C" void onInterrupt(int) {
   g_stop.store(true);
   std::signal(SIGINT, SIG_DFL);  // a second Ctrl+C ends it at once
+}
+
+// Runs a program with an argument list (no shell: a file name is one argument, whatever it
+// holds), its output and errors into `output`. Returns its exit status; -1 when it cannot be
+// started (not installed).
+int runProgram(const std::vector<std::string>& argv, std::string& output) {
+  int fds[2];
+  if (pipe(fds) != 0) throw std::runtime_error("cannot create a pipe to run " + argv.front());
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, fds[1], STDERR_FILENO);
+  posix_spawn_file_actions_addclose(&actions, fds[0]);
+  posix_spawn_file_actions_addclose(&actions, fds[1]);
+  std::vector<char*> args;
+  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  pid_t pid = 0;
+  const int started = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  close(fds[1]);
+  if (started != 0) {
+    close(fds[0]);
+    return -1;
+  }
+  char buffer[256];
+  for (ssize_t n; (n = read(fds[0], buffer, sizeof buffer)) != 0;) {
+    if (n > 0) output.append(buffer, static_cast<std::size_t>(n));
+    else if (errno != EINTR) break;
+  }
+  close(fds[0]);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
 std::string duration(double seconds) {
@@ -116,14 +155,10 @@ int submitSlurm(const SweepArgs& a, const sweep::SweepSpec& spec) {
   fs::create_directories(fs::path(a.output) / "slurm", ec);
   const std::string file = (fs::path(a.output) / "sweep.sbatch").string();
   writeFileAtomically(file, script);
-  const std::string command = "sbatch --parsable " + sweep::shellQuote(file) + " 2>&1";
-  std::FILE* pipe = popen(command.c_str(), "r");
-  if (!pipe) throw std::runtime_error("cannot run sbatch");
   std::string reply;
-  char buffer[256];
-  while (std::fgets(buffer, sizeof buffer, pipe)) reply += buffer;
-  const int status = pclose(pipe);
+  const int status = runProgram({"sbatch", "--parsable", file}, reply);
   while (!reply.empty() && (reply.back() == '\n' || reply.back() == '\r')) reply.pop_back();
+  if (status == -1) throw std::runtime_error("cannot run sbatch (is Slurm installed here?)");
   if (status != 0)
     throw std::runtime_error("sbatch " + file + " failed" + (reply.empty() ? std::string(" (is Slurm installed here?)") : ": " + reply));
   std::cout << "submitted job " << reply << ": " << runs << " runs in " << tasks << " array tasks of " << a.cpus

@@ -139,6 +139,10 @@ struct Parser {
 int screenshot(const Options& options) {
   const QString path = options.model.isEmpty() ? bundledModel() : options.model;
   if (path.isEmpty()) return fail("no model given and the bundled example was not found");
+  // the image must not replace the model (the same file, through links too)
+  const QFileInfo image(options.screenshot), source(path);
+  if (image.exists() && source.exists() && image.canonicalFilePath() == source.canonicalFilePath())
+    return fail(QString("--screenshot: %1 is the model file itself; write the image elsewhere").arg(options.screenshot));
   try {
     const art::gui::AnyDocument doc = art::gui::readAnyDocument(QFile::encodeName(path).toStdString());
     const art::LoadedModel& model = doc.loaded;

@@ -134,6 +134,102 @@ class TestCli : public QObject {
 
   // structures: simulate with Zhong06 (the default) or rk4, the trees' columns with q the
   // natural coordinates; a tree refuses zhong06; validate accepts the file
+  // issue 31: NaN, infinities and absurd values are refused by every numeric option, naming
+  // it, and no command writes its output over its input (named directly or through a link)
+  void refusesNonFiniteOptionsAndOverwritingInputs() {
+    const QString model = QString(ARTICULATE_MODELS_DIR) + "/double_pendulum.json";
+    QTemporaryDir tmp;
+    const QString csv = tmp.filePath("out.csv");
+    const QList<QStringList> bad = {
+        {"simulate", model, "-o", csv, "--duration", "nan"},   {"simulate", model, "-o", csv, "--duration", "inf"},
+        {"simulate", model, "-o", csv, "--duration", "1e18"},  {"simulate", model, "-o", csv, "--dt", "1e-300"},
+        {"simulate", model, "-o", csv, "--dt", "NaN"},         {"simulate", model, "-o", csv, "--rtol", "nan"},
+        {"simulate", model, "-o", csv, "--atol", "-1"},        {"conformance", model, "--tolerance", "nan"},
+        {"generate", "-o", csv, "autotree", "--taper", "nan"}, {"generate", "-o", csv, "autotree", "--branching", "nan"},
+        {"generate", "-o", csv, "autotree", "--skew", "inf"}};
+    for (const QStringList& args : bad) {
+      QString out;
+      QCOMPARE(run(args, &out), 105);  // CLI11's code for an option value it refuses (docs/cli.md)
+      const QString option = args[args.size() - 2];
+      QVERIFY2(out.contains(option) && (out.contains("not a finite number") || out.contains("outside")),
+               qPrintable(args.join(' ') + " -> " + out));
+      QVERIFY(!QFile::exists(csv));
+    }
+    // a 5 MB number is shortened in the message
+    QString out;
+    QCOMPARE(run({"simulate", model, "-o", csv, "--duration", QString(5000, '9')}, &out), 105);
+    QVERIFY2(out.size() < 1000, qPrintable(out.left(200)));
+    // more samples than the limit: refused before anything runs
+    QCOMPARE(run({"simulate", model, "-o", csv, "--duration", "1e6", "--dt", "1e-6"}, &out), 2);
+    QVERIFY2(out.contains("more than") && out.contains("--every"), qPrintable(out));
+    // output over input
+    const QString copy = tmp.filePath("dp.json"), link = tmp.filePath("link.json");
+    QVERIFY(QFile::copy(model, copy));
+    QVERIFY(QFile::link(copy, link));
+    const auto bytes = [](const QString& path) {
+      QFile f(path);
+      f.open(QIODevice::ReadOnly);
+      return f.readAll();
+    };
+    const QByteArray before = bytes(copy);
+    for (const QString& target : {copy, link}) {
+      QCOMPARE(run({"convert", copy, target}, &out), 2);
+      QVERIFY2(out.contains("is the input file itself"), qPrintable(out));
+      QCOMPARE(run({"simulate", copy, "-o", target}, &out), 2);
+      QVERIFY2(out.contains("is the model file itself"), qPrintable(out));
+    }
+    QCOMPARE(bytes(copy), before);
+    QCOMPARE(run({"simulate", copy, "-o", csv, "--duration", "0.01"}, &out), 0);  // elsewhere: fine
+  }
+
+  // issue 31: simulate streams its rows to the file and checks every write. Its peak memory
+  // stays far below the size of what it writes, a write that fails (here a file-size limit)
+  // ends it with exit 2 and the error while the target keeps its old bytes and no temporary
+  // file is left, and a JSON output too large to build in memory is refused before it runs
+  void simulateStreamsAndChecksItsWrites() {
+    const QString model = QString(ARTICULATE_MODELS_DIR) + "/double_pendulum.json";
+    QTemporaryDir tmp;
+    const QString csv = tmp.filePath("big.csv");
+    QProcess p;
+    p.setProcessChannelMode(QProcess::MergedChannels);
+    // the child's peak resident memory, through Python's resource module (no shell involved)
+    p.start("/usr/bin/python3", {"-c",
+                                 "import resource, subprocess, sys\n"
+                                 "r = subprocess.run(sys.argv[1:]).returncode\n"
+                                 "print('maxrss_kb', resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, 'rc', r)",
+                                 ARTICULATE_CLI, "simulate", model, "-o", csv, "--duration", "400"});
+    QVERIFY(p.waitForFinished(300000));
+    const QString report = QString::fromUtf8(p.readAll());
+    const QStringList words = report.trimmed().split(QRegularExpression("\\s+"));
+    QVERIFY2(words.size() >= 4 && words[words.size() - 1] == "0", qPrintable(report));
+    const double rssKb = words[words.indexOf("maxrss_kb") + 1].toDouble();
+    const double fileKb = static_cast<double>(QFileInfo(csv).size()) / 1024;
+    qInfo("simulate wrote %.1f MB with a peak resident memory of %.1f MB", fileKb / 1024, rssKb / 1024);
+    QVERIFY2(fileKb > 50 * 1024, qPrintable(report));
+    QVERIFY2(rssKb < fileKb / 3, qPrintable(report));
+    // a write that fails: the limit on file size (SIGXFSZ ignored, so write() returns EFBIG)
+    const QString small = tmp.filePath("small.csv");
+    {
+      QFile f(small);
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      f.write("old\n");
+    }
+    p.start("/bin/bash", {"-c", "trap '' XFSZ; ulimit -f 512; exec \"$0\" \"$@\"", ARTICULATE_CLI, "simulate", model,
+                          "-o", small, "--duration", "100"});
+    QVERIFY(p.waitForFinished(300000));
+    const QString error = QString::fromUtf8(p.readAll());
+    QCOMPARE(p.exitCode(), 2);
+    QVERIFY2(error.contains("error: ") && error.contains("small.csv"), qPrintable(error));
+    QFile kept(small);
+    QVERIFY(kept.open(QIODevice::ReadOnly));
+    QCOMPARE(kept.readAll(), QByteArray("old\n"));
+    QCOMPARE(QDir(tmp.path()).entryList(QDir::Files | QDir::Hidden).filter(".tmp").size(), 0);
+    // JSON is built in memory: a run too large for it is refused before it starts
+    QString out;
+    QCOMPARE(run({"simulate", model, "-o", tmp.filePath("big.json"), "--duration", "10000"}, &out), 2);
+    QVERIFY2(out.contains("more than a JSON output holds") && out.contains(".csv"), qPrintable(out));
+  }
+
   void simulateStructure() {
     QTemporaryDir dir;
     const QString csv = dir.filePath("nc.csv");

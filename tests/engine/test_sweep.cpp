@@ -13,6 +13,8 @@
 #include <QtTest>
 
 #include <cmath>
+#include <cstring>
+#include <limits>
 #include <fstream>
 #include <set>
 
@@ -566,6 +568,26 @@ class TestSweep : public QObject {
     } catch (const std::runtime_error& e) {
       QVERIFY2(QString(e.what()).startsWith(file + ": holds") && QString(e.what()).contains("not the 101 samples"), e.what());
     }
+    // issue 31: a last time that is NaN, a time that goes back, a NaN in a sample: refused,
+    // naming the file and the sample (the app then opens nothing that would play forever)
+    const auto tampered = [&](std::size_t sample, std::size_t number, double value, const char* why) {
+      QByteArray copy = bytes;
+      const std::size_t width = 3 + 2 + 2;
+      std::memcpy(copy.data() + 24 + (sample * width + number) * 8, &value, 8);
+      QFile g(file);
+      g.open(QIODevice::WriteOnly | QIODevice::Truncate);
+      g.write(copy);
+      g.close();
+      try {
+        sweep::readRecording(file.toStdString());
+        return false;
+      } catch (const std::runtime_error& e) {
+        return QString(e.what()).startsWith(file + ": sample " + QString::number(sample)) && QString(e.what()).contains(why);
+      }
+    };
+    QVERIFY(tampered(100, 0, std::nan(""), "is not a finite number"));
+    QVERIFY(tampered(40, 0, 0.5, "before the previous"));
+    QVERIFY(tampered(7, 3, -std::numeric_limits<double>::infinity(), "not finite"));
   }
 
   // what the app reads: the table with the reason's commas quoted, each run's model variant,
@@ -609,6 +631,76 @@ class TestSweep : public QObject {
     } catch (const std::runtime_error& e) {
       QVERIFY2(QString(e.what()).contains("has no samples"), e.what());
     }
+  }
+
+  // issue 31: no name runs as a command. Paths full of shell syntax come through the script as
+  // exactly the words they are (bash -n accepts it; run, it hands a stand-in articulate-cli
+  // exactly those arguments and creates nothing), and control characters and a partition that
+  // is not a plain name are refused, through the library and the command
+  void slurmScriptRunsNoName() {
+    QTemporaryDir tmp;
+    const QString hostile = tmp.filePath("we $(touch PWNED) `touch PWNED2` it's \"q\" ;touch PWNED3; a%b");
+    QVERIFY(QDir().mkpath(hostile) && QDir().mkpath(tmp.filePath("bin dir")));
+    const QString spec = hostile + "/sweep $(x).json", results = hostile + "/res", stub = tmp.filePath("bin dir/cli 'x'");
+    writeJson(spec, doublePendulumSweep());
+    {
+      QFile f(stub);
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      f.write("#!/bin/bash\nprintf '%s\\n' \"$@\" > \"$ARGS_FILE\"\n");
+    }
+    QVERIFY(QFile::setPermissions(stub, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner));
+    const std::string script = sweep::slurmScript(stub.toStdString(), spec.toStdString(), results.toStdString(), 2, 1, "");
+    const QString file = tmp.filePath("job.sbatch");
+    {
+      QFile f(file);
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      f.write(script.c_str());
+    }
+    QProcess bash;
+    bash.setWorkingDirectory(tmp.path());
+    bash.start("/bin/bash", {"-n", file});
+    QVERIFY(bash.waitForFinished(10000));
+    QCOMPARE(bash.exitCode(), 0);
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert("SLURM_ARRAY_TASK_ID", "1");
+    env.insert("SLURM_CPUS_PER_TASK", "3");
+    env.insert("ARGS_FILE", tmp.filePath("args.txt"));
+    bash.setProcessEnvironment(env);
+    bash.start("/bin/bash", {file});
+    QVERIFY(bash.waitForFinished(10000));
+    QCOMPARE(bash.exitCode(), 0);
+    QFile args(tmp.filePath("args.txt"));
+    QVERIFY(args.open(QIODevice::ReadOnly));
+    QCOMPARE(QString::fromUtf8(args.readAll()).split('\n', Qt::SkipEmptyParts),
+             (QStringList{"sweep", spec, "-o", results, "--task", "1/2", "-j", "3", "--quiet"}));
+    for (const char* made : {"PWNED", "PWNED2", "PWNED3"}) {
+      QVERIFY(!QFileInfo::exists(tmp.filePath(made)));
+      QVERIFY(!QFileInfo::exists(hostile + "/" + made));
+    }
+    // a newline in a path, or a partition that is not a name: refused
+    const auto refused = [](const std::string& specPath, const std::string& partition, const char* why) {
+      try {
+        sweep::slurmScript("/usr/bin/articulate-cli", specPath, "/tmp/res", 2, 1, partition);
+        return false;
+      } catch (const std::invalid_argument& e) {
+        return QString(e.what()).contains(why);
+      }
+    };
+    QVERIFY(refused("/tmp/a\ntouch PWNED.json", "", "control character"));
+    QVERIFY(refused("/tmp/a\rb.json", "", "control character"));
+    QVERIFY(refused("/tmp/a.json", "debug\ntouch PWNED", "--partition"));
+    QVERIFY(refused("/tmp/a.json", "debug; touch PWNED", "--partition"));
+    QVERIFY(refused("/tmp/a.json", "$(touch PWNED)", "--partition"));
+    QVERIFY(!refused("/tmp/a.json", "short,long-1.x_y", "--partition"));
+    // through the command: a sweep file whose name holds a newline, and a bad partition
+    const QString newline = tmp.filePath("dp\ntouch PWNED.json");
+    writeJson(newline, doublePendulumSweep());
+    QByteArray out;
+    QCOMPARE(runCli({"sweep", newline, "-o", tmp.filePath("r1"), "--slurm", "--dry-run"}, &out), 2);
+    QVERIFY2(out.contains("control character"), out.constData());
+    QCOMPARE(runCli({"sweep", spec, "-o", tmp.filePath("r2"), "--slurm", "--dry-run", "--partition", "x\ntouch PWNED"}, &out), 2);
+    QVERIFY2(out.contains("--partition"), out.constData());
+    QVERIFY(!QFileInfo::exists(tmp.filePath("PWNED")));
   }
 
   // the Slurm script: a job array of N tasks, each running its slice with the absolute paths

@@ -646,6 +646,18 @@ class TestMainWindow : public QObject {
     QVERIFY2(out.startsWith("articulate: --time"), qPrintable(out));
     QCOMPARE(runGui({"--screenshot", png, "--no-such-option"}, &out), 2);
     QVERIFY(!QFile::exists(png));
+    // the image never replaces the model it shows, named directly or through a link
+    const QString model = dir.filePath("arm6.json"), link = dir.filePath("link.png");
+    QVERIFY(QFile::copy(kModels + "/arm6.json", model));
+    QVERIFY(QFile::link(model, link));
+    const QByteArray before = [&] { QFile f(model); f.open(QIODevice::ReadOnly); return f.readAll(); }();
+    for (const QString& target : {model, link}) {
+      QCOMPARE(runGui({"--screenshot", target, model}, &out), 2);
+      QVERIFY2(out.contains("is the model file itself"), qPrintable(out));
+    }
+    QFile after(model);
+    QVERIFY(after.open(QIODevice::ReadOnly));
+    QCOMPARE(after.readAll(), before);
     QCOMPARE(runGui({"--version"}, &out), 0);
     QVERIFY2(out.contains("0.1.0"), qPrintable(out));
   }

@@ -1188,6 +1188,15 @@ RunRecording readRecording(const std::string& path) {
   std::vector<double> row(width);
   for (std::uint64_t s = 0; s < count; ++s) {
     in.read(reinterpret_cast<char*>(row.data()), static_cast<std::streamsize>(width * 8));
+    if (!in) break;
+    // times finite and not decreasing, every number finite: playback and plots rely on them
+    if (!std::isfinite(row[0]) || (s > 0 && row[0] < r.t.back()))
+      throw std::runtime_error(path + ": sample " + std::to_string(s) + "'s time " + std::to_string(row[0]) +
+                               (std::isfinite(row[0]) ? " is before the previous sample's" : " is not a finite number"));
+    for (std::uint64_t k = 1; k < width; ++k)
+      if (!std::isfinite(row[k]))
+        throw std::runtime_error(path + ": sample " + std::to_string(s) + " holds a number that is not finite (" +
+                                 std::to_string(row[k]) + ")");
     r.t.push_back(row[0]);
     r.q.col(static_cast<Eigen::Index>(s)) = Eigen::Map<Eigen::VectorXd>(row.data() + 1, r.nq);
     r.v.col(static_cast<Eigen::Index>(s)) = Eigen::Map<Eigen::VectorXd>(row.data() + 1 + r.nq, r.nv);
@@ -1204,15 +1213,37 @@ std::string shellQuote(const std::string& text) {
   return out + "'";
 }
 
+namespace {
+
+// a value the script holds may not break its lines: no control characters (a newline would end
+// a comment or an #SBATCH line and start a command)
+void refuseControlCharacters(const std::string& value, const std::string& what) {
+  for (const char c : value)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+      throw std::invalid_argument(what + " holds a control character (a newline, tab or other), which a Slurm "
+                                  "script cannot carry safely; rename it");
+}
+
+}  // namespace
+
 std::string slurmScript(const std::string& cli, const std::string& specPath, const std::string& resultsDir,
                         int tasks, int cpus, const std::string& partition) {
   const std::string spec = fs::absolute(specPath).lexically_normal().string();
   const std::string results = fs::absolute(resultsDir).lexically_normal().string();
+  refuseControlCharacters(cli, "the path of articulate-cli");
+  refuseControlCharacters(spec, "the sweep file's path");
+  refuseControlCharacters(results, "the results folder's path");
+  // #SBATCH lines are read by sbatch, not the shell: a partition (or a comma-separated list of
+  // them) is a plain name
+  if (partition.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.,-") !=
+      std::string::npos)
+    throw std::invalid_argument("--partition: expected a partition name (letters, digits, '_', '-', '.', ',' "
+                                "between names), got '" + (partition.size() > 40 ? partition.substr(0, 37) + "..." : partition) + "'");
   std::ostringstream s;
   s << "#!/bin/bash\n"
-    << "# The sweep " << spec << " as a Slurm job array, written by `articulate-cli sweep --slurm`.\n"
-    << "# Each array task runs its slice of the runs; `articulate-cli sweep --collect " << results << "`\n"
-    << "# merges the slices into results.csv. " << results << " must be on a filesystem every node shares.\n"
+    << "# The sweep " << shellQuote(spec) << " as a Slurm job array, written by `articulate-cli sweep --slurm`.\n"
+    << "# Each array task runs its slice of the runs; `articulate-cli sweep --collect " << shellQuote(results) << "`\n"
+    << "# merges the slices into results.csv. " << shellQuote(results) << " must be on a filesystem every node shares.\n"
     << "#SBATCH --job-name=articulate-sweep\n"
     << "#SBATCH --array=0-" << tasks - 1 << "\n"
     << "#SBATCH --ntasks=1\n"

@@ -216,19 +216,25 @@ struct RunRecording {
   std::vector<double> t, kinetic, potential;
   Eigen::MatrixXd q, v;  // one column per sample
 };
-/// Reads a .arec file. Throws std::runtime_error naming the file and what is wrong with it.
+/// Reads a .arec file. Throws std::runtime_error naming the file and what is wrong with it: a
+/// header whose sizes do not match the file's length, a sample time that is not finite or is
+/// before the previous one, a number that is not finite.
 RunRecording readRecording(const std::string& path);
 /// Run `run`'s samples: its kept recording, or (a sweep without recordings) the run simulated
 /// again, which gives the same samples (runs are deterministic). Throws std::runtime_error when
 /// the run is not a valid model or its recording cannot be read.
 RunRecording runRecording(const Results& results, long run);
 
-/// The sbatch job-array script that runs the sweep in `tasks` array tasks of `cpus` cores each
-/// (each `articulate-cli sweep SPEC -o RESULTS --task K/N -j C`), with absolute paths;
-/// `partition` may be empty. The results directory must be on a filesystem the nodes share.
 /// `text` as one word for the POSIX shell, in single quotes ('\'' for a quote).
 std::string shellQuote(const std::string& text);
 
+/// The sbatch job-array script that runs the sweep in `tasks` array tasks of `cpus` cores each
+/// (each `articulate-cli sweep SPEC -o RESULTS --task K/N -j C`), with absolute paths;
+/// `partition` may be empty. The results directory must be on a filesystem the nodes share.
+/// Every path it writes is shell-quoted, in its comments too, so that no name runs as a
+/// command. Throws std::invalid_argument for a path holding a control character (a newline
+/// would end a line of the script) and for a partition that is not a plain name (letters,
+/// digits, '_', '-', '.', and ',' between names).
 std::string slurmScript(const std::string& cli, const std::string& specPath,
                         const std::string& resultsDir, int tasks, int cpus,
                         const std::string& partition);
