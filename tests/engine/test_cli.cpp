@@ -192,12 +192,20 @@ class TestCli : public QObject {
     const QString csv = tmp.filePath("big.csv");
     QProcess p;
     p.setProcessChannelMode(QProcess::MergedChannels);
-    // the child's peak resident memory, through Python's resource module (no shell involved)
+    // the child's peak resident memory, through Python's resource module (no shell involved);
+    // measured in the release build only: ASan keeps freed memory in quarantine by design
+#if defined(__SANITIZE_ADDRESS__)
+    const bool measure = false;
+#elif defined(__has_feature)
+    const bool measure = !__has_feature(address_sanitizer);
+#else
+    const bool measure = true;
+#endif
     p.start("/usr/bin/python3", {"-c",
                                  "import resource, subprocess, sys\n"
                                  "r = subprocess.run(sys.argv[1:]).returncode\n"
                                  "print('maxrss_kb', resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, 'rc', r)",
-                                 ARTICULATE_CLI, "simulate", model, "-o", csv, "--duration", "400"});
+                                 ARTICULATE_CLI, "simulate", model, "-o", csv, "--duration", measure ? "300" : "20"});
     QVERIFY(p.waitForFinished(300000));
     const QString report = QString::fromUtf8(p.readAll());
     const QStringList words = report.trimmed().split(QRegularExpression("\\s+"));
@@ -205,8 +213,10 @@ class TestCli : public QObject {
     const double rssKb = words[words.indexOf("maxrss_kb") + 1].toDouble();
     const double fileKb = static_cast<double>(QFileInfo(csv).size()) / 1024;
     qInfo("simulate wrote %.1f MB with a peak resident memory of %.1f MB", fileKb / 1024, rssKb / 1024);
-    QVERIFY2(fileKb > 50 * 1024, qPrintable(report));
-    QVERIFY2(rssKb < fileKb / 3, qPrintable(report));
+    if (measure) {
+      QVERIFY2(fileKb > 40 * 1024, qPrintable(report));
+      QVERIFY2(rssKb < fileKb / 3, qPrintable(report));
+    }
     // a write that fails: the limit on file size (SIGXFSZ ignored, so write() returns EFBIG)
     const QString small = tmp.filePath("small.csv");
     {
