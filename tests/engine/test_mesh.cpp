@@ -3,10 +3,14 @@
 // counts, bounding boxes, a Collada file in millimetres and Z up, material colours); broken and
 // missing files refused by name; URDF mesh visuals found by package:// in the documented order,
 // with a note naming the link and the file when not; mesh paths relative to the document.
+#include <sys/stat.h>
+
 #include <QtTest>
 
 #include <cstdlib>
 #include <cstring>
+#include <utility>
+#include <vector>
 
 #include "articulate/formats/articulate.h"
 #include "articulate/formats/document.h"
@@ -156,6 +160,41 @@ class TestMesh : public QObject {
     }
     write(tmp.filePath("noise.obj"), "this is not a mesh\n\x01\x02");
     QVERIFY_THROWS_EXCEPTION(FormatError, loadMesh(tmp.filePath("noise.obj").toStdString()));
+    // issue 31: a folder, a device and a FIFO get their own reason, at once (a FIFO used to
+    // hang the reader until something wrote to it)
+    QVERIFY(QDir(tmp.path()).mkdir("folder.stl"));
+    QVERIFY(::mkfifo(tmp.filePath("fifo.stl").toLocal8Bit().constData(), 0600) == 0);
+    QElapsedTimer clock;
+    clock.start();
+    for (const auto& [path, why] : std::vector<std::pair<QString, QString>>{
+             {tmp.filePath("folder.stl"), "is a folder, not a mesh file"},
+             {"/dev/zero", "is not a regular file (a device, FIFO or socket)"},
+             {tmp.filePath("fifo.stl"), "is not a regular file (a device, FIFO or socket)"}}) {
+      try {
+        loadMesh(path.toStdString());
+        QFAIL(qPrintable(path + " loaded"));
+      } catch (const FormatError& e) {
+        QVERIFY2(QString(e.what()) == path + ": " + why, e.what());
+      }
+    }
+    // and so does every model reader (readTextFile and readJsonFile share the check)
+    for (const auto& [path, why] : std::vector<std::pair<QString, QString>>{
+             {tmp.path(), "is a folder, not a file"},
+             {"/dev/zero", "is not a regular file (a device, FIFO or socket)"},
+             {tmp.filePath("fifo.stl"), "is not a regular file (a device, FIFO or socket)"},
+             {tmp.filePath("none.json"), "no such file"}})
+      for (int reader = 0; reader < 2; ++reader) {
+        try {
+          if (reader == 0)
+            readTextFile(path.toStdString());
+          else
+            readJsonFile(path.toStdString());
+          QFAIL(qPrintable(path + " read"));
+        } catch (const FormatError& e) {
+          QVERIFY2(QString(e.what()) == path + ": " + why, e.what());
+        }
+      }
+    QVERIFY(clock.elapsed() < 5000);
   }
 
   void meshInstruction() {

@@ -594,7 +594,7 @@ class TestUrdf : public QObject {
       loadModel(dir.filePath("missing.urdf").toStdString());
       QFAIL("no error");
     } catch (const FormatError& e) {
-      QVERIFY2(QString(e.what()).contains("cannot open"), e.what());
+      QVERIFY2(QString(e.what()).contains("missing.urdf: no such file"), e.what());
     }
   }
 

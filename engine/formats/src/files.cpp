@@ -66,7 +66,27 @@ json parseJsonText(const std::string& text, const std::string& name) {
   });
 }
 
+std::uintmax_t regularFileSize(const std::string& path, const std::string& what) {
+  // O_NONBLOCK: opening a FIFO for reading returns at once instead of waiting for a writer
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
+    const int error = errno;
+    if (error == ENOENT || error == ENOTDIR) throw FormatError(path, "no such " + what);
+    throw FormatError(path, std::string("cannot open: ") + std::strerror(error));
+  }
+  struct stat st {};
+  const int status = ::fstat(fd, &st);
+  ::close(fd);
+  if (status != 0) throw FormatError(path, std::string("cannot read: ") + std::strerror(errno));
+  if (S_ISDIR(st.st_mode)) throw FormatError(path, "is a folder, not a " + what);
+  if (!S_ISREG(st.st_mode)) throw FormatError(path, "is not a regular file (a device, FIFO or socket)");
+  return static_cast<std::uintmax_t>(st.st_size);
+}
+
 std::string readTextFile(const std::string& path) {
+  const std::uintmax_t bytes = regularFileSize(path);
+  if (bytes > (std::uintmax_t{256} << 20))
+    throw FormatError(path, "is larger than 256 MiB (" + std::to_string(bytes >> 20) + " MiB)");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw FormatError(path, std::string("cannot open: ") + std::strerror(errno));
   in.seekg(0, std::ios::end);
@@ -105,6 +125,7 @@ bool declaresRecording(std::istream& in) {
 }  // namespace
 
 json readJsonFile(const std::string& path) {
+  regularFileSize(path);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw FormatError(path, std::string("cannot open: ") + std::strerror(errno));
   in.seekg(0, std::ios::end);

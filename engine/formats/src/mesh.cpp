@@ -10,6 +10,8 @@
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
 
+#include "articulate/formats/files.h"
+
 #include "articulate/formats/json.h"
 
 namespace art {
@@ -21,9 +23,7 @@ namespace {
 constexpr std::uintmax_t kMaxMeshBytes = 256ull << 20;
 
 std::shared_ptr<const MeshData> readMesh(const std::string& path) {
-  std::error_code ec;
-  if (!fs::is_regular_file(path, ec)) throw FormatError(path, "no such mesh file");
-  if (fs::file_size(path, ec) > kMaxMeshBytes) throw FormatError(path, "the mesh file is larger than 256 MiB");
+  if (regularFileSize(path, "mesh file") > kMaxMeshBytes) throw FormatError(path, "the mesh file is larger than 256 MiB");
   Assimp::Importer importer;
   // as RViz: a Collada file's <unit> is applied, its <up_axis> is not
   importer.SetPropertyBool(AI_CONFIG_IMPORT_COLLADA_IGNORE_UP_DIRECTION, true);

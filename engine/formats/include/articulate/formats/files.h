@@ -1,6 +1,7 @@
 #pragma once
 // Reading and writing files: JSON with limits on size and depth, and atomic writes.
 
+#include <cstdint>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -9,8 +10,15 @@
 
 namespace art {
 
-/// Reads a whole file as bytes; throws FormatError (its path() is the file) when it cannot be
-/// opened or read, or is over 256 MiB.
+/// The size in bytes of the regular file at `path` (links followed). It looks without reading
+/// and without blocking (a FIFO is opened non-blocking), so that a folder, a device such as
+/// /dev/zero, a FIFO or a socket is refused at once instead of read forever. Throws FormatError
+/// naming the file: "no such <what>", "is a folder, not a <what>", "is not a regular file (a
+/// device, FIFO or socket)", or "cannot open: <the system's reason>".
+std::uintmax_t regularFileSize(const std::string& path, const std::string& what = "file");
+
+/// Reads a whole file as bytes; throws FormatError (its path() is the file) when it is not a
+/// regular file (regularFileSize), cannot be opened or read, or is over 256 MiB.
 std::string readTextFile(const std::string& path);
 
 /// Reads a JSON file; throws FormatError (its path() is the file) with the line and column on
