@@ -4,6 +4,7 @@
 #include <QtTest>
 
 #include <array>
+#include <csignal>
 #include <cmath>
 #include <random>
 
@@ -238,6 +239,52 @@ class TestCli : public QObject {
     QString out;
     QCOMPARE(run({"simulate", model, "-o", tmp.filePath("big.json"), "--duration", "10000"}, &out), 2);
     QVERIFY2(out.contains("more than a JSON output holds") && out.contains(".csv"), qPrintable(out));
+  }
+
+  // issue 31: no temporary file outlives its writer. One left by a process of this machine
+  // that no longer runs is removed by the next write of the same file (a live writer's and
+  // another machine's are kept), and SIGTERM or SIGINT during a write removes the writer's own
+  void temporaryFilesDoNotOutliveTheirWriter() {
+    const QString model = QString(ARTICULATE_MODELS_DIR) + "/double_pendulum.json";
+    QTemporaryDir tmp;
+    QProcess gone;
+    gone.start("/bin/true", {});
+    QVERIFY(gone.waitForFinished(10000));
+    const qint64 deadPid = gone.processId() > 0 ? gone.processId() : 999999;
+    QString host = QSysInfo::machineHostName();
+    host.replace('/', '_').replace('@', '_');
+    const QString csv = tmp.filePath("out.csv");
+    const QString stale = csv + QString(".tmp-%1-1@%2").arg(deadPid).arg(host);
+    const QString live = csv + QString(".tmp-%1-1@%2").arg(QCoreApplication::applicationPid()).arg(host);
+    const QString elsewhere = csv + QString(".tmp-%1-1@another-machine").arg(deadPid);
+    for (const QString& f : {stale, live, elsewhere}) {
+      QFile file(f);
+      QVERIFY(file.open(QIODevice::WriteOnly));
+    }
+    QString out;
+    QCOMPARE(run({"simulate", model, "-o", csv, "--duration", "0.1"}, &out), 0);
+    QVERIFY(!QFileInfo::exists(stale));
+    QVERIFY(QFileInfo::exists(live) && QFileInfo::exists(elsewhere));
+    // a signal during the write
+    for (const int sig : {SIGTERM, SIGINT}) {
+      const QString target = tmp.filePath(QString("long-%1.csv").arg(sig));
+      QProcess p;
+      p.start(ARTICULATE_CLI, {"simulate", model, "-o", target, "--duration", "50000"});
+      QVERIFY(p.waitForStarted(10000));
+      const auto pending = [&] {
+        return QDir(tmp.path()).entryList({QFileInfo(target).fileName() + ".tmp-*"}, QDir::Files);
+      };
+      QElapsedTimer clock;
+      clock.start();
+      while (pending().isEmpty() && clock.elapsed() < 20000) QThread::msleep(20);
+      QCOMPARE(pending().size(), 1);
+      QThread::msleep(200);
+      ::kill(static_cast<pid_t>(p.processId()), sig);
+      QVERIFY(p.waitForFinished(20000));
+      QCOMPARE(p.exitStatus(), QProcess::CrashExit);  // ended by the signal, as before
+      QVERIFY2(pending().isEmpty(), qPrintable(pending().join(' ')));
+      QVERIFY(!QFileInfo::exists(target));
+    }
   }
 
   void simulateStructure() {

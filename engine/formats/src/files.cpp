@@ -3,7 +3,9 @@
 #include <atomic>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <mutex>
 #include <fstream>
 #include <new>
 #include <sstream>
@@ -11,7 +13,9 @@
 
 #include <optional>
 
+#include <dirent.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -181,17 +185,111 @@ std::string directoryOf(const std::string& path) {
 }
 }  // namespace
 
+namespace {
+
+// The temporary files being written now, for the handler of SIGINT, SIGTERM and SIGHUP, which
+// removes them before the process ends: fixed slots, so that the handler only reads memory and
+// calls unlink (both async-signal-safe). A path too long for a slot is simply not removed.
+constexpr int kSlots = 64;
+constexpr std::size_t kSlotBytes = 4096;
+char g_pending[kSlots][kSlotBytes];
+std::atomic<bool> g_used[kSlots];
+std::mutex g_slots;
+
+extern "C" void removePendingAndEnd(int sig) {
+  for (int k = 0; k < kSlots; ++k)
+    if (g_used[k].load(std::memory_order_acquire)) ::unlink(g_pending[k]);
+  ::signal(sig, SIG_DFL);
+  ::raise(sig);
+}
+
+// installs the handler once, for the signals whose disposition is still the default (a
+// program's own handler, such as the sweep command's graceful Ctrl+C, stays; its writes end
+// through the destructors)
+void installSignalCleanup() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    for (const int sig : {SIGINT, SIGTERM, SIGHUP}) {
+      struct sigaction current {};
+      if (::sigaction(sig, nullptr, &current) != 0 || (current.sa_flags & SA_SIGINFO) || current.sa_handler != SIG_DFL)
+        continue;
+      struct sigaction mine {};
+      mine.sa_handler = removePendingAndEnd;
+      sigemptyset(&mine.sa_mask);
+      ::sigaction(sig, &mine, nullptr);
+    }
+  });
+}
+
+int claimSlot(const std::string& tmp) {
+  if (tmp.size() >= kSlotBytes) return -1;
+  const std::lock_guard<std::mutex> lock(g_slots);
+  for (int k = 0; k < kSlots; ++k) {
+    if (g_used[k].load(std::memory_order_relaxed)) continue;
+    std::memcpy(g_pending[k], tmp.c_str(), tmp.size() + 1);
+    g_used[k].store(true, std::memory_order_release);
+    return k;
+  }
+  return -1;
+}
+
+void releaseSlot(int& k) {
+  if (k < 0) return;
+  g_used[k].store(false, std::memory_order_release);
+  k = -1;
+}
+
+// Temporary files of `target` left by a writer of this machine that no longer runs (killed
+// with SIGKILL, or a power cut): TARGET.tmp-PID-N@HOST with HOST this machine's name and no
+// process PID. A file of another machine (a shared folder) or of a live process is kept.
+void removeStaleTemporaries(const std::string& target, const std::string& host) {
+  const std::string dir = directoryOf(target);
+  const std::size_t slash = target.rfind('/');
+  const std::string prefix = (slash == std::string::npos ? target : target.substr(slash + 1)) + ".tmp-";
+  DIR* d = ::opendir(dir.c_str());
+  if (!d) return;
+  while (const dirent* e = ::readdir(d)) {
+    const std::string name = e->d_name;
+    if (name.compare(0, prefix.size(), prefix) != 0) continue;
+    const std::size_t at = name.rfind('@');
+    if (at == std::string::npos || name.compare(at + 1, std::string::npos, host) != 0) continue;
+    char* end = nullptr;
+    const long pid = std::strtol(name.c_str() + prefix.size(), &end, 10);
+    if (pid <= 0 || !end || *end != '-') continue;
+    if (::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;
+    ::unlink((dir + "/" + name).c_str());
+  }
+  ::closedir(d);
+}
+
+std::string hostName() {
+  char name[256] = {};
+  if (::gethostname(name, sizeof name - 1) != 0 || !name[0]) return "localhost";
+  std::string out(name);
+  for (char& c : out)
+    if (c == '/' || c == '@') c = '_';
+  return out;
+}
+
+}  // namespace
+
 AtomicFile::AtomicFile(const std::string& path) : m_path(path), m_target(resolveLinks(path)) {
-  // a unique name per writer (several threads may save beside one another)
+  static const std::string host = hostName();
+  installSignalCleanup();
+  removeStaleTemporaries(m_target, host);
+  // a unique name per writer (several threads may save beside one another), naming its process
+  // and machine so that a later writer can tell a stale one
   static std::atomic<unsigned long> counter{0};
-  m_tmp = m_target + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(++counter);
+  m_tmp = m_target + ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(++counter) + "@" + host;
   m_fd = ::open(m_tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
   if (m_fd < 0) fail("creating a temporary file");
+  m_slot = claimSlot(m_tmp);
 }
 
 AtomicFile::~AtomicFile() {
   if (m_fd >= 0) ::close(m_fd);
   if (!m_tmp.empty()) ::unlink(m_tmp.c_str());
+  releaseSlot(m_slot);
 }
 
 void AtomicFile::fail(const char* what) {
@@ -200,6 +298,7 @@ void AtomicFile::fail(const char* what) {
   m_fd = -1;
   if (!m_tmp.empty()) ::unlink(m_tmp.c_str());
   m_tmp.clear();
+  releaseSlot(m_slot);
   throw std::runtime_error("cannot save '" + m_path + "': " + what + ": " + std::strerror(err));
 }
 
@@ -230,6 +329,7 @@ void AtomicFile::commit() {
   if (::close(fd) != 0) fail("closing");
   if (::rename(m_tmp.c_str(), m_target.c_str()) != 0) fail("renaming over the target");
   m_tmp.clear();
+  releaseSlot(m_slot);
   // the rename itself is durable only once the directory is flushed
   const int dir = ::open(directoryOf(m_target).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (dir >= 0) {

@@ -38,6 +38,10 @@ nlohmann::json parseJsonText(const std::string& text, const std::string& name);
 /// either the old file or the new one, never torn. Destroyed without commit(), the temporary
 /// file is removed and the target is untouched. Every failure throws std::runtime_error naming
 /// the file and the system error.
+/// The temporary file is TARGET.tmp-PID-N@HOST. It is also removed when the process ends on
+/// SIGINT, SIGTERM or SIGHUP (a handler installed for those still at their default); one left
+/// by a writer of this machine that no longer runs (SIGKILL, a crash) is removed by the next
+/// AtomicFile of the same target.
 class AtomicFile {
  public:
   explicit AtomicFile(const std::string& path);
@@ -56,6 +60,7 @@ class AtomicFile {
   [[noreturn]] void fail(const char* what);
   std::string m_path, m_target, m_tmp;
   int m_fd = -1;
+  int m_slot = -1;  // its place in the list the signal handler removes
 };
 
 /// Writes text to a file atomically (AtomicFile): a failure never leaves a half-written or
