@@ -528,7 +528,7 @@ int main(int argc, char** argv) {
   conf->add_option("FILE", file, "reference data (schema spatial_v2-reference-1)")
       ->required()
       ->check(CLI::ExistingFile);
-  conf->add_option("--tolerance", tol, "relative tolerance")->check(CLI::Validator([](std::string& v) { return checkFiniteIn(v, 0, 1); }, "NUMBER in [0, 1]"))->capture_default_str();
+  conf->add_option("--tolerance", tol, "relative tolerance")->check(finiteIn(0, 1))->capture_default_str();
 
   auto* info = app.add_subcommand("info", "print a model's bodies, mass properties and dynamics");
   info->add_option("MODEL", file, "model file")->required()->check(CLI::ExistingFile);
@@ -551,12 +551,12 @@ int main(int argc, char** argv) {
   SimulateArgs sa;
   auto* simulate = app.add_subcommand("simulate", "integrate a model's dynamics and write the trajectory");
   simulate->add_option("MODEL", sa.model, "model file")->required()->check(CLI::ExistingFile);
-  simulate->add_option("--duration", sa.duration, "simulated time, s (at most 1e6)")->check(CLI::Validator([](std::string& v) { return checkFiniteIn(v, 1e-9, 1e6); }, "NUMBER in [1e-9, 1e6]"))->capture_default_str();
-  simulate->add_option("--dt", sa.dt, "step (rk4, euler, zhong06) or largest step (dopri5), s (default: the model's, else 0.001)")->check(CLI::Validator([](std::string& v) { return checkFiniteIn(v, 1e-9, 10); }, "NUMBER in [1e-9, 10]"));
+  simulate->add_option("--duration", sa.duration, "simulated time, s (at most 1e6)")->check(finiteIn(1e-9, 1e6))->capture_default_str();
+  simulate->add_option("--dt", sa.dt, "step (rk4, euler, zhong06) or largest step (dopri5), s (default: the model's, else 0.001)")->check(finiteIn(1e-9, 10));
   simulate->add_option("--integrator", sa.integrator, "trees: rk4, euler or dopri5 (default: the model's, else rk4); rigid bodies: rk4; structures: zhong06 or rk4 (default: the model's, else zhong06)")
       ->check(CLI::IsMember({"rk4", "euler", "dopri5", "zhong06"}));
-  simulate->add_option("--rtol", sa.rtol, "dopri5 relative tolerance (default: the model's, else 1e-9)")->check(CLI::Validator([](std::string& v) { return checkFiniteIn(v, 1e-15, 1); }, "NUMBER in [1e-15, 1]"));
-  simulate->add_option("--atol", sa.atol, "dopri5 absolute tolerance (default: the model's, else 1e-9)")->check(CLI::Validator([](std::string& v) { return checkFiniteIn(v, 1e-15, 1); }, "NUMBER in [1e-15, 1]"));
+  simulate->add_option("--rtol", sa.rtol, "dopri5 relative tolerance (default: the model's, else 1e-9)")->check(finiteIn(1e-15, 1));
+  simulate->add_option("--atol", sa.atol, "dopri5 absolute tolerance (default: the model's, else 1e-9)")->check(finiteIn(1e-15, 1));
   simulate->add_option("--q0", sa.q0, "initial joint positions a,b,c (default: the model's)");
   simulate->add_option("--qd0", sa.qd0, "initial joint velocities (default: the model's)");
   simulate->add_option("--every", sa.every, "write every K-th sample (of dt)")->check(CLI::Range(1, 1000000000))->capture_default_str();
@@ -574,9 +574,9 @@ int main(int argc, char** argv) {
   gen->require_subcommand(1);
   auto* genTree = gen->add_subcommand("autotree", "spatial_v2 autoTree(nb, bf, skew, taper)");
   genTree->add_option("--bodies", ga.tree.bodies, "number of bodies")->check(CLI::Range(0, 100000));
-  genTree->add_option("--branching", ga.tree.branching, "branching factor (>= 1)")->check(CLI::Validator([](std::string& v) { return checkFiniteIn(v, 1, 1e6); }, "NUMBER in [1, 1e6]"));
-  genTree->add_option("--skew", ga.tree.skew, "axis skew about x, rad")->check(CLI::Validator([](std::string& v) { return checkFiniteIn(v, -100, 100); }, "NUMBER in [-100, 100]"));
-  genTree->add_option("--taper", ga.tree.taper, "link length ratio (> 0)")->check(CLI::Validator([](std::string& v) { return checkFiniteIn(v, 1e-3, 1e3); }, "NUMBER in [1e-3, 1e3]"));
+  genTree->add_option("--branching", ga.tree.branching, "branching factor (>= 1)")->check(finiteIn(1, 1e6));
+  genTree->add_option("--skew", ga.tree.skew, "axis skew about x, rad")->check(finiteIn(-100, 100));
+  genTree->add_option("--taper", ga.tree.taper, "link length ratio (> 0)")->check(finiteIn(1e-3, 1e3));
   genTree->add_option("--axes", ga.axes, "joint codes used in turn, e.g. Rz,Ry")->capture_default_str();
   auto* genPlanar = gen->add_subcommand("planar", "spatial_v2 planar(n) chain");
   genPlanar->add_option("--bodies", ga.planarBodies, "number of links")->check(CLI::Range(0, 100000));

@@ -115,9 +115,10 @@ py::tuple energy(PyModel& pm, const py::object& q, const py::object& qd) {
 
 // ------------------------------------------------------------------------------ batches
 
-// N, the number of states in a batch argument (its rows)
+// N, the number of states in a batch argument (its rows): read from its shape, as an array of
+// any type (an ndarray as it is, without the float64 copy input() may make)
 ssize_t batchSize(const py::object& q, int width) {
-  const Array a = Array::ensure(q);
+  const py::array a = py::array::ensure(q);
   if (!a) {
     PyErr_Clear();
     return 0;  // input() names what it is

@@ -43,6 +43,17 @@ std::shared_ptr<PyModel> makeModel(art::LoadedDocument document, std::string pat
     m->data = std::make_unique<art::Data>(*m->model);
     m->zeros = Eigen::VectorXd::Zero(m->model->nv());
     m->fext.setZero(m->model->arithmetic == art::Arithmetic::Spatial ? 6 : 3, m->model->nb);
+    m->nq = m->model->nq();
+    m->nv = m->model->nv();
+    m->q0 = m->model->q0;
+    m->qd0 = m->model->qd0;
+  } else {
+    // a rigid body's or a structure's sizes and initial state are its system's
+    const art::BuiltSystem s = art::buildSystem(m->document, {});
+    m->nq = s.system->positionSize();
+    m->nv = s.system->velocitySize();
+    m->q0 = s.q0;
+    m->qd0 = s.v0;
   }
   return m;
 }
@@ -232,13 +243,6 @@ py::dict joint(const PyModel& pm, int i) {
   return j;
 }
 
-// sizes of any kind: a tree's compiled model, else the built system's
-std::pair<int, int> sizes(const PyModel& m) {
-  if (m.model) return {m.model->nq(), m.model->nv()};
-  const art::BuiltSystem s = art::buildSystem(m.document, {});
-  return {s.system->positionSize(), s.system->velocitySize()};
-}
-
 ModelClass bindModelClass(py::module_& mod) {
   ModelClass c(mod, "Model", R"(A model document: a kinematic tree (Articulate, spatial_v2, URDF or MJCF), a rigid body or a
 natural-coordinate structure. Made by load() or from_json(). The dynamics functions take trees;
@@ -253,8 +257,8 @@ simulate() takes every kind.)");
     if (const auto* r = std::get_if<art::RigidBodySpec>(&m.document)) return r->name;
     return std::get<art::natural::StructureSpec>(m.document).name;
   });
-  c.def_property_readonly("nq", [](const PyModel& m) { return sizes(m).first; }, "Number of position variables (size of q).");
-  c.def_property_readonly("nv", [](const PyModel& m) { return sizes(m).second; }, "Number of velocity variables (size of qd, qdd, tau).");
+  c.def_property_readonly("nq", [](const PyModel& m) { return m.nq; }, "Number of position variables (size of q).");
+  c.def_property_readonly("nv", [](const PyModel& m) { return m.nv; }, "Number of velocity variables (size of qd, qdd, tau).");
   c.def_property_readonly("nu", [](const PyModel&) { return 0; }, "Number of actuator inputs: 0 until models carry actuators.");
   c.def_property_readonly("nb", [](const PyModel& m) { return m.tree("nb").nb; }, "Number of bodies of a tree.");
   c.def_property_readonly("bodies", [](const PyModel& m) { return m.tree("bodies").names; }, "Body names, in index order.");
@@ -266,12 +270,8 @@ simulate() takes every kind.)");
   c.def_property_readonly("gravity", [](const PyModel& m) {
     return vector(m.tree("gravity").gravity);
   }, "Gravitational acceleration, base coordinates (m/s^2).");
-  c.def_property_readonly("q0", [](const PyModel& m) {
-    return m.model ? vector(m.model->q0) : vector(art::buildSystem(m.document, {}).q0);
-  }, "Initial positions (nq).");
-  c.def_property_readonly("qd0", [](const PyModel& m) {
-    return m.model ? vector(m.model->qd0) : vector(art::buildSystem(m.document, {}).v0);
-  }, "Initial velocities (nv).");
+  c.def_property_readonly("q0", [](const PyModel& m) { return vector(m.q0); }, "Initial positions (nq).");
+  c.def_property_readonly("qd0", [](const PyModel& m) { return vector(m.qd0); }, "Initial velocities (nv).");
   c.def_property_readonly("keyframes", [](const PyModel& m) {
     py::dict out;
     if (const LoadedModel* t = m.loaded())
@@ -306,9 +306,8 @@ simulate() takes every kind.)");
         py::arg("body"), "The index of a body given by name (or checked index).");
   c.def("to_json", &toJson, "The model as an Articulate document (a dict), for editing and from_json().");
   c.def("__repr__", [](const PyModel& m) {
-    const auto [nq, nv] = sizes(m);
     return "<articulate.Model '" + py::cast(m).attr("name").cast<std::string>() + "' " + m.kind() +
-           " nq=" + std::to_string(nq) + " nv=" + std::to_string(nv) + ">";
+           " nq=" + std::to_string(m.nq) + " nv=" + std::to_string(m.nv) + ">";
   });
   return c;
 }

@@ -30,6 +30,8 @@ struct PyModel {
   std::unique_ptr<art::Data> data;          // trees only
   Eigen::VectorXd zeros;                    // nv zeros: a tau that was not given
   art::ExternalForces fext;                 // fext's engine layout (dim x nb)
+  int nq = 0, nv = 0;                       // sizes of q and qd, every kind
+  Eigen::VectorXd q0, qd0;                  // the initial state, every kind
 
   /// The tree, or a TypeError naming `fn` for a rigid body or a structure.
   const art::Model& tree(const char* fn) const;
