@@ -7,9 +7,11 @@
 
 #include <QtTest>
 
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "articulate/formats/articulate.h"
@@ -70,6 +72,35 @@ void expectBox(const MeshData& m, std::size_t triangles, const Vec3& lo, const V
   QCOMPARE(m.triangles.size(), triangles);
   QVERIFY2((m.min - lo).cwiseAbs().maxCoeff() < 1e-6, qPrintable(QString("min %1 %2 %3").arg(m.min.x()).arg(m.min.y()).arg(m.min.z())));
   QVERIFY2((m.max - hi).cwiseAbs().maxCoeff() < 1e-6, qPrintable(QString("max %1 %2 %3").arg(m.max.x()).arg(m.max.y()).arg(m.max.z())));
+}
+
+
+// issue 31: hostile mesh files, as a probe made them
+
+// a Collada file with one triangle (geometry "g") and the given scene and library nodes
+QByteArray collada(const QByteArray& libraryNodes, const QByteArray& sceneNodes) {
+  return "<?xml version=\"1.0\"?><COLLADA xmlns=\"http://www.collada.org/2005/11/COLLADASchema\" version=\"1.4.1\"><library_geometries><geometry id=\"g\"><mesh><source id=\"p\"><float_array id=\"pa\" count=\"9\">0 0 0 1 0 0 0 1 0</float_array><technique_common><accessor source=\"#pa\" count=\"3\" stride=\"3\"><param name=\"X\" type=\"float\"/><param name=\"Y\" type=\"float\"/><param name=\"Z\" type=\"float\"/></accessor></technique_common></source><vertices id=\"v\"><input semantic=\"POSITION\" source=\"#p\"/></vertices><triangles count=\"1\"><input semantic=\"VERTEX\" source=\"#v\" offset=\"0\"/><p>0 1 2</p></triangles></mesh></geometry></library_geometries><library_nodes>" + libraryNodes + "</library_nodes><library_visual_scenes><visual_scene id=\"s\">" +
+         sceneNodes + "</visual_scene></library_visual_scenes><scene><instance_visual_scene url=\"#s\"/></scene></COLLADA>";
+}
+
+// a glTF of one triangle; `buffer` is its buffer's uri (a data: URI when empty), `tail` JSON
+// members added at the top level, `nodes` its node list
+QByteArray gltf(const QByteArray& buffer, const QByteArray& tail = "", const QByteArray& nodes = "[{\"mesh\": 0}]") {
+  const float xyz[9] = {0, 0, 0, 1, 0, 0, 0, 1, 0};
+  const QByteArray bytes(reinterpret_cast<const char*>(xyz), sizeof xyz);
+  const QByteArray uri = buffer.isEmpty() ? "data:application/octet-stream;base64," + bytes.toBase64() : buffer;
+  return "{\"asset\": {\"version\": \"2.0\"}, \"scene\": 0, \"scenes\": [{\"nodes\": [0]}], \"nodes\": " + nodes +
+         ", \"meshes\": [{\"primitives\": [{\"attributes\": {\"POSITION\": 0}}]}],\"accessors\": [{\"bufferView\": 0, \"componentType\": 5126, \"count\": 3, \"type\": \"VEC3\", \"min\": [0, 0, 0], \"max\": [1, 1, 0]}],\"bufferViews\": [{\"buffer\": 0, \"byteLength\": 36}], \"buffers\": [{\"byteLength\": 36, \"uri\": \"" + uri + "\"}]" + tail + "}";
+}
+
+// loadMesh's message for `path`, or "loaded"
+QString refusal(const QString& path) {
+  try {
+    loadMesh(path.toStdString());
+    return "loaded";
+  } catch (const FormatError& e) {
+    return QString::fromStdString(e.what());
+  }
 }
 
 }  // namespace
@@ -195,6 +226,181 @@ class TestMesh : public QObject {
         }
       }
     QVERIFY(clock.elapsed() < 5000);
+  }
+
+  // issue 31, finding 1: three small files crashed every command (SIGSEGV) and the app; each
+  // is now refused by the structure check before assimp parses it, with the limit named
+  void crashingFilesAreRefused() {
+    QTemporaryDir tmp;
+    // <instance_node> elements that form a cycle (405 bytes in the probe)
+    write(tmp.filePath("cycle.dae"),
+          collada("<node id=\"A\"><instance_node url=\"#B\"/></node><node id=\"B\"><instance_node url=\"#A\"/></node>",
+                  "<node id=\"r\"><instance_geometry url=\"#g\"/><instance_node url=\"#A\"/></node>"));
+    // 100,000 nested <node> elements
+    QByteArray deep = "<node id='r'><instance_geometry url='#g'/>";
+    for (int k = 0; k < 100000; ++k) deep += "<node>";
+    for (int k = 0; k < 100000; ++k) deep += "</node>";
+    write(tmp.filePath("deep.dae"), collada("", deep + "</node>"));
+    // a glTF whose extras nest 200,000 arrays
+    write(tmp.filePath("extras.gltf"), gltf("", ", \"extras\": " + QByteArray(200000, '[') + QByteArray(200000, ']')));
+    // no cycle, but 2^20 nodes once expanded: each level instantiates the next twice
+    QByteArray doubling;
+    for (int k = 0; k < 20; ++k)
+      doubling += QString("<node id='n%1'><instance_node url='#n%2'/><instance_node url='#n%2'/></node>").arg(k).arg(k + 1).toUtf8();
+    doubling += "<node id='n20'><instance_geometry url='#g'/></node>";
+    write(tmp.filePath("doubling.dae"), collada(doubling, "<node id='r'><instance_node url='#n0'/></node>"));
+    QElapsedTimer clock;
+    clock.start();
+    const QString dir = tmp.path() + "/";
+    QCOMPARE(refusal(dir + "cycle.dae"), dir + "cycle.dae: the Collada file's <instance_node> references form a cycle through node 'A'");
+    QCOMPARE(refusal(dir + "deep.dae"), dir + "deep.dae: the Collada file nests its XML elements deeper than 100 levels");
+    QCOMPARE(refusal(dir + "extras.gltf"), dir + "extras.gltf: the glTF file nests its JSON arrays and objects deeper than 100 levels");
+    QCOMPARE(refusal(dir + "doubling.dae"),
+             dir + "doubling.dae: the Collada file's scene has more than 100000 nodes once its <instance_node> references are expanded");
+    QVERIFY2(clock.elapsed() < 10000, qPrintable(QString::number(clock.elapsed())));
+    // the same structures within the limits still read
+    write(tmp.filePath("shared.dae"), collada("<node id='A'><instance_geometry url='#g'/></node>",
+                                             "<node id='r'><instance_node url='#A'/><instance_node url='#A'/></node>"));
+    QCOMPARE(loadMesh((dir + "shared.dae").toStdString())->triangles.size(), std::size_t(2));
+    write(tmp.filePath("extras_ok.gltf"), gltf("", ", \"extras\": " + QByteArray(90, '[') + QByteArray(90, ']')));
+    QCOMPARE(loadMesh((dir + "extras_ok.gltf").toStdString())->triangles.size(), std::size_t(1));
+  }
+
+  // a file that crashes assimp past every check (a chain of 200,000 glTF nodes, each the
+  // child of the one before: assimp 5.2 recurses once per node and overflows its stack) ends
+  // its reader's process, not this one
+  void aCrashingReaderIsContained() {
+    QTemporaryDir tmp;
+    QByteArray chain = "[";
+    for (int k = 1; k < 200000; ++k) chain += "{\"children\": [" + QByteArray::number(k) + "]}, ";
+    write(tmp.filePath("loop.gltf"), gltf("", "", chain + "{\"mesh\": 0}]"));
+    const QString why = refusal(tmp.filePath("loop.gltf"));
+    QVERIFY2(why.startsWith(tmp.filePath("loop.gltf") + ": the mesh reader (assimp) crashed on this file (signal "), qPrintable(why));
+    // this process goes on reading meshes
+    write(tmp.filePath("ok.gltf"), gltf(""));
+    QCOMPARE(loadMesh(tmp.filePath("ok.gltf").toStdString())->triangles.size(), std::size_t(1));
+  }
+
+  // findings 4 and 6: side files are regular files in the mesh file's folder or below it
+  void sideFilesAreConfined() {
+    QTemporaryDir tmp;
+    const QString dir = tmp.path() + "/";
+    QVERIFY(QDir(tmp.path()).mkpath("deep/er"));
+    // a buffer outside the folder: read as vertices before
+    write(dir + "deep/er/passwd.gltf", gltf("../../../../../../../../etc/passwd"));
+    QCOMPARE(refusal(dir + "deep/er/passwd.gltf"),
+             dir + "deep/er/passwd.gltf: the mesh file names the side file '" + dir +
+                 "deep/er/../../../../../../../../etc/passwd', which is outside the mesh file's folder");
+    // FIFOs as an OBJ's mtllib and a glTF's buffer: they hung the reader
+    QVERIFY(::mkfifo((dir + "m.mtl").toLocal8Bit().constData(), 0600) == 0);
+    QVERIFY(::mkfifo((dir + "b.bin").toLocal8Bit().constData(), 0600) == 0);
+    write(dir + "fifo.obj", "mtllib m.mtl\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n");
+    write(dir + "fifo.gltf", gltf("b.bin"));
+    QElapsedTimer clock;
+    clock.start();
+    QCOMPARE(refusal(dir + "fifo.obj"), dir + "fifo.obj: the mesh file names a side file that cannot be read: " + dir +
+                                            "m.mtl: is not a regular file (a device, FIFO or socket)");
+    QCOMPARE(refusal(dir + "fifo.gltf"), dir + "fifo.gltf: the mesh file names a side file that cannot be read: " + dir +
+                                             "b.bin: is not a regular file (a device, FIFO or socket)");
+    QVERIFY2(clock.elapsed() < 10000, qPrintable(QString::number(clock.elapsed())));
+    // side files in the folder and below it still read: an OBJ's colours, a glTF's buffer
+    write(dir + "deep/m.mtl", "newmtl red\nKd 1 0 0\n");
+    write(dir + "deep/red.obj", "mtllib m.mtl\nusemtl red\nv 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n");
+    const auto red = loadMesh((dir + "deep/red.obj").toStdString());
+    QCOMPARE(red->colours.size(), std::size_t(1));
+    QCOMPARE(red->colours[0], Vec3(1, 0, 0));
+    const float xyz[9] = {0, 0, 0, 2, 0, 0, 0, 2, 0};
+    write(dir + "deep/er/b.bin", QByteArray(reinterpret_cast<const char*>(xyz), sizeof xyz));
+    write(dir + "deep/buffer.gltf", gltf("er/b.bin"));
+    QCOMPARE(loadMesh((dir + "deep/buffer.gltf").toStdString())->max.x(), 2.0);
+  }
+
+  // finding 4: an OBJ face of 900,000 corners hung the reader (ear clipping is quadratic);
+  // polygons are bounded per polygon and in all, checked before any is triangulated
+  void largePolygonsAreBounded() {
+    QTemporaryDir tmp;
+    const QString dir = tmp.path() + "/";
+    auto polygonObj = [](int polygons, int corners) {
+      QByteArray obj;
+      for (int k = 0; k < corners; ++k)
+        obj += QString("v %1 %2 0\n").arg(std::cos(2 * M_PI * k / corners)).arg(std::sin(2 * M_PI * k / corners)).toUtf8();
+      for (int p = 0; p < polygons; ++p) {
+        obj += "f";
+        for (int k = 1; k <= corners; ++k) obj += " " + QByteArray::number(k);
+        obj += "\n";
+      }
+      return obj;
+    };
+    write(dir + "huge.obj", polygonObj(1, 900000));
+    write(dir + "many.obj", polygonObj(101, 1000));
+    write(dir + "fine.obj", polygonObj(100, 1000));
+    QElapsedTimer clock;
+    clock.start();
+    QCOMPARE(refusal(dir + "huge.obj"), dir + "huge.obj: the mesh file has a polygon of 900000 corners (at most 1000)");
+    QCOMPARE(refusal(dir + "many.obj"),
+             dir + "many.obj: the mesh file's polygons have more than 100000 corners in all (polygons are faces of more than four corners)");
+    QCOMPARE(loadMesh((dir + "fine.obj").toStdString())->triangles.size(), std::size_t(100 * 998));
+    QVERIFY2(clock.elapsed() < 20000, qPrintable(QString::number(clock.elapsed())));
+  }
+
+  // finding 5: 50 spheres at facets 1024 (a 1.4 KB model) took over 4 GB in --screenshot; the
+  // drawing is bounded when the model is read, by every command and the app alike
+  void theDrawingIsBounded() {
+    QTemporaryDir tmp;
+    auto model = [&](int spheres, int facets) {
+      json app = json::array({"facets", facets});
+      for (int k = 0; k < spheres; ++k) app.push_back("sphere"), app.push_back(json::array({k, 0, 0})), app.push_back(0.4);
+      json m = {{"format", "articulate-model"}, {"version", 1}, {"name", "balls"}, {"kind", "tree"}, {"arithmetic", "spatial"},
+                {"gravity", {0, 0, -9.81}},
+                {"bodies", {{{"name", "b"}, {"parent", "base"}, {"joint", "Rz"},
+                             {"inertia", {{"mass", 1}, {"com", {0, 0, 0}}, {"about_com", {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}}}},
+                             {"appearance", app}}}}};
+      const QString path = tmp.filePath(QString("balls_%1_%2.json").arg(spheres).arg(facets));
+      write(path, QByteArray::fromStdString(m.dump()));
+      return path.toStdString();
+    };
+    const std::string big = model(50, 1024);
+    try {
+      loadDocument(big);
+      QFAIL("50 spheres at facets 1024 loaded");
+    } catch (const FormatError& e) {
+      QCOMPARE(QString(e.what()), QString::fromStdString(big) +
+                                      ": drawing the model takes 52428800 triangles, more than the limit of 16777216 (body 'b' asks "
+                                      "for 52428800; fewer facets on round shapes, or smaller meshes, bring it down)");
+    }
+    // the same spheres at the default facets, and a few at 1024, load
+    QVERIFY(std::holds_alternative<LoadedModel>(loadDocument(model(50, 24))));
+    QVERIFY(std::holds_alternative<LoadedModel>(loadDocument(model(15, 1024))));
+    // meshes count once per instruction: 64 instructions of a file of 2^18 triangles fit the
+    // limit (2^24), 65 do not (a binary STL: 50 bytes a triangle)
+    {
+      QFile stl(tmp.filePath("big.stl"));
+      QVERIFY(stl.open(QIODevice::WriteOnly));
+      const std::uint32_t n = 1u << 18;
+      stl.write(QByteArray(80, ' '));
+      stl.write(reinterpret_cast<const char*>(&n), 4);
+      QByteArray tri(50, '\0');
+      const float corners[9] = {0, 0, 0, 1, 0, 0, 0, 1, 0};
+      std::memcpy(tri.data() + 12, corners, sizeof corners);
+      QByteArray all;
+      all.reserve(static_cast<qsizetype>(50) * n);
+      for (std::uint32_t k = 0; k < n; ++k) all += tri;
+      stl.write(all);
+    }
+    auto meshes = [&](int count) {
+      json app = json::array();
+      for (int k = 0; k < count; ++k) app.push_back("mesh"), app.push_back({{"file", "big.stl"}});
+      json m = {{"format", "articulate-model"}, {"version", 1}, {"name", "meshes"}, {"kind", "tree"}, {"arithmetic", "spatial"},
+                {"gravity", {0, 0, -9.81}},
+                {"bodies", {{{"name", "b"}, {"parent", "base"}, {"joint", "Rz"},
+                             {"inertia", {{"mass", 1}, {"com", {0, 0, 0}}, {"about_com", {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}}}},
+                             {"appearance", app}}}}};
+      const QString path = tmp.filePath(QString("meshes_%1.json").arg(count));
+      write(path, QByteArray::fromStdString(m.dump()));
+      return path.toStdString();
+    };
+    QVERIFY(std::holds_alternative<LoadedModel>(loadDocument(meshes(64))));
+    QVERIFY_THROWS_EXCEPTION(FormatError, loadDocument(meshes(65)));
   }
 
   void meshInstruction() {

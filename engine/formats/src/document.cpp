@@ -12,6 +12,7 @@
 #include "articulate/formats/mesh.h"
 #include "articulate/formats/mjcf.h"
 #include "articulate/formats/urdf.h"
+#include "articulate/model/appearance.h"
 
 namespace art {
 
@@ -60,10 +61,6 @@ std::optional<LoadedModel> readModelDocumentAsIs(const json& doc, Diagnostics& p
   return lm;
 }
 
-namespace {
-
-// a tree read from `path`: its mesh file names made absolute against the file's folder, and one
-// note per mesh that does not load (naming the body and the file; the body still draws the rest)
 void resolveMeshes(LoadedModel& lm, const std::string& path) {
   const std::string folder = std::filesystem::absolute(path).parent_path().string();
   auto check = [&](nlohmann::json& appearance, const std::string& owner) {
@@ -78,7 +75,34 @@ void resolveMeshes(LoadedModel& lm, const std::string& path) {
   };
   check(lm.spec.baseAppearance, "the base");
   for (BodySpec& b : lm.spec.bodies) check(b.appearance, "body '" + b.name + "'");
+  // the whole drawing within kMaxDrawingTriangles, the body asking most named
+  std::size_t total = 0, most = 0;
+  std::string biggest;
+  auto count = [&](const nlohmann::json& appearance, const std::string& owner) {
+    std::size_t n = 0;
+    for (const Primitive& p : interpretAppearance(appearance, Vec3::Zero(), true, "", nullptr)) {
+      if (p.kind != Primitive::Kind::Mesh) {
+        n += drawingTriangles(p);
+        continue;
+      }
+      try {
+        n += loadMesh(p.file)->triangles.size();
+      } catch (const FormatError&) {
+        // not drawn: noted above
+      }
+    }
+    total += n;
+    if (n > most) most = n, biggest = owner;
+  };
+  count(lm.spec.baseAppearance, "the base");
+  for (const BodySpec& b : lm.spec.bodies) count(b.appearance, "body '" + b.name + "'");
+  if (total > kMaxDrawingTriangles)
+    throw FormatError(path, "drawing the model takes " + std::to_string(total) + " triangles, more than the limit of " +
+                                std::to_string(kMaxDrawingTriangles) + " (" + biggest + " asks for " + std::to_string(most) +
+                                "; fewer facets on round shapes, or smaller meshes, bring it down)");
 }
+
+namespace {
 
 // a URDF or MJCF file: the format decided by the file name (isUrdfPath, urdf.h; isMjcfPath, mjcf.h)
 std::optional<LoadedModel> loadIfRobot(const std::string& path) {

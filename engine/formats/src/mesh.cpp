@@ -1,18 +1,14 @@
-// Mesh files through assimp (mesh.h).
+// Mesh files (mesh.h): the cache, and the mesh instructions of drawing lists. The reading is
+// mesh_child.cpp, mesh_assimp.cpp and mesh_prescan.cpp.
 #include "articulate/formats/mesh.h"
 
 #include <filesystem>
 #include <map>
 #include <mutex>
 
-#include <assimp/Importer.hpp>
-#include <assimp/config.h>
-#include <assimp/postprocess.h>
-#include <assimp/scene.h>
-
 #include "articulate/formats/files.h"
-
 #include "articulate/formats/json.h"
+#include "mesh_read.h"
 
 namespace art {
 
@@ -20,54 +16,12 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr std::uintmax_t kMaxMeshBytes = 256ull << 20;
-
+// the mesh of a file, read in a child process (mesh_child.cpp), with its bounding box
 std::shared_ptr<const MeshData> readMesh(const std::string& path) {
-  if (regularFileSize(path, "mesh file") > kMaxMeshBytes) throw FormatError(path, "the mesh file is larger than 256 MiB");
-  Assimp::Importer importer;
-  // as RViz: a Collada file's <unit> is applied, its <up_axis> is not
-  importer.SetPropertyBool(AI_CONFIG_IMPORT_COLLADA_IGNORE_UP_DIRECTION, true);
-  importer.SetPropertyInteger(AI_CONFIG_PP_SBP_REMOVE, aiPrimitiveType_POINT | aiPrimitiveType_LINE);
-  const aiScene* scene = importer.ReadFile(path, aiProcess_Triangulate | aiProcess_JoinIdenticalVertices |
-                                                     aiProcess_PreTransformVertices | aiProcess_SortByPType |
-                                                     aiProcess_FindInvalidData);
-  if (!scene || (scene->mFlags & AI_SCENE_FLAGS_INCOMPLETE) || !scene->mRootNode) {
-    const std::string why = importer.GetErrorString();
-    throw FormatError(path, "the mesh file does not read" + (why.empty() ? std::string() : ": " + why));
-  }
-  auto out = std::make_shared<MeshData>();
-  std::map<unsigned, int> colourOf;  // material -> colours index
-  for (unsigned m = 0; m < scene->mNumMeshes; ++m) {
-    const aiMesh* mesh = scene->mMeshes[m];
-    if (!(mesh->mPrimitiveTypes & aiPrimitiveType_TRIANGLE)) continue;
-    int colour = -1;
-    // assimp gives a file without materials (STL, a bare OBJ or PLY) its "DefaultMaterial":
-    // not the file's colour, so such parts take the drawing's
-    const aiMaterial* material = mesh->mMaterialIndex < scene->mNumMaterials ? scene->mMaterials[mesh->mMaterialIndex] : nullptr;
-    if (material && material->GetName() != aiString(AI_DEFAULT_MATERIAL_NAME)) {
-      aiColor4D c;
-      if (material->Get(AI_MATKEY_COLOR_DIFFUSE, c) == AI_SUCCESS) {
-        auto [it, added] = colourOf.emplace(mesh->mMaterialIndex, static_cast<int>(out->colours.size()));
-        if (added) out->colours.emplace_back(c.r, c.g, c.b);
-        colour = it->second;
-      }
-    }
-    const auto base = static_cast<std::uint32_t>(out->vertices.size());
-    for (unsigned v = 0; v < mesh->mNumVertices; ++v) {
-      const aiVector3D& p = mesh->mVertices[v];
-      out->vertices.emplace_back(p.x, p.y, p.z);
-    }
-    for (unsigned f = 0; f < mesh->mNumFaces; ++f) {
-      const aiFace& face = mesh->mFaces[f];
-      if (face.mNumIndices != 3) continue;
-      out->triangles.push_back({base + face.mIndices[0], base + face.mIndices[1], base + face.mIndices[2]});
-      out->triangleColour.push_back(colour);
-    }
-  }
-  if (out->triangles.empty()) throw FormatError(path, "the mesh file has no triangles");
+  regularFileSize(path, "mesh file");  // no such file, a folder or a FIFO: said without a child
+  auto out = std::make_shared<MeshData>(mesh_read::readInChild(path));
   Eigen::Vector3f lo = out->vertices.front(), hi = lo;
   for (const Eigen::Vector3f& v : out->vertices) {
-    if (!v.allFinite()) throw FormatError(path, "the mesh file has a vertex that is not a finite number");
     lo = lo.cwiseMin(v);
     hi = hi.cwiseMax(v);
   }

@@ -1,6 +1,7 @@
 // Interpreter for spatial_v2 drawing instruction lists (showmotion spec section 2).
 #include "articulate/model/appearance.h"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <sstream>
@@ -316,6 +317,25 @@ std::vector<Primitive> interpretAppearance(const json& list, const Vec3& default
 int instructionArity(const std::string& name) {
   const auto it = kArity.find(name);
   return it == kArity.end() ? -1 : it->second;
+}
+
+std::size_t drawingTriangles(const Primitive& p) {
+  const auto f = static_cast<std::size_t>(std::max(p.facets, 4) + 3) / 4 * 4;  // as the viewport rounds
+  switch (p.kind) {
+    case Primitive::Kind::Box: return 12;
+    case Primitive::Kind::Cylinder: return 4 * f;
+    case Primitive::Kind::Sphere: return f * f;
+    case Primitive::Kind::Triangles: return 2 * p.triangles.size();
+    case Primitive::Kind::Tiles: {
+      double tiles = 1;
+      for (int i = 0; i < 3; ++i)
+        if (p.range(i, 1) > p.range(i, 0)) tiles *= std::max(1.0, std::ceil((p.range(i, 1) - p.range(i, 0)) / p.size));
+      return static_cast<std::size_t>(std::min(2 * tiles, 1e18));
+    }
+    case Primitive::Kind::Line:
+    case Primitive::Kind::Mesh: return 0;
+  }
+  return 0;
 }
 
 }  // namespace art

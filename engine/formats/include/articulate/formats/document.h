@@ -74,6 +74,15 @@ LoadedModel loadMjcfModel(const std::string& path);
 /// readModelDocument does. Appends every problem found.
 std::optional<LoadedDocument> readDocument(const nlohmann::json& doc, Diagnostics& problems);
 
+/// A tree read from `path` (readDocument or readModelDocument, which see no file): its mesh file
+/// names made absolute against the file's folder, and one note in lm.notes per mesh that does
+/// not load, naming the body and the file (the body still draws the rest). loadModel and
+/// loadDocument do this; `articulate-cli validate`, which reads the JSON itself to list every
+/// problem, calls it so that it reports the meshes that convert and the app report. Throws
+/// FormatError (path() = `path`) when drawing the model takes more than kMaxDrawingTriangles
+/// (model/appearance.h), naming the body that asks most.
+void resolveMeshes(LoadedModel& lm, const std::string& path);
+
 /// Loads a model file of any kind (".urdf", ".xml" and ".mjcf" files as loadModel does). Throws FormatError listing
 /// every problem as loadModel does.
 LoadedDocument loadDocument(const std::string& path);

@@ -29,10 +29,39 @@ struct MeshData {
   Vec3 min = Vec3::Zero(), max = Vec3::Zero();  // bounding box of the vertices
 };
 
-/// Reads a mesh file (at most 256 MiB). Cached per file and modification time: a second call
-/// for an unchanged file returns the same object, safe to share between threads. Throws
-/// FormatError (path() = `path`) saying why: no such file, a format assimp does not read, a
-/// file that is corrupt, or one without triangles.
+/// What a mesh file may ask of the reader. A mesh file is untrusted input: each limit is
+/// checked before the work it bounds, and a file past one is refused with the limit named.
+struct MeshLimits {
+  /// bytes of the file, and of each side file it names (an OBJ's mtllib, a glTF's buffers)
+  static constexpr std::uintmax_t bytes = 256ull << 20;
+  /// how deep a Collada file's XML elements, or a glTF's JSON arrays and objects, nest
+  static constexpr int nesting = 100;
+  /// scene nodes once a Collada file's <instance_node> references are expanded (and of any
+  /// format's node tree), and how deep that expansion goes
+  static constexpr std::size_t nodes = 100000;
+  static constexpr int nodeDepth = 1000;
+  /// triangles once polygons are triangulated and every node's meshes placed
+  static constexpr std::size_t triangles = 16u << 20;
+  /// polygons (faces of more than four corners) are triangulated by ear clipping, whose time
+  /// grows with the square of a polygon's corners: at most this many corners per polygon, and
+  /// this many polygon corners in all, bound it to well under a second
+  static constexpr std::size_t polygonCorners = 1000;
+  static constexpr std::size_t allPolygonCorners = 100000;
+  /// the reader runs in a process of its own (fork) with this much address space beyond what
+  /// the caller's process already maps, and this much time, so that no file can crash, hang or
+  /// exhaust the caller
+  static constexpr std::uintmax_t memory = 3ull << 30;
+  static constexpr int seconds = 60;
+};
+
+/// Reads a mesh file within MeshLimits. Cached per file and modification time: a second call
+/// for an unchanged file returns the same object, safe to share between threads. The file is
+/// read in a child process (fork) with MeshLimits::memory and MeshLimits::seconds; Collada
+/// and glTF structure is checked before assimp parses it; side files must be regular files
+/// in the mesh file's folder or below it. Throws FormatError (path() = `path`) saying why: no
+/// such file, not a regular file, a format assimp does not read, a file that is corrupt, one
+/// without triangles, a side file refused (outside the folder, not a regular file, too
+/// large), a limit of MeshLimits passed, or the reader crashed, ran out of memory or time.
 std::shared_ptr<const MeshData> loadMesh(const std::string& path);
 
 /// Every mesh file name in a drawing-instruction list (sub-lists included), in order, as written.

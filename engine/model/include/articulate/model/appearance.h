@@ -51,6 +51,17 @@ struct AppearanceLimits {
   int maxDepth = 64;                   // sub-list nesting
 };
 
+/// At most this many triangles draw a whole model: every body's and the base's shapes, round
+/// ones at their facets (drawingTriangles), and every mesh instruction's file (its triangles,
+/// once per instruction). A model past it is refused when read (formats/document.h), so
+/// that a small file cannot ask the viewport for gigabytes (50 spheres at facets 1024 did).
+inline constexpr std::size_t kMaxDrawingTriangles = 16u << 20;
+
+/// About how many triangles the viewport makes to draw `p`: a sphere at f facets about f², a
+/// cylinder 4f, a box 12, a triangle list its triangles twice (both windings), tiles two
+/// each; 0 for a line, and for a mesh, whose file says (MeshData).
+std::size_t drawingTriangles(const Primitive& p);
+
 /// The number of arguments of a drawing instruction ("cyl": 2), or -1 for an unknown name.
 int instructionArity(const std::string& name);
 

@@ -1,0 +1,197 @@
+// The mesh reader in a process of its own (mesh_read.h). assimp parses formats nobody here
+// controls, and a file can crash it, hang it or make it allocate without end; in a forked child
+// with an address-space and a time limit, any of those is a message about the file instead of
+// the end of the application. The child writes the mesh, or its error, into a pipe.
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdint>
+#include <cstring>
+#include <fstream>
+#include <new>
+#include <string>
+
+#include "articulate/formats/json.h"
+#include "mesh_read.h"
+
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define ARTICULATE_MESH_NO_RLIMIT_AS 1  // the sanitizers reserve terabytes of address space
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
+#define ARTICULATE_MESH_NO_RLIMIT_AS 1
+#endif
+#endif
+
+namespace art::mesh_read {
+
+namespace {
+
+// the child's reply: 'M', then the counts and arrays of MeshData; or 'E' and a message
+template <class T>
+void append(std::string& out, const T* data, std::size_t count) {
+  out.append(reinterpret_cast<const char*>(data), count * sizeof(T));
+}
+
+std::string encode(const MeshData& mesh) {
+  std::string out = "M";
+  const std::uint64_t counts[3] = {mesh.vertices.size(), mesh.triangles.size(), mesh.colours.size()};
+  append(out, counts, 3);
+  for (const Eigen::Vector3f& v : mesh.vertices) append(out, v.data(), 3);
+  append(out, mesh.triangles.data(), mesh.triangles.size());
+  append(out, mesh.triangleColour.data(), mesh.triangleColour.size());
+  for (const Vec3& c : mesh.colours) append(out, c.data(), 3);
+  return out;
+}
+
+class Reply {
+ public:
+  Reply(const std::string& bytes, const std::string& path) : m_bytes(bytes), m_path(path) {}
+  template <class T>
+  void read(T* data, std::size_t count) {
+    const std::size_t n = count * sizeof(T);
+    if (count > m_bytes.size() || m_bytes.size() - m_at < n) bad();
+    std::memcpy(static_cast<void*>(data), m_bytes.data() + m_at, n);
+    m_at += n;
+  }
+  bool done() const { return m_at == m_bytes.size(); }
+  [[noreturn]] void bad() const { throw FormatError(m_path, "the mesh reader's reply is damaged"); }
+
+ private:
+  const std::string& m_bytes;
+  const std::string& m_path;
+  std::size_t m_at = 1;
+};
+
+MeshData decode(const std::string& bytes, const std::string& path) {
+  Reply in(bytes, path);
+  std::uint64_t counts[3];
+  in.read(counts, 3);
+  MeshData mesh;
+  if (counts[0] > bytes.size() || counts[1] > bytes.size() || counts[2] > bytes.size()) in.bad();
+  mesh.vertices.resize(counts[0]);
+  for (Eigen::Vector3f& v : mesh.vertices) in.read(v.data(), 3);
+  mesh.triangles.resize(counts[1]);
+  in.read(mesh.triangles.data(), mesh.triangles.size());
+  mesh.triangleColour.resize(counts[1]);
+  in.read(mesh.triangleColour.data(), mesh.triangleColour.size());
+  mesh.colours.resize(counts[2]);
+  for (Vec3& c : mesh.colours) in.read(c.data(), 3);
+  if (!in.done()) in.bad();
+  for (const auto& t : mesh.triangles)
+    for (std::uint32_t i : t)
+      if (i >= mesh.vertices.size()) in.bad();
+  for (int c : mesh.triangleColour)
+    if (c < -1 || c >= static_cast<int>(mesh.colours.size())) in.bad();
+  return mesh;
+}
+
+bool writeAll(int fd, const std::string& bytes) {
+  for (std::size_t at = 0; at < bytes.size();) {
+    const ssize_t n = ::write(fd, bytes.data() + at, bytes.size() - at);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    at += static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+// the address space this process maps now (the child inherits all of it)
+std::uintmax_t mappedBytes() {
+  std::ifstream statm("/proc/self/statm");
+  std::uintmax_t pages = 0;
+  statm >> pages;
+  return pages * static_cast<std::uintmax_t>(::sysconf(_SC_PAGESIZE));
+}
+
+[[noreturn]] void child(int out, const std::string& path) {
+  // the signals the parent handles are the parent's business (AtomicFile's cleanup; a crash
+  // handler such as a test framework's, which would print the child's stack or start a
+  // debugger): a crash here ends this process, which the parent reports
+  for (int s : {SIGINT, SIGTERM, SIGHUP, SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) ::signal(s, SIG_DFL);
+  ::signal(SIGPIPE, SIG_IGN);
+#ifndef ARTICULATE_MESH_NO_RLIMIT_AS
+  const rlimit memory{mappedBytes() + MeshLimits::memory, mappedBytes() + MeshLimits::memory};
+  ::setrlimit(RLIMIT_AS, &memory);
+#endif
+  const rlimit cpu{MeshLimits::seconds + 1, MeshLimits::seconds + 2};
+  ::setrlimit(RLIMIT_CPU, &cpu);
+  std::string reply;
+  try {
+    reply = encode(readWithAssimp(path));
+  } catch (const FormatError& e) {
+    const std::string prefix = path + ": ";
+    const std::string what = e.what();
+    reply = "E" + (what.rfind(prefix, 0) == 0 ? what.substr(prefix.size()) : what);
+  } catch (const std::bad_alloc&) {
+    reply = "E" "the mesh file needs more than the reader's " + std::to_string(MeshLimits::memory >> 30) + " GiB of memory";
+  } catch (const std::exception& e) {
+    reply = std::string("Ethe mesh file does not read: ") + e.what();
+  }
+  _exit(writeAll(out, reply) ? 0 : 1);
+}
+
+std::string signalName(int s) {
+  const char* d = ::sigdescr_np(s);
+  return "signal " + std::to_string(s) + (d ? std::string(", ") + d : std::string());
+}
+
+}  // namespace
+
+MeshData readInChild(const std::string& path) {
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0) throw FormatError(path, "cannot start the mesh reader: " + std::string(std::strerror(errno)));
+  const pid_t pid = ::fork();
+  if (pid < 0) {
+    const int e = errno;
+    ::close(fds[0]);
+    ::close(fds[1]);
+    throw FormatError(path, "cannot start the mesh reader: " + std::string(std::strerror(e)));
+  }
+  if (pid == 0) {
+    ::close(fds[0]);
+    child(fds[1], path);
+  }
+  ::close(fds[1]);
+  // the reply, until the child closes its end or the time is up
+  std::string bytes;
+  bool timedOut = false;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(MeshLimits::seconds);
+  char buffer[1 << 16];
+  for (;;) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
+    if (left <= 0) { timedOut = true; break; }
+    pollfd p{fds[0], POLLIN, 0};
+    const int ready = ::poll(&p, 1, static_cast<int>(left));
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready <= 0) continue;  // the deadline is checked above
+    const ssize_t n = ::read(fds[0], buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    bytes.append(buffer, static_cast<std::size_t>(n));
+  }
+  ::close(fds[0]);
+  if (timedOut) ::kill(pid, SIGKILL);
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (timedOut)
+    throw FormatError(path, "reading the mesh file took longer than " + std::to_string(MeshLimits::seconds) + " s");
+  if (WIFSIGNALED(status)) {
+    const int s = WTERMSIG(status);
+    throw FormatError(path, s == SIGXCPU ? "reading the mesh file took longer than " + std::to_string(MeshLimits::seconds) + " s of processor time"
+                                        : "the mesh reader (assimp) crashed on this file (" + signalName(s) + ")");
+  }
+  if (bytes.empty() || (bytes[0] != 'M' && bytes[0] != 'E') || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    throw FormatError(path, "the mesh reader (assimp) failed on this file (exit status " +
+                                std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) + ")");
+  if (bytes[0] == 'E') throw FormatError(path, bytes.substr(1));
+  return decode(bytes, path);
+}
+
+}  // namespace art::mesh_read
