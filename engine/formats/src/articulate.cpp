@@ -25,8 +25,22 @@ namespace {
 using nlohmann::json;
 using ojson = nlohmann::ordered_json;
 
-constexpr int kMaxBodies = 100000;
 
+// a name for a message: control characters as \xHH (compile refuses them; a NUL would end the text)
+std::string printableName(const std::string& name) {
+  if (!hasControlCharacter(name)) return name;
+  std::string out;
+  for (const char c : name) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u >= 0x20 && u != 0x7F) {
+      out += c;
+    } else {
+      static const char* hex = "0123456789ABCDEF";
+      out += std::string("\\x") + hex[u >> 4] + hex[u & 15];
+    }
+  }
+  return out;
+}
 
 std::string describe(double v) {
   std::ostringstream s;
@@ -662,7 +676,7 @@ void readInitial(JsonReader& rd, const json& ji, const std::string& p, BodySpec&
     if (ji.contains("position")) rd.vec3(ji["position"], jsonField(p, "initial.position"), b.freePosition);
     if (ji.contains("orientation") &&
         rd.vector(ji["orientation"], 4, jsonField(p, "initial.orientation"), v)) {
-      if (v.norm() > 0)
+      if (v.stableNorm() > 0)
         b.freeOrientation = v;
       else
         rd.fail(jsonField(p, "initial.orientation"), "the quaternion [w x y z] must not be zero");
@@ -894,6 +908,11 @@ void readKeyframes(JsonReader& rd, const json& ks, ModelSpec& out) {
     rd.fail("keyframes", "expected an array");
     return;
   }
+  if (ks.size() > static_cast<std::size_t>(kMaxKeyframes)) {  // before reading them: compile() checks again
+    rd.fail("keyframes", std::to_string(ks.size()) + " keyframes, more than the " + std::to_string(kMaxKeyframes) +
+                             " a model may have");
+    return;
+  }
   for (std::size_t k = 0; k < ks.size(); ++k) {
     const std::string p = jsonIndex("keyframes", k);
     if (!rd.object(ks[k], p, {"name", "time", "q", "qd"})) continue;
@@ -943,7 +962,8 @@ void specFromJson(const json& doc, ModelSpec& out, Diagnostics& problems) {
   if (!doc.contains("bodies")) rd.fail("", "missing field 'bodies'");
   else if (!jbodies.is_array()) rd.fail("bodies", "expected an array of bodies");
   else if (jbodies.size() > static_cast<std::size_t>(kMaxBodies))
-    rd.fail("bodies", "more than " + std::to_string(kMaxBodies) + " bodies");
+    rd.fail("bodies", std::to_string(jbodies.size()) + " bodies, more than the " + std::to_string(kMaxBodies) +
+                          " a model may have");
   std::vector<BodySpec> bodies;
   std::vector<int> parentIdx;
   if (jbodies.is_array() && jbodies.size() <= static_cast<std::size_t>(kMaxBodies)) {
@@ -972,7 +992,7 @@ void specFromJson(const json& doc, ModelSpec& out, Diagnostics& problems) {
     const int b = e.bodyIndex();
     const int inFile = b >= 0 && b < static_cast<int>(order.size()) ? order[b] : b;
     problems.push_back({b >= 0 ? jsonIndex("bodies", inFile) + "." + e.field() : e.field(),
-                        b >= 0 ? e.reason() + " (body '" + out.bodies[b].name + "')" : e.reason()});
+                        b >= 0 ? e.reason() + " (body '" + printableName(out.bodies[b].name) + "')" : e.reason()});
   }
 }
 

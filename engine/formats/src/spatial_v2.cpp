@@ -499,6 +499,7 @@ void reportCompileProblem(const ModelSpec& spec, Diagnostics& problems) {
     const std::string field = f.rfind("placement", 0) == 0 ? "Xtree"
                               : f.rfind("inertia", 0) == 0 ? "I"
                               : f.rfind("joint", 0) == 0   ? "jtype"
+                              : f == "bodies"              ? "NB"
                                                            : f;
     problems.push_back({e.bodyIndex() >= 0 ? jsonIndex(field, static_cast<std::size_t>(e.bodyIndex())) : field,
                         e.bodyIndex() >= 0 ? e.reason() + " (body " + std::to_string(e.bodyIndex() + 1) + ")"

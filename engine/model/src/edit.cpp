@@ -1,5 +1,6 @@
 // Structural edits of a ModelSpec (see articulate/model/edit.h).
 #include "articulate/model/edit.h"
+#include "articulate/model/diagnostics.h"
 
 #include <algorithm>
 #include <cmath>
@@ -64,6 +65,7 @@ void renumberBodyReferences(ModelSpec& spec, const std::vector<int>& newIndex) {
 int addBody(ModelSpec& spec, BodySpec body) {
   checkBody(spec, body.parent, true, "parent");
   if (body.name.empty()) throw EditError("a body needs a name");
+  if (hasControlCharacter(body.name)) throw EditError("a body's name must not hold control characters");
   if (body.name == "base") throw EditError("'base' names the fixed base");
   if (spec.findBody(body.name) >= 0)
     throw EditError("'" + body.name + "' is already the name of a body");
@@ -135,7 +137,7 @@ namespace {
 
 void checkPositive(double v, const char* what) {
   if (!std::isfinite(v) || v <= 0)
-    throw EditError(std::string(what) + " must be a finite number > 0, not " + std::to_string(v));
+    throw EditError(std::string(what) + " must be a finite number > 0, not " + messageNumber(v));
 }
 
 void checkShape(const Shape& s) {

@@ -1,6 +1,8 @@
 #include "articulate/model/model.h"
 
+#include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -8,7 +10,35 @@
 
 namespace art {
 
+bool hasControlCharacter(const std::string& name) {
+  return std::any_of(name.begin(), name.end(), [](char c) {
+    const auto u = static_cast<unsigned char>(c);
+    return u < 0x20 || u == 0x7F;
+  });
+}
+
 namespace {
+
+// a name for a message: its control characters as \xHH (a NUL would end the message)
+std::string escaped(const std::string& name) {
+  std::string out;
+  for (const char c : name) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u >= 0x20 && u != 0x7F) {
+      out += c;
+      continue;
+    }
+    static const char* hex = "0123456789ABCDEF";
+    out += "\\x";
+    out += hex[u >> 4];
+    out += hex[u & 15];
+  }
+  return out;
+}
+
+// what compile says of a name with a control character
+const char* const kControlCharacter =
+    "has a control character (U+0000..U+001F or U+007F), which no model format can write as a name";
 
 std::string bodyMessage(int index, const std::string& name, const std::string& field,
                         const std::string& reason) {
@@ -112,6 +142,7 @@ void checkBody(const ModelSpec& spec, int i, std::set<std::string>& seen) {
   const bool planar = spec.arithmetic == Arithmetic::Planar;
   const BodySpec& b = spec.bodies[i];
   if (b.name.empty()) throw ModelError(i, b.name, "name", "must not be empty");
+  if (hasControlCharacter(b.name)) throw ModelError(i, escaped(b.name), "name", kControlCharacter);
   if (!seen.insert(b.name).second) throw ModelError(i, b.name, "name", "is used twice");
   if (b.parent < -1 || b.parent >= nb) {
     std::ostringstream s;
@@ -150,7 +181,7 @@ void checkBody(const ModelSpec& spec, int i, std::set<std::string>& seen) {
   const std::string kind = "a " + std::string(jointCode(b.joint.type)) + " joint";
   if (b.control.type != ControlSpec::Type::None)
     throw ModelError(i, b.name, "control", kind + " takes no controller");
-  if (!(b.freeOrientation.norm() > 0))
+  if (!(b.freeOrientation.stableNorm() > 0))  // stable: [1e200 0 0 0] is a rotation, not infinity
     throw ModelError(i, b.name, "initial.orientation", "the quaternion must not be zero");
 }
 
@@ -167,7 +198,7 @@ void initialJointState(const BodySpec& b, Eigen::Ref<Eigen::VectorXd> q, Eigen::
     return;
   }
   if (t == JointType::Free) q.head<3>() = b.freePosition;
-  q.segment<4>(quaternionOffset(t)) = b.freeOrientation.normalized();
+  q.segment<4>(quaternionOffset(t)) = b.freeOrientation.stableNormalized();  // [1e200 0 0 0] normalized() was 0
   qd = b.freeVelocity.head(jointNv(t));
 }
 
@@ -230,6 +261,8 @@ void checkConstraint(const ModelSpec& spec, std::size_t k) {
   const int nb = static_cast<int>(spec.bodies.size());
   const ConstraintSpec& c = spec.constraints[k];
   const std::string field = "constraints[" + std::to_string(k) + "]";
+  if (hasControlCharacter(c.name))
+    throw ModelError(field + ".name", "'" + escaped(c.name) + "' " + kControlCharacter);
   auto isBody = [&](int b, bool baseAllowed) { return (baseAllowed && b == -1) || (b >= 0 && b < nb); };
   if (c.type == ConstraintSpec::Type::Coupling) {
     if (!isBody(c.joint, false)) throw ModelError(field + ".joint", "is not a joint");
@@ -292,14 +325,19 @@ namespace {
 
 // keyframes[k]: a unique non-empty name, a finite time, and a finite state of the model's sizes
 void checkKeyframes(const ModelSpec& spec, int nq, int nv) {
+  if (spec.keyframes.size() > static_cast<std::size_t>(kMaxKeyframes))
+    throw ModelError("keyframes", std::to_string(spec.keyframes.size()) + " keyframes, more than the " +
+                                      std::to_string(kMaxKeyframes) + " a model may have");
+  std::map<std::string, std::size_t> first;  // name -> its first keyframe: n log n, not n^2
   for (std::size_t k = 0; k < spec.keyframes.size(); ++k) {
     const KeyframeSpec& f = spec.keyframes[k];
     const std::string field = "keyframes[" + std::to_string(k) + "]";
     if (f.name.empty()) throw ModelError(field + ".name", "is empty");
-    for (std::size_t j = 0; j < k; ++j)
-      if (spec.keyframes[j].name == f.name)
-        throw ModelError(field + ".name", "'" + f.name + "' is also the name of keyframes[" +
-                                              std::to_string(j) + "]");
+    if (hasControlCharacter(f.name))
+      throw ModelError(field + ".name", "'" + escaped(f.name) + "' " + kControlCharacter);
+    if (const auto [at, added] = first.emplace(f.name, k); !added)
+      throw ModelError(field + ".name", "'" + f.name + "' is also the name of keyframes[" +
+                                            std::to_string(at->second) + "]");
     if (!std::isfinite(f.time)) throw ModelError(field + ".time", "is not finite");
     const std::pair<const char*, std::pair<const Eigen::VectorXd*, int>> states[] = {
         {"q", {&f.q, nq}}, {"qd", {&f.qd, nv}}};
@@ -354,6 +392,10 @@ Model compile(const ModelSpec& spec) {
   const int nb = static_cast<int>(spec.bodies.size());
   m.nb = nb;
   m.gravity = spec.effectiveGravity();
+  if (hasControlCharacter(spec.name)) throw ModelError("name", "'" + escaped(spec.name) + "' " + kControlCharacter);
+  if (nb > kMaxBodies)
+    throw ModelError("bodies", std::to_string(nb) + " bodies, more than the " + std::to_string(kMaxBodies) +
+                                   " a model may have");
   if (!m.gravity.allFinite()) throw ModelError("gravity", "is not finite");
   if (planar && m.gravity.z() != 0.0)
     throw ModelError("gravity", "planar models take gravity in the x-y plane (z must be 0)");
@@ -362,6 +404,9 @@ Model compile(const ModelSpec& spec) {
     nq += jointNq(b.joint.type);
     nv += jointNv(b.joint.type);
   }
+  if (nv > kMaxDegreesOfFreedom)
+    throw ModelError("bodies", std::to_string(nv) + " degrees of freedom (velocity variables), more than the " +
+                                   std::to_string(kMaxDegreesOfFreedom) + " a model may have");
   m.nqTotal = nq;
   m.nvTotal = nv;
   m.q0.resize(nq);

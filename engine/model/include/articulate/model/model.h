@@ -107,7 +107,25 @@ void initialJointState(const BodySpec& b, Eigen::Ref<Eigen::VectorXd> q, Eigen::
 /// (field "joint.type") a parent other than the fixed base; and for a free or ball joint (field
 /// "control") a controller, (field "initial.orientation") a zero quaternion, limits, friction or
 /// a coupling constraint on it (a free joint also refuses damping and armature; a ball joint
-/// takes them on each of its three velocity variables).
+/// takes them on each of its three velocity variables). It also refuses a model larger than
+/// the limits below (kMaxBodies, kMaxDegreesOfFreedom, kMaxKeyframes; field "bodies" or
+/// "keyframes") and a name with a control character (hasControlCharacter: the model's, a
+/// body's, a constraint's or a keyframe's), so that every reader, which compiles what it read,
+/// refuses them alike.
 Model compile(const ModelSpec& spec);
+
+/// The most bodies a model may have. Every reader compiles what it reads, so a file of more is
+/// refused when it is read (docs/model-format.md, "Limits"): the algorithms' workspace (Data)
+/// holds two nv x nv matrices, 1.6 GB at 10,000 velocity variables.
+inline constexpr int kMaxBodies = 10000;
+/// The most velocity variables (degrees of freedom, nv) a model may have (see kMaxBodies).
+inline constexpr int kMaxDegreesOfFreedom = 10000;
+/// The most keyframes a model may have.
+inline constexpr int kMaxKeyframes = 10000;
+
+/// Whether `name` holds a control character (U+0000..U+001F or U+007F), which no format's
+/// name can carry through a save and a read (a NUL ends a C string, URDF's XML 1.0 has no
+/// form for the others): compile refuses such names.
+bool hasControlCharacter(const std::string& name);
 
 }  // namespace art
