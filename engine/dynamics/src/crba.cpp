@@ -12,9 +12,26 @@ namespace art {
 
 namespace {
 
-template <class A, bool Free>
-void crbaPasses(const Model& m, Data& d, const VecRef& q) {
-  auto& w = d.ws<A>();
+// where crbaPasses puts H's entries: into data.H (crba), or only checked (massMatrixFinite)
+struct DenseH {
+  Eigen::MatrixXd& H;
+  void entry(int r, int c, double v) { H(r, c) = H(c, r) = v; }
+  template <class M>
+  void block(int at, const M& b) {
+    H.block<M::RowsAtCompileTime, M::ColsAtCompileTime>(at, at) = b;
+  }
+};
+struct FiniteH {
+  bool finite = true;
+  void entry(int, int, double v) { finite = finite && std::isfinite(v); }
+  template <class M>
+  void block(int, const M& b) {
+    finite = finite && b.allFinite();
+  }
+};
+
+template <class A, bool Free, class Sink>
+void crbaPasses(const Model& m, Workspace<A>& w, const VecRef& q, Sink& h) {
   const auto& t = m.arrays<A>();
   for (int i = 0; i < m.nb; ++i) {
     detail::updateXup<A, Free>(m, w, i, q, true);
@@ -39,9 +56,9 @@ void crbaPasses(const Model& m, Data& d, const VecRef& q) {
         // the columns of a free or ball ancestor j: S0_j = X0_j^-1 e_k, so S0_j . F0 is
         // entry k of F0 in body j's coordinates
         const typename A::Vec Fj = w.X0[j].applyForce(F0);
-        for (int k = 0, n = m.jointNv(j); k < n; ++k) d.H(row, vj + k) = d.H(vj + k, row) = Fj(k);
+        for (int k = 0, n = m.jointNv(j); k < n; ++k) h.entry(row, vj + k, Fj(k));
       } else {
-        d.H(row, vj) = d.H(vj, row) = w.U[j].dot(F0);
+        h.entry(row, vj, w.U[j].dot(F0));
       }
     }
   };
@@ -49,18 +66,18 @@ void crbaPasses(const Model& m, Data& d, const VecRef& q) {
     if (detail::isFree<A, Free>(m, i)) {
       // S = identity in body coordinates: the diagonal block is the composite inertia itself
       const int vi = m.vIndex[i];
-      d.H.template block<A::dim, A::dim>(vi, vi) = w.IA[i];
+      h.block(vi, w.IA[i]);
       continue;
     }
     const int vi = detail::vIdx<Free>(m, i);
     if (detail::isBall<A, Free>(m, i)) {
       // S = [identity(3); 0]: the diagonal block is the composite inertia's rotational block
-      d.H.template block<3, 3>(vi, vi) = w.IA[i].template topLeftCorner<3, 3>();
+      h.block(vi, Mat3(w.IA[i].template topLeftCorner<3, 3>()));
       for (int k = 0; k < 3; ++k)
         ancestors(i, vi + k, w.X0[i].applyTransposeForce(typename A::Vec(w.IA[i].col(k))));
       continue;
     }
-    d.H(vi, vi) = w.U[i].dot(w.f[i]);
+    h.entry(vi, vi, w.U[i].dot(w.f[i]));
     ancestors(i, vi, w.f[i]);
   }
 }
@@ -70,11 +87,25 @@ void crbaPasses(const Model& m, Data& d, const VecRef& q) {
 const Eigen::MatrixXd& crba(const Model& m, Data& d, const VecRef& q) {
   detail::checkSize("crba", "q", q.size(), m.nq());
   d.H.setZero();
+  DenseH sink{d.H};
   detail::dispatchTree(m, [&](auto arith, auto free) {
-    crbaPasses<decltype(arith), decltype(free)::value>(m, d, q);
+    using A = decltype(arith);
+    crbaPasses<A, decltype(free)::value>(m, d.ws<A>(), q, sink);
   });
   if (m.hasArmature) d.H.diagonal() += m.armature;
   return d.H;
+}
+
+bool massMatrixFinite(const Model& m, const VecRef& q) {
+  detail::checkSize("massMatrixFinite", "q", q.size(), m.nq());
+  FiniteH sink;
+  detail::dispatchTree(m, [&](auto arith, auto free) {
+    using A = decltype(arith);
+    Workspace<A> w;  // per-body arrays only: O(nb) memory
+    w.resize(m.nb);
+    crbaPasses<A, decltype(free)::value>(m, w, q, sink);
+  });
+  return sink.finite && m.armature.allFinite();
 }
 
 void factorizeMassMatrix(const Model& m, Data& d) {

@@ -67,6 +67,11 @@ const Eigen::VectorXd& aba(const Model& model, Data& data, const VecRef& q, cons
 /// to its diagonal.
 const Eigen::MatrixXd& crba(const Model& model, Data& data, const VecRef& q);
 
+/// Whether every entry of H(q) (crba's matrix, armature included) is finite. It computes the
+/// entries one at a time and keeps none, so it needs memory in proportion to the bodies, not
+/// nv x nv as crba's Data does: the readers' import check of a model of thousands of joints.
+bool massMatrixFinite(const Model& model, const VecRef& q);
+
 /// Bias forces C(q, qd, fext) = ID(q, qd, 0, fext), so that tau = H qdd + C. Result in data.C.
 const Eigen::VectorXd& biasForces(const Model& model, Data& data, const VecRef& q,
                                   const VecRef& qd, const ExternalForces* fext = nullptr);
