@@ -475,6 +475,84 @@ class TestUrdf : public QObject {
            "<joint name='k' type='continuous'><parent link='b'/><child link='c'/><origin xyz='1e200 0 0'/></joint></robot>"
         << "the joint-space inertia at the initial state is not finite";
   }
+  // issue 31: a numeric attribute that is not a finite number (a typo such as "1.O", "nan",
+  // "inf", "") is an error naming the link or joint, the element and the attribute; urdfdom
+  // 3.0 read the link's as nothing, and the link was massless or shapeless yet "valid"
+  void malformedNumbers_data() {
+    QTest::addColumn<QString>("xml");
+    QTest::addColumn<QString>("message");
+    const auto robot = [](const QString& link, const QString& joint) {
+      return "<robot name='r'><link name='world'/><link name='arm'>" + link +
+             "</link><joint name='j' type='revolute'><parent link='world'/><child link='arm'/>" + joint +
+             "</joint></robot>";
+    };
+    const QString inertia = "<inertia ixx='1' ixy='0' ixz='0' iyy='1' iyz='0' izz='1'/>";
+    const QString limit = "<limit lower='-1' upper='1' effort='1' velocity='1'/>";
+    for (const QString& v : {QString("1.O"), QString("nan"), QString("inf"), QString("")}) {
+      const QString why = v.isEmpty() ? "empty, expected a number" : v == "1.O" ? "'1.O' is not a number" : "'" + v + "' is not a finite number";
+      QTest::newRow(qPrintable("mass " + v)) << robot("<inertial><mass value='" + v + "'/>" + inertia + "</inertial>", limit)
+                                             << "link 'arm': <mass value=\"" + v + "\">: " + why;
+    }
+    QTest::newRow("inertia") << robot("<inertial><mass value='1'/><inertia ixx='nan' ixy='0' ixz='0' iyy='1' iyz='0' izz='1'/></inertial>", limit)
+                             << "link 'arm': <inertia ixx=\"nan\">: 'nan' is not a finite number";
+    QTest::newRow("inertial origin") << robot("<inertial><origin xyz='0 0 nan'/><mass value='1'/>" + inertia + "</inertial>", limit)
+                                     << "link 'arm': <origin xyz=\"0 0 nan\">: 'nan' is not a finite number";
+    QTest::newRow("box") << robot("<visual><geometry><box size='1 1 1.O'/></geometry></visual>", limit)
+                         << "link 'arm': <box size=\"1 1 1.O\">: '1.O' is not a number";
+    QTest::newRow("box count") << robot("<visual><geometry><box size='1 1'/></geometry></visual>", limit)
+                               << "link 'arm': <box size=\"1 1\">: expected 3 numbers, got 2";
+    QTest::newRow("cylinder") << robot("<visual><geometry><cylinder radius='' length='1'/></geometry></visual>", limit)
+                              << "link 'arm': <cylinder radius=\"\">: empty, expected a number";
+    QTest::newRow("cylinder length") << robot("<collision><geometry><cylinder radius='1' length='inf'/></geometry></collision>", limit)
+                                     << "link 'arm': <cylinder length=\"inf\">: 'inf' is not a finite number";
+    QTest::newRow("sphere") << robot("<visual><geometry><sphere radius='NaN'/></geometry></visual>", limit)
+                            << "link 'arm': <sphere radius=\"NaN\">: 'NaN' is not a finite number";
+    QTest::newRow("mesh scale") << robot("<visual><geometry><mesh filename='a.stl' scale='1 x 1'/></geometry></visual>", limit)
+                                << "link 'arm': <mesh scale=\"1 x 1\">: 'x' is not a number";
+    QTest::newRow("joint origin") << robot("", "<origin xyz='0 0 1.O'/>" + limit)
+                                  << "joint 'j': <origin xyz=\"0 0 1.O\">: '1.O' is not a number";
+    QTest::newRow("joint axis") << robot("", "<axis xyz='0 0 inf'/>" + limit)
+                                << "joint 'j': <axis xyz=\"0 0 inf\">: 'inf' is not a finite number";
+    QTest::newRow("joint limit") << robot("", "<limit lower='-1' upper='nan' effort='1' velocity='1'/>")
+                                 << "joint 'j': <limit upper=\"nan\">: 'nan' is not a finite number";
+    QTest::newRow("joint dynamics") << robot("", limit + "<dynamics damping='0.1.2'/>")
+                                    << "joint 'j': <dynamics damping=\"0.1.2\">: '0.1.2' is not a number";
+  }
+  void malformedNumbers() {
+    QFETCH(QString, xml);
+    QFETCH(QString, message);
+    try {
+      specFromUrdf(xml.toStdString(), "test.urdf");
+      QFAIL("no error");
+    } catch (const FormatError& e) {
+      QCOMPARE(QString::fromStdString(e.path()), QString("test.urdf"));
+      QVERIFY2(QString(e.what()).contains(message), e.what());
+    }
+  }
+
+  // issue 31: names with control characters have no URDF form (a NUL ended in "map::at", \x01
+  // was written as &#x01;, which no XML 1.0 reader reads back): export refuses them by name
+  void controlCharactersInNames() {
+    for (const std::string& name : {std::string("a\0b", 3), std::string("a\x01"), std::string("tab\there")}) {
+      ModelSpec spec = randomTree(2, 5, {JointType::Rx});
+      spec.bodies[1].name = name;
+      try {
+        specToUrdf(spec);
+        QFAIL("no error");
+      } catch (const UrdfError& e) {
+        QVERIFY2(QString(e.what()).startsWith("body 'a\\x") || QString(e.what()).startsWith("body 'tab\\x09"), e.what());
+        QVERIFY2(QString(e.what()).contains("control character"), e.what());
+      }
+      try {
+        compile(spec);
+        QFAIL("no error");
+      } catch (const ModelError& e) {
+        QCOMPARE(QString::fromStdString(e.field()), QString("name"));
+        QCOMPARE(e.bodyIndex(), 1);
+      }
+    }
+  }
+
   void importRefusals() {
     QFETCH(QString, xml);
     QFETCH(QString, message);

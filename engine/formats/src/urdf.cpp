@@ -250,7 +250,11 @@ void checkUrdfForm(const ModelSpec& spec) {
   if (spec.arithmetic == Arithmetic::Planar)
     throw UrdfError("planar models (arithmetic \"planar\") have no URDF form: URDF describes "
                     "spatial mechanisms");
+  if (hasControlCharacter(spec.name))
+    throw UrdfError("the model's name '" + robot::printable(spec.name) + "' has a control character, which URDF (XML 1.0) cannot hold");
   for (const BodySpec& b : spec.bodies) {
+    if (hasControlCharacter(b.name))  // a NUL ended in "map::at"; \x01 was written as &#x01;, which no reader takes
+      throw UrdfError("body '" + robot::printable(b.name) + "': the name has a control character, which URDF (XML 1.0) cannot hold");
     if (b.name.empty() || b.name == kBaseLink)
       throw UrdfError("body '" + b.name + "': URDF needs a non-empty link name other than 'world'");
     if (b.joint.type == JointType::H)
@@ -535,11 +539,94 @@ void refuseJointCycles(const std::string& xml, const std::string& source) {
   }
 }
 
+// one numeric attribute: `count` numbers separated by spaces (1 for a scalar), each finite (a
+// leading '+' allowed, no locale); "" when it is, else why not. urdfdom 3.0 reads "1.O", "nan",
+// "inf" and "" as 0 or drops the element with only a log line, and the link was massless
+std::string numericProblem(const std::string& text, std::size_t count) {
+  std::vector<std::string> items;
+  std::istringstream in(text);
+  for (std::string item; in >> item;) items.push_back(item);
+  if (items.empty()) return "empty, expected " + std::string(count == 1 ? "a number" : std::to_string(count) + " numbers");
+  for (const std::string& item : items) {
+    const char* first = item.data() + (item.size() > 1 && item[0] == '+' ? 1 : 0);
+    double x = 0;
+    const auto r = std::from_chars(first, item.data() + item.size(), x);
+    if (r.ec == std::errc::result_out_of_range) return "'" + messageValue(item) + "' is out of the range of a double";
+    if (r.ec != std::errc() || r.ptr != item.data() + item.size()) return "'" + messageValue(item) + "' is not a number";
+    if (!std::isfinite(x)) return "'" + item + "' is not a finite number";
+  }
+  if (items.size() != count)
+    return "expected " + (count == 1 ? std::string("one number") : std::to_string(count) + " numbers") + ", got " +
+           std::to_string(items.size());
+  return "";
+}
+
+// refuses a numeric attribute that is not a finite number (or the right count of them), naming
+// the link or joint, the element and the attribute: what urdfdom reads, checked before it reads it
+void checkNumericAttributes(const std::string& xml, const std::string& source) {
+  TiXmlDocument doc;
+  doc.Parse(xml.c_str());
+  const TiXmlElement* robot = doc.FirstChildElement("robot");
+  if (!robot) return;  // urdfdom says what is wrong
+  const auto check = [&](const std::string& owner, const TiXmlElement* e, const char* attr, std::size_t count) {
+    if (!e) return;
+    const char* value = e->Attribute(attr);
+    if (!value) return;  // absent: urdfdom's default, or its own error
+    const std::string why = numericProblem(value, count);
+    if (!why.empty())
+      throw FormatError(source, owner + ": <" + e->Value() + " " + attr + "=\"" + messageValue(printable(value)) + "\">: " + why);
+  };
+  const auto origin = [&](const std::string& owner, const TiXmlElement* parent) {
+    const TiXmlElement* o = parent ? parent->FirstChildElement("origin") : nullptr;
+    check(owner, o, "xyz", 3);
+    check(owner, o, "rpy", 3);
+  };
+  const auto colour = [&](const std::string& owner, const TiXmlElement* material) {
+    if (material) check(owner, material->FirstChildElement("color"), "rgba", 4);
+  };
+  for (const TiXmlElement* m = robot->FirstChildElement("material"); m; m = m->NextSiblingElement("material"))
+    colour("material '" + printable(m->Attribute("name") ? m->Attribute("name") : "") + "'", m);
+  for (const TiXmlElement* link = robot->FirstChildElement("link"); link; link = link->NextSiblingElement("link")) {
+    const std::string owner = "link '" + printable(link->Attribute("name") ? link->Attribute("name") : "") + "'";
+    for (const TiXmlElement* in = link->FirstChildElement("inertial"); in; in = in->NextSiblingElement("inertial")) {
+      origin(owner, in);
+      check(owner, in->FirstChildElement("mass"), "value", 1);
+      for (const char* k : {"ixx", "ixy", "ixz", "iyy", "iyz", "izz"}) check(owner, in->FirstChildElement("inertia"), k, 1);
+    }
+    for (const char* part : {"visual", "collision"})
+      for (const TiXmlElement* v = link->FirstChildElement(part); v; v = v->NextSiblingElement(part)) {
+        origin(owner, v);
+        if (const TiXmlElement* g = v->FirstChildElement("geometry")) {
+          check(owner, g->FirstChildElement("box"), "size", 3);
+          check(owner, g->FirstChildElement("cylinder"), "radius", 1);
+          check(owner, g->FirstChildElement("cylinder"), "length", 1);
+          check(owner, g->FirstChildElement("capsule"), "radius", 1);
+          check(owner, g->FirstChildElement("capsule"), "length", 1);
+          check(owner, g->FirstChildElement("sphere"), "radius", 1);
+          check(owner, g->FirstChildElement("mesh"), "scale", 3);
+        }
+        colour(owner, v->FirstChildElement("material"));
+      }
+  }
+  for (const TiXmlElement* j = robot->FirstChildElement("joint"); j; j = j->NextSiblingElement("joint")) {
+    const std::string owner = "joint '" + printable(j->Attribute("name") ? j->Attribute("name") : "") + "'";
+    origin(owner, j);
+    check(owner, j->FirstChildElement("axis"), "xyz", 3);
+    for (const char* k : {"lower", "upper", "effort", "velocity"}) check(owner, j->FirstChildElement("limit"), k, 1);
+    for (const char* k : {"damping", "friction"}) check(owner, j->FirstChildElement("dynamics"), k, 1);
+    for (const char* k : {"multiplier", "offset"}) check(owner, j->FirstChildElement("mimic"), k, 1);
+    for (const char* k : {"soft_lower_limit", "soft_upper_limit", "k_position", "k_velocity"})
+      check(owner, j->FirstChildElement("safety_controller"), k, 1);
+    for (const char* k : {"rising", "falling"}) check(owner, j->FirstChildElement("calibration"), k, 1);
+  }
+}
+
 // urdfdom's model of the text; refuses too deep XML and what urdfdom rejects (with its errors)
 urdf::ModelInterfaceSharedPtr parseUrdfText(const std::string& xml, const std::string& source) {
   if (robot::xmlNestingDepth(xml) > kMaxUrdfDepth)
     throw FormatError(source, "is nested deeper than " + std::to_string(kMaxUrdfDepth) +
                                   " XML elements (a URDF document needs a handful)");
+  checkNumericAttributes(xml, source);
   refuseJointCycles(xml, source);
   urdf::ModelInterfaceSharedPtr m;
   ErrorCollector collector;
