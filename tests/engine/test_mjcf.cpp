@@ -308,9 +308,51 @@ class TestMjcf : public QObject {
                                    << "the worldbody has no body that moves";
     QTest::newRow("not utf-8") << "<mujoco><worldbody><body name='b@BAD@'><joint/><geom size='1'/></body></worldbody></mujoco>" << ""
                                << "is not UTF-8 text";
+    // issue 31: ref=1e308 was blamed on the body's centre of mass (inertia.com)
+    QTest::newRow("huge slide ref") << "<mujoco><worldbody><body name='a'><joint name='j' type='slide' ref='1e308'/><geom size='0.1'/></body></worldbody></mujoco>"
+                                    << "" << "main.xml:1: <joint name='j'>: ref \\(1e\\+308\\) must be at most 1e\\+06 m in magnitude";
+    QTest::newRow("huge hinge ref") << "<mujoco><worldbody><body name='a'><joint name='j' ref='1e308'/><geom size='0.1'/></body></worldbody></mujoco>"
+                                    << "" << "<joint name='j'>: ref \\(1e\\+308\\) must be at most 1e\\+06 rad";
     QTest::newRow("negative mass") << "<mujoco><worldbody><body><joint/><inertial pos='0 0 0' mass='-1' diaginertia='1 1 1'/></body></worldbody></mujoco>"
                                    << "" << "<inertial>: an inertial needs a mass >= 0";
   }
+  // issue 31: an include "diamond" (each file including the next twice) expands to 2^n files:
+  // bounded by the number of inclusions, refused naming the file, the element and the limit
+  void includeExpansionIsBounded() {
+    QTemporaryDir tmp;
+    const int levels = 11;  // 2^11 = 2048 inclusions of a few bytes each
+    for (int k = 0; k < levels; ++k)
+      write(tmp.filePath(QString("d%1.xml").arg(k)),
+            "<mujoco><include file='d" + std::to_string(k + 1) + ".xml'/><include file='d" + std::to_string(k + 1) + ".xml'/></mujoco>");
+    write(tmp.filePath(QString("d%1.xml").arg(levels)), "<mujoco><option timestep='0.002'/></mujoco>");
+    const QString path = tmp.filePath("main.xml");
+    write(path, "<mujoco><include file='d0.xml'/><worldbody><body name='b'><joint/><geom size='0.1'/></body></worldbody></mujoco>");
+    try {
+      loadMjcf(path.toStdString());
+      QFAIL("no error");
+    } catch (const FormatError& e) {
+      const QString what = e.what();
+      QVERIFY2(what.startsWith(path + ": d") && what.contains(".xml:1: <include>: includes more than 1000 files in all"), qPrintable(what));
+    }
+    // a handful of inclusions, the same file twice among them, still reads
+    write(tmp.filePath("twice.xml"), "<mujoco><include file='d10.xml'/><include file='d10.xml'/><include file='d11.xml'/>"
+                                     "<worldbody><body name='b'><joint/><geom size='0.1'/></body></worldbody></mujoco>");
+    QCOMPARE(loadMjcf(tmp.filePath("twice.xml").toStdString()).bodies.size(), std::size_t{1});
+  }
+
+  // issue 31: a body name used twice is renamed (MuJoCo refuses it; Articulate's names are
+  // unique), and the import report says so
+  void duplicateBodyNamesAreNoted() {
+    MjcfImport r;
+    const ModelSpec spec = specFromMjcf("<mujoco><worldbody><body name='a'><joint/><geom size='0.1'/></body>\n"
+                                        "<body name='a'><joint/><geom size='0.1'/></body></worldbody></mujoco>",
+                                        "dup.xml", &r);
+    QCOMPARE(spec.bodies.size(), std::size_t{2});
+    QCOMPARE(spec.bodies[1].name, std::string("a_2"));
+    QVERIFY2(has(allNotes(r), "1 body name(s) already taken were renamed: 'a' (dup.xml:2: <body name='a'>) is 'a_2'"),
+             allNotes(r).c_str());
+  }
+
   void badInputNamesTheElement() {
     QFETCH(QString, main);
     QFETCH(QString, other);

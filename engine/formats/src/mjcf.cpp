@@ -37,6 +37,13 @@ using tinyxml2::XMLElement;
 
 constexpr double kPi = 3.14159265358979323846;
 constexpr int kMaxIncludeDepth = 16;
+constexpr double kMaxJointRef = 1e6;  // |ref| of a hinge (rad) or slide (m) joint
+
+// an MJCF document's includes, each inclusion counted (a file included twice counts twice, as
+// it is expanded twice): at most this many, and this much text in all (an 80 KB "diamond" of
+// 15 files, each including the next twice, expanded to 3.3 GB)
+constexpr int kMaxIncludes = 1000;
+constexpr std::size_t kMaxIncludedBytes = std::size_t{64} << 20;
 
 // an element's attributes after its defaults class: name -> text
 using Attrs = std::map<std::string, std::string>;
@@ -96,6 +103,8 @@ struct State {
   std::vector<std::unique_ptr<XMLDocument>> documents;
   std::map<const XMLDocument*, std::string> fileOf;          // each parsed document's file
   std::map<const XMLElement*, const XMLElement*> included;   // <include> -> the included <mujoco>
+  int includes = 0;                                          // inclusions so far (kMaxIncludes)
+  std::size_t includedBytes = 0;                             // their text (kMaxIncludedBytes)
   // compiler
   bool degrees = true;
   std::string eulerseq = "xyz";
@@ -113,6 +122,7 @@ struct State {
   std::vector<std::string> jointNames;    // per body
   std::map<std::string, int> bodyOfJoint;  // MJCF joint name -> body (hinge and slide)
   std::set<std::string> names;             // body names given so far
+  std::vector<std::string> renamed;        // "'a' (file:line) is 'a_2'": a body name used twice
   bool ground = false;                     // the world has a horizontal plane at z = 0
   int groundContype = 1, groundConaffinity = 1;
   bool floating = false;
@@ -154,6 +164,9 @@ const XMLElement* parseFile(State& s, const std::string& path, const XMLElement*
     if (!from) throw;
     throw s.fail(from, std::string("cannot include '") + from->Attribute("file") + "': " + e.what());
   }
+  if (from && (s.includedBytes += text.size()) > kMaxIncludedBytes)
+    throw s.fail(from, "includes more than " + std::to_string(kMaxIncludedBytes >> 20) +
+                           " MiB of files in all (each inclusion counted), the most an MJCF model may include");
   if (!robot::validUtf8(text)) {
     const std::string why = "is not UTF-8 text without control characters (names and files become the model's, which every format writes as UTF-8)";
     if (from) throw s.fail(from, "included file '" + path + "' " + why);
@@ -193,6 +206,9 @@ void resolveIncludes(State& s, const XMLElement* e, std::vector<std::string>& ch
       throw s.fail(c, "includes '" + std::string(file) + "', which is already being included (a cycle)");
     if (static_cast<int>(chain.size()) >= kMaxIncludeDepth)
       throw s.fail(c, "includes are nested deeper than " + std::to_string(kMaxIncludeDepth) + " files");
+    if (++s.includes > kMaxIncludes)
+      throw s.fail(c, "includes more than " + std::to_string(kMaxIncludes) +
+                          " files in all (each inclusion counted), the most an MJCF model may include");
     std::error_code ec;
     if (!std::filesystem::is_regular_file(name, ec))  // not a device or a folder: /dev/zero would read 256 MiB
       throw s.fail(c, "cannot include '" + std::string(file) + "': " + name + " is not a file");
@@ -227,13 +243,13 @@ std::vector<double> numbers(const State& s, const XMLElement* e, const std::stri
     double v = 0;
     const auto r = std::from_chars(p, end, v);
     if (r.ec != std::errc() || !std::isfinite(v))
-      throw s.fail(e, attr + " must be numbers, got '" + text + "'");
+      throw s.fail(e, attr + " must be numbers, got '" + messageValue(text) + "'");
     out.push_back(v);
     p = r.ptr;
   }
   if (out.size() < least || out.size() > most)
     throw s.fail(e, attr + " needs " + (least == most ? std::to_string(least) : std::to_string(least) + " to " + std::to_string(most)) +
-                        " number(s), got " + std::to_string(out.size()) + " ('" + text + "')");
+                        " number(s), got " + std::to_string(out.size()) + " ('" + messageValue(text) + "')");
   return out;
 }
 
@@ -703,7 +719,13 @@ Frame addAxisJoint(State& s, const XMLElement* e, const Attrs& a, const Frame& a
   const int index = addBody(s, bodyName, at.owner, RJ.transpose(), tJ, kTypes[hinge][k], jointName);
   BodySpec& b = s.spec.bodies.back();
   s.bodyOfJoint[jointName] = index;
-  const double ref = hinge ? angle(s, number(s, e, a, "ref", 0)) : number(s, e, a, "ref", 0);
+  const double given = number(s, e, a, "ref", 0);
+  const double ref = hinge ? angle(s, given) : given;
+  // the body's contents are placed back by ref: beyond kMaxJointRef nothing about them would
+  // survive in double precision (ref=1e308 overflowed the body's inertia, blamed on its COM)
+  if (!(std::abs(ref) <= kMaxJointRef))
+    throw s.fail(e, "ref (" + messageNumber(given) + ") must be at most " + messageNumber(kMaxJointRef) + (hinge ? " rad" : " m") +
+                        " in magnitude: the joint's reference position places the body's contents");
   b.q0 = ref;
   jointDynamics(s, e, a, b);
   if (const auto range = limitedRange(s, e, a)) {
@@ -930,6 +952,7 @@ void readBody(State& s, const XMLElement* e, const BodyContext& parent) {
     throw s.fail(e, "childclass '" + ctx.cls + "' is not a <default> class of this model");
   const std::string given = get(a, "name").value_or("");
   const std::string bodyName = uniqueName(s, given.empty() ? "body" + std::to_string(s.spec.bodies.size() + 1) : given);
+  if (!given.empty() && bodyName != given) s.renamed.push_back("'" + robot::printable(given) + "' (" + s.where(e) + ") is '" + robot::printable(bodyName) + "'");
   Frame f = parent.frame.then(orientation(s, e, a), vec3(s, e, a, "pos", Vec3::Zero()));
   // the body's joints, in order
   std::vector<const XMLElement*> joints;
@@ -1118,6 +1141,12 @@ void importNotes(const State& s, std::vector<std::string>& notes) {
   if (s.springs) notes.push_back("the springs (stiffness) of " + std::to_string(s.springs) + " joint(s) are not used");
   if (s.unusedStops) notes.push_back("the ranges and frictionloss of " + std::to_string(s.unusedStops) + " joint(s) are not used: the model has joint equalities, and Articulate's stops do not act with couplings yet");
   if (s.meshInertia) notes.push_back(std::to_string(s.meshInertia) + " mesh geom(s) add no mass: their mesh file was not read");
+  if (!s.renamed.empty()) {  // MuJoCo refuses a name used twice; Articulate's names are unique too
+    std::string list;
+    for (std::size_t k = 0; k < s.renamed.size() && k < 5; ++k) list += (k ? ", " : "") + s.renamed[k];
+    if (s.renamed.size() > 5) list += ", and " + std::to_string(s.renamed.size() - 5) + " more";
+    notes.push_back(std::to_string(s.renamed.size()) + " body name(s) already taken were renamed: " + list);
+  }
   if (s.planes) notes.push_back(std::to_string(s.planes) + " plane(s) are not used: Articulate's ground is the horizontal plane z = 0 of the world");
   if (s.ground && !s.spec.contacts.empty()) {
     const int* n = s.contactShapes;
