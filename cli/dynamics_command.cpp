@@ -71,10 +71,16 @@ int runDynamicsCommand(const DynamicsArgs& a) {
   Eigen::VectorXd q = numbers(a.q, model.q0, "--q");
   const Eigen::VectorXd qd = numbers(a.qd, model.qd0, "--qd");
   const Eigen::VectorXd tau = numbers(a.tau, Eigen::VectorXd::Zero(model.nv()), "--tau");
-  for (int i = 0; i < model.nb; ++i)
-    if (hasQuaternion(model.joints[i].type) &&
-        Eigen::Vector4d(q.segment<4>(model.qIndex[i] + quaternionOffset(model.joints[i].type))).norm() == 0)
-      throw std::invalid_argument("--q: the quaternion of body '" + model.names[i] + "' is zero");
+  for (int i = 0; i < model.nb; ++i) {
+    if (!hasQuaternion(model.joints[i].type)) continue;
+    const int k = model.qIndex[i] + quaternionOffset(model.joints[i].type);
+    const double n = Eigen::Vector4d(q.segment<4>(k)).stableNorm();
+    if (!(n > 0))
+      throw std::invalid_argument(a.q.empty() ? a.model + ": the initial orientation of body '" + model.names[i] +
+                                                    "' is a zero quaternion; give the state with --q"
+                                              : "--q: the quaternion of body '" + model.names[i] + "' is zero");
+    q.segment<4>(k) /= n;  // stableNorm: a quaternion of huge entries normalises too
+  }
   normalizeConfiguration(model, q);
   const Eigen::MatrixXd H = crba(model, data, q);
   const Eigen::VectorXd bias = rnea(model, data, q, qd, Eigen::VectorXd::Zero(model.nv()));

@@ -61,7 +61,13 @@ Vec3 parseGravity(const std::string& list, Arithmetic arithmetic) {
 }
 
 int runConformanceCmd(const std::string& file, double tol) {
-  const ConformanceReport r = runConformance(readJsonFile(file), tol);
+  const nlohmann::json doc = readJsonFile(file);
+  ConformanceReport r;
+  try {
+    r = runConformance(doc, tol);
+  } catch (const FormatError& e) {
+    throw FormatError(file, e.what());  // its JSON path, after the file's name
+  }
   std::cout << "spatial_v2 conformance: " << file << "\n"
             << r.cases << " cases, " << r.trajectories << " trajectories; error = max|x - ref| / "
             << "max(1, max|ref|), tolerance " << tol << "\n\n";
@@ -377,8 +383,13 @@ int runValidate(const std::vector<std::string>& files) {
         document = loadDocument(f);
       else
         document = readDocument(readJsonFile(f), problems);
+      if (document)  // its meshes, as loadDocument (convert, the app) checks them: a missing one is a note
+        if (auto* lm = std::get_if<LoadedModel>(&*document); lm && lm->format != "urdf" && lm->format != "mjcf")
+          resolveMeshes(*lm, f);
     } catch (const FormatError& e) {
       problems.push_back({"", e.what() + (f.size() + 2)});
+    } catch (const std::bad_alloc&) {
+      problems.push_back({"", "ran out of memory while reading the file"});
     }
     if (!problems.empty()) {
       ++bad;
@@ -573,13 +584,13 @@ int main(int argc, char** argv) {
   auto* gen = app.add_subcommand("generate", "generate a model");
   gen->require_subcommand(1);
   auto* genTree = gen->add_subcommand("autotree", "spatial_v2 autoTree(nb, bf, skew, taper)");
-  genTree->add_option("--bodies", ga.tree.bodies, "number of bodies")->check(CLI::Range(0, 100000));
+  genTree->add_option("--bodies", ga.tree.bodies, "number of bodies (at most 10000, a model's limit)")->check(CLI::Range(0, kMaxBodies));
   genTree->add_option("--branching", ga.tree.branching, "branching factor (>= 1)")->check(finiteIn(1, 1e6));
   genTree->add_option("--skew", ga.tree.skew, "axis skew about x, rad")->check(finiteIn(-100, 100));
   genTree->add_option("--taper", ga.tree.taper, "link length ratio (> 0)")->check(finiteIn(1e-3, 1e3));
   genTree->add_option("--axes", ga.axes, "joint codes used in turn, e.g. Rz,Ry")->capture_default_str();
   auto* genPlanar = gen->add_subcommand("planar", "spatial_v2 planar(n) chain");
-  genPlanar->add_option("--bodies", ga.planarBodies, "number of links")->check(CLI::Range(0, 100000));
+  genPlanar->add_option("--bodies", ga.planarBodies, "number of links (at most 10000)")->check(CLI::Range(0, kMaxBodies));
   auto* genPendulum = gen->add_subcommand(
       "doublependulum", "planar(2) under gravity -y from q = [pi/3, -pi/6] (the reference trajectory)");
   auto* genGfx = gen->add_subcommand("gfxexample", "spatial_v2 gfxExample: every drawing instruction");
@@ -632,6 +643,20 @@ int main(int argc, char** argv) {
     }
   } catch (const CLI::Error& e) {
     return app.exit(e);
+  } catch (const std::bad_alloc&) {
+    // a bare "std::bad_alloc" named neither the command nor the file: say both
+    std::string input;
+    if (app.got_subcommand(conf) || app.got_subcommand(info)) input = file;
+    else if (app.got_subcommand(simulate)) input = sa.model;
+    else if (app.got_subcommand(convert)) input = in;
+    else if (app.got_subcommand(sweepCmd)) input = sw.spec.empty() ? sw.collect : sw.spec;
+    else if (app.got_subcommand(dynamicsCmd)) input = dyn.model;
+    const CLI::App* command = app.get_subcommands().empty() ? nullptr : app.get_subcommands().front();
+    std::cerr << "error: " << (input.empty() ? std::string() : input + ": ") << "ran out of memory: '"
+              << (command ? command->get_name() : std::string("articulate-cli"))
+              << "' needed more memory than it could get while reading or working on "
+              << (input.empty() ? std::string("its input") : "this file") << "\n";
+    return 2;
   } catch (const std::exception& e) {
     std::cerr << "error: " << e.what() << "\n";
     return 2;

@@ -588,6 +588,40 @@ class TestSweep : public QObject {
     QVERIFY(tampered(100, 0, std::nan(""), "is not a finite number"));
     QVERIFY(tampered(40, 0, 0.5, "before the previous"));
     QVERIFY(tampered(7, 3, -std::numeric_limits<double>::infinity(), "not finite"));
+    // issue 31: a number in a message in %g form, not -DBL_MAX's 309 digits
+    QVERIFY(tampered(40, 0, -std::numeric_limits<double>::max(), "time -1.79769e+308 is before the previous"));
+  }
+
+  // issue 31: a part file changed by hand (a field of the wrong type) is refused by collect
+  // naming the part file, the run and the field, not with nlohmann's bare type_error.302
+  void tamperedPartNamesFileAndField() {
+    QTemporaryDir tmp;
+    writeJson(tmp.filePath("dp.json"), doublePendulumSweep());
+    const std::string dir = tmp.filePath("r").toStdString();
+    sweep::run(sweep::readSweep(tmp.filePath("dp.json").toStdString()), dir, {}, 1, nullptr);
+    const QString part = QString::fromStdString(dir) + "/parts/local.jsonl";
+    const QByteArray original = readAll(part);
+    for (const char* field : {"status", "steps", "end_time", "reason"}) {
+      QByteArray changed;
+      for (const QByteArray& line : original.split('\n')) {
+        if (line.isEmpty()) continue;
+        json j = json::parse(line.toStdString());
+        if (j["run"] == 5) j[field] = field == std::string("reason") ? json(3) : json::array({1, 2});
+        changed += QByteArray::fromStdString(j.dump()) + "\n";
+      }
+      QFile f(part);
+      QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+      f.write(changed);
+      f.close();
+      try {
+        sweep::collect(dir);
+        QFAIL("no error");
+      } catch (const FormatError& e) {
+        QVERIFY2(QString(e.what()).startsWith(part + ": run 5: field '" + field + "': expected "), e.what());
+      } catch (const std::exception& e) {
+        QFAIL(e.what());
+      }
+    }
   }
 
   // what the app reads: the table with the reason's commas quoted, each run's model variant,

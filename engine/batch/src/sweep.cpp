@@ -44,22 +44,22 @@ struct Reader {
     throw FormatError(file, (where.empty() ? "" : where + ": ") + why);
   }
   double number(const json& j, const std::string& where) const {
-    if (!j.is_number()) fail(where, "expected a number, got " + j.dump());
+    if (!j.is_number()) fail(where, "expected a number, got " + messageValue(j.dump()));
     const double x = j.get<double>();
     if (!std::isfinite(x)) fail(where, "must be finite");
     return x;
   }
   // a whole number from 0 to `most`
   long count(const json& j, const std::string& where, long most = std::numeric_limits<int>::max()) const {
-    if (!j.is_number_integer() && !j.is_number_unsigned()) fail(where, "expected a whole number, got " + j.dump());
+    if (!j.is_number_integer() && !j.is_number_unsigned()) fail(where, "expected a whole number, got " + messageValue(j.dump()));
     if (j.is_number_integer() && !j.is_number_unsigned() && j.get<long long>() < 0)
-      fail(where, "must be >= 0, got " + j.dump());
+      fail(where, "must be >= 0, got " + messageValue(j.dump()));
     if (j.get<unsigned long long>() > static_cast<unsigned long long>(most))
-      fail(where, "must be at most " + std::to_string(most) + ", got " + j.dump());
+      fail(where, "must be at most " + std::to_string(most) + ", got " + messageValue(j.dump()));
     return static_cast<long>(j.get<unsigned long long>());
   }
   std::string text(const json& j, const std::string& where) const {
-    if (!j.is_string()) fail(where, "expected a string, got " + j.dump());
+    if (!j.is_string()) fail(where, "expected a string, got " + messageValue(j.dump()));
     return j.get<std::string>();
   }
   void only(const json& object, const std::string& where, std::initializer_list<const char*> allowed) const {
@@ -223,7 +223,7 @@ void parseDocument(SweepSpec& s, const Reader& r) {
   }
   if (d.contains("seed")) {  // any 64-bit unsigned number
     if (!d["seed"].is_number_unsigned() && !(d["seed"].is_number_integer() && d["seed"].get<long long>() >= 0))
-      r.fail("seed", "expected a whole number from 0 to 2^64 - 1, got " + d["seed"].dump());
+      r.fail("seed", "expected a whole number from 0 to 2^64 - 1, got " + messageValue(d["seed"].dump()));
     s.seed = d["seed"].get<std::uint64_t>();
   }
   if (d.contains("integrator")) s.simulation.integrator = r.text(d["integrator"], "integrator");
@@ -276,7 +276,7 @@ void parseDocument(SweepSpec& s, const Reader& r) {
     out.values = parameterValues(r, p, where, s.seed, k);
     if (!out.values.empty() && out.target != Target::Pointer)
       for (const json& v : out.values)
-        if (!v.is_number()) r.fail(where, "an initial state takes numbers, not " + v.dump());
+        if (!v.is_number()) r.fail(where, "an initial state takes numbers, not " + messageValue(v.dump()));
     s.parameters.push_back(std::move(out));
   }
   if (!s.grid && !s.parameters.empty())
@@ -417,8 +417,13 @@ std::string partName(Slice s) {
 
 // every finished run's line in the parts, by run (a run found twice: the first line read);
 // lines as text, parsed again where needed, to hold millions of runs in little memory
-std::map<long, std::string> readParts(const fs::path& dir, long runs) {
-  std::map<long, std::string> out;
+// one finished run's line of a part file, and the file (for messages)
+struct PartLine {
+  std::string file, text;
+};
+
+std::map<long, PartLine> readParts(const fs::path& dir, long runs) {
+  std::map<long, PartLine> out;
   std::error_code ec;
   if (!fs::is_directory(dir / "parts", ec)) return out;
   std::vector<fs::path> files;
@@ -433,7 +438,7 @@ std::map<long, std::string> readParts(const fs::path& dir, long runs) {
       if (j.is_discarded() || !j.is_object() || !j.contains("run") || !j["run"].is_number_integer())
         continue;  // torn by a kill while it was written
       const long run = j["run"].get<long>();
-      if (run >= 0 && run < runs) out.emplace(run, std::move(line));
+      if (run >= 0 && run < runs) out.emplace(run, PartLine{f.string(), std::move(line)});
     }
   }
   return out;
@@ -1045,13 +1050,24 @@ Collected collect(const std::string& resultsDir) {
   const SweepSpec spec = parseStored(dir);
   Collected c;
   c.runs = spec.runs();
-  const std::map<long, std::string> done = readParts(dir, c.runs);
+  const std::map<long, PartLine> done = readParts(dir, c.runs);
   const std::vector<std::string> names = columns(spec);
   std::string csv;
   for (std::size_t k = 0; k < names.size(); ++k) csv += (k ? "," : "") + csvCell(names[k]);
   csv += "\n";
-  for (const auto& [run, text] : done) {
-    const json line = json::parse(text);
+  for (const auto& [run, part] : done) {
+    const json line = json::parse(part.text);
+    // a part file changed by hand: each field of the wrong type named with its file and run,
+    // not nlohmann's bare "type_error.302"
+    const std::pair<const char*, bool (json::*)() const noexcept> fields[] = {
+        {"status", &json::is_string}, {"end_time", &json::is_number}, {"steps", &json::is_number_integer},
+        {"metrics", &json::is_array}, {"reason", &json::is_string}};
+    for (const auto& [key, is] : fields)
+      if (line.contains(key) && !(line[key].*is)())
+        throw FormatError(part.file, "run " + std::to_string(run) + ": field '" + key + "': expected " +
+                                         (is == &json::is_string ? "a string" : is == &json::is_number ? "a number"
+                                          : is == &json::is_array ? "an array" : "a whole number") +
+                                         ", got " + messageValue(line[key].dump()));
     ++c.present;
     const std::string status = line.value("status", "");
     if (status == "ok") ++c.ok;
@@ -1191,12 +1207,12 @@ RunRecording readRecording(const std::string& path) {
     if (!in) break;
     // times finite and not decreasing, every number finite: playback and plots rely on them
     if (!std::isfinite(row[0]) || (s > 0 && row[0] < r.t.back()))
-      throw std::runtime_error(path + ": sample " + std::to_string(s) + "'s time " + std::to_string(row[0]) +
+      throw std::runtime_error(path + ": sample " + std::to_string(s) + "'s time " + messageNumber(row[0]) +
                                (std::isfinite(row[0]) ? " is before the previous sample's" : " is not a finite number"));
     for (std::uint64_t k = 1; k < width; ++k)
       if (!std::isfinite(row[k]))
         throw std::runtime_error(path + ": sample " + std::to_string(s) + " holds a number that is not finite (" +
-                                 std::to_string(row[k]) + ")");
+                                 messageNumber(row[k]) + ")");
     r.t.push_back(row[0]);
     r.q.col(static_cast<Eigen::Index>(s)) = Eigen::Map<Eigen::VectorXd>(row.data() + 1, r.nq);
     r.v.col(static_cast<Eigen::Index>(s)) = Eigen::Map<Eigen::VectorXd>(row.data() + 1 + r.nq, r.nv);

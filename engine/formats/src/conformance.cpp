@@ -156,11 +156,23 @@ bool ConformanceReport::passed() const {
                      [&](const auto& kv) { return kv.second.worst <= tolerance; });
 }
 
+namespace {
+constexpr const char* kReferenceFormat = "spatial_v2-reference-1";
+}  // namespace
+
 ConformanceReport runConformance(const json& doc, double tolerance) {
   ConformanceReport report;
   report.tolerance = tolerance;
   Recorder rec(report);
   if (!doc.is_object()) throw FormatError("", "expected a reference document object");
+  // a model file has neither: it was "0 cases" and no comparison, which is no check at all
+  const std::string format = doc.contains("format") && doc["format"].is_string() ? doc["format"].get<std::string>() : "";
+  if ((!format.empty() && format != kReferenceFormat) || (!doc.contains("cases") && !doc.contains("trajectories")))
+    throw FormatError("", "is not a conformance file (format \"" + std::string(kReferenceFormat) + "\" with cases or trajectories)" +
+                              (format.empty() ? std::string() : ": its format is \"" + messageValue(format) + "\"") +
+                              (format == "articulate-model" || format == "articulate-recording" || doc.contains("NB")
+                                   ? " (a model file: conformance takes a reference file such as tests/data/spatial_v2_cases.json)"
+                                   : ""));
   if (doc.contains("cases")) {
     const json& cases = doc["cases"];
     if (!cases.is_array()) throw FormatError("cases", "expected an array");

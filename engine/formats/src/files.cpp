@@ -27,6 +27,14 @@ namespace {
 constexpr int kMaxDepth = 256;
 struct TooDeep {};
 
+// nlohmann's "number overflow parsing '<the number>'" with the number shortened (messageValue):
+// a 5 MB number was echoed whole
+std::string shortenQuoted(const std::string& what) {
+  const std::size_t open = what.find('\''), close = what.rfind('\'');
+  if (open == std::string::npos || close <= open) return messageValue(what, 200);
+  return what.substr(0, open + 1) + messageValue(what.substr(open + 1, close - open - 1)) + what.substr(close);
+}
+
 // Parses JSON from text or a stream with the depth limit; a syntax error is described by
 // `syntax(error)`, the reason after the file's name.
 template <class Input, class Syntax>
@@ -43,7 +51,7 @@ json parseLimited(Input&& input, const std::string& name, Syntax&& syntax) {
   } catch (const json::out_of_range& e) {
     // nlohmann reports numbers beyond the range of a double this way ("number overflow ...")
     const std::string what = e.what();
-    throw FormatError(name, "is not valid JSON: " + what.substr(what.find(' ') + 1));
+    throw FormatError(name, "is not valid JSON: " + shortenQuoted(what.substr(what.find(' ') + 1)));
   } catch (const json::parse_error& e) {
     throw FormatError(name, syntax(e));
   }

@@ -27,7 +27,9 @@ struct ConformanceReport {
 };
 
 /// Runs every case and trajectory of a reference document. Throws FormatError (naming the JSON
-/// path) when the document does not follow the schema, ModelError for an invalid model.
+/// path) when the document does not follow the schema (a document whose "format" is not
+/// "spatial_v2-reference-1", or with neither "cases" nor "trajectories", such as a model file,
+/// is not a reference document), ModelError for an invalid model.
 ConformanceReport runConformance(const nlohmann::json& doc, double tolerance = 1e-9);
 
 }  // namespace art
