@@ -42,6 +42,9 @@ namespace {
 
 using PolyPtr = vtkSmartPointer<vtkPolyData>;
 
+// the most triangles meeting at a point of a mesh drawn with smooth normals (meshPart)
+constexpr vtkIdType kMostCellsSmoothed = 64;
+
 PolyPtr box(const Vec3& a, const Vec3& b) {
   vtkNew<vtkCubeSource> s;
   s->SetBounds(std::min(a.x(), b.x()), std::max(a.x(), b.x()), std::min(a.y(), b.y()),
@@ -106,7 +109,9 @@ PolyPtr triangles(const Primitive& prim) {
   vtkNew<vtkPoints> p;
   for (const Vec3& v : prim.points) p->InsertNextPoint(v.x(), v.y(), v.z());
   vtkNew<vtkCellArray> tris;
-  for (const auto& t : prim.triangles) {
+  std::vector<std::array<int, 3>> distinct = prim.triangles;
+  removeRepeatedTriangles(distinct);
+  for (const auto& t : distinct) {
     const vtkIdType ids[3] = {t[0], t[1], t[2]};
     tris->InsertNextCell(3, ids);
   }
@@ -249,6 +254,55 @@ PolyPtr meshPoly(const std::shared_ptr<const MeshData>& mesh, bool coarse) {
   return pd;
 }
 
+// flat point normals (every edge split), as showmotion's flat-shaded triangles and floors:
+// each cell gets its own points with its face normal (Newell's), and keeps its cell data. It
+// is linear in the cells, where vtkPolyDataNormals walks the cells around each point through
+// their edges and takes time that grows with the square of the cells meeting at a point (5,000
+// coincident triangles took minutes)
+PolyPtr flatNormals(const PolyPtr& pd) {
+  PolyPtr out = PolyPtr::New();
+  vtkNew<vtkPoints> points;
+  vtkNew<vtkFloatArray> normals;
+  normals->SetNumberOfComponents(3);
+  normals->SetName("Normals");
+  vtkNew<vtkCellArray> polys;
+  out->GetCellData()->CopyAllocate(pd->GetCellData(), pd->GetNumberOfPolys());
+  vtkCellArray* in = pd->GetPolys();
+  vtkIdType n = 0, cell = 0;
+  const vtkIdType* ids = nullptr;
+  std::vector<vtkIdType> corners;
+  for (in->InitTraversal(); in->GetNextCell(n, ids); ++cell) {
+    Vec3 normal = Vec3::Zero();
+    for (vtkIdType k = 0; k < n; ++k) {
+      const Vec3 a = v3(pd->GetPoint(ids[k])), b = v3(pd->GetPoint(ids[(k + 1) % n]));
+      normal += Vec3((a.y() - b.y()) * (a.z() + b.z()), (a.z() - b.z()) * (a.x() + b.x()), (a.x() - b.x()) * (a.y() + b.y()));
+    }
+    if (normal.norm() > 0) normal.normalize();
+    corners.clear();
+    for (vtkIdType k = 0; k < n; ++k) {
+      corners.push_back(points->InsertNextPoint(pd->GetPoint(ids[k])));
+      normals->InsertNextTuple3(normal.x(), normal.y(), normal.z());
+    }
+    const vtkIdType c = polys->InsertNextCell(n, corners.data());
+    out->GetCellData()->CopyData(pd->GetCellData(), cell, c);
+  }
+  out->SetPoints(points);
+  out->SetPolys(polys);
+  out->GetPointData()->SetNormals(normals);
+  return out;
+}
+
+// the most cells that meet at one point of `pd`
+vtkIdType mostCellsAtAPoint(vtkPolyData* pd) {
+  std::vector<vtkIdType> count(static_cast<std::size_t>(pd->GetNumberOfPoints()), 0);
+  vtkCellArray* cells = pd->GetPolys();
+  vtkIdType n = 0, most = 0;
+  const vtkIdType* ids = nullptr;
+  for (cells->InitTraversal(); cells->GetNextCell(n, ids);)
+    for (vtkIdType k = 0; k < n; ++k) most = std::max(most, ++count[static_cast<std::size_t>(ids[k])]);
+  return most;
+}
+
 // the cells of `pd` whose "part" is `index`, placed (x_body = R (scale .* x) + t), with smooth
 // normals split at creases
 PolyPtr meshPart(const PolyPtr& pd, int index, const Primitive& p) {
@@ -276,6 +330,10 @@ PolyPtr meshPart(const PolyPtr& pd, int index, const Primitive& p) {
   }
   piece->SetPoints(points);
   piece->SetPolys(tris);
+  // vtkPolyDataNormals' time grows with the square of the cells meeting at a point: a real
+  // mesh has a few at each, a hostile one thousands (coincident triangles), which are drawn
+  // flat instead
+  if (mostCellsAtAPoint(piece) > kMostCellsSmoothed) return flatNormals(piece);
   vtkNew<vtkPolyDataNormals> normals;
   normals->SetInputData(piece);
   normals->SplittingOn();
@@ -286,17 +344,6 @@ PolyPtr meshPart(const PolyPtr& pd, int index, const Primitive& p) {
   return normals->GetOutput();
 }
 
-// flat point normals (every edge split), as showmotion's flat-shaded triangles and floors
-PolyPtr flatNormals(const PolyPtr& pd) {
-  vtkNew<vtkPolyDataNormals> n;
-  n->SetInputData(pd);
-  n->SplittingOn();
-  n->SetFeatureAngle(0.0);
-  n->ConsistencyOff();
-  n->AutoOrientNormalsOff();
-  n->Update();
-  return n->GetOutput();
-}
 
 vtkSmartPointer<vtkActor> actorFor(const PolyPtr& pd, const Vec3& colour, vtkTransform* t) {
   vtkNew<vtkPolyDataMapper> m;

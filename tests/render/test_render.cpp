@@ -8,6 +8,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <QElapsedTimer>
 #include <QImage>
 #include <QSignalSpy>
 
@@ -192,6 +193,68 @@ class TestRender : public QObject {
   // level of detail: seen whole at 640x400, autoTree(100)'s tubes (radius 0.05 m, 1 m long)
   // are a few pixels thick and drawn coarse; from 0.5 m away the shapes near the camera are
   // drawn at full detail again, and going back brings the coarse count back
+  // issue 31, finding 4: coincident triangles (every point shared by thousands of them) took
+  // vtkPolyDataNormals a time growing with their square (2,000 took 25 s in --screenshot);
+  // a mesh of them, a triangle list of them and a large mesh of them on a moving body now
+  // draw in linear time, and are seen
+  void coincidentTriangles() {
+    QTemporaryDir dir;
+    auto stl = [&](const QString& name, std::uint32_t count) {
+      QFile f(dir.filePath(name));
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      f.write(QByteArray(80, ' '));
+      f.write(reinterpret_cast<const char*>(&count), 4);
+      const float tri[12] = {0, 0, 1, -0.5f, -0.5f, 0, 0.5f, -0.5f, 0, 0, 0.5f, 0};
+      for (std::uint32_t k = 0; k < count; ++k) {
+        f.write(reinterpret_cast<const char*>(tri), sizeof tri);
+        f.write("\0\0", 2);
+      }
+    };
+    stl("many.stl", 5000);
+    stl("lots.stl", 60000);  // past Scene::kDetailedMeshTriangles: its own actors, and decimated
+    nlohmann::json triangles = nlohmann::json::array();
+    for (int k = 0; k < 5000; ++k) triangles.push_back({1, 2, 3});  // 1-based, as spatial_v2
+    const nlohmann::json inertia = {{"mass", 1}, {"com", {0, 0, 0}}, {"about_com", {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}}};
+    const nlohmann::json doc = {
+        {"format", "articulate-model"}, {"version", 1}, {"name", "coincident"}, {"kind", "tree"}, {"arithmetic", "spatial"},
+        {"gravity", {0, 0, -9.81}},
+        {"bodies",
+         {{{"name", "a"}, {"parent", "base"}, {"joint", "Rz"}, {"inertia", inertia},
+           {"appearance", {"colour", {0.9, 0.1, 0.1}, "mesh", {{"file", "many.stl"}, {"colour", "context"}}}}},
+          {{"name", "b"}, {"parent", "base"}, {"joint", "Rz"}, {"placement", {{"position", {1.2, 0, 0}}}}, {"inertia", inertia},
+           {"appearance", {"colour", {0.1, 0.9, 0.1}, "vertices", {{-0.5, -0.5, 0}, {0.5, -0.5, 0}, {0, 0.5, 0}}, "triangles", triangles}}},
+          {{"name", "c"}, {"parent", "base"}, {"joint", "Rz"}, {"placement", {{"position", {-1.2, 0, 0}}}}, {"inertia", inertia},
+           {"appearance", {"colour", {0.1, 0.1, 0.9}, "mesh", {{"file", "lots.stl"}, {"colour", "context"}}}}}}}};
+    QFile model(dir.filePath("coincident.json"));
+    QVERIFY(model.open(QIODevice::WriteOnly));
+    model.write(QByteArray::fromStdString(doc.dump()));
+    model.close();
+    const art::LoadedModel lm = art::loadModel(dir.filePath("coincident.json").toStdString());
+    QElapsedTimer clock;
+    clock.start();
+    art::gui::OffscreenView off(lm.spec, 640, 400);
+    off.render();
+    QVERIFY2(clock.elapsed() < 15000, qPrintable(QString::number(clock.elapsed()) + " ms"));
+    art::gui::ViewState above;
+    above.position = art::Vec3(0, 0, 6);
+    above.focus = art::Vec3::Zero();
+    above.up = art::Vec3::UnitY();
+    off.setViewState(above);
+    off.render();
+    const QImage image = off.image();
+    // each shape seen in its colour (red, green, blue): pixels where that channel dominates
+    int seen[3] = {0, 0, 0};
+    for (int y = 0; y < image.height(); ++y)
+      for (int x = 0; x < image.width(); ++x) {
+        const QColor c = image.pixelColor(x, y);
+        const int v[3] = {c.red(), c.green(), c.blue()};
+        for (int k = 0; k < 3; ++k) seen[k] += v[k] > 2 * v[(k + 1) % 3] + 20 && v[k] > 2 * v[(k + 2) % 3] + 20;
+      }
+    QVERIFY2(seen[0] > 500, qPrintable("the coincident mesh is not drawn: " + QString::number(seen[0])));
+    QVERIFY2(seen[1] > 500, qPrintable("the coincident triangle list is not drawn: " + QString::number(seen[1])));
+    QVERIFY2(seen[2] > 500, qPrintable("the large coincident mesh is not drawn: " + QString::number(seen[2])));
+  }
+
   // a mesh of more than Scene::kDetailedMeshTriangles triangles on a moving body: its own
   // actors, picked as its body, and its decimated form drawn when the camera is far
   void largeMeshes() {

@@ -17,6 +17,7 @@
 
 #include "articulate/formats/files.h"
 #include "articulate/formats/json.h"
+#include "articulate/model/appearance.h"
 #include "mesh_read.h"
 
 namespace art::mesh_read {
@@ -146,6 +147,7 @@ MeshData copyTriangles(const aiScene& scene, const std::string& path) {
       out.triangleColour.push_back(colour);
     }
   }
+  removeRepeatedTriangles(out.triangles, &out.triangleColour);
   if (out.triangles.empty()) throw FormatError(path, "the mesh file has no triangles");
   for (const Eigen::Vector3f& v : out.vertices)
     if (!v.allFinite()) throw FormatError(path, "the mesh file has a vertex that is not a finite number");

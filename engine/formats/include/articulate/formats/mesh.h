@@ -23,7 +23,9 @@ namespace art {
 /// A triangle mesh as a file holds it (coordinates in m after the file's unit).
 struct MeshData {
   std::vector<Eigen::Vector3f> vertices;
-  std::vector<std::array<std::uint32_t, 3>> triangles;  // 0-based indices into vertices
+  // 0-based indices into vertices; repeats of a triangle and triangles with a repeated corner
+  // are removed (removeRepeatedTriangles, model/appearance.h)
+  std::vector<std::array<std::uint32_t, 3>> triangles;
   std::vector<int> triangleColour;  // per triangle: index into colours, -1 where the file has none
   std::vector<Vec3> colours;        // the materials' diffuse colours (0..1)
   Vec3 min = Vec3::Zero(), max = Vec3::Zero();  // bounding box of the vertices

@@ -5,9 +5,11 @@
 // The interpreter resolves the graphics context (colour, facets, vertices) and yields
 // primitives in body coordinates; the same pass validates the list.
 
+#include <algorithm>
 #include <array>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -61,6 +63,37 @@ inline constexpr std::size_t kMaxDrawingTriangles = 16u << 20;
 /// cylinder 4f, a box 12, a triangle list its triangles twice (both windings), tiles two
 /// each; 0 for a line, and for a mesh, whose file says (MeshData).
 std::size_t drawingTriangles(const Primitive& p);
+
+/// Removes the triangles of `triangles` that repeat an earlier one (the same corners in the same
+/// cyclic order, so a triangle and its reverse are both kept) and those with a repeated corner,
+/// keeping the order of the rest; `perTriangle`, when given, loses the same entries. A repeat
+/// draws nothing new, yet every copy is rasterised: 5,000 copies of one triangle took software
+/// GL tens of seconds. O(n log n).
+template <class Index, class PerTriangle = std::vector<int>>
+void removeRepeatedTriangles(std::vector<std::array<Index, 3>>& triangles, PerTriangle* perTriangle = nullptr) {
+  std::vector<std::pair<std::array<Index, 3>, std::size_t>> keyed;
+  keyed.reserve(triangles.size());
+  for (std::size_t k = 0; k < triangles.size(); ++k) {
+    std::array<Index, 3> t = triangles[k];
+    while (t[0] > t[1] || t[0] > t[2]) t = {t[1], t[2], t[0]};  // the smallest corner first
+    keyed.emplace_back(t, k);
+  }
+  std::sort(keyed.begin(), keyed.end());
+  std::vector<char> keep(triangles.size(), 0);
+  for (std::size_t k = 0; k < keyed.size(); ++k) {
+    const auto& t = keyed[k].first;
+    if (t[0] != t[1] && t[1] != t[2] && t[0] != t[2] && (k == 0 || keyed[k - 1].first != t)) keep[keyed[k].second] = 1;
+  }
+  std::size_t out = 0;
+  for (std::size_t k = 0; k < triangles.size(); ++k) {
+    if (!keep[k]) continue;
+    triangles[out] = triangles[k];
+    if (perTriangle) (*perTriangle)[out] = (*perTriangle)[k];
+    ++out;
+  }
+  triangles.resize(out);
+  if (perTriangle) perTriangle->resize(out);
+}
 
 /// The number of arguments of a drawing instruction ("cyl": 2), or -1 for an unknown name.
 int instructionArity(const std::string& name);
