@@ -79,7 +79,10 @@ int runDynamicsCommand(const DynamicsArgs& a) {
       throw std::invalid_argument(a.q.empty() ? a.model + ": the initial orientation of body '" + model.names[i] +
                                                     "' is a zero quaternion; give the state with --q"
                                               : "--q: the quaternion of body '" + model.names[i] + "' is zero");
-    q.segment<4>(k) /= n;  // stableNorm: a quaternion of huge entries normalises too
+    // a quaternion whose plain norm overflows or underflows (entries of 1e200) is scaled by its
+    // stableNorm first; any other is left to normalizeConfiguration, bit for bit as before
+    const double plain = Eigen::Vector4d(q.segment<4>(k)).norm();
+    if (!(plain > 0) || !std::isfinite(plain)) q.segment<4>(k) /= n;
   }
   normalizeConfiguration(model, q);
   const Eigen::MatrixXd H = crba(model, data, q);

@@ -198,7 +198,11 @@ void initialJointState(const BodySpec& b, Eigen::Ref<Eigen::VectorXd> q, Eigen::
     return;
   }
   if (t == JointType::Free) q.head<3>() = b.freePosition;
-  q.segment<4>(quaternionOffset(t)) = b.freeOrientation.stableNormalized();  // [1e200 0 0 0] normalized() was 0
+  // [1e200 0 0 0]: its plain norm overflows and normalized() gave 0; every other quaternion is
+  // normalized() as before, bit for bit
+  const double plain = b.freeOrientation.norm();
+  q.segment<4>(quaternionOffset(t)) =
+      plain > 0 && std::isfinite(plain) ? b.freeOrientation.normalized() : b.freeOrientation.stableNormalized();
   qd = b.freeVelocity.head(jointNv(t));
 }
 
