@@ -3,6 +3,7 @@
 // counts, bounding boxes, a Collada file in millimetres and Z up, material colours); broken and
 // missing files refused by name; URDF mesh visuals found by package:// in the documented order,
 // with a note naming the link and the file when not; mesh paths relative to the document.
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include <QtTest>
@@ -280,6 +281,26 @@ class TestMesh : public QObject {
     // this process goes on reading meshes
     write(tmp.filePath("ok.gltf"), gltf(""));
     QCOMPARE(loadMesh(tmp.filePath("ok.gltf").toStdString())->triangles.size(), std::size_t(1));
+  }
+
+  // finding 5: a file that makes assimp allocate without end (a PLY header that claims two
+  // billion vertices) meets the reader's memory limit in its own process: a message, and this
+  // process's memory untouched
+  void aReaderOutOfMemoryIsContained() {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+    QSKIP("the sanitizers reserve terabytes of address space: the reader runs without RLIMIT_AS");
+#endif
+    QTemporaryDir tmp;
+    write(tmp.filePath("huge.ply"),
+          "ply\nformat binary_little_endian 1.0\nelement vertex 2000000000\nproperty float x\nproperty float y\n"
+          "property float z\nelement face 2000000000\nproperty list uchar int vertex_indices\nend_header\n");
+    QElapsedTimer clock;
+    clock.start();
+    QCOMPARE(refusal(tmp.filePath("huge.ply")), tmp.filePath("huge.ply") + ": the mesh file needs more than the reader's 3 GiB of memory");
+    QVERIFY2(clock.elapsed() < 20000, qPrintable(QString::number(clock.elapsed())));
+    rusage self{};
+    ::getrusage(RUSAGE_SELF, &self);
+    QVERIFY2(self.ru_maxrss < 1024 * 1024, qPrintable(QString::number(self.ru_maxrss) + " KiB"));  // under 1 GiB
   }
 
   // findings 4 and 6: side files are regular files in the mesh file's folder or below it

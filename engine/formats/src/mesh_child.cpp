@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdint>
@@ -31,6 +32,9 @@
 namespace art::mesh_read {
 
 namespace {
+
+constexpr const char* kOutOfMemory = "the mesh file needs more than the reader's 3 GiB of memory";
+static_assert(MeshLimits::memory == 3ull << 30, "kOutOfMemory names the limit");
 
 // the child's reply: 'M', then the counts and arrays of MeshData; or 'E' and a message
 template <class T>
@@ -101,13 +105,15 @@ bool writeAll(int fd, const std::string& bytes) {
   return true;
 }
 
-// the address space this process maps now (the child inherits all of it)
-std::uintmax_t mappedBytes() {
-  std::ifstream statm("/proc/self/statm");
-  std::uintmax_t pages = 0;
-  statm >> pages;
-  return pages * static_cast<std::uintmax_t>(::sysconf(_SC_PAGESIZE));
+// the address space (/proc/PID/statm's first field) or the resident memory (its second) of a
+// process, in bytes; 0 when it cannot be read
+std::uintmax_t statmBytes(const std::string& pid, int field) {
+  std::ifstream statm("/proc/" + pid + "/statm");
+  std::uintmax_t pages[2] = {0, 0};
+  statm >> pages[0] >> pages[1];
+  return pages[field] * static_cast<std::uintmax_t>(::sysconf(_SC_PAGESIZE));
 }
+std::uintmax_t mappedBytes() { return statmBytes("self", 0); }
 
 [[noreturn]] void child(int out, const std::string& path) {
   // the signals the parent handles are the parent's business (AtomicFile's cleanup; a crash
@@ -129,7 +135,7 @@ std::uintmax_t mappedBytes() {
     const std::string what = e.what();
     reply = "E" + (what.rfind(prefix, 0) == 0 ? what.substr(prefix.size()) : what);
   } catch (const std::bad_alloc&) {
-    reply = "E" "the mesh file needs more than the reader's " + std::to_string(MeshLimits::memory >> 30) + " GiB of memory";
+    reply = std::string("E") + kOutOfMemory;
   } catch (const std::exception& e) {
     reply = std::string("Ethe mesh file does not read: ") + e.what();
   }
@@ -158,30 +164,42 @@ MeshData readInChild(const std::string& path) {
     child(fds[1], path);
   }
   ::close(fds[1]);
-  // the reply, until the child closes its end or the time is up
+  // the reply, until the child closes its end; the child is stopped when its time is up, or
+  // when its resident memory grows MeshLimits::memory past what it shares with this process
+  // (a watch every 50 ms, for the builds where RLIMIT_AS cannot be set, and for memory the
+  // limit does not see)
+  const std::string child = std::to_string(pid);
+  const std::uintmax_t memoryLimit = statmBytes("self", 1) + MeshLimits::memory;
   std::string bytes;
-  bool timedOut = false;
+  bool timedOut = false, outOfMemory = false;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(MeshLimits::seconds);
   char buffer[1 << 16];
   for (;;) {
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
-    if (left <= 0) { timedOut = true; break; }
+    if (left <= 0) {
+      timedOut = true;
+      break;
+    }
+    if (statmBytes(child, 1) > memoryLimit) {
+      outOfMemory = true;
+      break;
+    }
     pollfd p{fds[0], POLLIN, 0};
-    const int ready = ::poll(&p, 1, static_cast<int>(left));
-    if (ready < 0 && errno == EINTR) continue;
-    if (ready <= 0) continue;  // the deadline is checked above
+    const int ready = ::poll(&p, 1, static_cast<int>(std::min<long long>(left, 50)));
+    if (ready <= 0) continue;  // EINTR or the watch's turn
     const ssize_t n = ::read(fds[0], buffer, sizeof buffer);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) break;
     bytes.append(buffer, static_cast<std::size_t>(n));
   }
   ::close(fds[0]);
-  if (timedOut) ::kill(pid, SIGKILL);
+  if (timedOut || outOfMemory) ::kill(pid, SIGKILL);
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
   if (timedOut)
     throw FormatError(path, "reading the mesh file took longer than " + std::to_string(MeshLimits::seconds) + " s");
+  if (outOfMemory) throw FormatError(path, kOutOfMemory);
   if (WIFSIGNALED(status)) {
     const int s = WTERMSIG(status);
     throw FormatError(path, s == SIGXCPU ? "reading the mesh file took longer than " + std::to_string(MeshLimits::seconds) + " s of processor time"

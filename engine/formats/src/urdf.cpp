@@ -85,7 +85,7 @@ std::string numFloat(float v) {
 }
 double colourValue(float v) {
   const std::string text = numFloat(v);
-  double out = v;
+  double out = static_cast<double>(v);
   std::from_chars(text.data(), text.data() + text.size(), out);  // not strtod: no locale
   return out;
 }
