@@ -42,8 +42,21 @@ namespace {
 
 using PolyPtr = vtkSmartPointer<vtkPolyData>;
 
-// the most triangles meeting at a point of a mesh drawn with smooth normals (meshPart)
+// the most triangles meeting at a point of a mesh drawn with smooth normals (meshPart) or
+// decimated (meshPoly): vtkPolyDataNormals' splitting and vtkQuadricDecimation both take time
+// growing with the square of the cells meeting at a point
 constexpr vtkIdType kMostCellsSmoothed = 64;
+
+// the most cells that meet at one point of `pd`
+vtkIdType mostCellsAtAPoint(vtkPolyData* pd) {
+  std::vector<vtkIdType> count(static_cast<std::size_t>(pd->GetNumberOfPoints()), 0);
+  vtkCellArray* cells = pd->GetPolys();
+  vtkIdType n = 0, most = 0;
+  const vtkIdType* ids = nullptr;
+  for (cells->InitTraversal(); cells->GetNextCell(n, ids);)
+    for (vtkIdType k = 0; k < n; ++k) most = std::max(most, ++count[static_cast<std::size_t>(ids[k])]);
+  return most;
+}
 
 PolyPtr box(const Vec3& a, const Vec3& b) {
   vtkNew<vtkCubeSource> s;
@@ -235,12 +248,15 @@ PolyPtr meshPoly(const std::shared_ptr<const MeshData>& mesh, bool coarse) {
       }
       piece->SetPoints(points);
       piece->SetPolys(pieceTris);
-      vtkNew<vtkQuadricDecimation> decimate;
-      decimate->SetInputData(piece);
-      const double keep = std::min(1.0, static_cast<double>(kCoarseMeshTriangles) / static_cast<double>(mesh->triangles.size()));
-      decimate->SetTargetReduction(1.0 - keep);
-      decimate->Update();
-      PolyPtr out = decimate->GetOutput();
+      PolyPtr out = piece;  // a hostile mesh (thousands of triangles at a point) is not decimated
+      if (mostCellsAtAPoint(piece) <= kMostCellsSmoothed) {
+        vtkNew<vtkQuadricDecimation> decimate;
+        decimate->SetInputData(piece);
+        const double keep = std::min(1.0, static_cast<double>(kCoarseMeshTriangles) / static_cast<double>(mesh->triangles.size()));
+        decimate->SetTargetReduction(1.0 - keep);
+        decimate->Update();
+        out = decimate->GetOutput();
+      }
       vtkNew<vtkIntArray> outPart;
       outPart->SetName("part");
       for (vtkIdType c = 0; c < out->GetNumberOfCells(); ++c) outPart->InsertNextValue(index);
@@ -292,16 +308,6 @@ PolyPtr flatNormals(const PolyPtr& pd) {
   return out;
 }
 
-// the most cells that meet at one point of `pd`
-vtkIdType mostCellsAtAPoint(vtkPolyData* pd) {
-  std::vector<vtkIdType> count(static_cast<std::size_t>(pd->GetNumberOfPoints()), 0);
-  vtkCellArray* cells = pd->GetPolys();
-  vtkIdType n = 0, most = 0;
-  const vtkIdType* ids = nullptr;
-  for (cells->InitTraversal(); cells->GetNextCell(n, ids);)
-    for (vtkIdType k = 0; k < n; ++k) most = std::max(most, ++count[static_cast<std::size_t>(ids[k])]);
-  return most;
-}
 
 // the cells of `pd` whose "part" is `index`, placed (x_body = R (scale .* x) + t), with smooth
 // normals split at creases

@@ -195,23 +195,30 @@ class TestRender : public QObject {
   // drawn at full detail again, and going back brings the coarse count back
   // issue 31, finding 4: coincident triangles (every point shared by thousands of them) took
   // vtkPolyDataNormals a time growing with their square (2,000 took 25 s in --screenshot);
-  // a mesh of them, a triangle list of them and a large mesh of them on a moving body now
-  // draw in linear time, and are seen
+  // a mesh of them, a triangle list of them and a large fan of distinct triangles meeting at
+  // one point, on moving bodies, now draw in linear time, and are seen
   void coincidentTriangles() {
     QTemporaryDir dir;
-    auto stl = [&](const QString& name, std::uint32_t count) {
+    // `count` triangles: copies of one, or a fan of distinct ones around one point (a cone of
+    // radius 0.5 m), all meeting at its apex
+    auto stl = [&](const QString& name, std::uint32_t count, bool fan) {
       QFile f(dir.filePath(name));
       QVERIFY(f.open(QIODevice::WriteOnly));
       f.write(QByteArray(80, ' '));
       f.write(reinterpret_cast<const char*>(&count), 4);
-      const float tri[12] = {0, 0, 1, -0.5f, -0.5f, 0, 0.5f, -0.5f, 0, 0, 0.5f, 0};
       for (std::uint32_t k = 0; k < count; ++k) {
-        f.write(reinterpret_cast<const char*>(tri), sizeof tri);
+        const double a = 2 * M_PI * k / count, b = 2 * M_PI * (k + 1) / count;
+        const float copy[12] = {0, 0, 1, -0.5f, -0.5f, 0, 0.5f, -0.5f, 0, 0, 0.5f, 0};
+        const float part[12] = {0, 0, 1, 0, 0, 0.2f, float(0.5 * std::cos(a)), float(0.5 * std::sin(a)), 0,
+                                float(0.5 * std::cos(b)), float(0.5 * std::sin(b)), 0};
+        f.write(reinterpret_cast<const char*>(fan ? part : copy), sizeof copy);
         f.write("\0\0", 2);
       }
     };
-    stl("many.stl", 5000);
-    stl("lots.stl", 60000);  // past Scene::kDetailedMeshTriangles: its own actors, and decimated
+    stl("many.stl", 5000, false);
+    // past Scene::kDetailedMeshTriangles: its own actors, and a coarse form (vtkQuadricDecimation
+    // was quadratic in the triangles at a point too)
+    stl("lots.stl", 60000, true);
     nlohmann::json triangles = nlohmann::json::array();
     for (int k = 0; k < 5000; ++k) triangles.push_back({1, 2, 3});  // 1-based, as spatial_v2
     const nlohmann::json inertia = {{"mass", 1}, {"com", {0, 0, 0}}, {"about_com", {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}}};

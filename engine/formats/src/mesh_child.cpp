@@ -113,7 +113,6 @@ std::uintmax_t statmBytes(const std::string& pid, int field) {
   statm >> pages[0] >> pages[1];
   return pages[field] * static_cast<std::uintmax_t>(::sysconf(_SC_PAGESIZE));
 }
-std::uintmax_t mappedBytes() { return statmBytes("self", 0); }
 
 [[noreturn]] void child(int out, const std::string& path) {
   // the signals the parent handles are the parent's business (AtomicFile's cleanup; a crash
@@ -122,7 +121,8 @@ std::uintmax_t mappedBytes() { return statmBytes("self", 0); }
   for (int s : {SIGINT, SIGTERM, SIGHUP, SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) ::signal(s, SIG_DFL);
   ::signal(SIGPIPE, SIG_IGN);
 #ifndef ARTICULATE_MESH_NO_RLIMIT_AS
-  const rlimit memory{mappedBytes() + MeshLimits::memory, mappedBytes() + MeshLimits::memory};
+  const rlim_t mapped = statmBytes("self", 0) + MeshLimits::memory;  // what it maps now, and the limit
+  const rlimit memory{mapped, mapped};
   ::setrlimit(RLIMIT_AS, &memory);
 #endif
   const rlimit cpu{MeshLimits::seconds + 1, MeshLimits::seconds + 2};
