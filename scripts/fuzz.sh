@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-30}
 shift || true
 harnesses=("$@")
-[ ${#harnesses[@]} -gt 0 ] || harnesses=(fuzz_model_loader fuzz_spatial_v2 fuzz_urdf fuzz_mjcf fuzz_rigid_body fuzz_structure fuzz_appearance fuzz_sweep)
+[ ${#harnesses[@]} -gt 0 ] || harnesses=(fuzz_model_loader fuzz_spatial_v2 fuzz_urdf fuzz_mjcf fuzz_rigid_body fuzz_structure fuzz_appearance fuzz_sweep fuzz_mesh fuzz_slurm fuzz_recording)
 jobs=${JOBS:-$(nproc)}
 scripts/setup-deps.sh --fuzz
 build=build/fuzz
@@ -45,6 +45,9 @@ run_harness() {  # run_harness NAME: one harness for $seconds; its exit status i
     fuzz_mjcf) corpus=mjcf dict=tests/fuzz/mjcf.dict ;;
     fuzz_appearance) corpus=appearance dict=tests/fuzz/model.dict ;;
     fuzz_sweep) corpus=sweep dict=tests/fuzz/model.dict ;;
+    fuzz_mesh) corpus=mesh dict=tests/fuzz/mesh.dict ;;
+    fuzz_slurm) corpus=slurm dict=tests/fuzz/slurm.dict ;;
+    fuzz_recording) corpus=recording dict= ;;
     *) corpus=json dict=tests/fuzz/model.dict ;;
   esac
   local work=$build/corpus/$h
@@ -53,7 +56,7 @@ run_harness() {  # run_harness NAME: one harness for $seconds; its exit status i
   # -seed fixes the mutations; -max_len fits the largest seeds; -timeout and -rss_limit_mb
   # make a hang or a memory blow-up a finding too
   "$build/tests/fuzz/$h" -seed=1 -max_total_time="$seconds" -max_len=131072 -timeout=10 \
-    -rss_limit_mb=2048 -dict="$dict" -print_final_stats=1 \
+    -rss_limit_mb=2048 ${dict:+-dict="$dict"} -print_final_stats=1 \
     -artifact_prefix="$build/artifacts/$h-" "$work" "$seeds/$corpus" 2>"$build/$h.log"
 }
 

@@ -14,6 +14,14 @@
   DIR/sweep       sweep files over the example models (named relative to models/, as
                   fuzz_sweep resolves them): the shipped sweeps, and sweeps written here over
                   every model kind, target, distribution, combination and metric.
+  DIR/mesh        mesh files behind one byte that chooses the extension (fuzz_mesh): each format
+                  with one box, the project's robot meshes, and the three files that crashed
+                  assimp (a Collada <instance_node> cycle, 100,000 nested Collada nodes, a glTF
+                  whose extras nest 200,000 arrays);
+  DIR/slurm       sweep paths, results folders and partitions (fuzz_slurm): plain, with spaces
+                  and quotes, $(...), backticks, and a newline followed by a command;
+  DIR/recording   sweep run recordings (.arec): good ones of a few samples, and ones whose times
+                  are NaN, go back, or whose header lies about its size.
 Deterministic: the same tree gives the same seeds."""
 import json
 import pathlib
@@ -171,6 +179,70 @@ sweeps = {
 }
 for name, doc in sweeps.items():
     (sweep_dir / name).write_text(json.dumps(doc))
+
+# meshes: the first byte picks the extension, as fuzz_mesh reads it
+import base64, struct
+mesh_dir, slurm_dir, rec_dir = (out / d for d in ("mesh", "slurm", "recording"))
+for d in (mesh_dir, slurm_dir, rec_dir):
+    d.mkdir(parents=True, exist_ok=True)
+EXT = [".stl", ".obj", ".dae", ".gltf", ".glb", ".ply", ".off"]
+def mesh_seed(name, ext, data):
+    (mesh_dir / name).write_bytes(bytes([EXT.index(ext)]) + (data.encode() if isinstance(data, str) else data))
+V = [(0, 0, 0), (1, 0, 0), (1, 1, 0), (0, 1, 0), (0, 0, 1), (1, 0, 1), (1, 1, 1), (0, 1, 1)]
+F = [(0, 2, 1), (0, 3, 2), (4, 5, 6), (4, 6, 7), (0, 1, 5), (0, 5, 4), (1, 2, 6), (1, 6, 5), (2, 3, 7), (2, 7, 6), (3, 0, 4), (3, 4, 7)]
+stl = "solid b\n" + "".join("facet normal 0 0 0\nouter loop\n" + "".join("vertex %g %g %g\n" % V[i] for i in f) + "endloop\nendfacet\n" for f in F) + "endsolid b\n"
+mesh_seed("box_ascii.stl", ".stl", stl)
+mesh_seed("box_binary.stl", ".stl", b" " * 80 + struct.pack("<I", len(F)) + b"".join(struct.pack("<12f", 0, 0, 0, *V[f[0]], *V[f[1]], *V[f[2]]) + b"\0\0" for f in F))
+mesh_seed("box.obj", ".obj", "".join("v %g %g %g\n" % v for v in V) + "f 1 2 3 4\nf 5 6 7 8\n" + "".join("f %d %d %d\n" % tuple(i + 1 for i in f) for f in F[4:]))
+mesh_seed("box.ply", ".ply", "ply\nformat ascii 1.0\nelement vertex 8\nproperty float x\nproperty float y\nproperty float z\nelement face 12\nproperty list uchar int vertex_indices\nend_header\n" + "".join("%g %g %g\n" % v for v in V) + "".join("3 %d %d %d\n" % f for f in F))
+mesh_seed("box.off", ".off", "OFF\n8 12 0\n" + "".join("%g %g %g\n" % v for v in V) + "".join("3 %d %d %d\n" % f for f in F))
+GEOM = ('<library_geometries><geometry id="g"><mesh><source id="p"><float_array id="pa" count="9">0 0 0 1 0 0 0 1 0</float_array><technique_common>'
+        '<accessor source="#pa" count="3" stride="3"><param name="X" type="float"/><param name="Y" type="float"/><param name="Z" type="float"/></accessor>'
+        '</technique_common></source><vertices id="v"><input semantic="POSITION" source="#p"/></vertices><triangles count="1"><input semantic="VERTEX" '
+        'source="#v" offset="0"/><p>0 1 2</p></triangles></mesh></geometry></library_geometries>')
+def dae(library, scene):
+    return ('<?xml version="1.0"?><COLLADA xmlns="http://www.collada.org/2005/11/COLLADASchema" version="1.4.1"><asset><unit meter="0.001"/><up_axis>Z_UP</up_axis></asset>' + GEOM +
+            '<library_nodes>' + library + '</library_nodes><library_visual_scenes><visual_scene id="s">' + scene +
+            '</visual_scene></library_visual_scenes><scene><instance_visual_scene url="#s"/></scene></COLLADA>')
+mesh_seed("tri.dae", ".dae", dae('<node id="A"><instance_geometry url="#g"/></node>', '<node id="r"><matrix>1 0 0 0 0 1 0 0 0 0 1 0 0 0 0 1</matrix><instance_node url="#A"/><instance_node url="#A"/></node>'))
+mesh_seed("crash_cycle.dae", ".dae", dae('<node id="A"><instance_node url="#B"/></node><node id="B"><instance_node url="#A"/></node>', '<node id="r"><instance_geometry url="#g"/><instance_node url="#A"/></node>'))
+mesh_seed("crash_deep.dae", ".dae", dae("", '<node><instance_geometry url="#g"/>' + "<node>" * 100000 + "</node>" * 100000 + "</node>"))
+xyz = struct.pack("<9f", 0, 0, 0, 1, 0, 0, 0, 1, 0)
+def gltf(extra=""):
+    return ('{"asset": {"version": "2.0"}, "scene": 0, "scenes": [{"nodes": [0]}], "nodes": [{"mesh": 0}], "meshes": [{"primitives": [{"attributes": {"POSITION": 0}}]}], '
+            '"accessors": [{"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3", "min": [0, 0, 0], "max": [1, 1, 0]}], '
+            '"bufferViews": [{"buffer": 0, "byteLength": 36}], "buffers": [{"byteLength": 36, "uri": "data:application/octet-stream;base64,' +
+            base64.b64encode(xyz).decode() + '"}]' + extra + '}')
+mesh_seed("tri.gltf", ".gltf", gltf())
+mesh_seed("crash_extras.gltf", ".gltf", gltf(', "extras": ' + "[" * 200000 + "]" * 200000))
+js = gltf().replace('"uri": "data:application/octet-stream;base64,' + base64.b64encode(xyz).decode() + '"', "").encode()
+js += b" " * (-len(js) % 4)
+glb = b"glTF" + struct.pack("<II", 2, 12 + 8 + len(js) + 8 + 36) + struct.pack("<I", len(js)) + b"JSON" + js + struct.pack("<I", 36) + b"BIN\0" + xyz
+mesh_seed("tri.glb", ".glb", glb)
+for f in sorted((root / "models/robots").rglob("*")):
+    if f.suffix.lower() in (".stl", ".dae", ".obj") and f.stat().st_size < 65536:
+        mesh_seed("robot_" + f.name, f.suffix.lower(), f.read_bytes())
+
+# Slurm: sweep path, results folder and partition, NUL-separated, then the task and core bytes
+def slurm_seed(name, spec, results, partition, tasks=3, cpus=2):
+    (slurm_dir / name).write_bytes(spec.encode() + b"\0" + results.encode() + b"\0" + partition.encode() + bytes([tasks, cpus]))
+slurm_seed("plain", "sweeps/mass.json", "results", "")
+slurm_seed("spaces", "my sweeps/it's \"here\".json", "out dir/r", "gpu,cpu")
+slurm_seed("subst", "$(touch PWNED).json", "`touch PWNED`", "debug")
+slurm_seed("newline", "a\ntouch PWNED\n.json", "r", "x")
+slurm_seed("partition", "s.json", "r", "p\n#SBATCH --wrap=touch PWNED")
+slurm_seed("glob", "*; rm -rf ~ ?.json", "~/r/${HOME}", "a.b-c_d")
+
+# run recordings (.arec): ARTREC1\0, nq, nv, count, then count rows of t, q, v, kinetic, potential
+def arec(name, rows, nq=1, nv=1, count=None):
+    body = b"".join(struct.pack("<%dd" % len(r), *r) for r in rows)
+    (rec_dir / name).write_bytes(b"ARTREC1\0" + struct.pack("<IIQ", nq, nv, len(rows) if count is None else count) + body)
+arec("good.arec", [(0.01 * k, 0.1 * k, 0.2, 0.5, -1.0) for k in range(8)])
+arec("wide.arec", [(0.01 * k, 1, 0, 0, 1, 0.1, 0, 0, 0.2, 0.3, -0.4) for k in range(4)], nq=4, nv=3)
+arec("nan_time.arec", [(0.0, 0, 0, 0, 0), (float("nan"), 0, 0, 0, 0)])
+arec("backwards.arec", [(0.5, 0, 0, 0, 0), (0.1, 0, 0, 0, 0)])
+arec("lying.arec", [(0.0, 0, 0, 0, 0)], count=1000)
+arec("inf_state.arec", [(0.0, float("inf"), 0, 0, 0)])
 
 print(f"make_seeds: {len(list(json_dir.iterdir()))} JSON, {len(list(urdf_dir.iterdir()))} URDF, "
       f"{len(list(app_dir.iterdir()))} drawing-list, {len(list(sweep_dir.iterdir()))} sweep seeds in {out}")
