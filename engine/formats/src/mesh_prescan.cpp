@@ -1,9 +1,11 @@
 // The structure checks made before assimp parses a mesh file (mesh_read.h). assimp 5.2 recurses
 // once per nesting level of a Collada file's XML and of a glTF's JSON, and follows a Collada
 // file's <instance_node> references without looking for cycles: a small file overflows its
-// stack. These checks are linear in the file and recurse nowhere.
+// stack. An OBJ's faces are counted before its parser meets a face of a million corners. These
+// checks are linear in the file and recurse nowhere.
 #include <tinyxml2.h>
 
+#include <cctype>
 #include <cstdint>
 #include <cstring>
 #include <fstream>
@@ -154,17 +156,53 @@ void checkCollada(const std::string& text, const std::string& path) {
   if (error == tinyxml2::XML_ELEMENT_DEPTH_EXCEEDED)
     throw FormatError(path, "the Collada file nests its XML elements deeper than " +
                                 std::to_string(TINYXML2_MAX_ELEMENT_DEPTH) + " levels");
-  if (error != tinyxml2::XML_SUCCESS || !doc.RootElement()) {
-    const char* why = doc.ErrorStr();
-    throw FormatError(path, std::string("the Collada file is not well-formed XML") + (why ? std::string(": ") + why : ""));
-  }
+  // XML that tinyxml2 does not take is assimp's to judge (its parser is another): the reader's
+  // own process is what keeps a cycle in such a file from harm
+  if (error != tinyxml2::XML_SUCCESS || !doc.RootElement()) return;
   ColladaGraph(doc, path).check();
+}
+
+// an OBJ's faces: their corners counted, line by line, against MeshLimits' polygon limits before
+// assimp parses them (its parser reads each index in place, and a sanitizer build's string
+// checks make that quadratic in the size of a large face's line)
+void checkObjFaces(const std::string& text, const std::string& path) {
+  std::size_t all = 0;
+  for (std::size_t at = 0; at < text.size();) {
+    std::size_t end = text.find('\n', at);
+    if (end == std::string::npos) end = text.size();
+    const std::size_t k = text.find_first_not_of(" \t", at);
+    if (k + 1 < end && text[k] == 'f' && (text[k + 1] == ' ' || text[k + 1] == '\t')) {
+      std::size_t corners = 0;
+      bool inIndex = false;
+      for (std::size_t i = k + 1; i < end; ++i) {
+        const bool space = text[i] == ' ' || text[i] == '\t' || text[i] == '\r';
+        corners += !space && !inIndex;
+        inIndex = !space;
+      }
+      if (corners > MeshLimits::polygonCorners)
+        throw FormatError(path, "the mesh file has a polygon of " + std::to_string(corners) + " corners (at most " +
+                                    std::to_string(MeshLimits::polygonCorners) + ")");
+      if (corners > 4 && (all += corners) > MeshLimits::allPolygonCorners)
+        throw FormatError(path, "the mesh file's polygons have more than " + std::to_string(MeshLimits::allPolygonCorners) +
+                                    " corners in all (polygons are faces of more than four corners)");
+    }
+    at = end + 1;
+  }
+}
+
+bool endsWith(const std::string& path, const char* extension) {
+  const std::size_t n = std::strlen(extension);
+  if (path.size() < n) return false;
+  for (std::size_t i = 0; i < n; ++i)
+    if (std::tolower(static_cast<unsigned char>(path[path.size() - n + i])) != extension[i]) return false;
+  return true;
 }
 
 }  // namespace
 
 void prescan(const std::string& path) {
   const std::string bytes = readAll(path);
+  if (endsWith(path, ".obj")) return checkObjFaces(bytes, path);
   if (bytes.size() >= 12 && std::memcmp(bytes.data(), "glTF", 4) == 0) return checkGlb(bytes, path);
   const std::size_t first = bytes.find_first_not_of(" \t\r\n\xEF\xBB\xBF");
   if (first == std::string::npos) return;

@@ -46,7 +46,8 @@ struct MeshLimits {
   static constexpr std::size_t triangles = 16u << 20;
   /// polygons (faces of more than four corners) are triangulated by ear clipping, whose time
   /// grows with the square of a polygon's corners: at most this many corners per polygon, and
-  /// this many polygon corners in all, bound it to well under a second
+  /// this many polygon corners in all, bound it to well under a second (an OBJ's faces are
+  /// counted before assimp parses them, every format's before they are triangulated)
   static constexpr std::size_t polygonCorners = 1000;
   static constexpr std::size_t allPolygonCorners = 100000;
   /// the reader runs in a process of its own (fork) with this much address space beyond what
