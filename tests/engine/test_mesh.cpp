@@ -22,6 +22,7 @@
 #include "articulate/formats/spatial_v2.h"
 #include "articulate/formats/urdf.h"
 #include "articulate/model/appearance.h"
+#include "mesh_read.h"
 
 using namespace art;
 using nlohmann::json;
@@ -281,6 +282,30 @@ class TestMesh : public QObject {
     // this process goes on reading meshes
     write(tmp.filePath("ok.gltf"), gltf(""));
     QCOMPARE(loadMesh(tmp.filePath("ok.gltf").toStdString())->triangles.size(), std::size_t(1));
+  }
+
+  // finding 4: a file that hangs assimp past every check (a 94-byte PLY, found by fuzz_mesh:
+  // assimp 5.2 seeks in it forever) is stopped when the reader's time is up (60 s for
+  // loadMesh; 2 s here), and its refusal is remembered, not read again (resolveMeshes asks
+  // for each mesh twice: its note and the drawing's size)
+  void aHangingReaderIsStopped() {
+    QTemporaryDir tmp;
+    write(tmp.filePath("hang.ply"), QByteArray::fromBase64("cGx5CmZvcm1hdCBhc2NpaSAxLjAKZWwxIDEKMCAxIDEKMyAwIDIgMQozIDAgMyAyCjMgNSA1IDYK"
+                                                             "Mx00IDYgNwozIDAgMSA1CjMgMCAKMyAzIDAgNAozIDMgNCA3Cg=="));
+    QElapsedTimer clock;
+    clock.start();
+    try {
+      mesh_read::readInChild(tmp.filePath("hang.ply").toStdString(), 2);
+      QFAIL("the PLY read");
+    } catch (const FormatError& e) {
+      QCOMPARE(QString(e.what()), tmp.filePath("hang.ply") + ": reading the mesh file took longer than 2 s");
+    }
+    QVERIFY2(clock.elapsed() < 10000, qPrintable(QString::number(clock.elapsed())));
+    // a refusal is cached with the file's modification time: the same message, at once
+    write(tmp.filePath("crash.gltf"), gltf("", "", "[{\"children\": [1]}, {\"children\": [0]}]"));
+    const QString first = refusal(tmp.filePath("crash.gltf"));
+    QVERIFY(first != "loaded");
+    QCOMPARE(refusal(tmp.filePath("crash.gltf")), first);
   }
 
   // finding 5: a file that makes assimp allocate without end (a PLY header that claims two

@@ -48,17 +48,36 @@ void eachMesh(nlohmann::json& list, F&& f, int depth = 0) {
 }  // namespace
 
 std::shared_ptr<const MeshData> loadMesh(const std::string& path) {
+  // a file's mesh, or why it does not read: a file that took the reader its whole time is not
+  // read again for the same answer
+  struct Entry {
+    std::shared_ptr<const MeshData> mesh;
+    std::string refusal;  // the FormatError's reason, without the path
+  };
   static std::mutex mutex;
-  static std::map<std::pair<std::string, fs::file_time_type>, std::shared_ptr<const MeshData>> cache;
+  static std::map<std::pair<std::string, fs::file_time_type>, Entry> cache;
   std::error_code ec;
   const fs::file_time_type modified = fs::last_write_time(path, ec);
   {
     std::lock_guard<std::mutex> lock(mutex);
-    if (const auto it = cache.find({path, modified}); it != cache.end()) return it->second;
+    if (const auto it = cache.find({path, modified}); it != cache.end()) {
+      if (it->second.mesh) return it->second.mesh;
+      throw FormatError(path, it->second.refusal);
+    }
   }
-  std::shared_ptr<const MeshData> mesh = readMesh(path);  // outside the lock: meshes load in parallel
+  Entry entry;
+  try {
+    entry.mesh = readMesh(path);  // outside the lock: meshes load in parallel
+  } catch (const FormatError& e) {
+    if (ec || e.path() != path) throw;  // no such file: it may be there next time
+    const std::string what = e.what(), prefix = path + ": ";
+    entry.refusal = what.rfind(prefix, 0) == 0 ? what.substr(prefix.size()) : what;
+    std::lock_guard<std::mutex> lock(mutex);
+    cache.emplace(std::make_pair(path, modified), entry);
+    throw;
+  }
   std::lock_guard<std::mutex> lock(mutex);
-  return cache.emplace(std::make_pair(path, modified), mesh).first->second;
+  return cache.emplace(std::make_pair(path, modified), entry).first->second.mesh;
 }
 
 std::vector<std::string> meshFiles(const nlohmann::json& appearance) {

@@ -114,7 +114,7 @@ std::uintmax_t statmBytes(const std::string& pid, int field) {
   return pages[field] * static_cast<std::uintmax_t>(::sysconf(_SC_PAGESIZE));
 }
 
-[[noreturn]] void child(int out, const std::string& path) {
+[[noreturn]] void child(int out, const std::string& path, int seconds) {
   // the signals the parent handles are the parent's business (AtomicFile's cleanup; a crash
   // handler such as a test framework's, which would print the child's stack or start a
   // debugger): a crash here ends this process, which the parent reports
@@ -125,7 +125,7 @@ std::uintmax_t statmBytes(const std::string& pid, int field) {
   const rlimit memory{mapped, mapped};
   ::setrlimit(RLIMIT_AS, &memory);
 #endif
-  const rlimit cpu{MeshLimits::seconds + 1, MeshLimits::seconds + 2};
+  const rlimit cpu{static_cast<rlim_t>(seconds) + 1, static_cast<rlim_t>(seconds) + 2};
   ::setrlimit(RLIMIT_CPU, &cpu);
   std::string reply;
   try {
@@ -149,7 +149,7 @@ std::string signalName(int s) {
 
 }  // namespace
 
-MeshData readInChild(const std::string& path) {
+MeshData readInChild(const std::string& path, int seconds) {
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC) != 0) throw FormatError(path, "cannot start the mesh reader: " + std::string(std::strerror(errno)));
   const pid_t pid = ::fork();
@@ -161,7 +161,7 @@ MeshData readInChild(const std::string& path) {
   }
   if (pid == 0) {
     ::close(fds[0]);
-    child(fds[1], path);
+    child(fds[1], path, seconds);
   }
   ::close(fds[1]);
   // the reply, until the child closes its end; the child is stopped when its time is up, or
@@ -172,7 +172,7 @@ MeshData readInChild(const std::string& path) {
   const std::uintmax_t memoryLimit = statmBytes("self", 1) + MeshLimits::memory;
   std::string bytes;
   bool timedOut = false, outOfMemory = false;
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(MeshLimits::seconds);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
   char buffer[1 << 16];
   for (;;) {
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
@@ -198,11 +198,11 @@ MeshData readInChild(const std::string& path) {
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
   if (timedOut)
-    throw FormatError(path, "reading the mesh file took longer than " + std::to_string(MeshLimits::seconds) + " s");
+    throw FormatError(path, "reading the mesh file took longer than " + std::to_string(seconds) + " s");
   if (outOfMemory) throw FormatError(path, kOutOfMemory);
   if (WIFSIGNALED(status)) {
     const int s = WTERMSIG(status);
-    throw FormatError(path, s == SIGXCPU ? "reading the mesh file took longer than " + std::to_string(MeshLimits::seconds) + " s of processor time"
+    throw FormatError(path, s == SIGXCPU ? "reading the mesh file took longer than " + std::to_string(seconds) + " s of processor time"
                                         : "the mesh reader (assimp) crashed on this file (" + signalName(s) + ")");
   }
   if (bytes.empty() || (bytes[0] != 'M' && bytes[0] != 'E') || !WIFEXITED(status) || WEXITSTATUS(status) != 0)

@@ -17,9 +17,10 @@ void prescan(const std::string& path);
 /// and every limit of MeshLimits checked. Throws FormatError. mesh_assimp.cpp.
 MeshData readWithAssimp(const std::string& path);
 
-/// readWithAssimp in a child process with MeshLimits::memory and MeshLimits::seconds; the
-/// mesh comes back through a pipe. A crash, an exhausted memory or time in the child is a
-/// FormatError naming the file. mesh_child.cpp.
-MeshData readInChild(const std::string& path);
+/// readWithAssimp in a child process with MeshLimits::memory and `seconds` (a harness that
+/// must see every input end sooner may give less); the mesh comes back through a pipe. A
+/// crash, an exhausted memory or time in the child is a FormatError naming the file.
+/// mesh_child.cpp.
+MeshData readInChild(const std::string& path, int seconds = MeshLimits::seconds);
 
 }  // namespace art::mesh_read

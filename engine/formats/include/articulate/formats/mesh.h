@@ -58,7 +58,8 @@ struct MeshLimits {
 };
 
 /// Reads a mesh file within MeshLimits. Cached per file and modification time: a second call
-/// for an unchanged file returns the same object, safe to share between threads. The file is
+/// for an unchanged file returns the same object, safe to share between threads, or throws the
+/// same refusal without reading the file again. The file is
 /// read in a child process (fork) with MeshLimits::memory and MeshLimits::seconds; Collada
 /// and glTF structure is checked before assimp parses it; side files must be regular files
 /// in the mesh file's folder or below it. Throws FormatError (path() = `path`) saying why: no
