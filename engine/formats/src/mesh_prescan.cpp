@@ -8,26 +8,19 @@
 #include <cctype>
 #include <cstdint>
 #include <cstring>
-#include <fstream>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <utility>
 #include <vector>
 
+#include "articulate/formats/files.h"
 #include "articulate/formats/json.h"
 #include "mesh_read.h"
 
 namespace art::mesh_read {
 
 namespace {
-
-std::string readAll(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (!in.good() && !in.eof()) throw FormatError(path, "the mesh file cannot be read");
-  return text;
-}
 
 // JSON text: how deep its arrays and objects nest, strings skipped
 void checkJsonNesting(std::string_view text, const std::string& path) {
@@ -201,7 +194,7 @@ bool endsWith(const std::string& path, const char* extension) {
 }  // namespace
 
 void prescan(const std::string& path) {
-  const std::string bytes = readAll(path);
+  const std::string bytes = readTextFile(path);  // a regular file of at most 256 MiB (files.h)
   if (endsWith(path, ".obj")) return checkObjFaces(bytes, path);
   if (bytes.size() >= 12 && std::memcmp(bytes.data(), "glTF", 4) == 0) return checkGlb(bytes, path);
   const std::size_t first = bytes.find_first_not_of(" \t\r\n\xEF\xBB\xBF");
