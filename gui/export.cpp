@@ -130,9 +130,9 @@ QString exportFrames(const ModelSpec& spec, const Recording& recording, System& 
       if (!video) {
         offscreen.savePng(QString("%1_%2.png").arg(stem).arg(k, 5, 10, QChar('0')));  // atomic
       } else {
-        const QImage frame = offscreen.image();
-        if (oggWriter) oggWriter->addFrame(frame);
-        else ffmpegWriter->add(frame);
+        const QImage image = offscreen.image();
+        if (oggWriter) oggWriter->addFrame(image);
+        else ffmpegWriter->add(image);
       }
       if (progress && !progress(k + 1, total)) {
         if (ffmpegWriter) ffmpegWriter->kill();

@@ -18,15 +18,13 @@ harnesses=("$@")
 [ ${#harnesses[@]} -gt 0 ] || harnesses=(fuzz_model_loader fuzz_spatial_v2 fuzz_urdf fuzz_mjcf fuzz_rigid_body fuzz_structure fuzz_appearance fuzz_sweep fuzz_mesh fuzz_slurm fuzz_recording)
 jobs=${JOBS:-$(nproc)}
 scripts/setup-deps.sh --fuzz
+# the harnesses are built in the asan preset (clang, -O1 -g1, ASan and UBSan, a unity build),
+# beside the engine's tests (scripts/sanitize.sh asan), which compiles the layers that read
+# input with libFuzzer's coverage (engine/CMakeLists.txt); the runs' files go to build/fuzz
+cmake --preset asan >/dev/null
+cmake --build --preset asan -j "$jobs" --target "${harnesses[@]}"
+bin=build/asan/tests/fuzz
 build=build/fuzz
-# -O1 -g1: the sanitizers' recommended optimisation with line tables for reports, about half
-# the compile time of -O2 -g; a unity build (a layer's sources compiled a few at a time, so that
-# Eigen's templates and the JSON headers are instantiated and parsed once per batch)
-CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
-  -DARTICULATE_FUZZ=ON -DARTICULATE_BUILD_TESTS=OFF -DARTICULATE_BUILD_BENCH=OFF \
-  -DARTICULATE_BUILD_GUI=OFF -DARTICULATE_BUILD_PYTHON=OFF -DARTICULATE_HOST_ARCH=OFF -DCMAKE_UNITY_BUILD=ON >/dev/null
-cmake --build "$build" -j "$jobs" --target "${harnesses[@]}"
 
 # seeds: the example models, the malformed files and fuzz regressions of the test suite, the
 # reference data's spatial_v2 models (with their motions), URDF robots written here and the
@@ -58,7 +56,7 @@ run_harness() {  # run_harness NAME: one harness for $seconds; its exit status i
   echo "fuzz: $h for $seconds s from $(ls "$seeds/$corpus" | wc -l) seeds"
   # -seed fixes the mutations; -max_len fits the largest seeds; -timeout and -rss_limit_mb
   # make a hang or a memory blow-up a finding too
-  "$build/tests/fuzz/$h" -seed=1 -max_total_time="$seconds" -max_len=131072 -timeout=10 \
+  "$bin/$h" -seed=1 -max_total_time="$seconds" -max_len=131072 -timeout=10 \
     -rss_limit_mb=2048 ${dict:+-dict="$dict"} "${extra[@]}" -print_final_stats=1 \
     -artifact_prefix="$build/artifacts/$h-" "$work" "$seeds/$corpus" 2>"$build/$h.log"
 }

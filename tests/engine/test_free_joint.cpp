@@ -4,6 +4,7 @@
 // singularity (and smooth passage through it), ABA/CRBA/RNEA consistency with nq != nv, the
 // integrators' orders, rolling contact, the floatbase conversion and the file format.
 #include <QtTest>
+#include <limits>
 
 #include <cmath>
 #include <random>
@@ -57,7 +58,7 @@ Eigen::VectorXd tumble(const Model& m, Integrator integrator, double h, double T
   o.integrator = integrator;
   o.dt = h;
   Simulation sim(m, o);
-  if (!sim.advanceTo(T)) return Eigen::VectorXd::Constant(m.nq(), NAN);
+  if (!sim.advanceTo(T)) return Eigen::VectorXd::Constant(m.nq(), std::numeric_limits<double>::quiet_NaN());
   return sim.q();
 }
 

@@ -1,6 +1,7 @@
 // Invalid trees give a ModelError naming the body and field; algorithms reject wrong sizes;
 // spatial_v2 JSON import reports the JSON path; export -> import is lossless.
 #include <QtTest>
+#include <limits>
 
 #include <functional>
 #include <set>
@@ -67,7 +68,7 @@ class TestModel : public QObject {
         << "bodies[1].joint.type: 'r' is a planar joint in a spatial model";
     QTest::newRow("negative mass") << Edit([](ModelSpec& s) { s.bodies[0].inertia.mass = -1; })
                                    << "bodies[0].inertia.mass: must be >= 0, got -1";
-    QTest::newRow("NaN mass") << Edit([](ModelSpec& s) { s.bodies[0].inertia.mass = NAN; })
+    QTest::newRow("NaN mass") << Edit([](ModelSpec& s) { s.bodies[0].inertia.mass = std::numeric_limits<double>::quiet_NaN(); })
                               << "bodies[0].inertia.mass: is not finite";
     QTest::newRow("non-symmetric inertia")
         << Edit([](ModelSpec& s) { s.bodies[1].inertia.aboutCom(0, 1) = 0.5; })
@@ -93,9 +94,9 @@ class TestModel : public QObject {
         << Edit([](ModelSpec& s) { s.bodies[1].rotation = -Mat3::Identity(); })
         << "bodies[1].placement.rotation: is not a proper rotation matrix";
     QTest::newRow("NaN placement")
-        << Edit([](ModelSpec& s) { s.bodies[1].translation.x() = INFINITY; })
+        << Edit([](ModelSpec& s) { s.bodies[1].translation.x() = std::numeric_limits<double>::infinity(); })
         << "bodies[1].placement: contains NaN or Inf";
-    QTest::newRow("gravity") << Edit([](ModelSpec& s) { s.gravity = Vec3(0, NAN, 0); })
+    QTest::newRow("gravity") << Edit([](ModelSpec& s) { s.gravity = Vec3(0, std::numeric_limits<double>::quiet_NaN(), 0); })
                              << "gravity: is not finite";
     QTest::newRow("contact body") << Edit([](ModelSpec& s) { s.contacts.push_back({5, Vec3::Zero()}); })
                                   << "contacts[0].body: is not a body";

@@ -30,15 +30,7 @@ namespace {
 std::atomic<long> g_allocations{0};
 }
 
-// a sanitizer build: GCC defines __SANITIZE_*__, clang answers __has_feature
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define ARTICULATE_SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define ARTICULATE_SANITIZED 1
-#endif
-#endif
-#if defined(ARTICULATE_SANITIZED)
+#ifdef ARTICULATE_SANITIZED  // the asan, tsan and fuzz builds (CMakeLists.txt)
 // Under a sanitizer its runtime owns malloc, and GCC 12's runtimes call neither the
 // __sanitizer_malloc_hook nor hooks installed with __sanitizer_install_malloc_and_free_hooks
 // (tried: both count nothing): nothing here could see an allocation, so the test does not run

@@ -2,6 +2,7 @@
 // Octave's ode45), energy conservation of passive models, symplectic Euler's bounded energy,
 // divergence detection, and `articulate-cli simulate` end to end.
 #include <QtTest>
+#include <limits>
 
 #include "articulate/formulations/generators.h"
 #include "articulate/formats/document.h"
@@ -53,13 +54,13 @@ double relativeDrift(const ModelSpec& spec, Integrator integ, double dt, double 
   o.dt = dt;
   o.energyProjection = projection;
   Simulation sim(m, o);
-  if (sim.energyProjectionActive() != projection) return INFINITY;
+  if (sim.energyProjectionActive() != projection) return std::numeric_limits<double>::infinity();
   const EnergyMomentum e0 = sim.energy();
   const double E0 = e0.kinetic + e0.potential;
   const double scale = energyScale(e0);
   double worst = 0;
   for (int k = 1; k <= static_cast<int>(duration / 0.01 + 0.5); ++k) {
-    if (!sim.advanceTo(k * 0.01)) return INFINITY;
+    if (!sim.advanceTo(k * 0.01)) return std::numeric_limits<double>::infinity();
     const EnergyMomentum e = sim.energy();
     worst = std::max(worst, std::abs(e.kinetic + e.potential - E0) / scale);
   }

@@ -17,6 +17,7 @@
 //  - segments (springs and cables for the viewport) at the structure's own point positions,
 //    slack exactly when the cable adds no force.
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <random>
 #include <variant>
@@ -270,7 +271,7 @@ double rk4Difference(System& s, double h, int steps, double alpha, double beta, 
   double worst = 0;
   for (int k = 1; k <= steps; ++k) {
     generic.step(h);
-    if (!s.step()) return INFINITY;
+    if (!s.step()) return std::numeric_limits<double>::infinity();
     worst = std::max({worst, (generic.q - s.positions()).cwiseAbs().maxCoeff(),
                       (generic.v - s.velocities()).cwiseAbs().maxCoeff(),
                       std::abs(generic.t - s.time())});

@@ -4,6 +4,7 @@
 // run and a folder without a sweep get their dialogs. Saves sweep.png under
 // ARTICULATE_TEST_SHOTS when set.
 #include <QApplication>
+#include <limits>
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
@@ -106,7 +107,7 @@ class TestSweepWindow : public QObject {
     std::vector<double> sorted;
     for (long run : s->shownRuns()) {
       const std::string& cell = r.rows[static_cast<std::size_t>(run)][static_cast<std::size_t>(c)];
-      sorted.push_back(cell.empty() ? INFINITY : std::stod(cell));
+      sorted.push_back(cell.empty() ? std::numeric_limits<double>::infinity() : std::stod(cell));
     }
     QVERIFY(std::is_sorted(sorted.begin(), sorted.end()) || std::is_sorted(sorted.rbegin(), sorted.rend()));
     QVERIFY(sorted.front() != sorted.back());

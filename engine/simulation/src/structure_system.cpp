@@ -2,6 +2,7 @@
 #include "articulate/simulation/structure_system.h"
 
 #include <algorithm>
+#include <limits>
 #include <cmath>
 #include <stdexcept>
 
@@ -344,7 +345,7 @@ ModelSpec displayModel(const natural::StructureSpec& spec) {
     const Vec3 centre = 0.5 * (lo + hi);
     double reach = 0, farthestAnchor = 0;
     for (const Vec3& p : points) {
-      double nearest = INFINITY;
+      double nearest = std::numeric_limits<double>::infinity();
       for (const Vec3& a : anchors) nearest = std::min(nearest, (p - a).norm());
       reach = std::max(reach, nearest);
     }
