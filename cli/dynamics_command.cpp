@@ -54,7 +54,7 @@ art::LoadedDocument loadWithBase(const std::string& path, const std::string& bas
 CLI::App* addDynamicsCommand(CLI::App& app, DynamicsArgs& a) {
   auto* cmd = app.add_subcommand("dynamics", "a tree's joint-space inertia H, bias C qd + g and forward dynamics at one state");
   cmd->add_option("MODEL", a.model, "model file (Articulate, spatial_v2 JSON, URDF, MJCF)")->required()->check(CLI::ExistingFile);
-  cmd->add_option("--base", a.base, "URDF: auto (floating unless the root link is 'world'), fixed or floating");
+  cmd->add_option("--base", a.base, kBaseHelp);
   cmd->add_option("--q", a.q, "joint positions a,b,c in q order (default: the model's initial state)");
   cmd->add_option("--qd", a.qd, "joint velocities (default: the model's initial state)");
   cmd->add_option("--tau", a.tau, "joint forces for qdd (default: zero)");

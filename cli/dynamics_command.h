@@ -18,6 +18,11 @@ struct DynamicsArgs {
 /// given for a format that says its base itself; FormatError as loadDocument.
 art::LoadedDocument loadWithBase(const std::string& path, const std::string& base);
 
+/// The help of every command's --base option.
+inline constexpr const char* kBaseHelp =
+    "URDF: auto (floating when collision geometry reaches below the root link in two or more of its "
+    "branches, its legs; fixed otherwise, and for a root link named 'world'), fixed or floating";
+
 /// Adds the `dynamics` subcommand with its options to `app`.
 CLI::App* addDynamicsCommand(CLI::App& app, DynamicsArgs& args);
 

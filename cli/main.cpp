@@ -16,6 +16,7 @@
 #include "numbers.h"
 #include "sweep_command.h"
 #include "articulate/formats/conformance.h"
+#include "articulate/dynamics/contact.h"
 #include "articulate/dynamics/dynamics.h"
 #include "articulate/formats/floating_base.h"
 #include "articulate/formulations/generators.h"
@@ -191,7 +192,7 @@ void printStructureInfo(const natural::StructureSpec& spec) {
 }
 
 struct SimulateArgs {
-  std::string model, output, integrator, q0, qd0;  // empty / 0: the model's setting
+  std::string model, output, integrator, q0, qd0, base;  // empty / 0: the model's setting
   double duration = 1.0, dt = 0, rtol = 0, atol = 0;
   int every = 1;
   bool constraintForces = false;  // --constraint-forces: lambda columns
@@ -204,7 +205,7 @@ bool endsWith(const std::string& s, const std::string& tail) {
 
 // a model file's system with the simulate options applied (batch/system_factory.h)
 BuiltSystem makeSystem(const SimulateArgs& a) {
-  const LoadedDocument document = loadDocument(a.model);
+  const LoadedDocument document = loadWithBase(a.model, a.base);
   if (std::holds_alternative<RigidBodySpec>(document) && (!a.q0.empty() || !a.qd0.empty()))
     throw std::invalid_argument("--q0/--qd0: a rigid_body model has no joints (its initial "
                                 "state is the file's 'initial')");
@@ -248,9 +249,17 @@ int runSimulate(const SimulateArgs& a) {
     throw std::invalid_argument("--output: " + a.output + " is the model file itself; write the trajectory elsewhere");
   BuiltSystem s = makeSystem(a);
   System& sys = *s.system;
-  if (!a.q0.empty() || !a.qd0.empty())
-    sys.setState(0.0, parseList(a.q0, s.q0, "--q0", s.variable),
-                 parseList(a.qd0, s.v0, "--qd0", s.variable));
+  const Eigen::VectorXd start = parseList(a.q0, s.q0, "--q0", s.variable);
+  if (!a.q0.empty() || !a.qd0.empty()) sys.setState(0.0, start, parseList(a.qd0, s.v0, "--qd0", s.variable));
+  if (s.model && !s.model->contacts.empty()) {
+    // a start inside the ground: the ground pushes the points out, releasing its stored energy
+    Data data(*s.model);
+    const GroundPenetration p = groundPenetration(*s.model, data, start);
+    if (p.depth > 1e-3)
+      std::cerr << "note: " << a.model << ": the initial state puts " << p.points << " ground-contact point(s) up to "
+                << p.depth << " m inside the ground: the ground pushes them out, and the energy it stored moves "
+                << "the model (raise it by " << p.depth << " m to start on the ground)\n";
+  }
   const bool json = endsWith(a.output, ".json"), csv = endsWith(a.output, ".csv");
   if (!json && !csv) throw std::invalid_argument("--output: the file must end in .csv or .json");
   const int nq = sys.positionSize(), nv = sys.velocitySize(), nc = sys.constraintSize();
@@ -372,14 +381,16 @@ int runSimulate(const SimulateArgs& a) {
 }
 
 // every problem of every file, one per line as FILE: PATH: REASON
-int runValidate(const std::vector<std::string>& files) {
+int runValidate(const std::vector<std::string>& files, const std::string& base) {
   int bad = 0;
   for (const std::string& f : files) {
     Diagnostics problems;
     std::optional<LoadedDocument> document;
     try {
       // the one reader (formats/document.h); problems collected rather than thrown
-      if (isUrdfPath(f) || isMjcfPath(f))
+      if (isUrdfPath(f))
+        document = loadWithBase(f, base);
+      else if (isMjcfPath(f))
         document = loadDocument(f);
       else
         document = readDocument(readJsonFile(f), problems);
@@ -543,18 +554,21 @@ int main(int argc, char** argv) {
 
   auto* info = app.add_subcommand("info", "print a model's bodies, mass properties and dynamics");
   info->add_option("MODEL", file, "model file")->required()->check(CLI::ExistingFile);
+  std::string base;  // --base of info and validate
+  info->add_option("--base", base, kBaseHelp);
 
   std::vector<std::string> files;
   auto* validate = app.add_subcommand(
       "validate", "check model files (Articulate or spatial_v2 JSON, with motion, URDF or MJCF); exit 1 on problems");
   validate->add_option("FILES", files, "model files")->required();
+  validate->add_option("--base", base, std::string(kBaseHelp) + " (for the URDF files among FILES)");
 
   std::string in, to = "auto";
   auto* convert = app.add_subcommand("convert", "convert between the Articulate format, spatial_v2 JSON and URDF; read MJCF (.xml)");
   convert->add_option("IN", in, "input model")->required()->check(CLI::ExistingFile);
   convert->add_option("OUT", out, "output file (written atomically)")->required();
   std::string convertBase;
-  convert->add_option("--base", convertBase, "URDF input: auto (floating unless the root link is 'world'), fixed or floating");
+  convert->add_option("--base", convertBase, kBaseHelp);
   convert->add_option("--to", to, "output format: articulate, spatial_v2, urdf, or auto (urdf for OUT.urdf, else the other one of articulate and spatial_v2; articulate for URDF and MJCF input)")
       ->check(CLI::IsMember({"auto", "articulate", "spatial_v2", "urdf"}))
       ->capture_default_str();
@@ -574,6 +588,7 @@ int main(int argc, char** argv) {
   simulate->add_flag("--energy-projection", sa.energyProjection, "trees with rk4 or dopri5: keep a passive model's total energy at its initial value by rescaling the velocities after every step (default: the model's simulation.energy_projection)");
   simulate->add_flag("--constraint-forces", sa.constraintForces, "also write the constraint forces lambda, one column per constraint row (named as the system names it)");
   simulate->add_option("-o,--output", sa.output, "FILE.csv or FILE.json")->required();
+  simulate->add_option("--base", sa.base, kBaseHelp);
 
   SweepArgs sw;
   auto* sweepCmd = addSweepCommand(app, sw);
@@ -623,7 +638,7 @@ int main(int argc, char** argv) {
   try {
     if (app.got_subcommand(conf)) return runConformanceCmd(file, tol);
     if (app.got_subcommand(info)) {
-      const LoadedDocument document = loadDocument(file);
+      const LoadedDocument document = loadWithBase(file, base);
       if (const auto* rb = std::get_if<RigidBodySpec>(&document))
         printRigidBodyInfo(*rb);
       else if (const auto* st = std::get_if<natural::StructureSpec>(&document))
@@ -632,7 +647,7 @@ int main(int argc, char** argv) {
         printInfo(std::get<LoadedModel>(document).spec);
       return 0;
     }
-    if (app.got_subcommand(validate)) return runValidate(files);
+    if (app.got_subcommand(validate)) return runValidate(files, base);
     if (app.got_subcommand(simulate)) return runSimulate(sa);
     if (app.got_subcommand(convert)) return runConvert(in, out, to, convertBase);
     if (app.got_subcommand(sweepCmd)) return runSweepCommand(sw);

@@ -598,6 +598,7 @@ void MainWindow::updateTitle() {
   m_saveAction->setEnabled(m_model.has_value());
   m_saveAsAction->setEnabled(m_model.has_value());
   m_saveCameraAction->setEnabled(m_model.has_value());
+  updateUrdfBaseMenu();
   if (!m_model) {
     setWindowTitle(tr("Articulate"));
     return;

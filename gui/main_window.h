@@ -229,10 +229,13 @@ class MainWindow : public QMainWindow {
   bool openDocument(const QString& file);
   /// Shows the Import report dock and brings it to the front of its tabs.
   void raiseImportReport();
-  /// How URDF files are read now: the settings' base and package folders.
-  UrdfReading urdfReading() const;
-  /// File > URDF Base: remembers the choice and reads the open URDF again with it.
+  /// How the URDF `file` is read: the base chosen for it (automatic unless chosen) and the
+  /// settings' package folders.
+  UrdfReading urdfReading(const QString& file) const;
+  /// File > URDF Base: remembers the choice for the open URDF and reads it again with it.
   void setUrdfBase(const QString& base);
+  /// File > URDF Base shows the open robot's base; disabled when no URDF is open.
+  void updateUrdfBaseMenu();
   void writeDocument(const std::string& path) const;
   void poseJoints(const Eigen::VectorXd& q);
   void createPlaybackBar();

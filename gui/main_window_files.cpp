@@ -4,6 +4,7 @@
 #include "sweep_window.h"
 
 #include <QAction>
+#include <QActionGroup>
 #include <QCryptographicHash>
 #include <QDir>
 #include <QDockWidget>
@@ -110,26 +111,39 @@ std::unique_ptr<System> makeSystem(const ModelSpec& spec, const std::optional<Ri
   return std::make_unique<TreeSystem>(model, simulationOptions(spec));
 }
 
-UrdfReading MainWindow::urdfReading() const {
+UrdfReading MainWindow::urdfReading(const QString& file) const {
   UrdfReading r;
-  parseUrdfBase(m_settings.urdfBase.toStdString(), r.base);
+  parseUrdfBase(m_settings.urdfBase(file).toStdString(), r.base);
   for (const QString& folder : m_settings.packageFolders) r.packageFolders.push_back(localPath(folder));
   return r;
 }
 
 void MainWindow::setUrdfBase(const QString& base) {
-  if (base == m_settings.urdfBase) return;
-  m_settings.urdfBase = base;
-  m_settings.save();
+  if (m_path.isEmpty() || !isUrdfPath(localPath(m_path)) || base == m_settings.urdfBase(m_path)) return;
   // the open robot, read again with the new base (after asking to keep its edits)
-  if (!m_path.isEmpty() && isUrdfPath(localPath(m_path)) && maybeSave()) openFile(m_path);
+  if (!maybeSave()) {
+    updateUrdfBaseMenu();
+    return;
+  }
+  m_settings.setUrdfBase(m_path, base);
+  m_settings.save();
+  openFile(m_path);
+}
+
+void MainWindow::updateUrdfBaseMenu() {
+  const bool urdf = !m_path.isEmpty() && isUrdfPath(localPath(m_path));
+  const QString base = urdf ? m_settings.urdfBase(m_path) : QString();
+  for (QAction* a : m_urdfBaseGroup->actions()) {
+    a->setEnabled(urdf);
+    a->setChecked(a->data().toString() == base);
+  }
 }
 
 bool MainWindow::openDocument(const QString& file) {
   AnyDocument doc;
   Eigen::VectorXd q;
   try {
-    doc = readAnyDocument(localPath(file), urdfReading());
+    doc = readAnyDocument(localPath(file), urdfReading(file));
     q = doc.rigid || doc.structure ? compile(doc.loaded.spec).q0 : poseAtTime(doc.loaded, 0.0);
   } catch (const std::exception& e) {
     showError(tr("Could not open '%1'.").arg(QFileInfo(file).fileName()),

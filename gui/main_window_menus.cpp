@@ -96,19 +96,25 @@ void MainWindow::createMenus() {
     if (!dir.isEmpty()) openSweep(dir);
   });
   openSweepAction->setToolTip(tr("A results folder of articulate-cli sweep: its table, plots and runs"));
-  // how URDF robots are read: their base, and where package://NAME/... meshes are found
+  // how URDF robots are read: the open robot's base (remembered per file), and where
+  // package://NAME/... meshes are found
   QMenu* urdfBase = file->addMenu(tr("URDF &Base"));
+  urdfBase->setToolTipsVisible(true);
   m_urdfBaseGroup = new QActionGroup(this);
-  for (const auto& [key, label] : {std::pair<QString, QString>{"auto", tr("&Automatic (floating unless the root link is 'world')")},
+  for (const auto& [key, label] : {std::pair<QString, QString>{"auto", tr("&Automatic: floating when it has legs")},
                                    {"fixed", tr("&Fixed: the root link is the base")},
-                                   {"floating", tr("F&loating: the root link on a free joint")}}) {
+                                   {"floating", tr("F&loating: the root link on a free joint, on the ground")}}) {
     QAction* a = urdfBase->addAction(label);
     a->setCheckable(true);
     a->setData(key);
-    a->setChecked(m_settings.urdfBase == key);
     m_urdfBaseGroup->addAction(a);
     connect(a, &QAction::triggered, this, [this, key = key] { setUrdfBase(key); });
   }
+  m_urdfBaseGroup->actions().front()->setToolTip(
+      tr("Floating when collision geometry reaches below the root link in two or more of its branches "
+         "(legs); fixed otherwise, and when the root link is named 'world'. The choice is kept for "
+         "each file."));
+  updateUrdfBaseMenu();
   file->addAction(tr("URDF &Package Folders..."), this, [this] {
     bool ok = false;
     const QString text = QInputDialog::getMultiLineText(

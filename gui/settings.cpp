@@ -24,6 +24,21 @@ void Settings::addRecentFile(const QString& path) {
 
 void Settings::removeRecentFile(const QString& path) { recentFiles.removeAll(absolute(path)); }
 
+QString Settings::urdfBase(const QString& path) const {
+  const QString file = absolute(path);
+  for (const QString& base : {QString("fixed"), QString("floating")})
+    if (urdfBases.contains(base + ":" + file)) return base;
+  return "auto";
+}
+
+void Settings::setUrdfBase(const QString& path, const QString& base) {
+  const QString file = absolute(path);
+  urdfBases.removeAll("fixed:" + file);
+  urdfBases.removeAll("floating:" + file);
+  if (base == "fixed" || base == "floating") urdfBases.prepend(base + ":" + file);
+  while (urdfBases.size() > kMaxUrdfBases) urdfBases.removeLast();
+}
+
 bool Settings::pruneRecentFiles() {
   const auto before = recentFiles.size();
   recentFiles.erase(std::remove_if(recentFiles.begin(), recentFiles.end(),
@@ -47,7 +62,7 @@ QJsonObject Settings::toJson() const {
   json["bodyNames"] = bodyNames;
   json["trails"] = trails;
   json["trailSeconds"] = trailSeconds;
-  json["urdfBase"] = urdfBase;
+  json["urdfBases"] = QJsonArray::fromStringList(urdfBases);
   json["packageFolders"] = QJsonArray::fromStringList(packageFolders);
   return json;
 }
@@ -74,9 +89,11 @@ Settings Settings::fromJson(const QJsonObject& json) {
   flag("systemCom", s.systemCom);
   flag("bodyNames", s.bodyNames);
   flag("trails", s.trails);
-  if (json["urdfBase"].isString() &&
-      QStringList({"auto", "fixed", "floating"}).contains(json["urdfBase"].toString()))
-    s.urdfBase = json["urdfBase"].toString();
+  for (const auto& v : json["urdfBases"].toArray()) {
+    const QString entry = v.toString();
+    if ((entry.startsWith("fixed:/") || entry.startsWith("floating:/")) && s.urdfBases.size() < kMaxUrdfBases)
+      s.urdfBases.append(entry);
+  }
   for (const auto& v : json["packageFolders"].toArray())
     if (v.isString() && !v.toString().isEmpty()) s.packageFolders.append(v.toString());
   if (json["trailSeconds"].isDouble()) {

@@ -10,6 +10,7 @@ namespace art::gui {
 
 struct Settings {
   static constexpr int kMaxRecentFiles = 10;
+  static constexpr int kMaxUrdfBases = 200;
 
   QByteArray geometry;         // QMainWindow::saveGeometry(), empty = default size
   QByteArray state;            // QMainWindow::saveState() (docks, toolbars), empty = default
@@ -24,12 +25,18 @@ struct Settings {
   bool bodyNames = false;         // View > Body Names (F6)
   bool trails = false;            // View > Trails (F7)
   double trailSeconds = 2.0;      // View > Trail Length (s, 0.1 to 60)
-  QString urdfBase = "auto";      // File > URDF Base: "auto", "fixed" or "floating"
+  // File > URDF Base, per robot file: "fixed:PATH" or "floating:PATH" (absolute), most recent
+  // first, at most kMaxUrdfBases; a file not listed takes the automatic base
+  QStringList urdfBases;
   QStringList packageFolders;     // File > URDF Package Folders: where package://NAME is also found
 
   /// Puts `path` (made absolute) first in recentFiles, removing an earlier entry for the same
   /// file and dropping the oldest beyond kMaxRecentFiles.
   void addRecentFile(const QString& path);
+  /// The base chosen for the URDF file `path` ("auto", "fixed" or "floating").
+  QString urdfBase(const QString& path) const;
+  /// Remembers `base` for the URDF file `path` ("auto" forgets it).
+  void setUrdfBase(const QString& path, const QString& base);
   /// Removes `path` from recentFiles, if present.
   void removeRecentFile(const QString& path);
   /// Removes the recent files that no longer exist. Returns whether any was removed.

@@ -3,6 +3,8 @@
 #include "viewport/annotation_layer.h"
 
 #include <cmath>
+#include <limits>
+#include <optional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -185,6 +187,44 @@ PolyPtr tiles(const Primitive& prim) {
   pd->SetPolys(quads);
   pd->GetCellData()->SetScalars(colours);
   return pd;
+}
+
+// The ground z = 0 of a spatial model with contact points, as showmotion's tiles: a square
+// about the bodies' and contact points' footprint at the initial state, at least 2 m wide and
+// twice the footprint, in tiles of a round length (1, 2 or 5 times a power of ten) about an
+// eighth of it; none for a model without contact points
+std::optional<Primitive> groundTiles(const Model& model, Data& data) {
+  if (model.contacts.empty() || model.arithmetic != Arithmetic::Spatial) return std::nullopt;
+  forwardKinematics(model, data, model.q0);
+  Eigen::Vector2d lo = Eigen::Vector2d::Constant(std::numeric_limits<double>::infinity()), hi = -lo;
+  for (int i = 0; i < model.nb; ++i) {
+    const Vec3 p = bodyPose(model, data, i).position;
+    lo = lo.cwiseMin(p.head<2>());
+    hi = hi.cwiseMax(p.head<2>());
+  }
+  for (const ContactPointSpec& c : model.contacts) {
+    const BodyPose pose = bodyPose(model, data, c.body);
+    const Vec3 p = pose.rotation * c.point + pose.position;
+    lo = lo.cwiseMin(p.head<2>() - Eigen::Vector2d::Constant(c.radius));
+    hi = hi.cwiseMax(p.head<2>() + Eigen::Vector2d::Constant(c.radius));
+  }
+  if (!lo.allFinite() || !hi.allFinite()) return std::nullopt;
+  const double width = std::max(2.0, 2.0 * (hi - lo).maxCoeff());
+  const double power = std::pow(10.0, std::floor(std::log10(width / 8)));
+  double tile = power;
+  for (const double m : {2.0, 5.0, 10.0})
+    if (tile < width / 8) tile = m * power;
+  Primitive floor;
+  floor.kind = Primitive::Kind::Tiles;
+  floor.size = tile;
+  const Eigen::Vector2d centre = 0.5 * (lo + hi);
+  const double half = std::ceil(0.5 * width / tile) * tile;
+  for (int a = 0; a < 2; ++a) {
+    const double mid = std::round(centre(a) / tile) * tile;
+    floor.range(a, 0) = mid - half;
+    floor.range(a, 1) = mid + half;
+  }
+  return floor;  // range's z row stays [0, 0]: the plane z = 0, seen from above
 }
 
 // one colour for every cell (replacing any), so that a body's parts can share one actor
@@ -383,9 +423,16 @@ Scene::Scene(const ModelSpec& spec, vtkRenderer* renderer, vtkRenderer* overlay)
   // geometry, once per body
   for (int body = -1; body < m_model.nb; ++body) {
     const nlohmann::json& list = body < 0 ? spec.baseAppearance : spec.bodies[body].appearance;
+    bool floor = false;
     for (const Primitive& p :
-         interpretAppearance(list, defaultBodyColour(body + 1), body < 0, "", nullptr))
+         interpretAppearance(list, defaultBodyColour(body + 1), body < 0, "", nullptr)) {
       addPrimitive(body, p);
+      floor = floor || p.kind == Primitive::Kind::Tiles;
+    }
+    // the ground that the contact points touch, drawn where the model's file draws none
+    if (body < 0 && !floor) {
+      if (const std::optional<Primitive> ground = groundTiles(m_model, m_data)) addPrimitive(body, *ground);
+    }
     finishBody(body);
   }
   finishBatch();

@@ -332,8 +332,8 @@ PYBIND11_MODULE(_articulate, mod) {
   ModelClass model = bindModelClass(mod);
   mod.def("load", &load, py::arg("path"), py::arg("base") = py::none(),
           R"(Reads a model file of any kind the app opens (Articulate, recordings, spatial_v2, URDF, MJCF,
-rigid bodies, structures). base: for URDF only, 'auto' (floating unless the root link is
-'world'), 'fixed' or 'floating'. Raises FileNotFoundError, FormatError (a ValueError) with the
+rigid bodies, structures). base: for URDF only, 'auto' (floating when collision geometry reaches
+below the root link in two or more of its branches, its legs; else fixed), 'fixed' or 'floating'. Raises FileNotFoundError, FormatError (a ValueError) with the
 CLI's message naming the file, line and field.)");
   mod.def("from_json", &fromJson, py::arg("document"),
           "A model from an Articulate document given as a dict or a JSON string. Raises FormatError listing every problem with its JSON path.");

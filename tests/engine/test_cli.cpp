@@ -196,10 +196,8 @@ class TestCli : public QObject {
     p.setProcessChannelMode(QProcess::MergedChannels);
     // the child's peak resident memory, through Python's resource module (no shell involved);
     // measured in the release build only: ASan keeps freed memory in quarantine by design
-#if defined(__SANITIZE_ADDRESS__)
+#ifdef ARTICULATE_SANITIZED
     const bool measure = false;
-#elif defined(__has_feature)
-    const bool measure = !__has_feature(address_sanitizer);
 #else
     const bool measure = true;
 #endif
@@ -286,6 +284,43 @@ class TestCli : public QObject {
       QVERIFY2(pending().isEmpty(), qPrintable(pending().join(' ')));
       QVERIFY(!QFileInfo::exists(target));
     }
+  }
+
+  // issue 32: every command that reads a URDF takes --base; a legged robot (two legs reaching
+  // below its root) floats by itself and stands on the ground, and `simulate` says when --q0
+  // puts its feet inside the ground, by how much
+  void baseAndFeetInsideTheGround() {
+    QTemporaryDir dir;
+    QString urdf = "<robot name='biped'><link name='pelvis'><inertial><mass value='5'/><inertia ixx='0.1' iyy='0.1' izz='0.1' ixy='0' ixz='0' iyz='0'/></inertial></link>";
+    for (const QString side : {"left", "right"})
+      urdf += "<link name='" + side + "'><inertial><mass value='1'/><inertia ixx='0.01' iyy='0.01' izz='0.01' ixy='0' ixz='0' iyz='0'/></inertial>"
+              "<collision><origin xyz='0 0 -0.5'/><geometry><sphere radius='0.05'/></geometry></collision></link>"
+              "<joint name='" + side + "_hip' type='revolute'><parent link='pelvis'/><child link='" + side + "'/><origin xyz='0 " +
+              (side == "left" ? "0.1" : "-0.1") + " 0'/><axis xyz='0 1 0'/><limit lower='-1' upper='1' effort='1' velocity='1'/></joint>";
+    urdf += "</robot>";
+    const QString path = dir.filePath("biped.urdf");
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(urdf.toUtf8());
+    f.close();
+    QString out;
+    QCOMPARE(run({"info", path}, &out), 0);
+    QVERIFY2(out.contains("free"), qPrintable(out));  // floats: two legs
+    QCOMPARE(run({"info", path, "--base", "fixed"}, &out), 0);
+    QVERIFY2(!out.contains("free"), qPrintable(out));
+    QCOMPARE(run({"validate", path, "--base", "floating"}, &out), 0);
+    QVERIFY2(out.contains("floats on a free joint (as asked"), qPrintable(out));
+    QCOMPARE(run({"validate", path}, &out), 0);
+    QVERIFY2(out.contains("the robot was raised by 0.55 m to stand on the ground"), qPrintable(out));
+    const QString csv = dir.filePath("t.csv");
+    // standing as opened: no note; 4 cm lower: the note says so
+    QCOMPARE(run({"simulate", path, "--duration", "0.01", "-o", csv}, &out), 0);
+    QVERIFY2(!out.contains("inside the ground"), qPrintable(out));
+    QCOMPARE(run({"simulate", path, "--duration", "0.01", "--q0", "0,0,0.51,1,0,0,0,0,0", "-o", csv}, &out), 0);
+    QVERIFY2(out.contains("the initial state puts 2 ground-contact point(s) up to 0.04") && out.contains("m inside the ground"),
+             qPrintable(out));
+    QCOMPARE(run({"simulate", path, "--base", "welded", "-o", csv}, &out), 2);
+    QVERIFY2(out.contains("--base: expected auto, fixed or floating, got 'welded'"), qPrintable(out));
   }
 
   void simulateStructure() {
@@ -559,7 +594,7 @@ class TestCli : public QObject {
   // (the import check built a dense 8,000 x 8,000 inertia matrix, twice: 1 GB); past the limit of
   // 10,000 bodies a model is refused in every format, naming the file and the limit
   void modelSizesAreBounded() {
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#ifdef ARTICULATE_SANITIZED
     QSKIP("ulimit -v: a sanitizer build reserves terabytes of address space before main");
 #endif
     QTemporaryDir tmp;
@@ -609,7 +644,7 @@ class TestCli : public QObject {
   // issue 31: running out of memory names the command and the file, not a bare std::bad_alloc
   // (info's workspace of a 10,000-joint chain is 1.6 GB; the limit leaves it 1 GB)
   void outOfMemoryNamesTheFile() {
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#ifdef ARTICULATE_SANITIZED
     QSKIP("ulimit -v: a sanitizer build reserves terabytes of address space before main");
 #endif
     QTemporaryDir tmp;

@@ -14,6 +14,7 @@
 #include "articulate/formats/document.h"
 #include "articulate/formats/mjcf.h"
 #include "articulate/formulations/tree_simulation.h"
+#include "articulate/model/appearance.h"
 #include "articulate/model/model.h"
 
 using namespace art;
@@ -195,6 +196,28 @@ class TestMjcf : public QObject {
     }
   }
 
+  // a joint whose start (ref) or a keyframe's qpos lies past its range starts on the range's
+  // nearest end, with a note for each: Articulate's stops would snap it there in the first step
+  void startsOutsideTheRangeAreClamped() {
+    MjcfImport r;
+    const ModelSpec spec = specFromMjcf(
+        "<mujoco><compiler angle='radian'/><worldbody><body><joint name='elbow' range='0.5 1'/><geom size='0.1' pos='0.2 0 0'/>"
+        "<body><joint name='wrist' range='-1 1' ref='0.2'/><geom size='0.1'/></body></body></worldbody>"
+        "<keyframe><key name='high' qpos='2 0.5'/><key qpos='0.7 -3'/></keyframe></mujoco>",
+        "arm.xml", &r);
+    QCOMPARE(spec.bodies[0].q0, 0.5);
+    QCOMPARE(spec.bodies[1].q0, 0.2);
+    QCOMPARE(spec.keyframes[0].q(0), 1.0);
+    QCOMPARE(spec.keyframes[0].q(1), 0.5);
+    QCOMPARE(spec.keyframes[1].q(0), 0.7);
+    QCOMPARE(spec.keyframes[1].q(1), -1.0);
+    const std::string notes = allNotes(r);
+    QVERIFY2(has(notes, "joint 'elbow' starts at 0, outside its limits: moved to its lower limit 0.5"), notes.c_str());
+    QVERIFY2(has(notes, "keyframe 'high': joint 'elbow' starts at 2, outside its limits: moved to its upper limit 1"), notes.c_str());
+    QVERIFY2(has(notes, "keyframe 'key2': joint 'wrist' starts at -3, outside its limits: moved to its lower limit -1"), notes.c_str());
+    QVERIFY2(!has(notes, "joint 'wrist' starts at 0.2"), notes.c_str());
+  }
+
   void reportNamesWhatIsSkipped() {
     MjcfImport r;
     specFromMjcf("<mujoco><size memory='10M'/><option sleep_tolerance='1e-3'/><visual><global realtime='1'/></visual>"
@@ -260,6 +283,62 @@ class TestMjcf : public QObject {
     QCOMPARE(spec.bodies.size(), std::size_t{1});
     const std::string notes = allNotes(r);
     QVERIFY2(has(notes, "m.xml:1: <mesh>: mesh 'nowhere.stl' is not used") && has(notes, "nowhere.stl"), notes.c_str());
+  }
+
+  // a mesh given in the XML (MuJoCo's car.xml): without faces, its vertices' convex hull (a
+  // cube's 8 corners and a point inside: 12 triangles, the point dropped), with faces, those
+  // faces (an octahedron); each drawn, touching the ground, and weighing as MuJoCo 2.2.2 weighs
+  // a mesh at its density of 1000 kg/m^3 (its volume with exactmeshinertia, else its
+  // equivalent inertia box's). A list of the wrong length or a face out of range is refused naming
+  // the line and the element; a flat hull is a note, and its geom adds no mass
+  void xmlMeshesAreBuilt() {
+    MjcfImport r;
+    const ModelSpec spec = specFromMjcf(
+        "<mujoco><asset>\n"
+        "<mesh name='box' scale='2 1 1' vertex='0 0 0  1 0 0  0 1 0  1 1 0  0 0 1  1 0 1  0 1 1  1 1 1  0.5 0.5 0.5'/>\n"
+        "<mesh name='octa' vertex='1 0 0  -1 0 0  0 1 0  0 -1 0  0 0 1  0 0 -1'\n"
+        "      face='0 2 4  2 1 4  1 3 4  3 0 4  2 0 5  1 2 5  3 1 5  0 3 5'/>\n"
+        "<mesh name='flat' vertex='0 0 0  1 0 0  0 1 0  1 1 0'/>\n"
+        "</asset><worldbody><geom type='plane' size='5 5 0.1'/>\n"
+        "<body name='chassis' pos='0 0 1'><freejoint/><geom type='mesh' mesh='box'/></body>\n"
+        "<body name='gem' pos='3 0 1'><freejoint/><geom type='mesh' mesh='octa'/><geom type='mesh' mesh='flat'/></body>\n"
+        "</worldbody></mujoco>",
+        "car.xml", &r);
+    QCOMPARE(spec.bodies.size(), std::size_t{2});
+    QVERIFY(std::abs(spec.bodies[0].inertia.mass - 2000) < 1e-9 * 2000);          // 2 x 1 x 1 m
+    // MuJoCo 2.2.2 weighs a mesh as its equivalent inertia box: the octahedron |x|+|y|+|z| <= 1
+    // has 1/5 per unit mass about each axis, the box of half-sizes sqrt(3/10) the same
+    QVERIFY(std::abs(spec.bodies[1].inertia.mass - 8000 * std::pow(0.3, 1.5)) < 1e-9 * 2000);
+    const std::string text = "<mujoco><compiler exactmeshinertia='true'/><asset><mesh name='octa' vertex='1 0 0  -1 0 0  0 1 0  0 -1 0  0 0 1  0 0 -1'/>"
+                             "</asset><worldbody><body><freejoint/><geom type='mesh' mesh='octa'/></body></worldbody></mujoco>";
+    QVERIFY(std::abs(specFromMjcf(text, "exact.xml").bodies[0].inertia.mass - 4000.0 / 3) < 1e-9 * 2000);  // 4/3 m^3
+    const auto triangles = [&](int body) {
+      std::size_t n = 0;
+      for (const Primitive& p : interpretAppearance(spec.bodies[static_cast<std::size_t>(body)].appearance, Vec3::Ones(), false, "", nullptr))
+        if (p.kind == Primitive::Kind::Triangles) n += p.triangles.size();
+      return n;
+    };
+    QCOMPARE(triangles(0), std::size_t{12});
+    QCOMPARE(triangles(1), std::size_t{8});
+    std::size_t onChassis = 0;
+    for (const ContactPointSpec& c : spec.contacts) onChassis += c.body == 0;
+    QCOMPARE(onChassis, std::size_t{8});  // the hull's corners, the inner point not among them
+    const std::string notes = allNotes(r);
+    QVERIFY2(has(notes, "car.xml:5: <mesh name='flat'>: mesh 'flat' is not used: its vertices span no volume"), notes.c_str());
+    QVERIFY2(has(notes, "1 mesh geom(s) add no mass"), notes.c_str());
+    for (const auto& [xml, message] : std::vector<std::pair<std::string, std::string>>{
+             {"<mesh name='m' vertex='0 0 0  1 0 0  0 1'/>", "bad.xml:2: <mesh name='m'>: vertex needs 3 numbers per vertex, got 8 numbers"},
+             {"<mesh name='m' vertex='0 0 0  1 0 0  0 1 0' face='0 1 3'/>", "bad.xml:2: <mesh name='m'>: face: '3' is not the index of one of its 3 vertices"},
+             {"<mesh name='m' vertex='0 0 0  1 0 0  0 1 0' face='0 1'/>", "face needs 3 vertex indices per face, got 2 numbers"},
+             {"<mesh vertex='0 0 0  1 0 0  0 1 0  0 0 1'/>", "a mesh given by its vertex list needs a name"},
+             {"<mesh name='m' vertex='0 0 0  1 0 0  0 1 0  0 0 nan'/>", "vertex must be numbers"}}) {
+      try {
+        specFromMjcf("<mujoco><asset>\n" + xml + "</asset><worldbody><body><joint/><geom size='0.1'/></body></worldbody></mujoco>", "bad.xml");
+        QFAIL(qPrintable(QString::fromStdString("accepted: " + xml)));
+      } catch (const FormatError& e) {
+        QVERIFY2(has(e.what(), message), e.what());
+      }
+    }
   }
 
   void loadDocumentReadsXml() {

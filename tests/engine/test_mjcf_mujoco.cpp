@@ -252,6 +252,17 @@ class TestMjcfMujoco : public QObject {
   }
 
  private slots:
+  // compare() at one file, with the figures printed, held to kTolerance, and nv as expected
+  void agreesWithMujoco(const QString& path, int seed, int expectedNv, const QString& what) {
+    double worstH = 1, worstBias = 1;
+    int nv = 0;
+    compare(path, seed, worstH, worstBias, nv);
+    qInfo().noquote() << QString("%1: H within %2, bias within %3 of MuJoCo's").arg(what).arg(worstH).arg(worstBias);
+    QCOMPARE(nv, expectedNv);
+    QVERIFY2(worstH <= kTolerance, qPrintable(QString::number(worstH)));
+    QVERIFY2(worstBias <= kTolerance, qPrintable(QString::number(worstBias)));
+  }
+
   void matchesMujoco_data() {
     QTest::addColumn<int>("seed");
     QTest::addColumn<bool>("floating");
@@ -303,13 +314,7 @@ class TestMjcfMujoco : public QObject {
   // the shipped example: models/robots/mjcf_quadruped (an included defaults file, visual and
   // collision classes, meshes that add no mass, a free joint)
   void shippedQuadruped() {
-    double worstH = 1, worstBias = 1;
-    int nv = 0;
-    compare(ARTICULATE_MODELS_DIR "/robots/mjcf_quadruped/quadruped.xml", 6, worstH, worstBias, nv);
-    qInfo().noquote() << QString("mjcf_quadruped: H within %1, bias within %2 of MuJoCo's").arg(worstH).arg(worstBias);
-    QCOMPARE(nv, 18);
-    QVERIFY2(worstH <= kTolerance, qPrintable(QString::number(worstH)));
-    QVERIFY2(worstBias <= kTolerance, qPrintable(QString::number(worstBias)));
+    agreesWithMujoco(ARTICULATE_MODELS_DIR "/robots/mjcf_quadruped/quadruped.xml", 6, 18, "mjcf_quadruped");
   }
 
   // <include> of defaults and of bodies, meshdir, and a mesh geom whose inertia comes from its
@@ -329,13 +334,23 @@ class TestMjcfMujoco : public QObject {
     QVERIFY(writeFile(path, "<mujoco model='included'><compiler meshdir='parts/meshes'/><include file='parts/defaults.xml'/>"
                             "<asset><mesh name='block' file='block.stl' scale='1 1.5 1'/></asset>"
                             "<worldbody><include file='parts/arm.xml'/></worldbody></mujoco>"));
-    double worstH = 1, worstBias = 1;
-    int nv = 0;
-    compare(path, 5, worstH, worstBias, nv);
-    qInfo().noquote() << QString("included mesh robot: H within %1, bias within %2 of MuJoCo's").arg(worstH).arg(worstBias);
-    QCOMPARE(nv, 2);
-    QVERIFY2(worstH <= kTolerance, qPrintable(QString::number(worstH)));
-    QVERIFY2(worstBias <= kTolerance, qPrintable(QString::number(worstBias)));
+    agreesWithMujoco(path, 5, 2, "included mesh robot");
+  }
+
+  // meshes given in the XML, as MuJoCo's car.xml has its chassis: a vertex list without faces
+  // (MuJoCo and Articulate take its convex hull: an irregular hexahedron with points inside),
+  // and one with its faces (a tetrahedron); their inertia as MuJoCo 2.2.2's compiler makes it
+  void xmlMeshInertia() {
+    QTemporaryDir tmp;
+    const QString path = tmp.filePath("car.xml");
+    QVERIFY(writeFile(path, "<mujoco model='car'><asset>"
+                            "<mesh name='chasis' scale='.5 .3 .15' vertex='9 2 0 -10 10 10 9 -2 0 10 3 -10 10 -3 -10 -8 10 -10 -10 -10 10 -8 -10 -10 -5 0 20 1 1 1 -2 0.5 -3'/>"
+                            "<mesh name='tet' vertex='0 0 0 0.3 0 0 0 0.2 0 0 0 0.4' face='0 2 1 0 1 3 0 3 2 1 2 3'/></asset>"
+                            "<worldbody><body name='car' pos='0 0 0.3'><joint name='roll' axis='1 0.2 0'/>"
+                            "<geom type='mesh' mesh='chasis' pos='0.1 0 0' euler='0 10 20'/>"
+                            "<body name='arm' pos='0.5 0 0'><joint name='lift' axis='0 1 0'/><geom type='mesh' mesh='tet' density='700'/></body>"
+                            "</body></worldbody></mujoco>"));
+    agreesWithMujoco(path, 7, 2, "vertex-list meshes");
   }
 };
 

@@ -74,8 +74,14 @@ double dynamicsDifference(const ModelSpec& a, const ModelSpec& b, std::uint32_t 
   return worst;
 }
 
+// written and read back, floating again when it floated (a robot without legs otherwise reads
+// back fixed: the automatic base)
 ModelSpec roundTrip(const ModelSpec& spec, std::vector<std::string>* importNotes = nullptr) {
-  return specFromUrdf(specToUrdf(spec).xml, "(round trip)", importNotes);
+  const bool floating = !spec.bodies.empty() && spec.bodies[0].joint.type == JointType::Free;
+  UrdfImport report;
+  ModelSpec back = specFromUrdf(specToUrdf(spec).xml, "(round trip)", &report, floating ? UrdfBase::Floating : UrdfBase::Auto);
+  if (importNotes) importNotes->insert(importNotes->end(), report.notes.begin(), report.notes.end());
+  return back;
 }
 
 // The fixture, transcribed by hand into URDF's own terms: a link's frame is its parent's frame
@@ -682,7 +688,7 @@ class TestUrdf : public QObject {
     const std::string xml = "<robot name='r'><link name='a'><inertial><mass value='1'/><inertia ixx='0.1' iyy='0.1' izz='0.1' ixy='0' ixz='0' iyz='0'/></inertial>"
                             "<collision><origin xyz='0.5 0 0' rpy='0 0 1.5707963267948966'/><geometry><mesh filename='tet.obj' scale='0.1 0.2 0.3'/></geometry></collision></link></robot>";
     UrdfImport report;
-    const ModelSpec spec = specFromUrdf(xml, dir.filePath("r.urdf").toStdString(), &report);
+    const ModelSpec spec = specFromUrdf(xml, dir.filePath("r.urdf").toStdString(), &report, UrdfBase::Floating);
     QCOMPARE(spec.contacts.size(), std::size_t{4});
     // the corners scaled, then turned a quarter about z and moved 0.5 along x
     const std::vector<Vec3> expected = {Vec3(0.5, 0, 0), Vec3(0.5, 0.1, 0), Vec3(0.3, 0, 0), Vec3(0.5, 0, 0.3)};
@@ -693,7 +699,9 @@ class TestUrdf : public QObject {
     }
   }
 
-  void floatingQuadrupedLandsAndStands() {
+  // a quadruped (written here): torso with a collision box, legs with hip and knee stops and
+  // friction, sphere feet
+  static QString dogUrdf() {
     const char* inertial = "<inertial><mass value='%1'/><inertia ixx='%2' iyy='%2' izz='%2' ixy='0' ixz='0' iyz='0'/></inertial>";
     QString xml = "<robot name='dog'><link name='torso'>" + QString(inertial).arg(8).arg(0.2) +
                   "<collision><geometry><box size='0.6 0.3 0.1'/></geometry></collision></link>";
@@ -711,6 +719,146 @@ class TestUrdf : public QObject {
                      "<dynamics friction='1'/></joint>").arg(leg);
     }
     xml += "</robot>";
+    return xml;
+  }
+
+  // the automatic base (UrdfBase::Auto) comes from the robot: floating when collision geometry
+  // reaches below the root link in two or more of its branches (legs), else fixed; a root link
+  // named 'world' is always fixed. Arms (a gripper's two fingers are one branch), a mounted
+  // pendulum and a robot without collision geometry stay where they are; legged robots float
+  void baseFollowsTheRobot_data() {
+    QTest::addColumn<QString>("xml");
+    QTest::addColumn<bool>("floating");
+    QTest::addColumn<QString>("why");
+    const auto link = [](const QString& name, const QString& collision = "") {
+      return "<link name='" + name + "'><inertial><mass value='1'/><inertia ixx='0.01' iyy='0.01' izz='0.01' ixy='0' ixz='0' iyz='0'/></inertial>" +
+             (collision.isEmpty() ? QString() : "<collision>" + collision + "</collision>") + "</link>";
+    };
+    const auto joint = [](const QString& child, const QString& parent, const QString& xyz, const QString& type = "revolute") {
+      return "<joint name='" + child + "_joint' type='" + type + "'><parent link='" + parent + "'/><child link='" + child +
+             "'/><origin xyz='" + xyz + "'/><axis xyz='0 1 0'/><limit lower='-3' upper='3' effort='10' velocity='5'/></joint>";
+    };
+    const QString box = "<origin xyz='0 0 0.15'/><geometry><box size='0.05 0.05 0.3'/></geometry>";
+    const QString hanging = "<origin xyz='0 0 -0.2'/><geometry><cylinder radius='0.02' length='0.4'/></geometry>";
+    const QString foot = "<origin xyz='0 0 -0.3'/><geometry><sphere radius='0.03'/></geometry>";
+    // an arm standing up from its base, with a two-finger gripper at its end
+    QString arm = "<robot name='arm'>" + link("base_link", "<geometry><cylinder radius='0.1' length='0.1'/></geometry>") +
+                  link("l1", box) + joint("l1", "base_link", "0 0 0.05") + link("l2", box) + joint("l2", "l1", "0 0 0.3") +
+                  link("hand", box) + joint("hand", "l2", "0 0 0.3") +
+                  link("finger_l", "<geometry><box size='0.01 0.01 0.05'/></geometry>") + joint("finger_l", "hand", "0 0.02 0.3", "prismatic") +
+                  link("finger_r", "<geometry><box size='0.01 0.01 0.05'/></geometry>") + joint("finger_r", "hand", "0 -0.02 0.3", "prismatic") + "</robot>";
+    QTest::newRow("arm") << arm << false << "no collision geometry reaches below the root link";
+    // a double pendulum hanging from a wall mount: one branch below its root
+    QString pendulum = "<robot name='pendulum'>" + link("mount", "<geometry><box size='0.1 0.1 0.1'/></geometry>") +
+                       link("upper", hanging) + joint("upper", "mount", "0 0 0") + link("lower", hanging) +
+                       joint("lower", "upper", "0 0 -0.4") + "</robot>";
+    QTest::newRow("mounted pendulum") << pendulum << false << "in 1 of its branches, fewer than two legs";
+    QString biped = "<robot name='biped'>" + link("pelvis", "<geometry><box size='0.2 0.3 0.1'/></geometry>");
+    for (const QString side : {"left", "right"})
+      biped += link(side + "_thigh", hanging) + joint(side + "_thigh", "pelvis", side == "left" ? "0 0.1 -0.05" : "0 -0.1 -0.05") +
+               link(side + "_shin", foot) + joint(side + "_shin", side + "_thigh", "0 0 -0.4");
+    biped += link("torso", box) + joint("torso", "pelvis", "0 0 0.05") + "</robot>";
+    QTest::newRow("biped") << biped << true << "in 2 of its branches, its legs";
+    QTest::newRow("quadruped") << dogUrdf() << true << "in 4 of its branches, its legs";
+    QString world = biped;
+    world.replace("<robot name='biped'>", "<robot name='biped'><link name='world'/><joint name='pin' type='fixed'><parent link='world'/><child link='pelvis'/></joint>");
+    QTest::newRow("root named world") << world << false << "";
+    QString bare = pendulum;
+    bare.replace(QRegularExpression("<collision>.*?</collision>"), "");
+    QTest::newRow("no collision geometry") << bare << false << "no collision geometry reaches below the root link";
+  }
+  void baseFollowsTheRobot() {
+    QFETCH(QString, xml);
+    QFETCH(bool, floating);
+    QFETCH(QString, why);
+    UrdfImport report;
+    const ModelSpec spec = specFromUrdf(xml.toStdString(), "robot.urdf", &report);
+    std::string said;
+    for (const std::string& n : report.notes) said += n + "\n";
+    QVERIFY2(report.floating == floating, said.c_str());
+    QCOMPARE(spec.bodies[0].joint.type == JointType::Free, floating);
+    QCOMPARE(spec.contacts.empty(), !floating);
+    QVERIFY2(QString::fromStdString(said).contains(why), said.c_str());
+    if (why.isEmpty()) return;  // the root link 'world'
+    QVERIFY2(QString::fromStdString(said).contains(floating ? "floats on a free joint (automatic: " : "is the fixed base (automatic: "), said.c_str());
+    // the caller's choice wins
+    UrdfImport asked;
+    const ModelSpec other = specFromUrdf(xml.toStdString(), "robot.urdf", &asked, floating ? UrdfBase::Fixed : UrdfBase::Floating);
+    QCOMPARE(asked.floating, !floating);
+    QCOMPARE(other.bodies[0].joint.type == JointType::Free, !floating);
+  }
+
+  // a legged robot whose root link is at the origin has its legs inside the floor: it opens
+  // standing on the ground (the lowest foot at z = 0 to round-off, the posture kept), says how
+  // far it was raised, and stands for 3 s without sinking or gaining energy
+  void floatingRobotStandsOnTheGround() {
+    UrdfImport report;
+    const ModelSpec spec = specFromUrdf(dogUrdf().toStdString(), "dog.urdf", &report);
+    QVERIFY(report.floating);
+    std::string said;
+    for (const std::string& n : report.notes) said += n + "\n";
+    const Model m = compile(spec);
+    Data data(m);
+    double lowest = 1e9;
+    Eigen::VectorXd qd0 = Eigen::VectorXd::Zero(m.nv());
+    for (const ContactPointSpec& c : spec.contacts)
+      lowest = std::min(lowest, bodyPointMotion(m, data, c.body, c.point, m.q0, qd0).position.z() - c.radius);
+    QVERIFY2(std::abs(lowest) < 1e-12, qPrintable(QString::number(lowest)));
+    // the torso's origin: raised from 0 by the legs' reach, the joints as the limits put them
+    const double raised = m.q0(2);
+    QVERIFY2(raised > 0.3 && raised < 0.5, qPrintable(QString::number(raised)));
+    QVERIFY2(said.find("the robot was raised by " + std::to_string(raised).substr(0, 4)) != std::string::npos, said.c_str());
+    QVERIFY2(said.find("to stand on the ground: its lowest collision geometry touches z = 0") != std::string::npos, said.c_str());
+    Simulation sim(m, SimulationOptions{});
+    const double e0 = sim.energy().kinetic + sim.energy().potential;
+    QVERIFY2(sim.advanceTo(3.0), sim.divergence() ? sim.divergence()->message.c_str() : "");
+    const EnergyMomentum e = sim.energy();
+    qInfo("torso from z = %.4f to %.4f m, kinetic energy %.2e J, energy %.4f -> %.4f J", raised, sim.q()(2), e.kinetic, e0,
+          e.kinetic + e.potential);
+    QVERIFY(e.kinetic < 1e-6);
+    QVERIFY(sim.q()(2) > raised - 0.01 && sim.q()(2) < raised + 1e-9);  // settled a few mm into the ground
+    QVERIFY(e.kinetic + e.potential <= e0 + 1e-9);
+  }
+
+  // a joint that starts (q = 0) outside its limits, as a Kinova arm's do, starts on its nearest
+  // limit with a note naming it: the stops would snap it there in the first step and add
+  // energy (3.16 J became 7.33 J, and the dissipated energy went negative)
+  void startPoseIsClampedToLimits() {
+    QString xml = "<robot name='kinova'><link name='world'/>";
+    const double lower[3] = {0.82, 0.33, -0.5}, upper[3] = {2.5, 2.0, -0.1};
+    QString parent = "world";
+    for (int k = 0; k < 3; ++k) {
+      const QString name = QString("l%1").arg(k + 1);
+      xml += "<link name='" + name + "'><inertial><origin xyz='0.2 0 0'/><mass value='1'/><inertia ixx='0.01' iyy='0.01' izz='0.01' ixy='0' ixz='0' iyz='0'/></inertial></link>";
+      xml += QString("<joint name='j%1' type='revolute'><parent link='%2'/><child link='%3'/><origin xyz='%4 0 0'/><axis xyz='0 1 0'/>"
+                     "<limit lower='%5' upper='%6' effort='10' velocity='5'/></joint>")
+                 .arg(k + 1).arg(parent, name).arg(k ? 0.4 : 0.0).arg(lower[k]).arg(upper[k]);
+      parent = name;
+    }
+    xml += "</robot>";
+    UrdfImport report;
+    const ModelSpec spec = specFromUrdf(xml.toStdString(), "kinova.urdf", &report);
+    QCOMPARE(spec.bodies[0].q0, 0.82);
+    QCOMPARE(spec.bodies[1].q0, 0.33);
+    QCOMPARE(spec.bodies[2].q0, -0.1);
+    std::string said;
+    for (const std::string& n : report.notes) said += n + "\n";
+    QVERIFY2(said.find("joint 'j1' starts at 0, outside its limits: moved to its lower limit 0.82") != std::string::npos, said.c_str());
+    QVERIFY2(said.find("joint 'j2' starts at 0, outside its limits: moved to its lower limit 0.33") != std::string::npos, said.c_str());
+    QVERIFY2(said.find("joint 'j3' starts at 0, outside its limits: moved to its upper limit -0.1") != std::string::npos, said.c_str());
+    // from there the stops only take energy out
+    const Model m = compile(spec);
+    Simulation sim(m, SimulationOptions{});
+    const double e0 = sim.energy().kinetic + sim.energy().potential;
+    QVERIFY(sim.advanceTo(1.0));
+    const EnergyMomentum e = sim.energy();
+    qInfo("energy %.4f J -> %.4f J, dissipated %.4f J", e0, e.kinetic + e.potential, sim.energyDissipated());
+    QVERIFY(sim.energyDissipated() >= -1e-9);
+    QVERIFY(e.kinetic + e.potential <= e0 + 1e-6);
+  }
+
+  void floatingQuadrupedLandsAndStands() {
+    const QString xml = dogUrdf();
     UrdfImport report;
     const ModelSpec spec = specFromUrdf(xml.toStdString(), "dog.urdf", &report);
     QVERIFY(report.floating);

@@ -526,9 +526,10 @@ class TestMainWindow : public QObject {
       QFile::copy(dir.filePath("report.png"), qEnvironmentVariable("ARTICULATE_TEST_SHOTS") + "/import_report.png");
   }
 
-  // File > URDF Base: a robot whose root link is not 'world' floats by default; choosing
-  // Fixed through the menu reads the open robot again with a fixed base, and the choice is
-  // remembered. File > URDF Package Folders' list finds package:// meshes found nowhere else.
+  // File > URDF Base: a robot without legs (no collision geometry below its root link) opens
+  // fixed; choosing Floating through the menu reads the open robot again floating, and the
+  // choice is remembered for that file alone: another robot opens with its automatic base.
+  // File > URDF Package Folders' list finds package:// meshes found nowhere else.
   void urdfBaseAndPackageFolders() {
     QTemporaryDir dir;
     // a two-link robot whose meshes are in a package outside its own folders
@@ -552,20 +553,31 @@ class TestMainWindow : public QObject {
             "izz='0.1' ixy='0' ixz='0' iyz='0'/></inertial></link><joint name='hinge' type='continuous'>"
             "<parent link='base_link'/><child link='arm'/><axis xyz='0 0 1'/></joint></robot>");
     f.close();
+    QVERIFY(QFile::copy(urdf, dir.filePath("robot/other.urdf")));
     MainWindow w;
     w.show();
+    QAction* automatic = nullptr;
+    QAction* floating = nullptr;
+    for (QAction* a : w.findChildren<QAction*>()) {
+      if (a->data().toString() == "auto") automatic = a;
+      if (a->data().toString() == "floating") floating = a;
+    }
+    QVERIFY(automatic && floating);
+    QVERIFY(!floating->isEnabled());  // no robot open
     QVERIFY(w.openFile(urdf));
-    QCOMPARE(w.model()->spec.bodies.size(), std::size_t{2});
-    QCOMPARE(w.model()->spec.bodies[0].joint.type, art::JointType::Free);
-    QVERIFY2(w.statusText().contains("mesh 'package://my_pkg/part.stl' is not drawn: not found"), qPrintable(w.statusText()));
-    QAction* fixed = nullptr;
-    for (QAction* a : w.findChildren<QAction*>())
-      if (a->data().toString() == "fixed") fixed = a;
-    QVERIFY(fixed);
-    fixed->trigger();
     QCOMPARE(w.model()->spec.bodies.size(), std::size_t{1});
     QCOMPARE(w.model()->spec.bodies[0].joint.type, art::JointType::Rz);
-    QCOMPARE(art::gui::Settings::load().urdfBase, QString("fixed"));
+    QVERIFY(automatic->isChecked() && floating->isEnabled());
+    QVERIFY2(w.statusText().contains("mesh 'package://my_pkg/part.stl' is not drawn: not found"), qPrintable(w.statusText()));
+    floating->trigger();
+    QCOMPARE(w.model()->spec.bodies.size(), std::size_t{2});
+    QCOMPARE(w.model()->spec.bodies[0].joint.type, art::JointType::Free);
+    QVERIFY(floating->isChecked());
+    QCOMPARE(art::gui::Settings::load().urdfBase(urdf), QString("floating"));
+    QCOMPARE(art::gui::Settings::load().urdfBase(dir.filePath("robot/other.urdf")), QString("auto"));
+    QVERIFY(w.openFile(dir.filePath("robot/other.urdf")));
+    QCOMPARE(w.model()->spec.bodies.size(), std::size_t{1});  // its own, automatic base
+    QVERIFY(automatic->isChecked());
     // the package folder, as File > URDF Package Folders stores it
     art::gui::Settings settings = art::gui::Settings::load();
     settings.packageFolders = {dir.filePath("elsewhere")};
@@ -573,11 +585,47 @@ class TestMainWindow : public QObject {
     MainWindow again;
     again.show();
     QVERIFY(again.openFile(urdf));
-    QCOMPARE(again.model()->spec.bodies.size(), std::size_t{1});  // still fixed: remembered
+    QCOMPARE(again.model()->spec.bodies.size(), std::size_t{2});  // still floating: remembered
     QVERIFY2(!again.statusText().contains("not drawn"), qPrintable(again.statusText()));
-    const std::vector<std::string> meshes = art::meshFiles(again.model()->spec.baseAppearance);
+    const std::vector<std::string> meshes = art::meshFiles(again.model()->spec.bodies[0].appearance);
     QCOMPARE(meshes.size(), std::size_t{1});
     QCOMPARE(QString::fromStdString(meshes[0]), QFileInfo(dir.filePath("elsewhere/my_pkg/part.stl")).absoluteFilePath());
+  }
+
+  // issue 32: a legged URDF robot floats, stands on the ground and has a floor drawn under it
+  // (its file draws none); the same robot bolted to a root link 'world' has no ground contact
+  // and no floor. The pixel below the robot is the floor's grey, else the sky's gradient
+  void floorUnderLeggedRobots() {
+    QTemporaryDir dir;
+    QString urdf = "<robot name='dog'><link name='torso'><inertial><mass value='8'/><inertia ixx='0.2' iyy='0.2' izz='0.2' ixy='0' ixz='0' iyz='0'/></inertial>"
+                   "<visual><geometry><box size='0.6 0.3 0.1'/></geometry></visual><collision><geometry><box size='0.6 0.3 0.1'/></geometry></collision></link>";
+    for (int k = 0; k < 4; ++k)
+      urdf += QString("<link name='leg%1'><inertial><mass value='0.5'/><inertia ixx='0.002' iyy='0.002' izz='0.002' ixy='0' ixz='0' iyz='0'/></inertial>"
+                      "<visual><origin xyz='0 0 -0.15'/><geometry><cylinder radius='0.02' length='0.3'/></geometry></visual>"
+                      "<collision><origin xyz='0 0 -0.3'/><geometry><sphere radius='0.03'/></geometry></collision></link>"
+                      "<joint name='hip%1' type='revolute'><parent link='torso'/><child link='leg%1'/><origin xyz='%2 %3 -0.05'/>"
+                      "<axis xyz='0 1 0'/><limit lower='-0.5' upper='0.5' effort='10' velocity='5'/></joint>")
+                  .arg(k).arg(k < 2 ? 0.25 : -0.25).arg(k % 2 ? 0.15 : -0.15);
+    urdf += "</robot>";
+    const auto below = [&](const QString& text) {
+      const QString path = dir.filePath("robot.urdf"), png = dir.filePath("shot.png");
+      QFile f(path);
+      if (!f.open(QIODevice::WriteOnly)) return QColor();
+      f.write(text.toUtf8());
+      f.close();
+      QString out;
+      if (runGui({"--screenshot", png, "--size", "400x300", path}, &out) != 0) return QColor();
+      const QImage image(png);
+      return image.isNull() ? QColor() : image.pixelColor(200, 290);
+    };
+    const QColor floor = below(urdf);
+    QVERIFY2(floor.isValid() && floor.red() == floor.green() && floor.green() == floor.blue() && floor.red() > 40,
+             qPrintable(floor.name()));
+    QString bolted = urdf;
+    bolted.replace("<robot name='dog'>", "<robot name='dog'><link name='world'/><joint name='bolt' type='fixed'>"
+                                         "<parent link='world'/><child link='torso'/></joint>");
+    const QColor sky = below(bolted);
+    QVERIFY2(sky.isValid() && sky.blue() > sky.red() + 5, qPrintable(sky.name()));
   }
 
   void screenshotWritesImageOfRequestedSize() {

@@ -94,6 +94,20 @@ BodyPointMotion bodyPointMotion(const Model& m, Data& d, int body, const Vec3& p
   return out;
 }
 
+GroundPenetration groundPenetration(const Model& m, Data& d, const VecRef& q) {
+  GroundPenetration out;
+  const Eigen::VectorXd rest = Eigen::VectorXd::Zero(m.nv());
+  const int up = m.arithmetic == Arithmetic::Spatial ? 2 : 1;
+  for (const ContactPointSpec& c : m.contacts) {
+    const double height = bodyPointMotion(m, d, c.body, c.point, q, rest).position(up) - c.radius;
+    if (height < 0) {
+      ++out.points;
+      out.depth = std::max(out.depth, -height);
+    }
+  }
+  return out;
+}
+
 int contactStateSize(const Model& model) {
   return static_cast<int>(model.contacts.size()) *
          (model.arithmetic == Arithmetic::Spatial ? 2 : 1);

@@ -14,12 +14,14 @@
 #include <optional>
 #include <set>
 
+#include <Eigen/Eigenvalues>
 #include <Eigen/Geometry>
 #include <tinyxml2.h>
 
 #include "articulate/formats/files.h"
 #include "articulate/formats/json.h"
 #include "articulate/formats/mesh.h"
+#include "convex_hull.h"
 #include "articulate/model/model.h"
 #include "robot_import.h"
 
@@ -59,7 +61,10 @@ using Frame = robot::Frame;
 
 struct MeshAsset {
   std::string file;  // absolute, "" when not found or not readable (noted)
+  std::shared_ptr<const MeshData> data;  // a mesh given in the XML (vertex, face): built here
   Vec3 scale = Vec3::Ones();
+  /// the mesh (file or XML), null when it was not found or not usable (noted)
+  std::shared_ptr<const MeshData> mesh() const { return data ? data : file.empty() ? nullptr : loadMesh(file); }
 };
 
 // the attributes each element reads, or knowingly ignores because they do not change the
@@ -88,7 +93,7 @@ const std::map<std::string, std::set<std::string>>& knownAttributes() {
       {"geom", {"name", "class", "type", "size", "fromto", "pos", "quat", "axisangle", "euler", "xyaxes", "zaxis",
                 "mass", "density", "rgba", "material", "mesh", "group", "contype", "conaffinity", "friction",
                 "condim", "solref", "solimp", "solmix", "margin", "gap", "priority", "user", "hfield"}},
-      {"mesh", {"name", "class", "file", "scale", "content_type"}},
+      {"mesh", {"name", "class", "file", "scale", "content_type", "vertex", "face"}},
       {"material", {"name", "class", "rgba", "texture", "texrepeat", "texuniform", "emission", "specular",
                     "shininess", "reflectance", "metallic", "roughness"}},
       {"site", {"name", "class", "type", "size", "fromto", "pos", "quat", "axisangle", "euler", "xyaxes", "zaxis",
@@ -112,6 +117,8 @@ struct State {
   enum class FromGeom { False, True, Auto } inertiaFromGeom = FromGeom::Auto;
   int groupLo = 0, groupHi = 5;
   bool autolimits = true;
+  // MuJoCo 2.2.2's default: a mesh geom weighs its equivalent inertia box (below)
+  bool exactMeshInertia = false;
   // defaults, assets
   std::map<std::string, DefaultClass> classes;
   std::map<std::string, MeshAsset> meshes;
@@ -386,6 +393,10 @@ void readCompiler(State& s, const XMLElement* e) {
     throw s.fail(e, "coordinate='" + *v + "' is not supported: Articulate reads local coordinates (as MuJoCo 2.3 and later)");
   if (const auto v = get(a, "assetdir"); v && !a.count("meshdir")) s.meshdir = *v;
   if (const auto v = get(a, "meshdir")) s.meshdir = *v;
+  if (const auto v = get(a, "exactmeshinertia")) {
+    if (*v != "true" && *v != "false") throw s.fail(e, "exactmeshinertia must be true or false, got '" + *v + "'");
+    s.exactMeshInertia = *v == "true";
+  }
   if (const auto v = get(a, "inertiafromgeom")) {
     if (*v == "true") s.inertiaFromGeom = State::FromGeom::True;
     else if (*v == "false") s.inertiaFromGeom = State::FromGeom::False;
@@ -465,6 +476,47 @@ std::string meshPath(const State& s, const std::string& file) {
   return fs::absolute(p).lexically_normal().string();
 }
 
+// a <mesh> given by its vertex list (and faces, where given) in the XML, as MuJoCo's car.xml
+// writes its chassis: without faces, the vertices' convex hull, as MuJoCo builds it (qhull).
+// Null, with a note, when the hull is flat; a list of the wrong length or a face index out of
+// range is refused naming the element
+std::shared_ptr<const MeshData> xmlMesh(State& s, const XMLElement* c, const Attrs& a, const std::string& name) {
+  const std::string vertexText = *get(a, "vertex");
+  const std::vector<double> v = numbers(s, c, "vertex", vertexText, 0, 3 * MeshLimits::triangles);
+  if (v.size() % 3 != 0)
+    throw s.fail(c, "vertex needs 3 numbers per vertex, got " + std::to_string(v.size()) + " numbers");
+  std::vector<Vec3> points;
+  for (std::size_t k = 0; k < v.size(); k += 3) points.emplace_back(v[k], v[k + 1], v[k + 2]);
+  if (const auto face = get(a, "face")) {
+    const std::vector<double> f = numbers(s, c, "face", *face, 0, 3 * MeshLimits::triangles);
+    if (f.empty() || f.size() % 3 != 0) throw s.fail(c, "face needs 3 vertex indices per face, got " + std::to_string(f.size()) + " numbers");
+    auto mesh = std::make_shared<MeshData>();
+    for (const Vec3& p : points) mesh->vertices.push_back(p.cast<float>());
+    for (std::size_t k = 0; k < f.size(); k += 3) {
+      std::array<std::uint32_t, 3> t{};
+      for (std::size_t j = 0; j < 3; ++j) {
+        if (f[k + j] != std::floor(f[k + j]) || f[k + j] < 0 || f[k + j] >= static_cast<double>(points.size()))
+          throw s.fail(c, "face: '" + num(f[k + j]) + "' is not the index of one of its " + std::to_string(points.size()) + " vertices");
+        t[j] = static_cast<std::uint32_t>(f[k + j]);
+      }
+      mesh->triangles.push_back(t);
+      mesh->triangleColour.push_back(-1);
+    }
+    mesh->min = mesh->max = points.empty() ? Vec3::Zero() : points.front();
+    for (const Vec3& p : points) {
+      mesh->min = mesh->min.cwiseMin(p);
+      mesh->max = mesh->max.cwiseMax(p);
+    }
+    return mesh;
+  }
+  try {
+    return std::make_shared<MeshData>(convexHull(points));
+  } catch (const std::invalid_argument& why) {
+    s.meshNotes.push_back(s.where(c) + ": mesh '" + name + "' is not used: " + why.what());
+    return nullptr;
+  }
+}
+
 void readAssets(State& s, const XMLElement* e) {
   forEachChild(s, e, [&](const XMLElement* c) {
     const std::string tag = c->Name();
@@ -472,7 +524,13 @@ void readAssets(State& s, const XMLElement* e) {
       const Attrs a = attributes(s, c, "main");
       const auto file = get(a, "file");
       if (!file) {
-        s.meshNotes.push_back(s.where(c) + ": a mesh without a file (vertex lists in the XML) is not read");
+        if (!get(a, "vertex")) throw s.fail(c, "a mesh needs a file or a vertex list");
+        const auto name = get(a, "name");
+        if (!name) throw s.fail(c, "a mesh given by its vertex list needs a name");
+        MeshAsset m;
+        m.scale = vec3(s, c, a, "scale", Vec3::Ones());
+        m.data = xmlMesh(s, c, a, *name);
+        s.meshes[*name] = m;
         return;
       }
       const std::string name = get(a, "name").value_or(std::filesystem::path(*file).stem().string());
@@ -608,8 +666,9 @@ UnitMass unitMass(const State& s, const XMLElement* e, const Geom& g) {
   } else if (g.type == "mesh") {
     // a closed mesh's volume, centre and inertia by signed tetrahedra from the origin
     const MeshAsset& asset = s.meshes.at(g.mesh);
-    if (asset.file.empty()) return u;
-    const MeshData& mesh = *loadMesh(asset.file);
+    const std::shared_ptr<const MeshData> data = asset.mesh();
+    if (!data) return u;
+    const MeshData& mesh = *data;
     double V = 0;
     Vec3 first = Vec3::Zero();
     Mat3 second = Mat3::Zero();  // integral of x x^T
@@ -633,6 +692,16 @@ UnitMass unitMass(const State& s, const XMLElement* e, const Geom& g) {
     u.c = first / V;
     const Mat3 C = second / V - u.c * u.c.transpose();  // about the centre, per unit mass
     u.I = C.trace() * Mat3::Identity() - C;
+    if (!s.exactMeshInertia) {
+      // MuJoCo 2.2.2 without <compiler exactmeshinertia="true"> gives a mesh geom the mass of
+      // its equivalent inertia box, the box with the same inertia per unit mass (half-sizes
+      // b_k = sqrt(3/2 (e_i + e_j - e_k)) from the principal values e), and that inertia: a
+      // box-shaped mesh weighs its volume, a tetrahedron 39% more (tested against MuJoCo)
+      const Vec3 principal = Eigen::SelfAdjointEigenSolver<Mat3>(u.I, Eigen::EigenvaluesOnly).eigenvalues();
+      const double sum = principal.sum();
+      u.volume = 8;
+      for (int k = 0; k < 3; ++k) u.volume *= std::sqrt(std::max(0.0, 1.5 * (sum - 2 * principal(k))));
+    }
   }
   return u;
 }
@@ -874,6 +943,11 @@ void readBodyContents(State& s, const XMLElement* e, const BodyContext& body, bo
             json rows = json::array();
             for (int r = 0; r < 3; ++r) rows.push_back(vec(R.row(r).transpose()));
             shape = json::array({"mesh", {{"file", m.file}, {"scale", vec(m.scale)}, {"position", vec(p)}, {"rotation", rows}, {"colour", "context"}}});
+          } else if (m.data) {  // built from the XML: its triangles, placed
+            json vertices = json::array(), triangles = json::array();
+            for (const Eigen::Vector3f& v : m.data->vertices) vertices.push_back(vec(R * m.scale.cwiseProduct(v.cast<double>()) + p));
+            for (const auto& t : m.data->triangles) triangles.push_back({t[0] + 1, t[1] + 1, t[2] + 1});  // 1-based
+            shape = json::array({"vertices", vertices, "triangles", triangles});
           }
         }
         if (!shape.is_null()) {
@@ -914,9 +988,9 @@ void readBodyContents(State& s, const XMLElement* e, const BodyContext& body, bo
                 add(g.size.cwiseProduct(Dd) / Dd.norm());
               }
           ++s.contactShapes[4];
-        } else if (g.type == "mesh" && !s.meshes.at(g.mesh).file.empty()) {
+        } else if (g.type == "mesh" && s.meshes.at(g.mesh).mesh()) {
           const MeshAsset& m = s.meshes.at(g.mesh);
-          for (const Vec3& v : robot::meshSupportPoints(*loadMesh(m.file), m.scale)) add(v);
+          for (const Vec3& v : robot::meshSupportPoints(*m.mesh(), m.scale)) add(v);
           ++s.contactShapes[5];
         }
       }
@@ -1140,7 +1214,7 @@ void importNotes(const State& s, std::vector<std::string>& notes) {
   if (s.ballFriction) notes.push_back("the frictionloss of " + std::to_string(s.ballFriction) + " ball joint(s) is not used (Articulate's ball joints take no friction)");
   if (s.springs) notes.push_back("the springs (stiffness) of " + std::to_string(s.springs) + " joint(s) are not used");
   if (s.unusedStops) notes.push_back("the ranges and frictionloss of " + std::to_string(s.unusedStops) + " joint(s) are not used: the model has joint equalities, and Articulate's stops do not act with couplings yet");
-  if (s.meshInertia) notes.push_back(std::to_string(s.meshInertia) + " mesh geom(s) add no mass: their mesh file was not read");
+  if (s.meshInertia) notes.push_back(std::to_string(s.meshInertia) + " mesh geom(s) add no mass: their mesh was not read");
   if (!s.renamed.empty()) {  // MuJoCo refuses a name used twice; Articulate's names are unique too
     std::string list;
     for (std::size_t k = 0; k < s.renamed.size() && k < 5; ++k) list += (k ? ", " : "") + s.renamed[k];
@@ -1190,10 +1264,15 @@ ModelSpec specFromMjcf(const std::string& xml, const std::string& source, MjcfIm
   if (s.spec.bodies.empty()) throw FormatError(source, "the worldbody has no body that moves");
   robot::setInertias(s.spec, s.masses);
   s.unusedStops = robot::dropStopsWithCouplings(s.spec);
+  // MuJoCo's soft limits push a joint that starts past its range back over many steps;
+  // Articulate's stops would snap it in the first step, so it starts on the range's end
+  std::vector<std::string> clamped;
+  robot::clampToLimits(s.spec, s.jointNames, clamped);
   const std::string renamed = robot::renameBase(s.spec);
   robot::checkCompiles(s.spec, source, "body");
   if (report) {
     importNotes(s, report->notes);
+    report->notes.insert(report->notes.end(), clamped.begin(), clamped.end());
     if (!renamed.empty()) report->notes.push_back("the body 'base' is the body '" + renamed + "' ('base' names the fixed base)");
     report->floating = s.floating;
     report->jointNames = s.jointNames;

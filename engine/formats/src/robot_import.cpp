@@ -258,4 +258,76 @@ std::string renameBase(ModelSpec& spec) {
   return renamed;
 }
 
+std::vector<double> contactHeights(const ModelSpec& spec) {
+  std::vector<double> heights;
+  if (spec.contacts.empty()) return heights;
+  const Model model = compile(spec);
+  Data data(model);
+  forwardKinematics(model, data, model.q0);
+  for (const ContactPointSpec& c : spec.contacts) {
+    const BodyPose pose = bodyPose(model, data, c.body);
+    heights.push_back((pose.rotation * c.point + pose.position).z() - c.radius);
+  }
+  return heights;
+}
+
+double placeOnGround(ModelSpec& spec) {
+  if (spec.contacts.empty() || spec.bodies.empty() || spec.bodies[0].parent != -1 ||
+      spec.bodies[0].joint.type != JointType::Free)
+    return 0.0;
+  const std::vector<double> heights = contactHeights(spec);
+  const double move = -*std::min_element(heights.begin(), heights.end());
+  // the free joint's position is in its joint frame, whose axes are the base's turned by
+  // `rotation` (parent -> joint frame)
+  BodySpec& root = spec.bodies[0];
+  root.freePosition += root.rotation * Vec3(0, 0, move);
+  return move;
+}
+
+int branchesBelowRoot(const ModelSpec& spec) {
+  if (spec.contacts.empty() || spec.bodies.empty()) return 0;
+  const std::vector<double> heights = contactHeights(spec);
+  const Model model = compile(spec);
+  Data data(model);
+  forwardKinematics(model, data, model.q0);
+  const double root = bodyPose(model, data, 0).position.z();
+  std::set<int> branches;
+  for (std::size_t k = 0; k < spec.contacts.size(); ++k) {
+    int b = spec.contacts[k].body;
+    if (b <= 0 || !(heights[k] < root - 1e-9)) continue;
+    while (spec.bodies[static_cast<std::size_t>(b)].parent > 0) b = spec.bodies[static_cast<std::size_t>(b)].parent;
+    if (spec.bodies[static_cast<std::size_t>(b)].parent == 0) branches.insert(b);
+  }
+  return static_cast<int>(branches.size());
+}
+
+void clampToLimits(ModelSpec& spec, const std::vector<std::string>& names, std::vector<std::string>& notes) {
+  const auto nameOf = [&](std::size_t i) {
+    return printable(i < names.size() && !names[i].empty() ? names[i] : spec.bodies[i].name);
+  };
+  // one position variable per joint without a quaternion: q's index of body i
+  std::vector<int> qIndex;
+  int nq = 0;
+  for (const BodySpec& b : spec.bodies) {
+    qIndex.push_back(nq);
+    nq += b.joint.type == JointType::Free ? 7 : b.joint.type == JointType::Ball ? 4 : 1;
+  }
+  const auto clamp = [&](double& q, const JointLimits& l, std::size_t i, const std::string& where) {
+    const bool low = l.lower && q < *l.lower, high = l.upper && q > *l.upper;
+    if (!low && !high) return;
+    const char* side = low ? "lower" : "upper";
+    const double to = low ? *l.lower : *l.upper;
+    notes.push_back(where + "joint '" + nameOf(i) + "' starts at " + num(q) + ", outside its limits: moved to its " +
+                    side + " limit " + num(to) + " (its stop would do it in the first step, adding energy)");
+    q = to;
+  };
+  for (std::size_t i = 0; i < spec.bodies.size(); ++i) {
+    BodySpec& b = spec.bodies[i];
+    if (hasQuaternion(b.joint.type)) continue;
+    clamp(b.q0, b.limits, i, "");
+    for (KeyframeSpec& key : spec.keyframes)
+      if (key.q.size() == nq) clamp(key.q(qIndex[i]), b.limits, i, "keyframe '" + printable(key.name) + "': ");
+  }
+}
+
 }  // namespace art::robot

@@ -75,6 +75,25 @@ int dropStopsWithCouplings(ModelSpec& spec);
 /// or a joint origin 1e154 m out).
 void checkCompiles(const ModelSpec& spec, const std::string& source, const char* what);
 
+/// The world height (m) of each ground-contact point's lowest point at the spec's initial state:
+/// the point's z, less its sphere's radius. Compiles the spec (ModelError as compile()).
+std::vector<double> contactHeights(const ModelSpec& spec);
+
+/// Raises or lowers a floating robot (body 0 on a free joint of the base) along the world's z so
+/// that its lowest ground-contact point touches the ground z = 0 at the initial state, its
+/// posture unchanged. Returns the move (m, > 0 up); 0 when it has no contacts or does not float.
+double placeOnGround(ModelSpec& spec);
+
+/// How many of the root's branches (the subtrees of body 0's child bodies) carry a ground-contact
+/// point that reaches below body 0's origin at the initial state: the legs of a legged robot.
+int branchesBelowRoot(const ModelSpec& spec);
+
+/// Moves each one-variable joint's initial position (q0, and each keyframe's q) that lies
+/// outside its limits onto the nearest limit: the stops would do it in the first step and add
+/// energy. One note per joint and per keyframe, naming the joint by names[i] (the file's joint
+/// name; the body's name where it is empty or missing) and the limit.
+void clampToLimits(ModelSpec& spec, const std::vector<std::string>& names, std::vector<std::string>& notes);
+
 /// "base" names the fixed base in Articulate's files: a body of that name gets another
 /// ("base_link", "base_body" or "urdf_base", the first not taken). Returns the new name, or "".
 std::string renameBase(ModelSpec& spec);

@@ -437,6 +437,10 @@ std::vector<std::string> exportNotes(const ModelSpec& spec, int dropped) {
   if (!spec.camera.empty()) notes.push_back("the camera is not stored");
   if (floatingRoot(spec)) {
     const BodySpec& root = spec.bodies.front();
+    // URDF has no word for it: readers float a root link not named "world", and Articulate's
+    // automatic base only a robot whose collision geometry reaches below it in two branches
+    notes.push_back("the floating base is the root link '" + root.name + "' not named 'world' (Articulate reads "
+                    "it back floating with --base floating, or by itself when it stands on two or more legs)");
     if (!spec.baseAppearance.empty())
       notes.push_back("the base's drawing is not stored (a floating URDF robot has no fixed link)");
     if (!root.freePosition.isZero(0) || root.freeOrientation != Eigen::Vector4d(1, 0, 0, 0) || !root.freeVelocity.isZero(0))
@@ -715,6 +719,7 @@ struct ImportState {
   std::string source;                       // the FormatError path
   std::string rootName;                     // the root link: the fixed base, or body 0 floating
   bool floating = false;                    // the root link is body 0 on a free joint
+  std::string baseWhy;                      // why the automatic base chose (empty: chosen by the caller)
   std::string folder;                       // the URDF's folder: relative mesh names start there
   std::vector<std::string> packagePaths;    // more folders to find package://NAME in (settings)
   std::vector<std::string> meshNotes;       // meshes not found or not readable
@@ -908,7 +913,25 @@ std::optional<std::string> meshFile(ImportState& s, const std::string& where, co
   std::error_code ec;
   std::optional<fs::path> found;
   std::string looked;
-  if (name.rfind("package://", 0) == 0) {
+  if (name.rfind("package:///", 0) == 0) {
+    // package:///PATH (no package name), as ROS's resource retriever reads it: PATH under a
+    // package search folder (its first part a package's name), else the absolute /PATH
+    const std::string rest = name.substr(11);
+    const std::size_t slash = rest.find('/');
+    if (rest.empty() || slash == 0) {
+      s.meshNotes.push_back(where + ": mesh '" + name + "' " + unused + ": expected package:///PATH");
+      return std::nullopt;
+    }
+    if (slash != std::string::npos)
+      for (const fs::path& dir : packageCandidates(s, rest.substr(0, slash)))
+        if (fs::is_regular_file(dir / rest.substr(slash + 1), ec)) {
+          found = dir / rest.substr(slash + 1);
+          break;
+        }
+    if (!found && fs::is_regular_file(fs::path("/") / rest, ec)) found = fs::path("/") / rest;
+    looked = " (looked for as '" + rest + "' in the package search folders, beside the URDF and in its parent "
+             "folders, ROS_PACKAGE_PATH, AMENT_PREFIX_PATH and the settings' package folders, and as /" + rest + ")";
+  } else if (name.rfind("package://", 0) == 0) {
     const std::string rest = name.substr(10);
     const std::size_t slash = rest.find('/');
     const std::string package = rest.substr(0, slash);
@@ -1074,8 +1097,11 @@ void importNotes(const ImportState& s, std::vector<std::string>& notes) {
     notes.push_back("the mass of the root link '" + s.rootName + "' and the links fixed to it (" +
                     num(s.rootMass) + " kg) is not used: the root is the fixed base");
   if (s.floating)
-    notes.push_back("the root link '" + s.rootName + "' floats on a free joint (no link named 'world' "
-                    "holds it; choose the base with --base fixed|floating)");
+    notes.push_back("the root link '" + s.rootName + "' floats on a free joint (" +
+                    (s.baseWhy.empty() ? "as asked" : "automatic: " + s.baseWhy) + "; choose the base with --base fixed|floating)");
+  else if (!s.baseWhy.empty() && s.rootName != "world")
+    notes.push_back("the root link '" + s.rootName + "' is the fixed base (automatic: " + s.baseWhy +
+                    "; choose the base with --base fixed|floating)");
   if (s.merged) notes.push_back(std::to_string(s.merged) + " fixed joint(s) merged their child link into its parent");
   if (s.unusedStops)
     notes.push_back("the position limits and friction of " + std::to_string(s.unusedStops) +
@@ -1103,19 +1129,18 @@ bool parseUrdfBase(const std::string& text, UrdfBase& out) {
   return true;
 }
 
-ModelSpec specFromUrdf(const std::string& xml, const std::string& source, UrdfImport* report, UrdfBase base,
-                       const std::vector<std::string>& packagePaths) {
-  const urdf::ModelInterfaceSharedPtr m = parseUrdfText(xml, source);
-  checkNames(*m, source);
-  const std::vector<urdf::LinkSharedPtr> ordered = linksInTreeOrder(*m, xml, source);
+// the robot read with the root link floating (body 0 on a free joint at the world origin) or
+// as the fixed base
+ImportState importLinks(const urdf::ModelInterface& m, const std::vector<urdf::LinkSharedPtr>& ordered,
+                        const std::string& source, const std::vector<std::string>& packagePaths, bool floating) {
   ImportState s;
   s.source = source;
   s.folder = std::filesystem::absolute(source).parent_path().string();
   s.packagePaths = packagePaths;
-  s.rootName = m->getRoot()->name;
-  s.floating = base == UrdfBase::Floating || (base == UrdfBase::Auto && s.rootName != "world");
-  s.spec.name = m->getName();
-  if (s.floating) {  // body 0: the root link on a free joint at the world origin
+  s.rootName = m.getRoot()->name;
+  s.floating = floating;
+  s.spec.name = m.getName();
+  if (s.floating) {
     BodySpec root;
     root.name = s.rootName;
     root.parent = -1;
@@ -1125,17 +1150,50 @@ ModelSpec specFromUrdf(const std::string& xml, const std::string& source, UrdfIm
     s.jointOf.push_back(nullptr);
   }
   walkLinks(s, ordered);
+  return s;
+}
+
+ModelSpec specFromUrdf(const std::string& xml, const std::string& source, UrdfImport* report, UrdfBase base,
+                       const std::vector<std::string>& packagePaths) {
+  const urdf::ModelInterfaceSharedPtr m = parseUrdfText(xml, source);
+  checkNames(*m, source);
+  const std::vector<urdf::LinkSharedPtr> ordered = linksInTreeOrder(*m, xml, source);
+  // the automatic base (docs/urdf.md): fixed for a root link named "world"; else floating when
+  // collision geometry reaches below the root link in two or more of its branches (legs), so
+  // that arms and mounted mechanisms stay where they are and legged robots stand
+  const bool world = m->getRoot()->name == "world";
+  ImportState s = importLinks(*m, ordered, source, packagePaths, base == UrdfBase::Floating || (base == UrdfBase::Auto && !world));
+  if (base == UrdfBase::Auto && !world) {
+    robot::setInertias(s.spec, s.masses);
+    int legs = 0;
+    try {  // a robot that cannot float (a root link without mass) has no legs to stand on
+      legs = robot::branchesBelowRoot(s.spec);
+    } catch (const ModelError&) {
+    }
+    if (legs < 2) s = importLinks(*m, ordered, source, packagePaths, false);
+    s.baseWhy = legs == 0 ? "no collision geometry reaches below the root link"
+                          : "collision geometry reaches below the root link in " + std::to_string(legs) +
+                                " of its branches, " + (legs < 2 ? "fewer than two legs" : "its legs");
+  }
   const std::string renamed = robot::renameBase(s.spec);
   robot::setInertias(s.spec, s.masses);
   addMimics(s);
+  std::vector<std::string> names;
+  for (const urdf::Joint* j : s.jointOf) names.push_back(j ? j->name : std::string());
+  std::vector<std::string> placed;
+  robot::clampToLimits(s.spec, names, placed);
   robot::checkCompiles(s.spec, s.source, "link");
+  const double lift = robot::placeOnGround(s.spec);
+  if (lift != 0.0)
+    placed.push_back(std::string("the robot was ") + (lift > 0 ? "raised" : "lowered") + " by " + num(std::abs(lift)) +
+                     " m to stand on the ground: its lowest collision geometry touches z = 0");
   if (report) {
     importNotes(s, report->notes);
+    report->notes.insert(report->notes.end(), placed.begin(), placed.end());
     if (!renamed.empty())
       report->notes.push_back("the link 'base' is the body '" + renamed + "' ('base' names the fixed base)");
     report->floating = s.floating;
-    report->jointNames.clear();
-    for (const urdf::Joint* j : s.jointOf) report->jointNames.push_back(j ? j->name : std::string());
+    report->jointNames = names;
   }
   return std::move(s.spec);
 }

@@ -55,4 +55,14 @@ struct BodyPointMotion {
 BodyPointMotion bodyPointMotion(const Model& model, Data& data, int body, const Vec3& point,
                                 const VecRef& q, const VecRef& qd);
 
+/// How far the contact points start inside the ground at q: the deepest one's depth below the
+/// ground (m; a contact sphere's lowest point; 0 when none is below: normal z, or y in planar
+/// models) and how many lie below it. Overwrites the tree workspace of `data`. Throws
+/// std::invalid_argument on a size mismatch.
+struct GroundPenetration {
+  double depth = 0.0;
+  int points = 0;
+};
+GroundPenetration groundPenetration(const Model& model, Data& data, const VecRef& q);
+
 }  // namespace art

@@ -57,9 +57,12 @@ inline constexpr std::size_t kMaxUrdfDepth = 256;
 
 /// How a URDF's root link joins the world.
 enum class UrdfBase {
-  Auto,     // floating, unless the root link is named "world" (as DART and Pinocchio read URDF)
+  // from the robot (docs/urdf.md#the-base): fixed for a root link named "world"; else floating
+  // when collision geometry reaches below the root link (at the initial pose) in two or more of
+  // its branches, the subtrees of its child links (legs); else fixed (arms, mounted mechanisms)
+  Auto,
   Fixed,    // the root link is the fixed base: its mass is not used, it does not move
-  Floating  // the root link is a body on a free joint, its mass used, at the world origin
+  Floating  // the root link is a body on a free joint, its mass used, standing on the ground
 };
 
 /// "auto", "fixed" or "floating"; false for any other text.
@@ -90,8 +93,11 @@ struct UrdfImport {
 /// and friction are left unused (compile refuses them with constraints), with a note. On a
 /// floating robot, collision geometry becomes ground-contact points of its body: spheres as
 /// contact spheres, boxes by their corners, cylinders by 8 points on each rim, meshes by their
-/// extreme vertices in 14 directions; a fixed robot's is not used. Each kind of thing not
-/// used or approximated is listed in `notes`.
+/// extreme vertices in 14 directions; a fixed robot's is not used. A floating robot is raised or
+/// lowered to stand on the ground: its lowest contact point at z = 0, its posture unchanged. A
+/// joint whose initial position (0) lies outside its limits starts on the nearest limit. Each
+/// kind of thing not used, approximated or moved is listed in `notes`, and so is the base and
+/// why it was chosen.
 /// Throws FormatError (its path() is `source`) naming the link or joint and the reason: XML
 /// nested deeper than kMaxUrdfDepth elements (checked before parsing, whose recursion a deeper
 /// document would overflow), XML or URDF errors reported by urdfdom, "floating" and "planar"
