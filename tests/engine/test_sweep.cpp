@@ -444,6 +444,41 @@ class TestSweep : public QObject {
     for (long run = 3; run < early.runs(); ++run) QVERIFY(!sweep::runOne(early, run, nullptr, "")->metrics[0]);
   }
 
+  // issue 32: a sweep over a URDF robot reads it with the sweep file's "base" (its automatic
+  // base without one): a pendulum without legs opens fixed, with one joint variable, and
+  // "floating" puts it on a free joint, whose 7 positions come first, and runs
+  void urdfBaseOfASweep() {
+    QTemporaryDir tmp;
+    const QString urdf = "<robot name='pendulum'><link name='mount'><inertial><mass value='2'/><inertia ixx='0.02' iyy='0.02' izz='0.02' ixy='0' ixz='0' iyz='0'/></inertial></link><link name='arm'><inertial><origin xyz='0 0 -0.5'/><mass value='1'/>"
+                         "<inertia ixx='0.01' iyy='0.01' izz='0.01' ixy='0' ixz='0' iyz='0'/></inertial></link>"
+                         "<joint name='hinge' type='continuous'><parent link='mount'/><child link='arm'/><axis xyz='0 1 0'/></joint></robot>";
+    QFile f(tmp.filePath("pendulum.urdf"));
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(urdf.toUtf8());
+    f.close();
+    json doc = {{"format", "articulate-sweep"}, {"model", "pendulum.urdf"}, {"duration", 0.01},
+                // the hinge, after a free joint's 7 positions
+                {"parameters", json::array({{{"name", "a"}, {"initial_q", 7}, {"values", {0.1, 0.2}}}})}};
+    writeJson(tmp.filePath("auto.json"), doc);
+    const auto refusal = [&](const QString& file) {
+      try {
+        sweep::readSweep(tmp.filePath(file).toStdString());
+      } catch (const FormatError& e) {
+        return QString(e.what());
+      }
+      return QString();
+    };
+    // no legs: fixed, one joint variable
+    QVERIFY2(refusal("auto.json").contains("index 7 is outside the model's 1 initial positions"), qPrintable(refusal("auto.json")));
+    doc["base"] = "floating";
+    writeJson(tmp.filePath("floating.json"), doc);
+    QCOMPARE(refusal("floating.json"), QString());
+    const sweep::SweepSpec floating = sweep::readSweep(tmp.filePath("floating.json").toStdString());
+    const auto run = sweep::runOne(floating, 1, nullptr, "");
+    QVERIFY(run);
+    QCOMPARE(run->status, std::string("ok"));
+  }
+
   void badSweepsAreRefusedBeforeAnyRun_data() {
     QTest::addColumn<QString>("patch");  // JSON merged into the good sweep
     QTest::addColumn<QString>("message");
@@ -489,6 +524,8 @@ class TestSweep : public QObject {
     QTest::newRow("unknown series") << R"({"metrics": [{"max": "q7"}]})"
                                     << "metrics[0]: the model has no series 'q7' (it has q0..q1, qd0..qd1, kinetic, potential, total)";
     QTest::newRow("unknown field") << R"({"paramters": []})" << "unknown field 'paramters'";
+    QTest::newRow("base of a JSON model") << R"({"base": "fixed"})" << "base: is for a URDF base model only";
+    QTest::newRow("base not a base") << R"({"base": "welded"})" << "base: expected \"auto\", \"fixed\" or \"floating\", got \"welded\"";
     // found in review: names against the default metrics' columns, and numbers past their types
     QTest::newRow("name of a default metric")
         << R"({"metrics": null, "parameters": [{"name": "energy_drift", "initial_q": 0, "values": [0]}]})"

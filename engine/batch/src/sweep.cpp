@@ -16,6 +16,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <thread>
+#include <tuple>
 #include <variant>
 
 #include <unistd.h>
@@ -23,6 +24,7 @@
 #include "articulate/formats/articulate.h"
 #include "articulate/formats/files.h"
 #include "articulate/formats/json.h"
+#include "articulate/formats/urdf.h"
 #include "articulate/formulations/tree_batch.h"
 #include "articulate/model/model.h"
 
@@ -205,7 +207,7 @@ Metric readMetric(const Reader& r, const json& m, const std::string& where) {
 void parseDocument(SweepSpec& s, const Reader& r) {
   const json& d = s.document;
   if (!d.is_object()) r.fail("", "expected a JSON object");
-  r.only(d, "", {"format", "version", "model", "model_fingerprint", "parameters", "combine", "seed",
+  r.only(d, "", {"format", "version", "model", "base", "model_fingerprint", "parameters", "combine", "seed",
                  "duration", "integrator", "dt", "rtol", "atol", "every", "metrics", "recordings", "vectorise", "description"});
   if (d.contains("model_fingerprint")) r.text(d["model_fingerprint"], "model_fingerprint");
   if (!d.contains("format") || d["format"] != kSweepFormatName)
@@ -213,6 +215,12 @@ void parseDocument(SweepSpec& s, const Reader& r) {
   if (d.contains("version") && d["version"] != 1) r.fail("version", "expected 1");
   if (!d.contains("model")) r.fail("model", "is missing (the base model file)");
   s.model = r.text(d["model"], "model");
+  if (d.contains("base")) {  // a URDF base model's base (urdf.h: UrdfBase), "auto" by default
+    s.urdfBase = r.text(d["base"], "base");
+    UrdfBase b;
+    if (!parseUrdfBase(s.urdfBase, b)) r.fail("base", "expected \"auto\", \"fixed\" or \"floating\", got \"" + s.urdfBase + "\"");
+    if (!isUrdfPath(s.model)) r.fail("base", "is for a URDF base model only (" + s.model + " says its base itself)");
+  }
   if (!d.contains("duration")) r.fail("duration", "is missing (simulated seconds per run)");
   s.duration = r.number(d["duration"], "duration");
   if (!(s.duration > 0)) r.fail("duration", "must be > 0");
@@ -326,10 +334,14 @@ std::string fingerprintOf(const std::string& path) {
   return text;
 }
 
-std::shared_ptr<const Base> loadBase(const std::string& model) {
+std::shared_ptr<const Base> loadBase(const std::string& model, const std::string& urdfBase) {
   auto base = std::make_shared<Base>();
   base->fingerprint = fingerprintOf(model);
-  base->loaded = loadDocument(model);
+  UrdfBase b = UrdfBase::Auto;
+  if (!urdfBase.empty() && parseUrdfBase(urdfBase, b) && isUrdfPath(model))
+    base->loaded = loadUrdfModel(model, b);
+  else
+    base->loaded = loadDocument(model);
   if (const auto* tree = std::get_if<LoadedModel>(&base->loaded); tree && tree->format == "urdf")
     base->document = specToJson(tree->spec);
   else
@@ -340,14 +352,14 @@ std::shared_ptr<const Base> loadBase(const std::string& model) {
 // the base model, cached (per file and modification time) so that runs do not reload it;
 // function-local statics, so that a sweep read during static initialisation (a benchmark's
 // registration) finds them built
-std::shared_ptr<const Base> baseOf(const std::string& model) {
+std::shared_ptr<const Base> baseOf(const std::string& model, const std::string& urdfBase) {
   static std::mutex mutex;
-  static std::map<std::pair<std::string, fs::file_time_type>, std::shared_ptr<const Base>> bases;
+  static std::map<std::tuple<std::string, fs::file_time_type, std::string>, std::shared_ptr<const Base>> bases;
   std::error_code ec;
   const fs::file_time_type modified = fs::last_write_time(model, ec);
   std::lock_guard<std::mutex> lock(mutex);
-  auto& slot = bases[{model, modified}];
-  if (!slot) slot = loadBase(model);
+  auto& slot = bases[{model, modified, urdfBase}];
+  if (!slot) slot = loadBase(model, urdfBase);
   return slot;
 }
 
@@ -355,7 +367,7 @@ std::shared_ptr<const Base> baseOf(const std::string& model) {
 // file, which must be the one the sweep ran
 std::shared_ptr<const Base> baseFor(const SweepSpec& spec) {
   if (spec.base) return spec.base;
-  std::shared_ptr<const Base> base = baseOf(spec.model);
+  std::shared_ptr<const Base> base = baseOf(spec.model, spec.urdfBase);
   const std::string ran = spec.document.value("model_fingerprint", "");
   if (!ran.empty() && ran != base->fingerprint)
     throw FormatError(spec.file, "model: the model file " + spec.model + " changed since this sweep ran (fingerprint " +
@@ -535,7 +547,7 @@ SweepSpec readSweep(const nlohmann::json& document, const std::string& path) {
   s.model = model.lexically_normal().string();
   std::shared_ptr<const Base> base;
   try {
-    base = baseOf(s.model);
+    base = baseOf(s.model, s.urdfBase);
   } catch (const std::exception& e) {
     r.fail("model", "the base model does not load: " + std::string(e.what()));
   }

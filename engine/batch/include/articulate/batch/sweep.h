@@ -75,6 +75,7 @@ struct BaseModel;
 struct SweepSpec {
   std::string file;     // the sweep file, as given
   std::string model;    // the base model, resolved against the sweep file's folder
+  std::string urdfBase;  // "base": a URDF base model's base ("auto", "fixed", "floating"; "" = auto)
   nlohmann::json document;  // the sweep file's JSON, as read
   std::vector<Parameter> parameters;
   bool grid = true;  // grid: every combination (the first parameter varies slowest); zip: the k-th values together
