@@ -1,6 +1,7 @@
 // articulate-cli: inspect, check and generate models without the GUI.
 // Exit codes: 0 success, 1 a check failed, 2 bad input (unreadable or invalid file).
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <memory>
@@ -254,11 +255,13 @@ int runSimulate(const SimulateArgs& a) {
   if (s.model && !s.model->contacts.empty()) {
     // a start inside the ground: the ground pushes the points out, releasing its stored energy
     Data data(*s.model);
-    const GroundPenetration p = groundPenetration(*s.model, data, start);
-    if (p.depth > 1e-3)
-      std::cerr << "note: " << a.model << ": the initial state puts " << p.points << " ground-contact point(s) up to "
-                << p.depth << " m inside the ground: the ground pushes them out, and the energy it stored moves "
-                << "the model (raise it by " << p.depth << " m to start on the ground)\n";
+    const std::vector<double> heights = groundHeights(*s.model, data, start);
+    const double depth = -*std::min_element(heights.begin(), heights.end());
+    if (depth > 1e-3)
+      std::cerr << "note: " << a.model << ": the initial state puts "
+                << std::count_if(heights.begin(), heights.end(), [](double h) { return h < 0; })
+                << " ground-contact point(s) up to " << depth << " m inside the ground: the ground pushes them out, "
+                << "and the energy it stored moves the model (raise it by " << depth << " m to start on the ground)\n";
   }
   const bool json = endsWith(a.output, ".json"), csv = endsWith(a.output, ".csv");
   if (!json && !csv) throw std::invalid_argument("--output: the file must end in .csv or .json");

@@ -94,18 +94,13 @@ BodyPointMotion bodyPointMotion(const Model& m, Data& d, int body, const Vec3& p
   return out;
 }
 
-GroundPenetration groundPenetration(const Model& m, Data& d, const VecRef& q) {
-  GroundPenetration out;
+std::vector<double> groundHeights(const Model& m, Data& d, const VecRef& q) {
+  std::vector<double> heights;
   const Eigen::VectorXd rest = Eigen::VectorXd::Zero(m.nv());
   const int up = m.arithmetic == Arithmetic::Spatial ? 2 : 1;
-  for (const ContactPointSpec& c : m.contacts) {
-    const double height = bodyPointMotion(m, d, c.body, c.point, q, rest).position(up) - c.radius;
-    if (height < 0) {
-      ++out.points;
-      out.depth = std::max(out.depth, -height);
-    }
-  }
-  return out;
+  for (const ContactPointSpec& c : m.contacts)
+    heights.push_back(bodyPointMotion(m, d, c.body, c.point, q, rest).position(up) - c.radius);
+  return heights;
 }
 
 int contactStateSize(const Model& model) {

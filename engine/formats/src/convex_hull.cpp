@@ -76,11 +76,7 @@ MeshData convexHull(const std::vector<Vec3>& points) {
     mesh.triangles.push_back(triangle);
     mesh.triangleColour.push_back(-1);
   }
-  mesh.min = mesh.max = mesh.vertices.front().cast<double>();
-  for (const Eigen::Vector3f& v : mesh.vertices) {
-    mesh.min = mesh.min.cwiseMin(v.cast<double>());
-    mesh.max = mesh.max.cwiseMax(v.cast<double>());
-  }
+  boundMesh(mesh);
   return mesh;
 }
 

@@ -20,13 +20,7 @@ namespace {
 std::shared_ptr<const MeshData> readMesh(const std::string& path) {
   regularFileSize(path, "mesh file");  // no such file, a folder or a FIFO: said without a child
   auto out = std::make_shared<MeshData>(mesh_read::readInChild(path));
-  Eigen::Vector3f lo = out->vertices.front(), hi = lo;
-  for (const Eigen::Vector3f& v : out->vertices) {
-    lo = lo.cwiseMin(v);
-    hi = hi.cwiseMax(v);
-  }
-  out->min = lo.cast<double>();
-  out->max = hi.cast<double>();
+  boundMesh(*out);
   return out;
 }
 
@@ -46,6 +40,17 @@ void eachMesh(nlohmann::json& list, F&& f, int depth = 0) {
 }
 
 }  // namespace
+
+void boundMesh(MeshData& mesh) {
+  if (mesh.vertices.empty()) return;
+  Eigen::Vector3f lo = mesh.vertices.front(), hi = lo;
+  for (const Eigen::Vector3f& v : mesh.vertices) {
+    lo = lo.cwiseMin(v);
+    hi = hi.cwiseMax(v);
+  }
+  mesh.min = lo.cast<double>();
+  mesh.max = hi.cast<double>();
+}
 
 std::shared_ptr<const MeshData> loadMesh(const std::string& path) {
   // a file's mesh, or why it does not read: a file that took the reader its whole time is not

@@ -502,11 +502,7 @@ std::shared_ptr<const MeshData> xmlMesh(State& s, const XMLElement* c, const Att
       mesh->triangles.push_back(t);
       mesh->triangleColour.push_back(-1);
     }
-    mesh->min = mesh->max = points.empty() ? Vec3::Zero() : points.front();
-    for (const Vec3& p : points) {
-      mesh->min = mesh->min.cwiseMin(p);
-      mesh->max = mesh->max.cwiseMax(p);
-    }
+    boundMesh(*mesh);
     return mesh;
   }
   try {
@@ -988,10 +984,12 @@ void readBodyContents(State& s, const XMLElement* e, const BodyContext& body, bo
                 add(g.size.cwiseProduct(Dd) / Dd.norm());
               }
           ++s.contactShapes[4];
-        } else if (g.type == "mesh" && s.meshes.at(g.mesh).mesh()) {
+        } else if (g.type == "mesh") {
           const MeshAsset& m = s.meshes.at(g.mesh);
-          for (const Vec3& v : robot::meshSupportPoints(*m.mesh(), m.scale)) add(v);
-          ++s.contactShapes[5];
+          if (const std::shared_ptr<const MeshData> mesh = m.mesh()) {
+            for (const Vec3& v : robot::meshSupportPoints(*mesh, m.scale)) add(v);
+            ++s.contactShapes[5];
+          }
         }
       }
     } else if (tag == "body") {

@@ -13,6 +13,7 @@
 
 #include <Eigen/Geometry>
 
+#include "articulate/dynamics/contact.h"
 #include "articulate/dynamics/dynamics.h"
 #include "articulate/formats/json.h"
 #include "articulate/model/model.h"
@@ -258,24 +259,13 @@ std::string renameBase(ModelSpec& spec) {
   return renamed;
 }
 
-std::vector<double> contactHeights(const ModelSpec& spec) {
-  std::vector<double> heights;
-  if (spec.contacts.empty()) return heights;
-  const Model model = compile(spec);
-  Data data(model);
-  forwardKinematics(model, data, model.q0);
-  for (const ContactPointSpec& c : spec.contacts) {
-    const BodyPose pose = bodyPose(model, data, c.body);
-    heights.push_back((pose.rotation * c.point + pose.position).z() - c.radius);
-  }
-  return heights;
-}
-
 double placeOnGround(ModelSpec& spec) {
   if (spec.contacts.empty() || spec.bodies.empty() || spec.bodies[0].parent != -1 ||
       spec.bodies[0].joint.type != JointType::Free)
     return 0.0;
-  const std::vector<double> heights = contactHeights(spec);
+  const Model model = compile(spec);
+  Data data(model);
+  const std::vector<double> heights = groundHeights(model, data, model.q0);
   const double move = -*std::min_element(heights.begin(), heights.end());
   // the free joint's position is in its joint frame, whose axes are the base's turned by
   // `rotation` (parent -> joint frame)
@@ -286,9 +276,9 @@ double placeOnGround(ModelSpec& spec) {
 
 int branchesBelowRoot(const ModelSpec& spec) {
   if (spec.contacts.empty() || spec.bodies.empty()) return 0;
-  const std::vector<double> heights = contactHeights(spec);
   const Model model = compile(spec);
   Data data(model);
+  const std::vector<double> heights = groundHeights(model, data, model.q0);
   forwardKinematics(model, data, model.q0);
   const double root = bodyPose(model, data, 0).position.z();
   std::set<int> branches;
@@ -305,12 +295,12 @@ void clampToLimits(ModelSpec& spec, const std::vector<std::string>& names, std::
   const auto nameOf = [&](std::size_t i) {
     return printable(i < names.size() && !names[i].empty() ? names[i] : spec.bodies[i].name);
   };
-  // one position variable per joint without a quaternion: q's index of body i
+  // q's index of body i's joint (bodies are in q order, parents first)
   std::vector<int> qIndex;
   int nq = 0;
   for (const BodySpec& b : spec.bodies) {
     qIndex.push_back(nq);
-    nq += b.joint.type == JointType::Free ? 7 : b.joint.type == JointType::Ball ? 4 : 1;
+    nq += jointNq(b.joint.type);
   }
   const auto clamp = [&](double& q, const JointLimits& l, std::size_t i, const std::string& where) {
     const bool low = l.lower && q < *l.lower, high = l.upper && q > *l.upper;

@@ -75,10 +75,6 @@ int dropStopsWithCouplings(ModelSpec& spec);
 /// or a joint origin 1e154 m out).
 void checkCompiles(const ModelSpec& spec, const std::string& source, const char* what);
 
-/// The world height (m) of each ground-contact point's lowest point at the spec's initial state:
-/// the point's z, less its sphere's radius. Compiles the spec (ModelError as compile()).
-std::vector<double> contactHeights(const ModelSpec& spec);
-
 /// Raises or lowers a floating robot (body 0 on a free joint of the base) along the world's z so
 /// that its lowest ground-contact point touches the ground z = 0 at the initial state, its
 /// posture unchanged. Returns the move (m, > 0 up); 0 when it has no contacts or does not float.

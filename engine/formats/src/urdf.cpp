@@ -913,40 +913,30 @@ std::optional<std::string> meshFile(ImportState& s, const std::string& where, co
   std::error_code ec;
   std::optional<fs::path> found;
   std::string looked;
-  if (name.rfind("package:///", 0) == 0) {
-    // package:///PATH (no package name), as ROS's resource retriever reads it: PATH under a
-    // package search folder (its first part a package's name), else the absolute /PATH
-    const std::string rest = name.substr(11);
-    const std::size_t slash = rest.find('/');
-    if (rest.empty() || slash == 0) {
-      s.meshNotes.push_back(where + ": mesh '" + name + "' " + unused + ": expected package:///PATH");
-      return std::nullopt;
-    }
-    if (slash != std::string::npos)
-      for (const fs::path& dir : packageCandidates(s, rest.substr(0, slash)))
-        if (fs::is_regular_file(dir / rest.substr(slash + 1), ec)) {
-          found = dir / rest.substr(slash + 1);
-          break;
-        }
-    if (!found && fs::is_regular_file(fs::path("/") / rest, ec)) found = fs::path("/") / rest;
-    looked = " (looked for as '" + rest + "' in the package search folders, beside the URDF and in its parent "
-             "folders, ROS_PACKAGE_PATH, AMENT_PREFIX_PATH and the settings' package folders, and as /" + rest + ")";
-  } else if (name.rfind("package://", 0) == 0) {
-    const std::string rest = name.substr(10);
+  if (name.rfind("package://", 0) == 0) {
+    // package://NAME/PATH, and package:///PATH (no package name), as ROS's resource retriever
+    // reads it: PATH under a package search folder (its first part a package's name), else
+    // the absolute /PATH
+    const bool bare = name.rfind("package:///", 0) == 0;
+    const std::string rest = name.substr(bare ? 11 : 10);
     const std::size_t slash = rest.find('/');
     const std::string package = rest.substr(0, slash);
     const std::string inside = slash == std::string::npos ? std::string() : rest.substr(slash + 1);
-    if (package.empty() || inside.empty()) {
-      s.meshNotes.push_back(where + ": mesh '" + name + "' " + unused + ": expected package://NAME/PATH");
+    if (bare ? rest.empty() || slash == 0 : package.empty() || inside.empty()) {
+      s.meshNotes.push_back(where + ": mesh '" + name + "' " + unused + ": expected " + (bare ? "package:///PATH" : "package://NAME/PATH"));
       return std::nullopt;
     }
-    for (const fs::path& dir : packageCandidates(s, package))
-      if (fs::is_regular_file(dir / inside, ec)) {
-        found = dir / inside;
-        break;
-      }
-    looked = " (package '" + package + "' looked for beside the URDF and in its parent folders, ROS_PACKAGE_PATH, "
-             "AMENT_PREFIX_PATH and the settings' package folders)";
+    if (!inside.empty())
+      for (const fs::path& dir : packageCandidates(s, package))
+        if (fs::is_regular_file(dir / inside, ec)) {
+          found = dir / inside;
+          break;
+        }
+    if (bare && !found && fs::is_regular_file(fs::path("/") / rest, ec)) found = fs::path("/") / rest;
+    looked = bare ? " (looked for as '" + rest + "' in the package search folders, beside the URDF and in its parent "
+                    "folders, ROS_PACKAGE_PATH, AMENT_PREFIX_PATH and the settings' package folders, and as /" + rest + ")"
+                  : " (package '" + package + "' looked for beside the URDF and in its parent folders, ROS_PACKAGE_PATH, "
+                    "AMENT_PREFIX_PATH and the settings' package folders)";
   } else {
     fs::path file = name.rfind("file://", 0) == 0 ? fs::path(name.substr(7)) : fs::path(name);
     if (file.is_relative()) file = fs::path(s.folder) / file;
@@ -1150,6 +1140,7 @@ ImportState importLinks(const urdf::ModelInterface& m, const std::vector<urdf::L
     s.jointOf.push_back(nullptr);
   }
   walkLinks(s, ordered);
+  robot::setInertias(s.spec, s.masses);
   return s;
 }
 
@@ -1164,7 +1155,6 @@ ModelSpec specFromUrdf(const std::string& xml, const std::string& source, UrdfIm
   const bool world = m->getRoot()->name == "world";
   ImportState s = importLinks(*m, ordered, source, packagePaths, base == UrdfBase::Floating || (base == UrdfBase::Auto && !world));
   if (base == UrdfBase::Auto && !world) {
-    robot::setInertias(s.spec, s.masses);
     int legs = 0;
     try {  // a robot that cannot float (a root link without mass) has no legs to stand on
       legs = robot::branchesBelowRoot(s.spec);
@@ -1176,7 +1166,6 @@ ModelSpec specFromUrdf(const std::string& xml, const std::string& source, UrdfIm
                                 " of its branches, " + (legs < 2 ? "fewer than two legs" : "its legs");
   }
   const std::string renamed = robot::renameBase(s.spec);
-  robot::setInertias(s.spec, s.masses);
   addMimics(s);
   std::vector<std::string> names;
   for (const urdf::Joint* j : s.jointOf) names.push_back(j ? j->name : std::string());

@@ -10,6 +10,8 @@
 //                     du/dt = -(ft + K zr u) / (D zr); out of contact du/dt = -(K / D) u.
 // K (N/m^1.5), D (N s/m^1.5) and mu are the model's `ground` parameters.
 
+#include <vector>
+
 #include <Eigen/Core>
 
 #include "articulate/model/data.h"
@@ -55,14 +57,10 @@ struct BodyPointMotion {
 BodyPointMotion bodyPointMotion(const Model& model, Data& data, int body, const Vec3& point,
                                 const VecRef& q, const VecRef& qd);
 
-/// How far the contact points start inside the ground at q: the deepest one's depth below the
-/// ground (m; a contact sphere's lowest point; 0 when none is below: normal z, or y in planar
-/// models) and how many lie below it. Overwrites the tree workspace of `data`. Throws
-/// std::invalid_argument on a size mismatch.
-struct GroundPenetration {
-  double depth = 0.0;
-  int points = 0;
-};
-GroundPenetration groundPenetration(const Model& model, Data& data, const VecRef& q);
+/// The height above the ground of each contact point's lowest point at q, in model.contacts'
+/// order (m; a contact sphere's lowest point; along z, or y in planar models; negative inside
+/// the ground). Overwrites the tree workspace of `data`. Throws std::invalid_argument on a size
+/// mismatch.
+std::vector<double> groundHeights(const Model& model, Data& data, const VecRef& q);
 
 }  // namespace art

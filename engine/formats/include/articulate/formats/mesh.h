@@ -31,6 +31,9 @@ struct MeshData {
   Vec3 min = Vec3::Zero(), max = Vec3::Zero();  // bounding box of the vertices
 };
 
+/// Sets mesh.min and mesh.max to the bounding box of its vertices (unchanged without vertices).
+void boundMesh(MeshData& mesh);
+
 /// What a mesh file may ask of the reader. A mesh file is untrusted input: each limit is
 /// checked before the work it bounds, and a file past one is refused with the limit named.
 struct MeshLimits {
