@@ -12,6 +12,9 @@
 #include "articulate/dynamics/contact.h"
 #include "articulate/dynamics/dynamics.h"
 #include "articulate/formats/document.h"
+#include "articulate/formats/files.h"
+#include "articulate/formats/json.h"
+#include "articulate/formats/articulate.h"
 #include "articulate/formats/mjcf.h"
 #include "articulate/formulations/tree_simulation.h"
 #include "articulate/model/appearance.h"
@@ -273,6 +276,26 @@ class TestMjcf : public QObject {
     QVERIFY2(std::abs(f.row(2).sum() - weight) < 1e-3 * weight, qPrintable(QString::number(f.row(2).sum())));
     QVERIFY(sim.energy().kinetic < 1e-6);
     QVERIFY(sim.q()(2) > 0.11 && sim.q()(2) < 0.13);  // the box's bottom (0.12 below the origin) on the ground
+  }
+
+  // fuzz_mjcf: MuJoCo takes an rgba past 1 (OpenGL draws it clamped), which became a drawing
+  // colour the Articulate format refuses, so the imported model did not save and read back
+  void rgbaOutsideTheUnitRangeIsClamped() {
+    MjcfImport r;
+    const ModelSpec spec = specFromMjcf(
+        "<mujoco><asset><material name='m' rgba='-1 0.5 0.5 1'/></asset><worldbody>\n<geom type='sphere' size='1' rgba='0.6 0.6 2.6 1'/>"
+        "<body><joint/><geom size='0.1' material='m'/></body></worldbody></mujoco>", "bright.xml", &r);
+    const std::string notes = allNotes(r);
+    QVERIFY2(has(notes, "bright.xml:2: <geom>: rgba '0.6 0.6 2.6 1' is outside [0, 1]: drawn clamped to it"), notes.c_str());
+    QVERIFY2(has(notes, "rgba '-1 0.5 0.5 1' is outside [0, 1]"), notes.c_str());
+    Diagnostics problems;
+    const std::optional<LoadedModel> back = readModelDocument(parseJsonText(formatJson(specToJson(spec)), "saved.json"), problems);
+    QVERIFY(back);
+    QVERIFY2(problems.empty(), problems.empty() ? "" : problems.front().text().c_str());
+    for (const Primitive& p : interpretAppearance(spec.baseAppearance, Vec3::Ones(), true, "", nullptr))
+      QCOMPARE(p.colour, Vec3(0.6, 0.6, 1.0));
+    for (const Primitive& p : interpretAppearance(spec.bodies[0].appearance, Vec3::Ones(), false, "", nullptr))
+      QCOMPARE(p.colour, Vec3(0.0, 0.5, 0.5));
   }
 
   void missingMeshIsNotedAndTheBodyStays() {

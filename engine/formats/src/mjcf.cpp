@@ -136,7 +136,7 @@ struct State {
   // for the notes
   std::map<std::string, std::set<std::string>> skipped;  // element -> attributes skipped
   std::map<std::string, int> notModelled;                // element -> count (actuators, ...)
-  std::vector<std::string> meshNotes;
+  std::vector<std::string> meshNotes;        // meshes and colours not used as written, by element
   int welded = 0, ballRanges = 0, ballFriction = 0, springs = 0, unusedStops = 0, planes = 0, meshInertia = 0;
   int contactShapes[6] = {0, 0, 0, 0, 0, 0};  // spheres, capsules, boxes, cylinders, ellipsoids, meshes
   double staticMass = 0;                      // kg on bodies welded to the world
@@ -258,6 +258,16 @@ std::vector<double> numbers(const State& s, const XMLElement* e, const std::stri
     throw s.fail(e, attr + " needs " + (least == most ? std::to_string(least) : std::to_string(least) + " to " + std::to_string(most)) +
                         " number(s), got " + std::to_string(out.size()) + " ('" + messageValue(text) + "')");
   return out;
+}
+
+// an rgba attribute: MuJoCo takes any numbers and OpenGL draws them within [0, 1], so the
+// drawing clamps them there (a drawing colour past 1 is refused by the Articulate format), noted
+Eigen::Vector4d rgbaOf(State& s, const XMLElement* e, const std::string& text) {
+  const std::vector<double> v = numbers(s, e, "rgba", text, 4, 4);
+  const Eigen::Vector4d rgba(v[0], v[1], v[2], v[3]);
+  if ((rgba.array() < 0).any() || (rgba.array() > 1).any())
+    s.meshNotes.push_back(s.where(e) + ": rgba '" + messageValue(text) + "' is outside [0, 1]: drawn clamped to it");
+  return rgba.cwiseMax(0.0).cwiseMin(1.0);
 }
 
 // the element's attributes over its class's defaults; notes attributes Articulate skips
@@ -543,10 +553,7 @@ void readAssets(State& s, const XMLElement* e) {
     } else if (tag == "material") {
       const Attrs a = attributes(s, c, "main");
       Eigen::Vector4d rgba(1, 1, 1, 1);
-      if (const auto t = get(a, "rgba")) {
-        const std::vector<double> v = numbers(s, c, "rgba", *t, 4, 4);
-        rgba << v[0], v[1], v[2], v[3];
-      }
+      if (const auto t = get(a, "rgba")) rgba = rgbaOf(s, c, *t);
       if (const auto n = get(a, "name")) s.materials[*n] = rgba;
     } else if (tag != "texture" && tag != "hfield" && tag != "skin") {
       ++s.notModelled["<asset> <" + tag + "> element(s)"];
@@ -614,8 +621,7 @@ Geom readGeom(State& s, const XMLElement* e, const Attrs& a) {
     g.mesh = *m;
   }
   if (const auto t = get(a, "rgba")) {
-    const std::vector<double> v = numbers(s, e, "rgba", *t, 4, 4);
-    g.rgba << v[0], v[1], v[2], v[3];
+    g.rgba = rgbaOf(s, e, *t);
   } else if (const auto mat = get(a, "material")) {
     if (const auto it = s.materials.find(*mat); it != s.materials.end()) g.rgba = it->second;
   }
