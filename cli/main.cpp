@@ -253,15 +253,17 @@ int runSimulate(const SimulateArgs& a) {
   const Eigen::VectorXd start = parseList(a.q0, s.q0, "--q0", s.variable);
   if (!a.q0.empty() || !a.qd0.empty()) sys.setState(0.0, start, parseList(a.qd0, s.v0, "--qd0", s.variable));
   if (s.model && !s.model->contacts.empty()) {
-    // a start inside the ground: the ground pushes the points out, releasing its stored energy
+    // a start inside the ground: the ground yields under the points and lifts them out slowly
+    // (contact.h), not as they would lie on it
     Data data(*s.model);
     const std::vector<double> heights = groundHeights(*s.model, data, start);
     const double depth = -*std::min_element(heights.begin(), heights.end());
-    if (depth > 1e-3)
+    if (depth > kGroundElasticStartDepth)
       std::cerr << "note: " << a.model << ": the initial state puts "
                 << std::count_if(heights.begin(), heights.end(), [](double h) { return h < 0; })
-                << " ground-contact point(s) up to " << depth << " m inside the ground: the ground pushes them out, "
-                << "and the energy it stored moves the model (raise it by " << depth << " m to start on the ground)\n";
+                << " ground-contact point(s) up to " << depth << " m inside the ground: the ground yields there and "
+                << "lifts them out at " << kGroundRecoverySpeed << " m/s (raise the model by " << depth
+                << " m to start on the ground)\n";
   }
   const bool json = endsWith(a.output, ".json"), csv = endsWith(a.output, ".csv");
   if (!json && !csv) throw std::invalid_argument("--output: the file must end in .csv or .json");

@@ -504,6 +504,23 @@ Scene::~Scene() {
 
 void Scene::addPrimitive(int body, const Primitive& p) {
   BodyActors& ba = m_bodies[body + 1];
+  const std::size_t first = ba.surfaces.size();
+  // the surfaces added since `from`, as an actor of their own (not the batch's) drawn at the
+  // primitive's opacity: in picking, highlighting and ghosts as the body's actors
+  auto ownActor = [&](std::size_t from, bool cullBackFaces) {
+    vtkNew<vtkAppendPolyData> append;
+    for (std::size_t k = from; k < ba.surfaces.size(); ++k) append->AddInputData(ba.surfaces[k].surface);
+    append->Update();
+    ba.surfaces.resize(from);
+    auto a = actorFor(append->GetOutput(), Vec3::Ones(), ba.transform);
+    a->GetMapper()->ScalarVisibilityOn();
+    static_cast<vtkPolyDataMapper*>(a->GetMapper())->SetScalarModeToUseCellData();
+    a->GetProperty()->SetBackfaceCulling(cullBackFaces);
+    a->GetProperty()->SetOpacity(p.opacity);
+    ba.actors.push_back(a);
+    m_renderer->AddActor(a);
+    return a.GetPointer();
+  };
   int detail = -1;
   bool coarse = false;
   auto surface = [&](const PolyPtr& pd, const Vec3& colour) {
@@ -511,7 +528,7 @@ void Scene::addPrimitive(int body, const Primitive& p) {
   };
   // a moving body's round shape is built at its facets and, when finer, at kCoarseFacets too
   auto detailed = [&](const Vec3& centre, auto build) {
-    if (body < 0 || p.facets <= kCoarseFacets) return build(p.facets);
+    if (body < 0 || p.facets <= kCoarseFacets || p.opacity < 1) return build(p.facets);
     detail = static_cast<int>(m_details.size());
     m_details.push_back({body, centre, p.radius, false});
     build(p.facets);
@@ -579,19 +596,9 @@ void Scene::addPrimitive(int body, const Primitive& p) {
       // a large mesh on a moving body: its own actors, fine when near, decimated when small
       // on screen; they take part in picking, highlighting and ghosts as the body's actors
       auto actorOf = [&](bool coarseForm) {
-        const std::size_t first = ba.surfaces.size();
+        const std::size_t from = ba.surfaces.size();
         build(coarseForm);
-        vtkNew<vtkAppendPolyData> append;
-        for (std::size_t k = first; k < ba.surfaces.size(); ++k) append->AddInputData(ba.surfaces[k].surface);
-        append->Update();
-        ba.surfaces.resize(first);
-        auto a = actorFor(append->GetOutput(), Vec3::Ones(), ba.transform);
-        a->GetMapper()->ScalarVisibilityOn();
-        static_cast<vtkPolyDataMapper*>(a->GetMapper())->SetScalarModeToUseCellData();
-        a->GetProperty()->BackfaceCullingOn();
-        ba.actors.push_back(a);
-        m_renderer->AddActor(a);
-        return a.GetPointer();
+        return ownActor(from, true);
       };
       const Vec3 lo = mesh->min.cwiseProduct(p.scale), hi = mesh->max.cwiseProduct(p.scale);
       DetailItem item{body, p.rotation * (0.5 * (lo + hi)) + p.points[0], 0.5 * (hi - lo).norm(), false};
@@ -602,6 +609,8 @@ void Scene::addPrimitive(int body, const Primitive& p) {
       break;
     }
   }
+  // see-through shapes (an MJCF rgba alpha below 1): the batch is opaque
+  if (p.opacity < 1 && ba.surfaces.size() > first) ownActor(first, false);
 }
 
 void Scene::addToBatch(int body, const std::vector<BodyActors::Part>& parts) {

@@ -33,6 +33,7 @@
 
 #include "viewport/camera.h"
 #include "viewport/scene.h"
+#include "viewport/x_display.h"
 
 namespace art::gui {
 
@@ -744,8 +745,10 @@ struct OffscreenView::Impl {
   double aspect = 1.0;
 };
 
+// Debian's VTK renders through an X window and aborts the process (signal 6) when it cannot
+// open the display: the view says so first, in one line
 OffscreenView::OffscreenView(const ModelSpec& spec, int width, int height)
-    : d(std::make_unique<Impl>()) {
+    : d((requireXDisplay(), std::make_unique<Impl>())) {
   if (width < 1 || height < 1 || width > 16384 || height > 16384)
     throw std::invalid_argument("image size must be from 1x1 to 16384x16384");
   d->window->SetOffScreenRendering(1);

@@ -317,7 +317,8 @@ class TestCli : public QObject {
     QCOMPARE(run({"simulate", path, "--duration", "0.01", "-o", csv}, &out), 0);
     QVERIFY2(!out.contains("inside the ground"), qPrintable(out));
     QCOMPARE(run({"simulate", path, "--duration", "0.01", "--q0", "0,0,0.51,1,0,0,0,0,0", "-o", csv}, &out), 0);
-    QVERIFY2(out.contains("the initial state puts 2 ground-contact point(s) up to 0.04") && out.contains("m inside the ground"),
+    QVERIFY2(out.contains("the initial state puts 2 ground-contact point(s) up to 0.04") &&
+                 out.contains("m inside the ground: the ground yields there and lifts them out at 0.2 m/s"),
              qPrintable(out));
     QCOMPARE(run({"simulate", path, "--base", "welded", "-o", csv}, &out), 2);
     QVERIFY2(out.contains("--base: expected auto, fixed or floating, got 'welded'"), qPrintable(out));

@@ -4,6 +4,7 @@
 // and checked by JSON path.
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 
 #include "articulate/dynamics/contact.h"
@@ -65,7 +66,7 @@ class TestContact : public QObject {
     ContactData cd(m);
     Eigen::VectorXd q = m.q0, qd = Eigen::VectorXd::Zero(m.nb);
     const Eigen::VectorXd u = Eigen::VectorXd::Zero(contactStateSize(m));
-    QCOMPARE(contactStateSize(m), 8);
+    QCOMPARE(contactStateSize(m), 12);  // 4 points: 2 deformations and a dent each
     q(2) = -0.002;
     qd(2) = -0.1;
     groundContact(m, d, cd, q, qd, u);
@@ -92,6 +93,111 @@ class TestContact : public QObject {
     qd(2) = -1;
     groundContact(m, d, cd, q, qd, u);
     QCOMPARE(cd.inContact, 0);
+  }
+
+  // the dent (contact.h): a state set deep in the ground starts with the ground dented under
+  // each point to kGroundElasticStartDepth above it; the law acts on the depth below the dent
+  // and its rate, and the dent recovers at kGroundRecoverySpeed, slower within the blend depth
+  void dentedGround() {
+    ModelSpec s = box(0.0);
+    s.ground.stiffness = 2e5;
+    s.ground.damping = 700;
+    const Model m = compile(s);
+    Data d(m);
+    ContactData cd(m);
+    Eigen::VectorXd q = m.q0, qd = Eigen::VectorXd::Zero(m.nb);
+    q(2) = -0.05;
+    qd(2) = -0.1;
+    Eigen::VectorXd u = startingContactState(m, d, q);
+    QCOMPARE(u.size(), Eigen::Index(12));
+    QVERIFY(u.head(8).isZero(0.0));
+    for (int k = 0; k < 4; ++k) QCOMPARE(u(8 + k), 0.05 - kGroundElasticStartDepth);
+    groundContact(m, d, cd, q, qd, u);
+    // depth below the dent 1 mm, entering it at 0.1 + 0.2 m/s (the point sinks, the dent rises)
+    const double e = kGroundElasticStartDepth, ed = 0.1 + kGroundRecoverySpeed;
+    const double expected = std::sqrt(e) * (2e5 * e + 700 * ed);
+    for (int k = 0; k < 4; ++k) {
+      QVERIFY2(std::abs(cd.force(2, k) - expected) < 1e-12 * expected, qPrintable(QString::number(cd.force(2, k))));
+      QCOMPARE(cd.udot(8 + k), -kGroundRecoverySpeed);
+    }
+    // a shallow start makes no dent: spatial_v2's law, exactly (normalForceLaw)
+    q(2) = -0.5 * kGroundElasticStartDepth;
+    QVERIFY(startingContactState(m, d, q).isZero(0.0));
+    // within the blend depth the recovery slows in proportion
+    u.tail(4).setConstant(0.25 * kGroundRecoveryBlend);
+    groundContact(m, d, cd, q, qd, u);
+    for (int k = 0; k < 4; ++k) QVERIFY(std::abs(cd.udot(8 + k) + 0.25 * kGroundRecoverySpeed) < 1e-15);
+  }
+
+  // a body set inside the ground comes out without flying (contact.h): released at rest with
+  // its bottom 0 to 10 cm deep, the box's energy T + V never exceeds the bound of docs/format.md
+  // "Ground": its energy resting on the undented surface, plus 2 M v^2 (a rise at up to twice
+  // the recovery speed v, as off a wall moving at v), plus the elastic energy of the
+  // undented start depth at each point, 0.4 K d^2.5; and it comes to rest on the floor
+  void groundNeverLaunches_data() {
+    QTest::addColumn<double>("depth");
+    for (double depth : {0.0, 0.001, 0.002, 0.003, 0.005, 0.01, 0.02, 0.04, 0.06, 0.08, 0.10})
+      QTest::newRow(qPrintable(QString("%1 cm").arg(depth * 100))) << depth;
+  }
+  void groundNeverLaunches() {
+    QFETCH(double, depth);
+    const ModelSpec s = box(-depth);
+    const Model m = compile(s);
+    Simulation sim(m, SimulationOptions{});
+    const double M = sim.energy().mass, g = 9.81, K = m.ground.stiffness;
+    const double touching = M * g * 0.1;  // the centre of mass 0.1 m above the bottom face
+    const double elastic = 4 * 0.4 * K * std::pow(std::min(depth, kGroundElasticStartDepth), 2.5);
+    const double bound = touching + 2 * M * kGroundRecoverySpeed * kGroundRecoverySpeed + elastic;
+    double highest = -1e9, most = -1e9;
+    while (sim.time() < 3.0 - 1e-12) {
+      QVERIFY2(sim.step(), sim.divergence() ? sim.divergence()->message.c_str() : "");
+      const EnergyMomentum e = sim.energy();
+      most = std::max(most, e.kinetic + e.potential);
+      highest = std::max(highest, sim.q()(2));
+    }
+    qInfo("from %.1f cm deep: most energy %.5f J of the bound %.5f J, bottom at most %.2f mm high",
+          depth * 100, most, bound, highest * 1e3);
+    QVERIFY(most <= bound);
+    // it does not fly: no higher than the bound's energy lifts it (2.3 cm; it flew 56 m)
+    QVERIFY(highest < (bound - touching) / (M * g));
+    QVERIFY(sim.qd().norm() < 1e-6);
+    QVERIFY(minHeight(sim, m) > -1e-3 && minHeight(sim, m) < 0);
+  }
+
+  // the quadruped robot released with its feet 0 to 10 cm inside the floor (its PD-held legs
+  // in their standing pose) rises out of it, never more than 2 cm above where its feet touch,
+  // and stands after 6 s as it does released touching
+  void quadrupedInsideTheFloorStands_data() { groundNeverLaunches_data(); }
+  void quadrupedInsideTheFloorStands() {
+    QFETCH(double, depth);
+    ModelSpec s = loadSpec("quadruped.json");
+    Model m = compile(s);
+    Data d(m);
+    const std::vector<double> h = groundHeights(m, d, m.q0);
+    const double touching = m.q0(2) - *std::min_element(h.begin(), h.end());
+    // released from `below` under touching: the trunk's highest point and where it rests
+    const auto release = [&](double below, double& highest) {
+      Eigen::VectorXd q = m.q0;
+      q(2) = touching - below;
+      Simulation sim(m, SimulationOptions{});
+      sim.setState(0.0, q, m.qd0);
+      highest = -1e9;
+      while (sim.time() < 6.0 - 1e-12) {
+        if (!sim.step()) qFatal("%s", sim.divergence()->message.c_str());
+        highest = std::max(highest, sim.q()(2));
+      }
+      return sim;
+    };
+    double highest = 0.0, touchingHighest = 0.0;
+    const double rest = release(0.0, touchingHighest).q()(2);  // standing, its legs sagging
+    Simulation sim = release(depth, highest);
+    qInfo("from %.1f cm deep: trunk at most %.2f mm above touching, at rest %.2f mm (%.2f mm released touching), |qd| %.2g",
+          depth * 100, (highest - touching) * 1e3, (sim.q()(2) - touching) * 1e3, (rest - touching) * 1e3, sim.qd().norm());
+    QVERIFY(highest - touching < 0.02);
+    QVERIFY(std::abs(sim.q()(2) - rest) < 1e-3);
+    QVERIFY(sim.qd().norm() < 1e-3);
+    const double weight = sim.energy().mass * 9.81;
+    QVERIFY(std::abs(sim.contactForces().row(2).sum() - weight) < 1e-3 * weight);
   }
 
   // a box at rest on four points: the normal forces sum to m g, a quarter each, no friction
@@ -148,7 +254,7 @@ class TestContact : public QObject {
     s.bodies[1].q0 = 0.002;
     s.contacts = {{2, Vec3(-0.3, 0, 0)}, {2, Vec3(0.5, 0, 0)}};
     const Model m = compile(s);
-    QCOMPARE(contactStateSize(m), 2);
+    QCOMPARE(contactStateSize(m), 4);  // planar, 2 points: a deformation and a dent each
     Simulation sim(m, SimulationOptions{});
     QVERIFY(sim.advanceTo(3.0));
     const Eigen::Matrix3Xd f = sim.contactForces();
@@ -178,7 +284,7 @@ class TestContact : public QObject {
     qInfo("sliding distance %.5f m, v^2 / (2 mu g) = %.5f m", distance, expected);
     QVERIFY(std::abs(distance - expected) < 0.01 * expected);
     QVERIFY(std::abs(sim.qd()(0)) < 1e-6);  // it stopped (and sticks)
-    QVERIFY(u.size() == 8);
+    QVERIFY(u.size() == 12);
     // frictionless: it keeps going
     s.ground.friction = 0.0;
     const Model m0 = compile(s);

@@ -12,6 +12,7 @@
 #include <QThread>
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -19,6 +20,8 @@
 #include <set>
 
 #include "articulate/batch/sweep.h"
+#include "articulate/dynamics/contact.h"
+#include "articulate/formats/document.h"
 #include "articulate/formats/json.h"
 
 using namespace art;
@@ -477,6 +480,42 @@ class TestSweep : public QObject {
     const auto run = sweep::runOne(floating, 1, nullptr, "");
     QVERIFY(run);
     QCOMPARE(run->status, std::string("ok"));
+  }
+
+  // issue 32's sweep: the quadruped released with its feet 0 to 10 cm inside the floor never
+  // flies (contact.h's dent) and every row is ok; a run whose energy grows by orders of
+  // magnitude with nothing driving it (the double pendulum with a 0.5 s rk4 step) is a
+  // diverged row that says so, not ok
+  void sweepFromInsideTheFloor() {
+    QTemporaryDir tmp;
+    const Model m = compile(loadModel(kModels + "/quadruped.json").spec);
+    Data d(m);
+    const std::vector<double> h = groundHeights(m, d, m.q0);
+    const double touching = m.q0(2) - *std::min_element(h.begin(), h.end());
+    json heights = json::array();
+    for (int k = 0; k <= 5; ++k) heights.push_back(touching - 0.02 * k);
+    const json doc = {{"format", "articulate-sweep"}, {"model", kModels + "/quadruped.json"}, {"duration", 1.5},
+                      {"parameters", {{{"name", "z"}, {"initial_q", 2}, {"values", heights}}}},
+                      {"metrics", {{{"max", "q2"}}}}};
+    writeJson(tmp.filePath("depths.json"), doc);
+    const sweep::SweepSpec spec = sweep::readSweep(tmp.filePath("depths.json").toStdString());
+    for (long run = 0; run < 6; ++run) {
+      const auto r = sweep::runOne(spec, run, nullptr, "");
+      QVERIFY(r && r->metrics[0]);
+      qInfo("feet %.0f cm deep: %s, trunk at most %.2f mm above touching", 2.0 * run, r->status.c_str(),
+            (*r->metrics[0] - touching) * 1e3);
+      QCOMPARE(r->status, std::string("ok"));
+      QVERIFY(*r->metrics[0] - touching < 0.02);
+    }
+    json coarse = doublePendulumSweep();
+    coarse["dt"] = 0.5;
+    coarse["duration"] = 20.0;
+    writeJson(tmp.filePath("coarse.json"), coarse);
+    const auto r = sweep::runOne(sweep::readSweep(tmp.filePath("coarse.json").toStdString()), 0, nullptr, "");
+    QVERIFY(r);
+    qInfo("%s: %s", r->status.c_str(), r->reason.c_str());
+    QCOMPARE(r->status, std::string("diverged"));
+    QVERIFY2(r->reason.find("with nothing driving the model") != std::string::npos, r->reason.c_str());
   }
 
   void badSweepsAreRefusedBeforeAnyRun_data() {

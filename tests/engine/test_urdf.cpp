@@ -285,10 +285,16 @@ class TestUrdf : public QObject {
     };
     QVERIFY(noted("root link 'world'"));
     QVERIFY(noted("1 fixed joint(s) merged"));
-    // the fixture has a <mimic>: position limits are dropped (said), effort and velocity kept
-    QVERIFY(noted("the position limits and friction of 2 joint(s) are not used: the robot has <mimic> joints"));
+    // the fixture has a <mimic>: it couples its two joints and leaves every joint's limits
+    // (issue 32: a mimic once switched off all of them, with a note)
+    QVERIFY(!noted("not used: the robot has <mimic> joints"));
     const BodySpec& upper = spec.bodies[static_cast<std::size_t>(spec.findBody("upper_arm"))];
-    QVERIFY(!upper.limits.lower && !upper.limits.upper);
+    QCOMPARE(upper.limits.lower.value_or(0), -2.0);
+    QCOMPARE(upper.limits.upper.value_or(0), 2.0);
+    const BodySpec& slider = spec.bodies[static_cast<std::size_t>(spec.findBody("slider"))];
+    QCOMPARE(slider.limits.lower.value_or(0), -0.1);
+    QCOMPARE(slider.limits.upper.value_or(0), 0.1);
+    QVERIFY(compile(spec).stops);
     QCOMPARE(upper.limits.effort.value_or(0), 50.0);
     QCOMPARE(upper.limits.velocity.value_or(0), 3.0);
     for (const BodySpec& b : spec.bodies) QCOMPARE(b.damping, b.name == "upper_arm" ? 0.1 : 0.0);
@@ -664,7 +670,8 @@ class TestUrdf : public QObject {
     QCOMPARE(lm.format, std::string("urdf"));
     QVERIFY(dynamicsDifference(model("arm6.json"), lm.spec, 11) <= 1e-10);
     QVERIFY(std::holds_alternative<LoadedModel>(loadDocument(path)));
-    QCOMPARE(std::get<LoadedModel>(loadDocument(kFixture)).notes.size(), std::size_t{3});
+    // the world root and the merged tool (its <mimic> no longer drops limits)
+    QCOMPARE(std::get<LoadedModel>(loadDocument(kFixture)).notes.size(), std::size_t{2});
     try {
       loadModel(dir.filePath("missing.urdf").toStdString());
       QFAIL("no error");

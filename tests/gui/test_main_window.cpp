@@ -709,6 +709,32 @@ class TestMainWindow : public QObject {
     QCOMPARE(runGui({"--version"}, &out), 0);
     QVERIFY2(out.contains("0.1.0"), qPrintable(out));
   }
+
+  // without an X display --screenshot says in one line what it needs (VTK's X window aborted
+  // with signal 6 before), with DISPLAY unset and with one that cannot be opened
+  void screenshotWithoutDisplaySaysWhy() {
+    QTemporaryDir dir;
+    const QString png = dir.filePath("out.png");
+    for (const QString& display : {QString(), QString(":4711")}) {
+      QProcess p;
+      p.setProcessChannelMode(QProcess::MergedChannels);
+      QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+      if (display.isEmpty())
+        env.remove("DISPLAY");
+      else
+        env.insert("DISPLAY", display);
+      p.setProcessEnvironment(env);
+      p.start(ARTICULATE_GUI, {"--screenshot", png, kModels + "/arm6.json"});
+      QVERIFY(p.waitForFinished(60000));
+      const QString out = QString::fromUtf8(p.readAll()).trimmed();
+      QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+      QCOMPARE(p.exitCode(), 2);
+      QVERIFY2(out.startsWith("articulate: rendering an image needs an X display") && !out.contains('\n'), qPrintable(out));
+      QVERIFY2(out.contains(display.isEmpty() ? "DISPLAY is not set" : "DISPLAY ':4711' cannot be opened"), qPrintable(out));
+      QVERIFY2(out.contains("xvfb-run -a articulate --screenshot"), qPrintable(out));
+      QVERIFY(!QFile::exists(png));
+    }
+  }
 };
 
 QTEST_MAIN(TestMainWindow)

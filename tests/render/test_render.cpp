@@ -190,6 +190,34 @@ class TestRender : public QObject {
     }
   }
 
+  // the "opacity" instruction (an MJCF rgba alpha below 1) draws see-through: a red box at
+  // opacity 0.4 in front of a blue one shows both colours at the centre; at opacity 1 only red
+  void translucentShapesShowWhatIsBehind() {
+    art::ModelSpec spec;
+    spec.name = "see-through";
+    art::BodySpec b;
+    b.name = "boxes";
+    b.joint.type = art::JointType::Rz;
+    b.inertia = art::InertiaSpec::fromMassComInertia(1.0, art::Vec3::Zero(), art::Mat3::Identity());
+    spec.camera.direction = art::Vec3(0, 0.2, 1);
+    spec.camera.up = art::Vec3(0, 1, 0);
+    for (double opacity : {0.4, 1.0}) {
+      b.appearance = nlohmann::json::array({"colour", {0, 0, 1}, "box", {{-1, -1, -1}, {1, 1, -0.5}},
+                                            {"opacity", opacity, "colour", {1, 0, 0}, "box", {{-0.5, -0.5, 0}, {0.5, 0.5, 0.5}}}});
+      spec.bodies = {b};
+      QTemporaryDir dir;
+      art::gui::Viewport::renderToPng(spec, art::compile(spec).q0, 160, 120, dir.filePath("t.png"));
+      const QImage img(dir.filePath("t.png"));
+      const QColor c = img.pixelColor(img.width() / 2, img.height() / 2);
+      qInfo("opacity %.1f: centre pixel %s", opacity, qPrintable(c.name()));
+      QVERIFY2(c.red() > 60 && c.green() < 40, qPrintable(c.name()));
+      if (opacity < 1)
+        QVERIFY2(c.blue() > 60, qPrintable(c.name()));
+      else
+        QVERIFY2(c.blue() < 30, qPrintable(c.name()));
+    }
+  }
+
   // level of detail: seen whole at 640x400, autoTree(100)'s tubes (radius 0.05 m, 1 m long)
   // are a few pixels thick and drawn coarse; from 0.5 m away the shapes near the camera are
   // drawn at full detail again, and going back brings the coarse count back

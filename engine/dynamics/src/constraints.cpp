@@ -324,9 +324,25 @@ double closeConstraintsAfterStep(const Model& m, Data& d, ConstraintData& cd,
   return err;
 }
 
+void constrainedInverseColumns(const Model& m, Data& d, ConstraintData& cd, const VecRef& q,
+                               Eigen::Ref<Eigen::MatrixXd> X) {
+  detail::checkSize("constrainedInverseColumns", "q", q.size(), m.nq());
+  detail::checkSize("constrainedInverseColumns", "X rows", X.rows(), m.nv());
+  if (cd.nc == 0) return;
+  cd.dq.setZero();  // G does not depend on the velocities
+  evaluate(m, d, cd, q, cd.dq, false);
+  schur(m, d, cd);
+  const int rank = factorPivoted(cd.A, cd.perm, cd.nc);
+  for (Eigen::Index c = 0; c < X.cols(); ++c) {
+    for (int i = 0; i < cd.nc; ++i) cd.phidot(i) = cd.G.row(i).dot(X.col(c));
+    solvePivoted(cd.A, cd.perm, cd.nc, rank, cd.phidot, cd.rhs, cd.work);
+    for (int k = 0; k < cd.nc; ++k) X.col(c) -= cd.rhs(k) * cd.Y.col(k);
+  }
+}
+
 double projectConstraints(const Model& m, Data& d, ConstraintData& cd,
                           Eigen::Ref<Eigen::VectorXd> q, Eigen::Ref<Eigen::VectorXd> qd,
-                          double tolerance, int maxIterations) {
+                          double tolerance, int maxIterations, const std::vector<int>* pinned) {
   detail::checkSize("projectConstraints", "q", q.size(), m.nq());
   detail::checkSize("projectConstraints", "qd", qd.size(), m.nv());
   if (cd.nc == 0) return 0.0;
@@ -336,6 +352,8 @@ double projectConstraints(const Model& m, Data& d, ConstraintData& cd,
     evaluate(m, d, cd, q, qd, false);
     err = cd.phi.cwiseAbs().maxCoeff();
     if (err <= tolerance || it >= maxIterations || !std::isfinite(err)) break;
+    if (pinned)
+      for (int v : *pinned) cd.G.col(v).setZero();
     for (int i = 0; i < cd.nc; ++i)
       for (int k = 0; k <= i; ++k) cd.A(i, k) = cd.A(k, i) = cd.G.row(i).dot(cd.G.row(k));
     const int rank = factorPivoted(cd.A, cd.perm, cd.nc);

@@ -105,7 +105,17 @@ std::vector<double> groundHeights(const Model& m, Data& d, const VecRef& q) {
 
 int contactStateSize(const Model& model) {
   return static_cast<int>(model.contacts.size()) *
-         (model.arithmetic == Arithmetic::Spatial ? 2 : 1);
+         (model.arithmetic == Arithmetic::Spatial ? 3 : 2);
+}
+
+Eigen::VectorXd startingContactState(const Model& m, Data& d, const VecRef& q) {
+  detail::checkSize("startingContactState", "q", q.size(), m.nq());
+  Eigen::VectorXd u = Eigen::VectorXd::Zero(contactStateSize(m));
+  const std::vector<double> heights = groundHeights(m, d, q);
+  const auto dents = u.size() - static_cast<Eigen::Index>(heights.size());
+  for (std::size_t k = 0; k < heights.size(); ++k)
+    u(dents + static_cast<Eigen::Index>(k)) = std::max(0.0, -heights[k] - kGroundElasticStartDepth);
+  return u;
 }
 
 ContactData::ContactData(const Model& model) {
@@ -131,8 +141,14 @@ void groundContact(const Model& m, Data& d, ContactData& cd, const VecRef& q, co
   const int up = spatial ? 2 : 1;  // normal direction: z (spatial) or y (planar)
   cd.fext.setZero();
   cd.inContact = 0;
-  for (Eigen::Index k = 0; k < cd.position.cols(); ++k) {
-    const double z = cd.position(up, k), zd = cd.velocity(up, k);
+  const Eigen::Index np = cd.position.cols();
+  for (Eigen::Index k = 0; k < np; ++k) {
+    // the dent: the ground's surface under the point is at z = -s and rises at -sd
+    const double s = u(nt * np + k);
+    const double sd = -kGroundRecoverySpeed * std::min(1.0, std::max(0.0, s) / kGroundRecoveryBlend);
+    cd.udot(nt * np + k) = sd;
+    // the point's height above that surface, and its rate
+    const double z = cd.position(up, k) + std::max(0.0, s), zd = cd.velocity(up, k) + sd;
     const double zr = std::sqrt(std::max(0.0, -z));
     const double fn = zr * (-K * z - D * zd);
     Vec3 f = Vec3::Zero();

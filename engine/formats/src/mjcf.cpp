@@ -137,7 +137,7 @@ struct State {
   std::map<std::string, std::set<std::string>> skipped;  // element -> attributes skipped
   std::map<std::string, int> notModelled;                // element -> count (actuators, ...)
   std::vector<std::string> meshNotes;        // meshes and colours not used as written, by element
-  int welded = 0, ballRanges = 0, ballFriction = 0, springs = 0, unusedStops = 0, planes = 0, meshInertia = 0;
+  int welded = 0, ballRanges = 0, ballFriction = 0, springs = 0, planes = 0, meshInertia = 0;
   int contactShapes[6] = {0, 0, 0, 0, 0, 0};  // spheres, capsules, boxes, cylinders, ellipsoids, meshes
   double staticMass = 0;                      // kg on bodies welded to the world
 
@@ -954,6 +954,7 @@ void readBodyContents(State& s, const XMLElement* e, const BodyContext& body, bo
         }
         if (!shape.is_null()) {
           json list = json::array({"colour", json::array({g.rgba(0), g.rgba(1), g.rgba(2)})});
+          if (g.rgba(3) < 1) list.insert(list.end(), {"opacity", g.rgba(3)});  // see-through
           list.insert(list.end(), shape.begin(), shape.end());
           appearance.push_back(list);
         }
@@ -1217,7 +1218,6 @@ void importNotes(const State& s, std::vector<std::string>& notes) {
   if (s.ballRanges) notes.push_back("the range of " + std::to_string(s.ballRanges) + " ball joint(s) is not used (MuJoCo limits their rotation angle; Articulate's ball joints take no limits)");
   if (s.ballFriction) notes.push_back("the frictionloss of " + std::to_string(s.ballFriction) + " ball joint(s) is not used (Articulate's ball joints take no friction)");
   if (s.springs) notes.push_back("the springs (stiffness) of " + std::to_string(s.springs) + " joint(s) are not used");
-  if (s.unusedStops) notes.push_back("the ranges and frictionloss of " + std::to_string(s.unusedStops) + " joint(s) are not used: the model has joint equalities, and Articulate's stops do not act with couplings yet");
   if (s.meshInertia) notes.push_back(std::to_string(s.meshInertia) + " mesh geom(s) add no mass: their mesh was not read");
   if (!s.renamed.empty()) {  // MuJoCo refuses a name used twice; Articulate's names are unique too
     std::string list;
@@ -1267,7 +1267,6 @@ ModelSpec specFromMjcf(const std::string& xml, const std::string& source, MjcfIm
   readTop(s, root);
   if (s.spec.bodies.empty()) throw FormatError(source, "the worldbody has no body that moves");
   robot::setInertias(s.spec, s.masses);
-  s.unusedStops = robot::dropStopsWithCouplings(s.spec);
   // MuJoCo's soft limits push a joint that starts past its range back over many steps;
   // Articulate's stops would snap it in the first step, so it starts on the range's end
   std::vector<std::string> clamped;

@@ -216,19 +216,6 @@ void setInertias(ModelSpec& spec, const std::vector<std::vector<Mass>>& masses) 
     }
 }
 
-int dropStopsWithCouplings(ModelSpec& spec) {
-  if (spec.constraints.empty()) return 0;
-  int dropped = 0;
-  for (BodySpec& b : spec.bodies)
-    if (b.limits.lower || b.limits.upper || b.friction > 0) {
-      ++dropped;
-      b.limits.lower.reset();
-      b.limits.upper.reset();
-      b.friction = 0;
-    }
-  return dropped;
-}
-
 void checkCompiles(const ModelSpec& spec, const std::string& source, const char* what) {
   Model model;
   try {

@@ -64,11 +64,6 @@ std::size_t xmlNestingDepth(const std::string& xml);
 /// parts: `masses` has one list per body.
 void setInertias(ModelSpec& spec, const std::vector<std::vector<Mass>>& masses);
 
-/// The stops' impulses do not keep constraints (compile refuses both): on a model with
-/// couplings, removes every body's position limits and friction. Returns how many bodies had
-/// some, for the reader's note.
-int dropStopsWithCouplings(ModelSpec& spec);
-
 /// Compiles the spec as a check: a ModelError becomes a FormatError (path `source`) naming the
 /// body as "<what> 'NAME'" (what: "link", "body"), and so does a joint-space inertia at the
 /// initial state that is not finite (each number finite, their products not: a centre of mass

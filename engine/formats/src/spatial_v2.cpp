@@ -327,17 +327,17 @@ using ojson = nlohmann::ordered_json;
 
 namespace {
 
-// removes the "mesh" instructions (and their argument) of a drawing list, sub-lists included;
+// removes the `name` instructions (and their argument) of a drawing list, sub-lists included;
 // returns how many
-int withoutMeshes(nlohmann::json& list, int depth = 0) {
+int without(const char* name, nlohmann::json& list, int depth = 0) {
   if (!list.is_array() || depth > 64) return 0;
   int removed = 0;
   nlohmann::json out = nlohmann::json::array();
   for (std::size_t k = 0; k < list.size(); ++k) {
     if (list[k].is_array()) {
-      removed += withoutMeshes(list[k], depth + 1);
+      removed += without(name, list[k], depth + 1);
       out.push_back(list[k]);
-    } else if (list[k] == "mesh" && k + 1 < list.size()) {
+    } else if (list[k] == name && k + 1 < list.size()) {
       ++removed;
       ++k;
     } else {
@@ -359,10 +359,15 @@ ojson specToSpatialV2(const ModelSpec& original, std::vector<std::string>* notes
   // spatial_v2 has no free joint: free bodies become its six-joint floatbase emulation
   ModelSpec spec = expandFreeJoints(original);
   // nor meshes: showmotion stops at an instruction it does not know
-  int meshes = withoutMeshes(spec.baseAppearance);
-  for (BodySpec& b : spec.bodies) meshes += withoutMeshes(b.appearance);
+  int meshes = without("mesh", spec.baseAppearance), opacities = without("opacity", spec.baseAppearance);
+  for (BodySpec& b : spec.bodies) {
+    meshes += without("mesh", b.appearance);
+    opacities += without("opacity", b.appearance);
+  }
   if (meshes && notes)
     notes->push_back(std::to_string(meshes) + " mesh drawing(s) are not stored: spatial_v2's showmotion draws no meshes");
+  if (opacities && notes)
+    notes->push_back(std::to_string(opacities) + " opacity instruction(s) are not stored: showmotion draws every shape opaque");
   const auto spheres = std::count_if(original.contacts.begin(), original.contacts.end(), [](const ContactPointSpec& c) { return c.radius > 0; });
   if (spheres && notes)
     notes->push_back(std::to_string(spheres) + " contact sphere(s) are stored as their centre points: spatial_v2's gc points have no radius");

@@ -728,7 +728,7 @@ struct ImportState {
   std::vector<std::vector<Mass>> masses;    // body -> its links' mass properties
   std::vector<const urdf::Joint*> jointOf;  // body -> its URDF joint
   std::map<std::string, int> bodyOfJoint;   // URDF joint name -> body
-  int unusedStops = 0, collisions = 0, merged = 0;  // counted for the notes
+  int collisions = 0, merged = 0;  // counted for the notes
   int contactShapes[4] = {0, 0, 0, 0};  // collision spheres, boxes, cylinders, meshes in contact
   double rootMass = 0;                      // kg on the root link and the links fixed to it
 
@@ -1077,8 +1077,6 @@ void addMimics(ImportState& s) {
       c.offset = mimic->offset;
       s.spec.constraints.push_back(c);
     }
-  // with mimic couplings the position limits and friction stay unused, and a note says so
-  s.unusedStops = robot::dropStopsWithCouplings(s.spec);
 }
 
 // one note per kind of thing not used (root mass, merged links, limits, collisions, meshes)
@@ -1093,9 +1091,6 @@ void importNotes(const ImportState& s, std::vector<std::string>& notes) {
     notes.push_back("the root link '" + s.rootName + "' is the fixed base (automatic: " + s.baseWhy +
                     "; choose the base with --base fixed|floating)");
   if (s.merged) notes.push_back(std::to_string(s.merged) + " fixed joint(s) merged their child link into its parent");
-  if (s.unusedStops)
-    notes.push_back("the position limits and friction of " + std::to_string(s.unusedStops) +
-                    " joint(s) are not used: the robot has <mimic> joints, and Articulate's stops do not act with couplings yet");
   if (s.collisions)
     notes.push_back(std::to_string(s.collisions) + " collision geometr" + (s.collisions > 1 ? "ies are" : "y is") +
                     " not used: " + (s.floating ? "the fixed base's" : "the robot's base is fixed (ground contact acts on floating robots: --base floating)"));

@@ -34,6 +34,8 @@ BatchSimulation::BatchSimulation(const Model& model, const SimulationOptions& op
   m_laneTime.assign(kLanes, 0.0);
   m_steps.assign(kLanes, 0);
   m_divergence.assign(kLanes, std::nullopt);
+  Data data(model);
+  m_energyScale = energyMomentum(model, data, model.q0, model.qd0).mass * model.gravity.norm() + 1.0;
   reset(0.0);
 }
 
@@ -149,6 +151,14 @@ void BatchSimulation::commit(double h) {
     const double total = kinetic[l] + potential[l];
     if (!std::isfinite(total) || std::abs(total - m_e0[l]) > m_opt.energyGrowthLimit * (std::abs(m_e0[l]) + 1.0)) {
       diverge("total energy", total);
+      continue;
+    }
+    // nothing drives a batch (Simulation::check's undriven limit)
+    if (total - m_target[l] > m_opt.undrivenEnergyGrowthLimit * (std::abs(m_target[l]) + m_energyScale)) {
+      diverge("total energy", total);
+      std::ostringstream s;
+      s << " J, from " << m_target[l] << " J with nothing driving the model";
+      m_divergence[static_cast<std::size_t>(l)]->message += s.str();
       continue;
     }
     keep[l] = true;

@@ -42,14 +42,19 @@ constexpr double kE[7] = {71.0 / 57600,      0, -71.0 / 16695, 71.0 / 1920,
 
 namespace {
 
-// H^-1 e_rows[r] into column r of minv (the factor of data.H from factorizeMassMatrix)
-void inverseColumns(const Model& model, const Data& data, const std::vector<int>& rows, Eigen::MatrixXd& minv) {
+// H^-1 e_rows[r] into column r of minv (the factor of data.H from factorizeMassMatrix) and its
+// diagonal entry into w0(r); with constraints (cons), then the constrained inverse's column at q
+void inverseColumns(const Model& model, Data& data, ConstraintData* cons, const Eigen::VectorXd& q,
+                    const std::vector<int>& rows, Eigen::MatrixXd& minv, Eigen::VectorXd& w0) {
   for (std::size_t r = 0; r < rows.size(); ++r) {
     const auto c = static_cast<Eigen::Index>(r);
     minv.col(c).setZero();
     minv(rows[r], c) = 1.0;
     solveMassMatrix(model, data, minv.col(c));
+    w0(c) = minv(rows[r], c);
   }
+  if (cons && !rows.empty())
+    constrainedInverseColumns(model, data, *cons, q, minv.leftCols(static_cast<Eigen::Index>(rows.size())));
 }
 
 // joint i's row of the stops' boxed LCP at position q with friction bound f (an impulse or a
@@ -66,9 +71,13 @@ bool stopBox(const Model& model, int i, double q, double f, double& lo, double& 
 
 // the boxed LCP of the stops by projected Gauss-Seidel: x += minv * lambda with lambda(r) in
 // [lo(r), hi(r)] and x(rows[r]) = 0 wherever lambda(r) lies inside its box (x: velocities for
-// impulses, accelerations for forces); one row takes one sweep
-void solveBoxed(const std::vector<int>& rows, const Eigen::MatrixXd& minv, const Eigen::VectorXd& lo,
-                const Eigen::VectorXd& hi, Eigen::VectorXd& lambda, Eigen::VectorXd& x) {
+// impulses, accelerations for forces); one row takes one sweep. With constraints minv holds
+// columns of the constrained inverse (constrainedInverseColumns), whose diagonal may vanish
+// where the constraints hold a joint alone: such a row (w below 1e-10 of w0, H^-1's own
+// diagonal entry) is left out
+void solveBoxed(const std::vector<int>& rows, const Eigen::MatrixXd& minv, const Eigen::VectorXd& w0,
+                const Eigen::VectorXd& lo, const Eigen::VectorXd& hi, Eigen::VectorXd& lambda,
+                Eigen::VectorXd& x) {
   const auto n = static_cast<Eigen::Index>(rows.size());
   lambda.head(n).setZero();
   for (int sweep = 0; sweep < 200; ++sweep) {
@@ -76,6 +85,7 @@ void solveBoxed(const std::vector<int>& rows, const Eigen::MatrixXd& minv, const
     for (Eigen::Index r = 0; r < n; ++r) {
       const int i = rows[static_cast<std::size_t>(r)];
       const double w = minv(i, r);  // > 0: H^-1 is positive definite
+      if (!(w > 1e-10 * w0(r))) continue;
       const double next = std::clamp(lambda(r) - x(i) / w, lo(r), hi(r));
       const double d = next - lambda(r);
       if (d == 0.0) continue;
@@ -156,9 +166,10 @@ Simulation::Simulation(const Model& model, const SimulationOptions& options)
   m_passive = !model.controlled && model.forces.empty() && model.contacts.empty() && !model.stops;
   if (model.stops) {
     m_minv.setZero(nv, model.nb);
-    for (auto* v : {&m_lambda, &m_lo, &m_hi}) v->setZero(model.nb);
+    for (auto* v : {&m_lambda, &m_lo, &m_hi, &m_w0}) v->setZero(model.nb);
     m_dqd.setZero(nv);
     m_held.reserve(static_cast<std::size_t>(model.nb));
+    m_pinned.reserve(static_cast<std::size_t>(model.nb));
     for (auto* v : {&m_heldLo, &m_heldHi, &m_heldForce}) v->setZero(model.nb);
     m_acc.setZero(nv);
     m_heldMinv.setZero(nv, model.nb);
@@ -186,7 +197,8 @@ void Simulation::setState(double t, const Eigen::VectorXd& q, const Eigen::Vecto
   m_q = q;
   m_qd = qd;
   normalizeConfiguration(m_model, m_q);
-  m_u.setZero();
+  // the ground yields under points set deep inside it (contact.h): it never launches them
+  if (m_contact) m_u = startingContactState(m_model, m_data, m_q);
   m_h = m_opt.dt;
   m_divergence.reset();
   if (m_cons) {
@@ -198,6 +210,7 @@ void Simulation::setState(double t, const Eigen::VectorXd& q, const Eigen::Vecto
   }
   m_energy = energyMomentum(m_model, m_data, m_q, m_qd);
   m_energyCurrent = true;
+  m_energyScale = m_energy.mass * m_model.gravity.norm() + 1.0;
   m_e0 = m_energy.kinetic + m_energy.potential;
   m_energyTarget = m_e0;
   m_energyProjected = 0.0;
@@ -326,6 +339,16 @@ bool Simulation::check(double constraintError, double& kinetic, double& potentia
   if (!std::isfinite(total) ||
       std::abs(total - m_e0) > m_opt.energyGrowthLimit * (std::abs(m_e0) + 1.0))
     return diverge("total energy", total);
+  const bool driven = m_model.controlled || !m_model.forces.empty() || !m_tauZero || m_perturbation;
+  if (!driven && total - m_energyTarget >
+                     m_opt.undrivenEnergyGrowthLimit * (std::abs(m_energyTarget) + m_energyScale))
+  {
+    diverge("total energy", total);
+    std::ostringstream s;
+    s << " J, from " << m_energyTarget << " J with nothing driving the model";
+    m_divergence->message += s.str();
+    return false;
+  }
   return true;
 }
 
@@ -374,7 +397,7 @@ bool Simulation::commit(double h) {
   if (m_model.hasQuaternions) normalizeConfiguration(m_model, m_q1);
   if (m_cons && m_q1.allFinite() && m_qd1.allFinite())
     constraintError = projectConstraints(m_model, m_data, *m_cons, m_q1, m_qd1);
-  if (m_model.stops && m_q1.allFinite() && m_qd1.allFinite()) applyStops(h);
+  if (m_model.stops && m_q1.allFinite() && m_qd1.allFinite()) applyStops(h, constraintError);
   // what damping and the holding forces took over the step: semi-implicit Euler by the trapezoid
   // rule (and the holding forces in applyStops); RK4 and dopri5 by their own quadrature of the
   // stages' power, so that E + dissipated keeps the integrator's order
@@ -423,8 +446,8 @@ const Eigen::VectorXd& Simulation::holdJoints(const Eigen::VectorXd& q, const Ei
   m_acc = qdd;
   crba(m_model, m_data, q);
   factorizeMassMatrix(m_model, m_data);
-  inverseColumns(m_model, m_data, m_held, m_heldMinv);
-  solveBoxed(m_held, m_heldMinv, m_heldLo, m_heldHi, m_heldForce, m_acc);
+  inverseColumns(m_model, m_data, m_cons ? &*m_cons : nullptr, q, m_held, m_heldMinv, m_w0);
+  solveBoxed(m_held, m_heldMinv, m_w0, m_heldLo, m_heldHi, m_heldForce, m_acc);
   return m_acc;
 }
 
@@ -443,8 +466,7 @@ double Simulation::dampingPower(const Eigen::VectorXd& qd) const {
   return p;
 }
 
-// Stops and Coulomb friction after a step of h (model.stops; no constraints: compile refuses
-// them together). Every joint at or past a stop, or with friction, is a row of a boxed LCP on
+// Stops and Coulomb friction after a step of h (model.stops). Every joint at or past a stop, or with friction, is a row of a boxed LCP on
 // impulses lambda (N m s or N s): qd' = qd + H^-1 lambda with
 //   at its lower stop  lambda in [-f h, inf),  at its upper stop  (-inf, f h],
 //   friction alone     [-f h, f h],            at both (a locked joint)  (-inf, inf),
@@ -456,9 +478,11 @@ double Simulation::dampingPower(const Eigen::VectorXd& qd) const {
 // velocity): a joint held by friction or resting on a stop then stays exactly where it is,
 // and one sliding against friction follows the exact constant-force motion (RK4, dopri5).
 // Last, a joint whose stop pushed, or that is still past one, is put on it: a stop's impact
-// happens within the step, and the joint ends the step on the stop. The energy all this removes is added to
-// m_energyDissipated.
-void Simulation::applyStops(double h) {
+// happens within the step, and the joint ends the step on the stop. With constraints (loops,
+// couplings) the impulses act through the constrained inverse and the constraints are closed
+// again with those joints held (constraintError: the projection's). The energy all this
+// removes is added to m_energyDissipated.
+void Simulation::applyStops(double h, double& constraintError) {
   const double inf = std::numeric_limits<double>::infinity();
   // semi-implicit Euler moves q with the step's end velocity, so by h dqd (Moreau's scheme)
   const double moved = m_opt.integrator == Integrator::SemiImplicitEuler ? h : 0.5 * h;
@@ -484,11 +508,12 @@ void Simulation::applyStops(double h) {
   crba(m_model, m_data, m_q1);
   factorizeMassMatrix(m_model, m_data);
   const auto n = static_cast<Eigen::Index>(m_rows.size());
-  inverseColumns(m_model, m_data, m_rows, m_minv);
+  inverseColumns(m_model, m_data, m_cons ? &*m_cons : nullptr, m_q1, m_rows, m_minv, m_w0);
   m_dqd = m_qd1;
-  solveBoxed(m_rows, m_minv, m_lo, m_hi, m_lambda, m_qd1);
+  solveBoxed(m_rows, m_minv, m_w0, m_lo, m_hi, m_lambda, m_qd1);
   m_dqd = m_qd1 - m_dqd;
   integrateConfiguration(m_model, m_q1, m_dqd, moved, m_q1);
+  m_pinned.clear();
   for (int i = 0, r = 0; i < m_model.nb; ++i) {  // onto the stops
     if (hasQuaternion(m_model.joints[i].type)) continue;
     const JointLimits& l = m_model.limits[i];
@@ -496,9 +521,15 @@ void Simulation::applyStops(double h) {
     const bool row = r < n && m_rows[static_cast<std::size_t>(r)] == m_model.vIndex[i];
     const double lambda = row ? m_lambda(r++) : 0.0;
     // a stop that pushed holds its joint on it (an impact ends there, not h/2 qd short of it)
+    const double was = q;
     if (l.lower && (q < *l.lower || (lambda > 0 && m_hi(r - 1) == inf))) q = *l.lower;
     if (l.upper && (q > *l.upper || (lambda < 0 && m_lo(r - 1) == -inf))) q = *l.upper;
+    if (q != was || (row && (m_lo(r - 1) == -inf || m_hi(r - 1) == inf))) m_pinned.push_back(m_model.vIndex[i]);
   }
+  // the impulses keep G qd (the constrained inverse), but putting a joint onto its stop moves
+  // it alone: the loops and couplings are closed again by the other joints, as part of the
+  // stops' work
+  if (m_cons) constraintError = projectConstraints(m_model, m_data, *m_cons, m_q1, m_qd1, 1e-12, 10, &m_pinned);
   detail::kineticPotential(m_model, m_data, m_q1, m_qd1, kinetic, potential);
   m_energyDissipated += before - (kinetic + potential);
 }

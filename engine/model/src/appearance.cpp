@@ -20,11 +20,12 @@ const double kDefaultColours[12][3] = {
 const std::map<std::string, int> kArity{{"box", 1},      {"cyl", 2},      {"sphere", 2},
                                         {"colour", 1},   {"facets", 1},   {"vertices", 1},
                                         {"line", 1},     {"triangles", 1}, {"tiles", 2},
-                                        {"mesh", 1}};
+                                        {"mesh", 1},     {"opacity", 1}};
 
 struct Context {
   Vec3 colour;
   std::optional<Vec3> colour2;
+  double opacity = 1.0;
   int facets = 24;
   std::vector<Vec3> vertices;
 };
@@ -125,6 +126,7 @@ class Interpreter {
     p.kind = kind;
     p.colour = ctx.colour;
     p.colour2 = ctx.colour2;
+    p.opacity = ctx.opacity;
     p.facets = ctx.facets;
     p.path = path;
     return p;
@@ -227,6 +229,9 @@ class Interpreter {
           return fail(at, "'colour' components must be in [0, 1]");
       ctx.colour = c[0];
       ctx.colour2 = c.size() > 1 ? std::optional<Vec3>(c[1]) : std::nullopt;
+    } else if (name == "opacity") {
+      if (!num(a1, r) || !(r >= 0 && r <= 1)) return fail(at, "'opacity' must be a number in [0, 1]");
+      ctx.opacity = r;
     } else if (name == "facets") {
       if (!num(a1, r) || r != std::floor(r) || r < 3 || r > m_limits.maxFacets)
         return fail(at, "'facets' must be an integer from 3 to " + std::to_string(m_limits.maxFacets));

@@ -362,8 +362,7 @@ void checkKeyframes(const ModelSpec& spec, int nq, int nv) {
 
 namespace {
 
-// a body's joint limits and friction: numbers that make sense, on a one-variable joint, and
-// not on a model with constraints (the stops' impulses do not keep constraints)
+// a body's joint limits and friction: numbers that make sense, on a one-variable joint
 void checkLimits(const ModelSpec& spec, int i) {
   const BodySpec& b = spec.bodies[static_cast<std::size_t>(i)];
   const JointLimits& l = b.limits;
@@ -382,9 +381,6 @@ void checkLimits(const ModelSpec& spec, int i) {
   if (hasQuaternion(b.joint.type) && (!l.empty() || b.friction > 0))
     throw ModelError(i, b.name, l.empty() ? "friction" : "limits",
                      "a " + std::string(jointCode(b.joint.type)) + " joint takes no limits or friction");
-  if ((l.lower || l.upper || b.friction > 0) && !spec.constraints.empty())
-    throw ModelError(i, b.name, l.lower || l.upper ? "limits" : "friction",
-                     "position limits and friction do not act on a model with constraints (loops, gears)");
 }
 
 }  // namespace

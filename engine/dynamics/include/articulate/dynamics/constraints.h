@@ -95,13 +95,26 @@ double closeConstraintsAfterStep(const Model& model, Data& data, ConstraintData&
                                  Eigen::Ref<Eigen::VectorXd> q1, Eigen::Ref<Eigen::VectorXd> qd1,
                                  double h, double tolerance = 1e-12, int maxIterations = 10);
 
+/// Turns columns of H^-1 into columns of the constrained inverse H^-1 - Y (G Y)^+ Y' (Y =
+/// H^-1 G'(q)): X (nv x k) holds H^-1 S for generalised forces S (solveMassMatrix), with H
+/// factorised at q in `data` (factorizeMassMatrix); afterwards a force or impulse S lambda
+/// changes the accelerations or velocities by X lambda and leaves G qdd or G qd as it was (the
+/// constraint forces that keep the constraints are included). Joint stops and friction use it
+/// on models with loops and couplings. Overwrites cdata's G, Y, A and scratch vectors (not
+/// lambda) and the tree workspace of `data`. Throws std::invalid_argument on a size mismatch.
+void constrainedInverseColumns(const Model& model, Data& data, ConstraintData& cdata,
+                               const VecRef& q, Eigen::Ref<Eigen::MatrixXd> X);
+
 /// Projects a state onto the constraint manifold: Gauss-Newton steps q -= G' (G G')^+ phi
 /// (least change of q; applied through integrateConfiguration for free joints, whose G
 /// columns are per velocity variable) until max |phi| <= tolerance or `maxIterations` steps, then
 /// qd -= H^-1 G' (G H^-1 G')^+ G qd (least change of kinetic energy), so that G qd = 0.
+/// `pinned` (velocity indices of one-variable joints, e.g. joints just put on their stops)
+/// keeps those joints' positions: their columns of G are left out of the position steps.
 /// Returns max |phi| at the projected q. Throws std::invalid_argument on a size mismatch.
 double projectConstraints(const Model& model, Data& data, ConstraintData& cdata,
                           Eigen::Ref<Eigen::VectorXd> q, Eigen::Ref<Eigen::VectorXd> qd,
-                          double tolerance = 1e-12, int maxIterations = 10);
+                          double tolerance = 1e-12, int maxIterations = 10,
+                          const std::vector<int>* pinned = nullptr);
 
 }  // namespace art

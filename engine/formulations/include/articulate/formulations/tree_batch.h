@@ -64,6 +64,7 @@ class BatchSimulation {
   BatchTree m_tree;
   bool m_project = false;
   double m_t = 0.0;
+  double m_energyScale = 1.0;  // M g x 1 m + 1 J (SimulationOptions::undrivenEnergyGrowthLimit)
   std::vector<Lanes> m_q, m_qd, m_q1, m_qd1, m_kq[4], m_kv[4];
   Lanes m_kinetic{}, m_potential{}, m_e0{}, m_target{};
   std::vector<double> m_laneTime;

@@ -34,6 +34,11 @@ struct SimulationOptions {
   // this many times its initial magnitude (plus 1 J), or constraints that the projection
   // cannot close to 1e-8 (a loop that cannot be assembled) stops the simulation
   double energyGrowthLimit = 1e6;
+  // and, while nothing drives the model (no controllers, external forces, joint forces or
+  // perturbation), a total energy that rises above E* (the energy of the state last set, or
+  // when the driving stopped) by more than this many times (|E*| + M g x 1 m + 1 J), M the
+  // model's mass: energy that grew by orders of magnitude out of nothing (a too coarse step)
+  double undrivenEnergyGrowthLimit = 100;
   // rk4 and dopri5 on a passive model (no controllers, external forces, contact points or
   // joint forces): after every step, scale qd by sqrt((E* - V(q)) / T(q, qd)) so that the total
   // energy T + V returns to E*, the energy of the state last set (setState, or
@@ -82,15 +87,16 @@ class Simulation {
   Simulation(const Model& model, const SimulationOptions& options);
 
   /// Sets the state (q of size nq, qd of size nv; free joints' quaternions are normalised);
-  /// throws std::invalid_argument on a size mismatch. The ground's tangential
-  /// deformation is reset to zero; a state that violates the model's constraints is projected
+  /// throws std::invalid_argument on a size mismatch. The contact state starts
+  /// as startingContactState gives it (no deformation; a dent under a point set deeper than
+  /// kGroundElasticStartDepth, contact.h); a state that violates the model's constraints is projected
   /// onto them (q() and qd() then return the projected state). Where the joint-space inertia
   /// is singular at that state the projection cannot be made: the state stays as given and
   /// divergence() says why (step() then returns false).
   void setState(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd);
-  /// Sets the ground's tangential deformation under the contact points (contact.h; m,
-  /// contactDeformation()'s layout), e.g. after setState to go on from a recorded moment with
-  /// the friction springs as they were. Throws std::invalid_argument on a size mismatch or a
+  /// Sets the contact state (contact.h: the ground's tangential deformation and dent under the
+  /// contact points; m, contactDeformation()'s layout), e.g. after setState to go on from a
+  /// recorded moment with the friction springs and dents as they were. Throws std::invalid_argument on a size mismatch or a
   /// number that is not finite.
   void setContactDeformation(const Eigen::VectorXd& u);
   /// Sets constant joint forces (N m or N); throws std::invalid_argument on a size mismatch.
@@ -150,7 +156,8 @@ class Simulation {
   /// Ground reactions on the contact points at the current state, base coordinates (3 x
   /// ncontacts, N; empty without contact points).
   const Eigen::Matrix3Xd& contactForces();
-  /// Tangential deformation of the ground under each contact point (contact.h), m.
+  /// The contact state: the ground's tangential deformation under each contact point, then the
+  /// dent under each (contact.h), m.
   const Eigen::VectorXd& contactDeformation() const { return m_u; }
   /// Steps taken (accepted) and rejected so far.
   long stepsTaken() const { return m_steps; }
@@ -163,10 +170,12 @@ class Simulation {
   double m_t = 0.0, m_h = 0.0, m_e0 = 0.0;
   double m_energyTarget = 0.0, m_energyProjected = 0.0;  // E* and the energy projected away (J)
   double m_energyDissipated = 0.0;  // by damping, stops and friction (J)
+  double m_energyScale = 1.0;  // M g x 1 m + 1 J: undrivenEnergyGrowthLimit's scale (J)
   // the stops' impulse problem (model.stops): H^-1 columns of the rows, their impulses and boxes
   Eigen::MatrixXd m_minv;
-  Eigen::VectorXd m_lambda, m_lo, m_hi, m_dqd;
+  Eigen::VectorXd m_lambda, m_lo, m_hi, m_dqd, m_w0;  // m_w0: H^-1's diagonal at the rows
   std::vector<int> m_rows;  // velocity index of each row
+  std::vector<int> m_pinned;  // joints on a stop after applyStops: the projection keeps them
   // the joints held inside a step (holdStops): velocity index of each, their force boxes, and
   // the stages' accelerations with the holding forces
   std::vector<int> m_held;
@@ -176,7 +185,7 @@ class Simulation {
   Eigen::VectorXd m_q, m_qd, m_tau, m_tauTotal;
   ExternalForces m_fext;
   std::optional<Perturbation> m_perturbation;
-  Eigen::VectorXd m_u;  // ground's tangential deformation under the contact points (may be empty)
+  Eigen::VectorXd m_u;  // the contact state (contact.h: deformations, dents; may be empty)
   // stage storage (no allocation while stepping)
   Eigen::VectorXd m_kq[7], m_kv[7], m_ku[7], m_q1, m_qd1, m_u1, m_errq, m_errv, m_erru;
   // per stage, the power the damping and the holding forces take (W): the step's dissipated
@@ -207,7 +216,7 @@ class Simulation {
   bool adaptiveStep(double hMax);
   // accepts the step held in m_q1, m_qd1 unless it diverged
   bool commit(double h);
-  void applyStops(double h);
+  void applyStops(double h, double& constraintError);  // closes the constraints again
   void holdStops();
   const Eigen::VectorXd& holdJoints(const Eigen::VectorXd& q, const Eigen::VectorXd& qdd);
   double dampingPower(const Eigen::VectorXd& qd) const;

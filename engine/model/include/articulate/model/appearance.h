@@ -25,6 +25,7 @@ struct Primitive {
   Kind kind = Kind::Box;
   Vec3 colour = Vec3::Constant(0.5);
   std::optional<Vec3> colour2;   // second colour row (two-tone spheres)
+  double opacity = 1.0;          // 1 opaque, down to 0 (the "opacity" instruction)
   int facets = 24;
   std::vector<Vec3> points;      // box: 2 corners; cyl: 2 end centres; sphere: centre;
                                  // line: polyline; triangles: vertices

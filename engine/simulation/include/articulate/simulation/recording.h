@@ -2,8 +2,8 @@
 // Recording: every sample of a simulated or loaded motion (time, q, qd, kinetic and potential
 // energy, the energy dissipated since the start (System::energyDissipated, summed over the
 // states the simulation was set to), the nc constraint forces of a system with constraints and
-// its nw auxiliary state variables, System::auxiliaryState: a tree's ground deformation under
-// its contact points), kept for playback and scrubbing, and the log of the perturbations (the
+// its nw auxiliary state variables, System::auxiliaryState: a tree's ground deformation and dent
+// under its contact points), kept for playback and scrubbing, and the log of the perturbations (the
 // mouse's pull) that acted on it. Samples live in fixed-size chunks so that growing a long
 // recording never copies it; memory is 8 (nq + nv + nc + nw + 4) bytes per sample for nq
 // positions, nv velocities, nc constraint rows and nw auxiliary variables (352 bytes for a
