@@ -24,6 +24,10 @@
 #include <vtkCellData.h>
 #include <vtkCubeSource.h>
 #include <vtkCylinderSource.h>
+#include <vtkDataArray.h>
+#include <vtkImageData.h>
+#include <vtkImageReader2.h>
+#include <vtkImageReader2Factory.h>
 #include <vtkPolyData.h>
 #include <vtkPolyDataMapper.h>
 #include <vtkProperty.h>
@@ -239,6 +243,42 @@ PolyPtr coloured(const PolyPtr& pd, const Vec3& colour) {
                         std::lround(255 * colour.z()));
   pd->GetCellData()->SetScalars(c);
   return pd;
+}
+
+// the average colour (0..1) of an image file, read once per file; white where it does not
+// read (the mesh reader found the file; a damaged one leaves the material colour)
+Vec3 averageColour(const std::string& path) {
+  static std::mutex lock;
+  static std::map<std::string, Vec3> known;
+  const std::lock_guard<std::mutex> guard(lock);
+  if (const auto it = known.find(path); it != known.end()) return it->second;
+  Vec3 average = Vec3::Ones();
+  vtkSmartPointer<vtkImageReader2> reader;
+  reader.TakeReference(vtkImageReader2Factory::CreateImageReader2(path.c_str()));
+  if (reader) {
+    reader->SetFileName(path.c_str());
+    reader->Update();
+    vtkDataArray* pixels = reader->GetOutput() ? reader->GetOutput()->GetPointData()->GetScalars() : nullptr;
+    if (pixels && pixels->GetNumberOfTuples() > 0) {
+      const int n = pixels->GetNumberOfComponents();
+      const double full = pixels->GetDataTypeMax() > 255 ? 65535.0 : 255.0;
+      Vec3 sum = Vec3::Zero();
+      for (vtkIdType k = 0; k < pixels->GetNumberOfTuples(); ++k)
+        for (int c = 0; c < 3; ++c) sum(c) += pixels->GetComponent(k, n >= 3 ? c : 0);  // grey: one
+      average = (sum / (full * static_cast<double>(pixels->GetNumberOfTuples()))).cwiseMin(1.0).cwiseMax(0.0);
+    }
+  }
+  known.emplace(path, average);
+  return average;
+}
+
+// part `index`'s colour of a mesh file: its material's, times its texture's average colour
+Vec3 partColour(const MeshData& mesh, int index) {
+  const auto k = static_cast<std::size_t>(index);
+  Vec3 colour = mesh.colours[k];
+  if (k < mesh.textures.size() && !mesh.textures[k].empty())
+    colour = colour.cwiseProduct(averageColour(mesh.textures[k]));
+  return colour;
 }
 
 // A mesh file's triangles as VTK data in file coordinates, one cell-data colour index per
@@ -587,7 +627,7 @@ void Scene::addPrimitive(int body, const Primitive& p) {
         for (vtkIdType c = 0; c < pd->GetNumberOfCells(); ++c) parts.insert(static_cast<int>(part->GetTuple1(c)));
         for (int index : parts)
           surface(meshPart(pd, index, p),
-                  p.fileColours && index >= 0 ? mesh->colours[static_cast<std::size_t>(index)] : p.colour);
+                  p.fileColours && index >= 0 ? partColour(*mesh, index) : p.colour);
       };
       if (body < 0 || mesh->triangles.size() <= kDetailedMeshTriangles) {
         build(false);

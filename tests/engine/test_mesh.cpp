@@ -362,6 +362,39 @@ class TestMesh : public QObject {
     QCOMPARE(loadMesh((dir + "deep/buffer.gltf").toStdString())->max.x(), 2.0);
   }
 
+  // issue 32: a COLLADA file's diffuse texture (tests/data/textured, as ANYmal's links are
+  // drawn) is found in the mesh file's folder and noted as drawn by its average colour; a
+  // texture that does not exist, one outside the folder and an embedded one are each named
+  // in a note, and the part keeps its material colour
+  void texturesAreFoundAndNoted() {
+    const std::string dae = ARTICULATE_TEST_DATA_DIR "/textured/meshes/body.dae";
+    const auto mesh = loadMesh(dae);
+    QCOMPARE(mesh->colours.size(), std::size_t(1));
+    QCOMPARE(mesh->textures.size(), std::size_t(1));
+    QCOMPARE(QString::fromStdString(mesh->textures[0]),
+             QFileInfo(ARTICULATE_TEST_DATA_DIR "/textured/meshes/body_skin.png").absoluteFilePath());
+    QCOMPARE(mesh->colours[0], Vec3(1, 1, 1));  // the effect gives the texture alone
+    QCOMPARE(mesh->notes, std::vector<std::string>{"its texture 'body_skin.png' is drawn as its average colour"});
+    QFile f(QString::fromStdString(dae));
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QByteArray text = f.readAll();
+    QTemporaryDir tmp;
+    write(tmp.filePath("inside/missing.dae"), text);  // body_skin.png is not beside it
+    write(tmp.filePath("outside.png"), "not read");
+    write(tmp.filePath("inside/outside.dae"), QByteArray(text).replace("<init_from>body_skin.png", "<init_from>../outside.png"));
+    const auto missing = loadMesh(tmp.filePath("inside/missing.dae").toStdString());
+    QCOMPARE(missing->notes, std::vector<std::string>{"its texture 'body_skin.png' is not found: the material colour is used"});
+    QVERIFY(missing->textures.size() == 1 && missing->textures[0].empty());
+    QCOMPARE(missing->colours.size(), std::size_t(1));
+    const auto outside = loadMesh(tmp.filePath("inside/outside.dae").toStdString());
+    QCOMPARE(outside->notes, std::vector<std::string>{"its texture '../outside.png' is outside the mesh file's folder and not drawn: the material colour is used"});
+    // the URDF import reports it per link, as every command and the app's report show it
+    std::vector<std::string> notes;
+    loadUrdf(ARTICULATE_TEST_DATA_DIR "/textured/robot.urdf", &notes);
+    QVERIFY(std::find(notes.begin(), notes.end(),
+                      "link 'body': mesh 'meshes/body.dae': its texture 'body_skin.png' is drawn as its average colour") != notes.end());
+  }
+
   // finding 4: an OBJ face of 900,000 corners hung the reader (ear clipping is quadratic);
   // polygons are bounded per polygon and in all, checked before any is triangulated
   void largePolygonsAreBounded() {

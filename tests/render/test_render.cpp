@@ -8,13 +8,17 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <QDir>
 #include <QElapsedTimer>
+#include <QFile>
+#include <QTemporaryDir>
 #include <QImage>
 #include <QSignalSpy>
 
 #include "articulate/formulations/generators.h"
 #include "articulate/model/model.h"
 #include "articulate/formats/document.h"
+#include "articulate/formats/urdf.h"
 #include "articulate/formats/structure.h"
 #include "articulate/simulation/structure_system.h"
 #include "viewport/viewport.h"
@@ -187,6 +191,29 @@ class TestRender : public QObject {
       const QColor c = img.pixelColor(img.width() / 2, img.height() / 2);
       QVERIFY2(c.red() > 2 * c.green() + 40 && c.red() > 2 * c.blue() + 40,
                qPrintable(QString("side %1: centre pixel %2").arg(side).arg(c.name())));
+    }
+  }
+
+  // issue 32: a textured COLLADA link (tests/data/textured, drawn white before) shows its
+  // texture's colour, dark red (its average is 160, 30, 22 of 255); the same file without its
+  // texture beside it is drawn in its material colour, white
+  void texturedMeshShowsItsColour() {
+    const QString data = ARTICULATE_TEST_DATA_DIR "/textured";
+    QTemporaryDir tmp;
+    QVERIFY(QDir().mkpath(tmp.filePath("meshes")));
+    QVERIFY(QFile::copy(data + "/robot.urdf", tmp.filePath("robot.urdf")));
+    QVERIFY(QFile::copy(data + "/meshes/body.dae", tmp.filePath("meshes/body.dae")));
+    for (const QString& folder : {data, tmp.path()}) {
+      const art::LoadedModel model = art::loadModel((folder + "/robot.urdf").toStdString());
+      art::gui::Viewport::renderToPng(model.spec, art::compile(model.spec).q0, 320, 200, tmp.filePath("t.png"));
+      const QImage img(tmp.filePath("t.png"));
+      const QColor c = img.pixelColor(img.width() / 2, img.height() / 2 - 20);  // on the box's side
+      qInfo("%s: pixel %s", folder == data ? "textured" : "texture missing", qPrintable(c.name()));
+      if (folder == data) {
+        QVERIFY2(c.red() > 60 && c.green() < 0.35 * c.red() && c.blue() < 0.35 * c.red(), qPrintable(c.name()));
+      } else {
+        QVERIFY2(c.red() > 60 && std::abs(c.green() - c.red()) < 20 && std::abs(c.blue() - c.red()) < 30, qPrintable(c.name()));
+      }
     }
   }
 

@@ -67,7 +67,7 @@ void resolveMeshes(LoadedModel& lm, const std::string& path) {
     absoluteMeshPaths(appearance, folder);
     for (const std::string& file : meshFiles(appearance)) {
       try {
-        loadMesh(file);
+        for (const std::string& note : loadMesh(file)->notes) lm.notes.push_back(owner + ": mesh '" + file + "': " + note);
       } catch (const FormatError& e) {
         lm.notes.push_back(owner + ": a mesh is not drawn: " + e.what());
       }

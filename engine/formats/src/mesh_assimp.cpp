@@ -3,6 +3,7 @@
 // placed, and the triangles and material colours copied out.
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <new>
@@ -116,6 +117,38 @@ void checkScene(const aiScene& scene, const std::string& path) {
   }
 }
 
+// the material's diffuse (or glTF base colour) texture as MeshData::textures holds it, with a
+// note on what is drawn
+std::string textureOf(const aiMaterial& material, const std::string& path, std::vector<std::string>& notes) {
+  aiString name;
+  if (material.GetTexture(aiTextureType_DIFFUSE, 0, &name) != AI_SUCCESS &&
+      material.GetTexture(aiTextureType_BASE_COLOR, 0, &name) != AI_SUCCESS)
+    return "";
+  std::string file = name.C_Str();
+  const std::string shown = file.size() > 200 ? file.substr(0, 200) + "..." : file;
+  if (file.empty()) return "";
+  if (file[0] == '*') {
+    notes.push_back("its embedded texture '" + shown + "' is not drawn: the material colour is used");
+    return "";
+  }
+  if (file.rfind("file://", 0) == 0) file = file.substr(7);
+  const fs::path folder = fs::absolute(path).lexically_normal().parent_path();
+  fs::path p = fs::path(file).is_absolute() ? fs::path(file) : folder / file;
+  p = fs::absolute(p).lexically_normal();
+  const fs::path rel = p.lexically_relative(folder);
+  std::error_code ec;
+  if (rel.empty() || *rel.begin() == "..") {
+    notes.push_back("its texture '" + shown + "' is outside the mesh file's folder and not drawn: the material colour is used");
+    return "";
+  }
+  if (!fs::is_regular_file(p, ec)) {
+    notes.push_back("its texture '" + shown + "' is not found: the material colour is used");
+    return "";
+  }
+  notes.push_back("its texture '" + shown + "' is drawn as its average colour");
+  return p.string();
+}
+
 // the triangles and material colours of a triangulated, placed scene
 MeshData copyTriangles(const aiScene& scene, const std::string& path) {
   MeshData out;
@@ -128,11 +161,20 @@ MeshData copyTriangles(const aiScene& scene, const std::string& path) {
     // not the file's colour, so such parts take the drawing's
     const aiMaterial* material = mesh->mMaterialIndex < scene.mNumMaterials ? scene.mMaterials[mesh->mMaterialIndex] : nullptr;
     if (material && material->GetName() != aiString(AI_DEFAULT_MATERIAL_NAME)) {
-      aiColor4D c;
-      if (material->Get(AI_MATKEY_COLOR_DIFFUSE, c) == AI_SUCCESS) {
-        auto [it, added] = colourOf.emplace(mesh->mMaterialIndex, static_cast<int>(out.colours.size()));
-        if (added) out.colours.emplace_back(c.r, c.g, c.b);
-        colour = it->second;
+      aiColor4D c(1, 1, 1, 1);  // a textured material may give no colour: the texture's alone
+      const bool coloured = material->Get(AI_MATKEY_COLOR_DIFFUSE, c) == AI_SUCCESS;
+      const auto known = colourOf.find(mesh->mMaterialIndex);
+      if (known != colourOf.end()) {
+        colour = known->second;
+      } else {
+        std::string texture = textureOf(*material, path, out.notes);
+        if (coloured || !texture.empty()) {
+          colour = static_cast<int>(out.colours.size());
+          colourOf.emplace(mesh->mMaterialIndex, colour);
+          out.colours.emplace_back(std::clamp(double(c.r), 0.0, 1.0), std::clamp(double(c.g), 0.0, 1.0),
+                                   std::clamp(double(c.b), 0.0, 1.0));
+          out.textures.push_back(std::move(texture));
+        }
       }
     }
     const auto base = static_cast<std::uint32_t>(out.vertices.size());

@@ -50,6 +50,15 @@ std::string encode(const MeshData& mesh) {
   append(out, mesh.triangles.data(), mesh.triangles.size());
   append(out, mesh.triangleColour.data(), mesh.triangleColour.size());
   for (const Vec3& c : mesh.colours) append(out, c.data(), 3);
+  for (const std::vector<std::string>* list : {&mesh.textures, &mesh.notes}) {
+    const std::uint64_t n = list->size();
+    append(out, &n, 1);
+    for (const std::string& s : *list) {
+      const std::uint64_t length = s.size();
+      append(out, &length, 1);
+      out += s;
+    }
+  }
   return out;
 }
 
@@ -64,6 +73,20 @@ class Reply {
     m_at += n;
   }
   bool done() const { return m_at == m_bytes.size(); }
+  // a count-prefixed list of length-prefixed strings
+  void read(std::vector<std::string>& list) {
+    std::uint64_t n = 0;
+    read(&n, 1);
+    if (n > m_bytes.size()) bad();
+    list.resize(n);
+    for (std::string& s : list) {
+      std::uint64_t length = 0;
+      read(&length, 1);
+      if (length > m_bytes.size() - m_at) bad();
+      s.assign(m_bytes, m_at, length);
+      m_at += length;
+    }
+  }
   [[noreturn]] void bad() const { throw FormatError(m_path, "the mesh reader's reply is damaged"); }
 
  private:
@@ -86,7 +109,9 @@ MeshData decode(const std::string& bytes, const std::string& path) {
   in.read(mesh.triangleColour.data(), mesh.triangleColour.size());
   mesh.colours.resize(counts[2]);
   for (Vec3& c : mesh.colours) in.read(c.data(), 3);
-  if (!in.done()) in.bad();
+  in.read(mesh.textures);
+  in.read(mesh.notes);
+  if (!in.done() || mesh.textures.size() != mesh.colours.size()) in.bad();
   for (const auto& t : mesh.triangles)
     for (std::uint32_t i : t)
       if (i >= mesh.vertices.size()) in.bad();

@@ -948,7 +948,9 @@ std::optional<std::string> meshFile(ImportState& s, const std::string& where, co
   }
   const std::string path = fs::absolute(*found).lexically_normal().string();
   try {
-    loadMesh(path);
+    const std::shared_ptr<const MeshData> mesh = loadMesh(path);
+    if (std::string(unused) == "is not drawn")  // drawn: how its materials are
+      for (const std::string& note : mesh->notes) s.meshNotes.push_back(where + ": mesh '" + name + "': " + note);
   } catch (const FormatError& e) {
     s.meshNotes.push_back(where + ": mesh '" + name + "' " + unused + ": " + e.what());
     return std::nullopt;

@@ -28,6 +28,14 @@ struct MeshData {
   std::vector<std::array<std::uint32_t, 3>> triangles;
   std::vector<int> triangleColour;  // per triangle: index into colours, -1 where the file has none
   std::vector<Vec3> colours;        // the materials' diffuse colours (0..1)
+  // per colours entry: the material's diffuse (glTF: base colour) texture, an absolute path to
+  // an existing file in the mesh file's folder or below, or empty. The viewport draws such a
+  // part in its colour times the texture's average colour.
+  std::vector<std::string> textures;
+  // what of the file is drawn otherwise than written (a texture drawn as its average colour,
+  // a texture not found, embedded or outside the folder: the material colour instead), one
+  // line each, for the import report
+  std::vector<std::string> notes;
   Vec3 min = Vec3::Zero(), max = Vec3::Zero();  // bounding box of the vertices
 };
 
