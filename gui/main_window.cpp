@@ -408,6 +408,7 @@ void MainWindow::applyOverlays() {
   overlays.bodyFrames = m_bodyFramesAction->isChecked();
   overlays.jointAxes = m_jointAxesAction->isChecked();
   overlays.centresOfMass = m_comAction->isChecked();
+  overlays.sites = m_sitesAction->isChecked();
   overlays.contactForces = m_contactForcesAction->isChecked();
   overlays.constraintForces = m_constraintForcesAction->isChecked();
   overlays.systemCom = m_systemComAction->isChecked();
@@ -424,6 +425,7 @@ void MainWindow::applyOverlays() {
   changed.bodyFrames = overlays.bodyFrames;
   changed.jointAxes = overlays.jointAxes;
   changed.centresOfMass = overlays.centresOfMass;
+  changed.sites = overlays.sites;
   changed.contactForces = overlays.contactForces;
   changed.constraintForces = overlays.constraintForces;
   changed.systemCom = overlays.systemCom;

@@ -343,6 +343,7 @@ class MainWindow : public QMainWindow {
   QAction* m_bodyFramesAction = nullptr;
   QAction* m_jointAxesAction = nullptr;
   QAction* m_comAction = nullptr;
+  QAction* m_sitesAction = nullptr;
   QAction* m_statusOverlayAction = nullptr;
   QAction* m_contactForcesAction = nullptr;
   QAction* m_constraintForcesAction = nullptr;

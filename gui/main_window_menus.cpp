@@ -189,6 +189,9 @@ void MainWindow::createMenus() {
   m_jointAxesAction->setShortcut(QKeySequence(Qt::Key_F9));
   m_comAction = overlay(tr("&Centres of Mass"), m_settings.centresOfMass);
   m_comAction->setShortcut(QKeySequence(Qt::Key_F10));
+  m_sitesAction = overlay(tr("S&ites"), m_settings.sites);
+  m_sitesAction->setObjectName("sitesAction");
+  m_sitesAction->setToolTip(tr("The model's sites (MJCF <site>): named points drawn as small spheres"));
   m_statusOverlayAction = overlay(tr("&Status Overlay"), m_settings.statusOverlay);
   m_statusOverlayAction->setShortcut(QKeySequence(Qt::Key_F2));
   m_statusOverlayAction->setToolTip(tr("Time, real-time factor, step, frame rate and energy in "

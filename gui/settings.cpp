@@ -55,6 +55,7 @@ QJsonObject Settings::toJson() const {
   json["bodyFrames"] = bodyFrames;
   json["jointAxes"] = jointAxes;
   json["centresOfMass"] = centresOfMass;
+  json["sites"] = sites;
   json["statusOverlay"] = statusOverlay;
   json["contactForces"] = contactForces;
   json["constraintForces"] = constraintForces;
@@ -83,6 +84,7 @@ Settings Settings::fromJson(const QJsonObject& json) {
   flag("bodyFrames", s.bodyFrames);
   flag("jointAxes", s.jointAxes);
   flag("centresOfMass", s.centresOfMass);
+  flag("sites", s.sites);
   flag("statusOverlay", s.statusOverlay);
   flag("contactForces", s.contactForces);
   flag("constraintForces", s.constraintForces);

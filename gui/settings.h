@@ -18,6 +18,7 @@ struct Settings {
   bool bodyFrames = false;     // View > Body frames
   bool jointAxes = false;      // View > Joint axes
   bool centresOfMass = false;  // View > Centres of mass
+  bool sites = false;          // View > Sites
   bool statusOverlay = false;  // View > Status Overlay (F2)
   bool contactForces = false;     // View > Contact Forces (F3)
   bool constraintForces = false;  // View > Constraint Forces (F4)

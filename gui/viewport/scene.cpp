@@ -459,6 +459,7 @@ Scene::Scene(const ModelSpec& spec, vtkRenderer* renderer, vtkRenderer* overlay)
     : m_model(compile(spec)), m_data(m_model), m_renderer(renderer) {
   m_bodies.resize(m_model.nb + 1);
   m_poses.resize(m_model.nb);
+  m_sites = spec.sites;
   for (auto& b : m_bodies) b.transform = vtkSmartPointer<vtkTransform>::New();
   // geometry, once per body
   for (int body = -1; body < m_model.nb; ++body) {
@@ -538,7 +539,7 @@ Scene::~Scene() {
   if (m_batchActor) m_renderer->RemoveActor(m_batchActor);
   if (m_segmentActor) m_renderer->RemoveActor(m_segmentActor);
   for (auto& b : m_bodies)
-    for (auto* group : {&b.actors, &b.frames, &b.axes, &b.coms})
+    for (auto* group : {&b.actors, &b.frames, &b.axes, &b.coms, &b.sites})
       for (auto& a : *group) m_renderer->RemoveActor(a);
 }
 
@@ -1052,6 +1053,29 @@ void Scene::setHighlighted(int body) {
   m_highlighted = body;
   style(body, true);
   if (m_batch) applyCellColours();
+}
+
+void Scene::setSitesVisible(bool visible) {
+  if (visible && !m_sitesBuilt) {
+    m_sitesBuilt = true;
+    for (const SiteSpec& site : m_sites) {
+      BodyActors& ba = m_bodies[static_cast<std::size_t>(site.body + 1)];
+      auto a = actorFor(sphere(site.position, site.size, 16), site.colour, ba.transform);
+      a->GetProperty()->SetOpacity(site.opacity);
+      a->PickableOff();
+      ba.sites.push_back(a);
+      m_renderer->AddActor(a);
+    }
+  }
+  for (auto& b : m_bodies)
+    for (auto& a : b.sites) a->SetVisibility(visible);
+}
+
+int Scene::sitesShown() const {
+  int n = 0;
+  for (const auto& b : m_bodies)
+    for (const auto& a : b.sites) n += a->GetVisibility() ? 1 : 0;
+  return n;
 }
 
 void Scene::setOverlayVisibility(bool frames, bool jointAxes, bool coms) {

@@ -82,6 +82,11 @@ class Scene {
   static constexpr double kMeshCoarseBelowPixels = 120.0;
   void setHighlighted(int body);
   void setOverlayVisibility(bool frames, bool jointAxes, bool coms);
+  /// Shows or hides the model's sites (ModelSpec::sites) as small spheres in their colours,
+  /// built the first time they are shown; not pickable.
+  void setSitesVisible(bool visible);
+  /// How many site spheres are shown.
+  int sitesShown() const;
   /// The force overlays (annotation_layer.h): draws these annotations and, with `names`, the
   /// bodies' names at their centres of mass (following the poses from now on).
   void setAnnotations(const Annotations& annotations, bool names);
@@ -98,7 +103,7 @@ class Scene {
   struct BodyActors {
     vtkSmartPointer<vtkTransform> transform;
     std::vector<vtkSmartPointer<vtkActor>> actors;
-    std::vector<vtkSmartPointer<vtkActor>> frames, axes, coms;
+    std::vector<vtkSmartPointer<vtkActor>> frames, axes, coms, sites;
     std::vector<vtkSmartPointer<vtkPolyData>> lines;  // parts before finishBody
     struct Part {
       vtkSmartPointer<vtkPolyData> surface;
@@ -145,6 +150,8 @@ class Scene {
   std::vector<unsigned char> m_cellColours;          // its original colour (3 per cell)
   unsigned long m_detailObserver = 0;
   bool m_overlaysBuilt = false;
+  std::vector<SiteSpec> m_sites;  // drawn by setSitesVisible
+  bool m_sitesBuilt = false;
   // force elements (setSegments): one polyline per segment, first point of each
   vtkSmartPointer<vtkPolyData> m_segmentLines;
   vtkSmartPointer<vtkActor> m_segmentActor;

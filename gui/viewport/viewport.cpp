@@ -362,6 +362,7 @@ void Viewport::setModel(const ModelSpec& spec, const Eigen::VectorXd& q) {
   d->placeHandle();
   d->view.scene->setOverlayVisibility(d->overlays.bodyFrames, d->overlays.jointAxes,
                                       d->overlays.centresOfMass);
+  d->view.scene->setSitesVisible(d->overlays.sites);
   d->view.scene->setAnnotations({}, d->overlays.bodyNames);
   if (first) d->view.frame(double(width()) / std::max(1, height()));
   else d->view.renderer->GetActiveCamera()->DeepCopy(keep);
@@ -436,6 +437,7 @@ void Viewport::setOverlays(const Overlays& o) {
   d->overlays = o;
   if (d->view.scene) {
     d->view.scene->setOverlayVisibility(o.bodyFrames, o.jointAxes, o.centresOfMass);
+    d->view.scene->setSitesVisible(o.sites);
     d->view.scene->setAnnotations(d->view.scene->annotations(), o.bodyNames);
   }
   d->render();
@@ -796,6 +798,7 @@ void OffscreenView::setSegments(const std::vector<SegmentReport>& segments) {
 void OffscreenView::setOverlays(const Overlays& o) {
   d->overlays = o;
   d->view.scene->setOverlayVisibility(o.bodyFrames, o.jointAxes, o.centresOfMass);
+  d->view.scene->setSitesVisible(o.sites);
   d->view.scene->setAnnotations(d->view.scene->annotations(), o.bodyNames);
 }
 

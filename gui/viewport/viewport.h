@@ -26,6 +26,7 @@ struct Overlays {
   bool bodyFrames = false;    // body coordinate axes
   bool jointAxes = false;     // joint axes as arrows
   bool centresOfMass = false; // a small sphere at each body's COM
+  bool sites = false;         // the model's sites (ModelSpec::sites) as small spheres
   bool contactForces = false;     // contact points touching the ground, reaction arrows
   bool constraintForces = false;  // loop-closure force arrows, coupling (gear) force labels
   bool systemCom = false;         // the whole system's centre of mass

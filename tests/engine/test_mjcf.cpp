@@ -302,6 +302,46 @@ class TestMjcf : public QObject {
       QCOMPARE(p.colour, Vec3(0.0, 0.5, 0.5));
   }
 
+  // <site> elements are sites of their body (issue 32: drawn small, with a toggle): the
+  // position in the owner's frame (through merged and rotated frames), the first size, the
+  // colour and alpha, defaults from classes and materials, world sites on the base; they
+  // round-trip through the Articulate format
+  void sitesAreRead() {
+    const ModelSpec spec = specFromMjcf(
+        "<mujoco><default><site size='0.02'/><default class='tip'><site size='0.03' rgba='0 1 0 1'/></default></default>"
+        "<asset><material name='m' rgba='0 0 1 0.5'/></asset><worldbody><site name='anchor' pos='1 2 3'/>"
+        "<body name='arm' pos='0 0 1' euler='0 0 90'><joint/><geom size='0.1'/><site name='elbow' pos='0.5 0 0' class='tip'/>"
+        "<body name='cap' pos='0 0 0.2'><site name='top' fromto='0 0 0 0 0 0.4' material='m' size='0.01 0.2'/><geom size='0.05'/></body>"
+        "</body></worldbody></mujoco>", "sites.xml", nullptr);
+    QCOMPARE(spec.sites.size(), std::size_t{3});
+    const SiteSpec& anchor = spec.sites[0];
+    QVERIFY(anchor.name == "anchor" && anchor.body == -1 && anchor.position == Vec3(1, 2, 3));
+    QVERIFY(anchor.size == 0.02 && anchor.colour == Vec3(0.5, 0.5, 0.5) && anchor.opacity == 1);
+    const SiteSpec& elbow = spec.sites[1];
+    QVERIFY(elbow.name == "elbow" && elbow.body == spec.findBody("arm") && elbow.size == 0.03);
+    QCOMPARE(elbow.colour, Vec3(0, 1, 0));
+    QVERIFY((elbow.position - Vec3(0.5, 0, 0)).norm() < 1e-15);  // in arm's own frame
+    const SiteSpec& top = spec.sites[2];
+    QCOMPARE(spec.findBody("cap"), -1);  // no joint of its own: merged into arm, with its site
+    QCOMPARE(top.body, spec.findBody("arm"));
+    QVERIFY(top.size == 0.01 && top.colour == Vec3(0, 0, 1) && top.opacity == 0.5);
+    // the same point in the world, wherever the body went
+    const Model m = compile(spec);
+    Data d(m);
+    const Vec3 world = bodyPointMotion(m, d, top.body, top.position, m.q0, Eigen::VectorXd::Zero(m.nv())).position;
+    QVERIFY2((world - Vec3(0, 0, 1.4)).norm() < 1e-12, qPrintable(QString::number((world - Vec3(0, 0, 1.4)).norm())));
+    Diagnostics problems;
+    const std::optional<LoadedModel> back = readModelDocument(parseJsonText(formatJson(specToJson(spec)), "saved.json"), problems);
+    QVERIFY(back && problems.empty());
+    QVERIFY(back->spec.sites == spec.sites);
+    // checked by path
+    nlohmann::json doc = nlohmann::json::parse(formatJson(specToJson(spec)));
+    doc["sites"][1]["size"] = -1;
+    problems.clear();
+    QVERIFY(!readModelDocument(doc, problems));
+    QCOMPARE(QString::fromStdString(problems.front().text()), QString("sites[1].size: must be > 0"));
+  }
+
   // an rgba alpha below 1 draws see-through: an "opacity" instruction scoped to its geom,
   // checked like every instruction, and left out of a spatial_v2 export with a note
   void rgbaAlphaIsOpacity() {

@@ -217,6 +217,48 @@ class TestRender : public QObject {
     }
   }
 
+  // sites are drawn as small spheres in their colour only while shown (Overlays::sites,
+  // View > Sites): shown, a red site above the box changes the picture only where it is red
+  void sitesShowOnRequest() {
+    art::ModelSpec spec;
+    spec.name = "sites";
+    art::BodySpec b;
+    b.name = "arm";
+    b.joint.type = art::JointType::Rz;
+    b.inertia = art::InertiaSpec::fromMassComInertia(1.0, art::Vec3::Zero(), art::Mat3::Identity());
+    b.appearance = nlohmann::json::array({"colour", {0.2, 0.2, 0.9}, "box", {{-1, -0.1, -0.1}, {0, 0.1, 0.1}}});
+    spec.bodies = {b};
+    art::SiteSpec site;
+    site.body = 0;
+    site.position = art::Vec3(-0.5, 0, 0.3);  // above the box, seen from above
+    site.size = 0.08;
+    site.colour = art::Vec3(1, 0, 0);
+    spec.sites = {site};
+    spec.camera.direction = art::Vec3(0, 0, 1);
+    spec.camera.up = art::Vec3(0, 1, 0);
+    art::gui::OffscreenView view(spec, 320, 200);
+    QImage hidden = view.image();
+    art::gui::Overlays o;
+    o.sites = true;
+    view.setOverlays(o);
+    QImage shown = view.image();
+    // the site is the only change, and red
+    int changed = 0, red = 0;
+    for (int y = 0; y < shown.height(); ++y)
+      for (int x = 0; x < shown.width(); ++x)
+        if (shown.pixel(x, y) != hidden.pixel(x, y)) {
+          ++changed;
+          const QColor c = shown.pixelColor(x, y);
+          red += c.red() > 100 && c.green() < 60 && c.blue() < 60;
+        }
+    qInfo("showing the site changed %d pixels, %d of them red", changed, red);
+    QVERIFY(changed > 100);
+    QVERIFY(red > 0.8 * changed);
+    o.sites = false;
+    view.setOverlays(o);
+    QVERIFY(view.image() == hidden);
+  }
+
   // the "opacity" instruction (an MJCF rgba alpha below 1) draws see-through: a red box at
   // opacity 0.4 in front of a blue one shows both colours at the centre; at opacity 1 only red
   void translucentShapesShowWhatIsBehind() {

@@ -556,6 +556,20 @@ ojson specToJson(const ModelSpec& s) {
     }
     doc["contacts"] = c;
   }
+  if (!s.sites.empty()) {
+    ojson sites = ojson::array();
+    for (const SiteSpec& site : s.sites) {
+      ojson j = ojson::object();
+      if (!site.name.empty()) j["name"] = site.name;
+      j["body"] = bodyName(s, site.body);
+      j["position"] = vecJson(site.position);
+      if (site.size != SiteSpec{}.size) j["size"] = site.size;
+      if (site.colour != SiteSpec{}.colour) j["colour"] = vecJson(site.colour);
+      if (site.opacity != 1) j["opacity"] = site.opacity;
+      sites.push_back(j);
+    }
+    doc["sites"] = sites;
+  }
   if (s.ground != GroundSpec{})
     doc["ground"] = {{"stiffness", s.ground.stiffness},
                      {"damping", s.ground.damping},
@@ -772,6 +786,35 @@ void readContacts(JsonReader& rd, const json& cs, const TreeContext& tc, ModelSp
   }
 }
 
+// "sites": [{"name", "body", "position", "size", "colour", "opacity"}]
+void readSites(JsonReader& rd, const json& ss, const TreeContext& tc, ModelSpec& out) {
+  if (!ss.is_array()) {
+    rd.fail("sites", "expected an array");
+    return;
+  }
+  for (std::size_t k = 0; k < ss.size(); ++k) {
+    const std::string p = jsonIndex("sites", k);
+    if (!rd.object(ss[k], p, {"name", "body", "position", "size", "colour", "opacity"})) continue;
+    SiteSpec site;
+    if (!ss[k].contains("body") || !ss[k].contains("position")) {
+      rd.fail(p, "needs 'body' and 'position'");
+      continue;
+    }
+    bool ok = !ss[k].contains("name") || rd.string(ss[k]["name"], jsonField(p, "name"), site.name);
+    site.body = resolveBody(rd, ss[k]["body"], tc.names, jsonField(p, "body"), true);
+    ok &= site.body >= -1 && rd.vec3(ss[k]["position"], jsonField(p, "position"), site.position);
+    if (ss[k].contains("size") && rd.number(ss[k]["size"], jsonField(p, "size"), site.size) && !(site.size > 0))
+      ok = false, rd.fail(jsonField(p, "size"), "must be > 0");
+    if (ss[k].contains("colour") && rd.vec3(ss[k]["colour"], jsonField(p, "colour"), site.colour) &&
+        !((site.colour.array() >= 0).all() && (site.colour.array() <= 1).all()))
+      ok = false, rd.fail(jsonField(p, "colour"), "components must be in [0, 1]");
+    if (ss[k].contains("opacity") && rd.number(ss[k]["opacity"], jsonField(p, "opacity"), site.opacity) &&
+        !(site.opacity >= 0 && site.opacity <= 1))
+      ok = false, rd.fail(jsonField(p, "opacity"), "must be in [0, 1]");
+    if (ok) out.sites.push_back(site);
+  }
+}
+
 // "ground": the contact model's stiffness, damping and friction
 void readGround(JsonReader& rd, const json& jg, GroundSpec& g) {
   if (!rd.object(jg, "ground", {"stiffness", "damping", "friction"})) return;
@@ -941,7 +984,7 @@ void specFromJson(const json& doc, ModelSpec& out, Diagnostics& problems) {
   const std::size_t before = problems.size();
   out = ModelSpec{};
   if (!rd.object(doc, "", {"format", "version", "name", "description", "kind", "arithmetic",
-                           "gravity", "bodies", "base_appearance", "camera", "contacts",
+                           "gravity", "bodies", "base_appearance", "camera", "contacts", "sites",
                            "ground", "constraints", "forces", "simulation", "keyframes"}))
     return;
   readHeader(rd, doc, out.name, out.description);
@@ -979,6 +1022,7 @@ void specFromJson(const json& doc, ModelSpec& out, Diagnostics& problems) {
   orderBodies(rd, bodies, parentIdx, tc, out, order);
   if (doc.contains("camera")) readCamera(rd, doc["camera"], tc.names, "camera", out.camera);
   if (doc.contains("contacts")) readContacts(rd, doc["contacts"], tc, out);
+  if (doc.contains("sites")) readSites(rd, doc["sites"], tc, out);
   if (doc.contains("ground")) readGround(rd, doc["ground"], out.ground);
   if (doc.contains("constraints")) readConstraints(rd, doc["constraints"], tc, out);
   if (doc.contains("forces")) readForces(rd, doc["forces"], tc, out);

@@ -1001,8 +1001,32 @@ void readBodyContents(State& s, const XMLElement* e, const BodyContext& body, bo
       }
     } else if (tag == "body") {
       readBody(s, c, ctx);
-    } else if (tag == "joint" || tag == "freejoint" || tag == "site" || tag == "camera" || tag == "light") {
-      // joints are read by readBody; sites, cameras and lights do not change the mechanism
+    } else if (tag == "site") {
+      // a named point of its body, drawn small (View > Sites): at its pos, or the middle of
+      // its fromto, with its first size as the radius
+      const Attrs a = attributes(s, c, ctx.cls);
+      SiteSpec site;
+      site.name = get(a, "name").value_or("");
+      Vec3 local = vec3(s, c, a, "pos", Vec3::Zero());
+      if (const auto f = get(a, "fromto")) {
+        const std::vector<double> v = numbers(s, c, "fromto", *f, 6, 6);
+        local = 0.5 * (Vec3(v[0], v[1], v[2]) + Vec3(v[3], v[4], v[5]));
+      }
+      if (const auto z = get(a, "size")) site.size = numbers(s, c, "size", *z, 1, 3)[0];
+      if (!(site.size > 0)) throw s.fail(c, "a site's size must be > 0");
+      Eigen::Vector4d rgba(0.5, 0.5, 0.5, 1);
+      if (const auto t = get(a, "rgba")) {
+        rgba = rgbaOf(s, c, *t);
+      } else if (const auto mat = get(a, "material")) {
+        if (const auto it = s.materials.find(*mat); it != s.materials.end()) rgba = it->second;
+      }
+      site.colour = rgba.head<3>();
+      site.opacity = rgba(3);
+      site.body = ctx.frame.owner;
+      site.position = ctx.frame.R * local + ctx.frame.t;
+      s.spec.sites.push_back(site);
+    } else if (tag == "joint" || tag == "freejoint" || tag == "camera" || tag == "light") {
+      // joints are read by readBody; cameras and lights do not change the mechanism
     } else {
       ++s.notModelled["<" + tag + "> element(s) in bodies"];
     }

@@ -366,6 +366,8 @@ ojson specToSpatialV2(const ModelSpec& original, std::vector<std::string>* notes
   }
   if (meshes && notes)
     notes->push_back(std::to_string(meshes) + " mesh drawing(s) are not stored: spatial_v2's showmotion draws no meshes");
+  if (!original.sites.empty() && notes)
+    notes->push_back(std::to_string(original.sites.size()) + " site(s) are not stored: spatial_v2 has no sites");
   if (opacities && notes)
     notes->push_back(std::to_string(opacities) + " opacity instruction(s) are not stored: showmotion draws every shape opaque");
   const auto spheres = std::count_if(original.contacts.begin(), original.contacts.end(), [](const ContactPointSpec& c) { return c.radius > 0; });

@@ -434,6 +434,7 @@ std::vector<std::string> exportNotes(const ModelSpec& spec, int dropped) {
     notes.push_back(std::to_string(spec.contacts.size()) + " ground-contact point(s) are not stored");
   if (!spec.forces.empty())
     notes.push_back(std::to_string(spec.forces.size()) + " external force(s) are not stored");
+  if (!spec.sites.empty()) notes.push_back(std::to_string(spec.sites.size()) + " site(s) are not stored (URDF has no sites)");
   if (!spec.camera.empty()) notes.push_back("the camera is not stored");
   if (floatingRoot(spec)) {
     const BodySpec& root = spec.bodies.front();

@@ -42,6 +42,10 @@ void renumberBodyReferences(ModelSpec& spec, const std::vector<int>& newIndex) {
   for (ContactPointSpec c : spec.contacts)
     if ((c.body = map(c.body)) >= 0) contacts.push_back(c);
   spec.contacts = contacts;
+  std::vector<SiteSpec> sites;
+  for (SiteSpec s : spec.sites)
+    if ((s.body = map(s.body)) != -2) sites.push_back(s);
+  spec.sites = sites;
   std::vector<ExternalForceSpec> forces;
   for (ExternalForceSpec f : spec.forces)
     if ((f.body = map(f.body)) >= 0) forces.push_back(f);

@@ -302,6 +302,16 @@ void compileForces(const ModelSpec& spec, Model& m) {
     if (!(cp.radius >= 0) || !std::isfinite(cp.radius)) throw ModelError(field + ".radius", "must be a number >= 0");
     m.contacts.push_back(cp);
   }
+  for (std::size_t k = 0; k < spec.sites.size(); ++k) {
+    const SiteSpec& s = spec.sites[k];
+    const std::string field = "sites[" + std::to_string(k) + "]";
+    if (s.body < -1 || s.body >= nb) throw ModelError(field + ".body", "is not a body or the base");
+    if (!s.position.allFinite()) throw ModelError(field + ".position", "is not finite");
+    if (!(s.size > 0) || !std::isfinite(s.size)) throw ModelError(field + ".size", "must be a number > 0");
+    if (!((s.colour.array() >= 0).all() && (s.colour.array() <= 1).all()))
+      throw ModelError(field + ".colour", "components must be in [0, 1]");
+    if (!(s.opacity >= 0 && s.opacity <= 1)) throw ModelError(field + ".opacity", "must be in [0, 1]");
+  }
   const GroundSpec& gr = spec.ground;
   if (!(gr.stiffness > 0) || !std::isfinite(gr.stiffness))
     throw ModelError("ground.stiffness", "must be > 0");

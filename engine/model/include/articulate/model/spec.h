@@ -177,6 +177,21 @@ struct ContactPointSpec {
   double radius = 0.0;      // m, >= 0
 };
 
+/// A site: a named point of a body (or of the base), drawn as a small sphere that the app
+/// shows or hides (View > Sites). MuJoCo's `<site>`; what actuators and tendons attach to.
+struct SiteSpec {
+  std::string name;              // may be empty
+  int body = -1;                 // index into ModelSpec::bodies, -1 = the base
+  Vec3 position = Vec3::Zero();  // body coordinates, m
+  double size = 0.005;           // the drawn sphere's radius, m (> 0)
+  Vec3 colour = Vec3::Constant(0.5);  // drawn colour, each in [0, 1]
+  double opacity = 1.0;          // [0, 1]
+  bool operator==(const SiteSpec& o) const {
+    return name == o.name && body == o.body && position == o.position && size == o.size && colour == o.colour &&
+           opacity == o.opacity;
+  }
+};
+
 /// The compliant ground that contact points touch (spatial_v2 gcontact's K, D and mu; see
 /// contact.h). The defaults hold a few kilograms per point with about a millimetre of
 /// penetration and are stable with 1 ms steps.
@@ -215,6 +230,7 @@ struct ModelSpec {
   std::optional<Vec3> gravity;
   std::vector<ContactPointSpec> contacts;
   GroundSpec ground;  // what the contact points touch
+  std::vector<SiteSpec> sites;  // named points, drawn on request
   std::vector<ConstraintSpec> constraints;
   std::vector<ExternalForceSpec> forces;  // constant external forces
   SimulationSpec simulation;              // default integrator settings
