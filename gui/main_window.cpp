@@ -17,6 +17,7 @@
 #include <QToolButton>
 #include <QWidgetAction>
 
+#include "articulate/dynamics/contact.h"
 #include "articulate/model/edit.h"
 #include "articulate/model/model.h"
 #include "articulate/simulation/recording.h"
@@ -187,12 +188,44 @@ bool MainWindow::restoreKeyframe(int k) {
     // at the keyframe's time (clamped to the recording), its state, paused: Play goes on from it
     m_playback->pause();
     m_playback->setTime(f.time);
-    m_playback->setStateHere(f.q, f.qd);
+    m_playback->setStateHere(offerToLift(f.q, tr("Keyframe '%1'").arg(QString::fromStdString(f.name))), f.qd);
   }
   statusBar()->showMessage(tr("Restored keyframe '%1' (t = %2 s)")
                                .arg(QString::fromStdString(f.name))
                                .arg(m_playback->time(), 0, 'f', 3));
   return true;
+}
+
+Eigen::VectorXd MainWindow::offerToLift(const Eigen::VectorXd& q, const QString& what) {
+  const auto* tree = dynamic_cast<const TreeSystem*>(m_display.get());
+  if (!tree) return q;
+  const Model& m = tree->model();
+  if (m.contacts.empty() || m.nb == 0 || m.parent[0] >= 0 || m.joints[0].type != JointType::Free ||
+      q.size() != m.nq())
+    return q;
+  Data data(m);
+  const std::vector<double> heights = groundHeights(m, data, q);
+  const double depth = -*std::min_element(heights.begin(), heights.end());
+  if (!(depth > kGroundElasticStartDepth)) return q;
+  const auto inside = std::count_if(heights.begin(), heights.end(), [](double h) { return h < 0; });
+  QMessageBox box(QMessageBox::Question, tr("Inside the ground"),
+                  tr("%1 puts %2 ground-contact point(s) up to %3 cm inside the ground.")
+                      .arg(what)
+                      .arg(inside)
+                      .arg(100 * depth, 0, 'f', 1),
+                  QMessageBox::Yes | QMessageBox::No, this);
+  box.setInformativeText(tr("Lift the robot by %1 cm so that it stands on the ground? Kept as it is, the "
+                            "ground yields under the feet and lifts them out at %2 m/s. The file is not changed.")
+                             .arg(100 * depth, 0, 'f', 1)
+                             .arg(kGroundRecoverySpeed));
+  box.button(QMessageBox::Yes)->setText(tr("Lift"));
+  box.button(QMessageBox::No)->setText(tr("Keep"));
+  box.setDefaultButton(QMessageBox::Yes);
+  if (box.exec() != QMessageBox::Yes) return q;
+  Eigen::VectorXd lifted = q;
+  lifted(m.qIndex[0] + 2) += depth;  // the free joint's z
+  statusBar()->showMessage(tr("Lifted the robot by %1 cm onto the ground").arg(100 * depth, 0, 'f', 1));
+  return lifted;
 }
 
 void MainWindow::poseJoints(const Eigen::VectorXd& q) {

@@ -216,6 +216,11 @@ class MainWindow : public QMainWindow {
   /// Play continues from it; an animation moves its playhead to that time. Returns false for
   /// an index out of range.
   bool restoreKeyframe(int k);
+  /// Issue 32: a state that puts the tree's ground-contact points deeper than the ground takes
+  /// elastically (kGroundElasticStartDepth; a keyframe, the file's initial state) on a robot
+  /// whose root is a free joint: asks whether to lift the root by that depth so that the lowest
+  /// point touches the ground. Returns q, lifted when the user says Yes. `what` names the state.
+  Eigen::VectorXd offerToLift(const Eigen::VectorXd& q, const QString& what);
   Autosaver* autosaver() const { return m_autosaver; }
 
  protected:

@@ -77,6 +77,12 @@ bool MainWindow::openFile(const QString& path) {
   QString opened = tr("Opened %1").arg(QDir::toNativeSeparators(file));
   for (const std::string& note : m_model->notes) opened += "; " + QString::fromStdString(note);
   statusBar()->showMessage(opened);
+  // a floating robot whose initial state is inside the ground: lifted if the user says so
+  if (m_playback->live() && m_display) {
+    const Eigen::VectorXd q0 = m_display->positions();
+    const Eigen::VectorXd lifted = offerToLift(q0, tr("The initial state of %1").arg(QFileInfo(file).fileName()));
+    if (lifted != q0) m_playback->setStateHere(lifted, m_display->velocities());
+  }
   return true;
 }
 

@@ -11,6 +11,10 @@
 #include "articulate/formats/files.h"
 #include "import_report.h"
 #include "main_window.h"
+#include "playback.h"
+#include "gui/window_test.h"
+#include "articulate/dynamics/contact.h"
+#include "articulate/formats/articulate.h"
 #include "settings.h"
 #include "viewport/viewport.h"
 
@@ -708,6 +712,55 @@ class TestMainWindow : public QObject {
     QCOMPARE(after.readAll(), before);
     QCOMPARE(runGui({"--version"}, &out), 0);
     QVERIFY2(out.contains("0.1.0"), qPrintable(out));
+  }
+
+  // issue 32: a floating robot whose initial state or keyframe puts its feet inside the ground:
+  // the app offers to lift it by the depth (Lift: the lowest foot touches the ground; Keep:
+  // the state as it is); the file is not changed
+  void offersToLiftAStateInsideTheGround() {
+    using namespace art;
+    ModelSpec spec = loadModel((kModels + "/quadruped.json").toStdString()).spec;
+    const auto lowest = [](const Model& m, const Eigen::VectorXd& q) {
+      Data d(m);
+      const std::vector<double> h = groundHeights(m, d, q);
+      return *std::min_element(h.begin(), h.end());
+    };
+    const double below = lowest(compile(spec), compile(spec).q0) + 0.04;  // feet 4 cm inside
+    spec.bodies[0].freePosition.z() -= below;
+    Eigen::VectorXd crouch = compile(spec).q0;
+    crouch(2) -= 0.02;  // 6 cm inside
+    spec.keyframes.push_back({"sunk", 0.0, crouch, compile(spec).qd0});
+    QTemporaryDir dir;
+    const QString path = dir.filePath("sunk.json");
+    art::writeFileAtomically(path.toStdString(), formatJson(specToJson(spec)));
+    const QByteArray before = readAll(path);
+    art::gui::MainWindow w;
+    QString asked;
+    closeNextDialog(&asked, QMessageBox::Yes);  // Lift
+    QVERIFY(art::test::openShown(w, path));
+    QVERIFY2(asked.startsWith("The initial state of sunk.json puts 4 ground-contact point(s) up to 4.0 cm inside the ground."),
+             qPrintable(asked));
+    QVERIFY2(asked.contains("lifts them out at 0.2 m/s"), qPrintable(asked));
+    art::gui::Playback* p = w.playback();
+    const Model m = compile(spec);
+    QVERIFY(art::test::waitFor([&] { return p->recording().size() > 0 && std::abs(lowest(m, p->q())) < 1e-9; }, 5));
+    QVERIFY(std::abs(p->q()(2) - (m.q0(2) + 0.04)) < 1e-9);
+    // the keyframe: kept, then lifted
+    closeNextDialog(&asked, QMessageBox::No);  // Keep
+    QVERIFY(w.restoreKeyframe(0));
+    QVERIFY2(asked.startsWith("Keyframe 'sunk' puts 4 ground-contact point(s) up to 6.0 cm"), qPrintable(asked));
+    QVERIFY(art::test::waitFor([&] { return (p->q() - crouch).norm() < 1e-12; }, 5));
+    closeNextDialog(&asked, QMessageBox::Yes);
+    QVERIFY(w.restoreKeyframe(0));
+    QVERIFY(art::test::waitFor([&] { return std::abs(lowest(m, p->q())) < 1e-9; }, 5));
+    QCOMPARE(readAll(path), before);
+    // a robot standing on the ground is not asked about
+    asked.clear();
+    art::gui::MainWindow standing;
+    closeNextDialog(&asked, QMessageBox::Yes);
+    QVERIFY(art::test::openShown(standing, kModels + "/quadruped.json"));
+    QTest::qWait(200);
+    QVERIFY2(asked.isEmpty(), qPrintable(asked));
   }
 
   // without an X display --screenshot says in one line what it needs (VTK's X window aborted
