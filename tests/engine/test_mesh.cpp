@@ -388,6 +388,18 @@ class TestMesh : public QObject {
     QCOMPARE(missing->colours.size(), std::size_t(1));
     const auto outside = loadMesh(tmp.filePath("inside/outside.dae").toStdString());
     QCOMPARE(outside->notes, std::vector<std::string>{"its texture '../outside.png' is outside the mesh file's folder and not drawn: the material colour is used"});
+    // glTF: the base colour texture, times the base colour factor
+    QByteArray textured = gltf("");
+    textured.replace("[{\"attributes\": {\"POSITION\": 0}}]", "[{\"attributes\": {\"POSITION\": 0}, \"material\": 0}]");
+    textured.chop(1);
+    textured += ", \"materials\": [{\"pbrMetallicRoughness\": {\"baseColorFactor\": [1, 0.5, 0.5, 1], \"baseColorTexture\": {\"index\": 0}}}],"
+                " \"textures\": [{\"source\": 0}], \"images\": [{\"uri\": \"skin.png\"}]}";
+    write(tmp.filePath("gltf/part.gltf"), textured);
+    write(tmp.filePath("gltf/skin.png"), "an image");
+    const auto part = loadMesh(tmp.filePath("gltf/part.gltf").toStdString());
+    QCOMPARE(part->notes, std::vector<std::string>{"its texture 'skin.png' is drawn as its average colour"});
+    QCOMPARE(QString::fromStdString(part->textures.at(0)), QFileInfo(tmp.filePath("gltf/skin.png")).absoluteFilePath());
+    QCOMPARE(part->colours.at(0), Vec3(1, 0.5, 0.5));
     // the URDF import reports it per link, as every command and the app's report show it
     std::vector<std::string> notes;
     loadUrdf(ARTICULATE_TEST_DATA_DIR "/textured/robot.urdf", &notes);
