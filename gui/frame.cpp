@@ -32,12 +32,14 @@ Vec3 bodyCom(const ModelSpec& display, const std::vector<BodyPose>& poses, std::
 void addContacts(System& system, const Recording* recording, double t, const Eigen::VectorXd& q,
                  const Eigen::VectorXd& qd, Annotations& out) {
   if (system.contactSize() == 0) return;
-  // the ground's deformation as recorded at t (a tree's friction springs): without it, the
-  // friction a sticking foot carries would not show
-  Eigen::VectorXd w = Eigen::VectorXd::Zero(system.auxiliarySize());
+  // the ground's deformation and dents as recorded at t (a tree's friction springs): without
+  // them, the friction a sticking foot carries would not show; without a recording, the
+  // contact state a simulation set there would start from (dents under points deep inside)
+  system.setState(t, q, qd);  // formulations that report the contact of their current state
+  Eigen::VectorXd w(system.auxiliarySize());
+  system.auxiliaryState(w);
   if (recording && !recording->empty() && recording->auxiliarySize() == system.auxiliarySize())
     w = recording->auxiliary(recording->indexAt(t));
-  system.setState(t, q, qd);  // formulations that report the contact of their current state
   system.evaluate(t, q, qd, w);
   std::vector<ContactReport> contacts;
   system.contacts(contacts);

@@ -219,6 +219,7 @@ int main(int argc, char** argv) {
 
   QApplication::setWindowIcon(QIcon(":/icons/articulate.png"));
   art::gui::MainWindow window;
+  window.setAsking(options.grab.isEmpty());  // a grab for documentation runs unattended
   window.show();
   const QString model = options.model.isEmpty() ? bundledModel() : options.model;
   QTimer::singleShot(0, &window, [&window, model, options] {

@@ -198,13 +198,22 @@ bool MainWindow::restoreKeyframe(int k) {
 
 Eigen::VectorXd MainWindow::offerToLift(const Eigen::VectorXd& q, const QString& what) {
   const auto* tree = dynamic_cast<const TreeSystem*>(m_display.get());
-  if (!tree) return q;
+  if (!tree || !m_asking) return q;
   const Model& m = tree->model();
   if (m.contacts.empty() || m.nb == 0 || m.parent[0] >= 0 || m.joints[0].type != JointType::Free ||
       q.size() != m.nq())
     return q;
+  // the points that lifting the first root lifts: those of its subtree (an MJCF scene may hold
+  // other free bodies, which it would not move)
   Data data(m);
-  const std::vector<double> heights = groundHeights(m, data, q);
+  const std::vector<double> all = groundHeights(m, data, q);
+  std::vector<double> heights;
+  for (std::size_t k = 0; k < all.size(); ++k) {
+    int b = m.contacts[k].body;
+    while (b > 0) b = m.parent[b];
+    if (b == 0) heights.push_back(all[k]);
+  }
+  if (heights.empty()) return q;
   const double depth = -*std::min_element(heights.begin(), heights.end());
   if (!(depth > kGroundElasticStartDepth)) return q;
   const auto inside = std::count_if(heights.begin(), heights.end(), [](double h) { return h < 0; });

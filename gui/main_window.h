@@ -221,6 +221,9 @@ class MainWindow : public QMainWindow {
   /// whose root is a free joint: asks whether to lift the root by that depth so that the lowest
   /// point touches the ground. Returns q, lifted when the user says Yes. `what` names the state.
   Eigen::VectorXd offerToLift(const Eigen::VectorXd& q, const QString& what);
+  /// Whether questions that are offers (offerToLift) are asked; off for unattended runs
+  /// (--grab-window), which keep the state as it is.
+  void setAsking(bool asking) { m_asking = asking; }
   Autosaver* autosaver() const { return m_autosaver; }
 
  protected:
@@ -349,6 +352,7 @@ class MainWindow : public QMainWindow {
   QAction* m_jointAxesAction = nullptr;
   QAction* m_comAction = nullptr;
   QAction* m_sitesAction = nullptr;
+  bool m_asking = true;  // setAsking
   QAction* m_statusOverlayAction = nullptr;
   QAction* m_contactForcesAction = nullptr;
   QAction* m_constraintForcesAction = nullptr;

@@ -36,6 +36,8 @@ std::vector<std::array<int, 6>> findChains(const ModelSpec& s) {
       if (c.body == b) return true;
     for (const ExternalForceSpec& f : s.forces)
       if (f.body == b) return true;
+    for (const SiteSpec& site : s.sites)
+      if (site.body == b) return true;
     for (const ConstraintSpec& c : s.constraints)
       if (c.joint == b || c.master == b || c.bodyA == b || c.bodyB == b) return true;
     return false;

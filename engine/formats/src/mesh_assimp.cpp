@@ -170,11 +170,11 @@ MeshData copyTriangles(const aiScene& scene, const std::string& path) {
         std::string texture = textureOf(*material, path, out.notes);
         if (coloured || !texture.empty()) {
           colour = static_cast<int>(out.colours.size());
-          colourOf.emplace(mesh->mMaterialIndex, colour);
           out.colours.emplace_back(std::clamp(double(c.r), 0.0, 1.0), std::clamp(double(c.g), 0.0, 1.0),
                                    std::clamp(double(c.b), 0.0, 1.0));
           out.textures.push_back(std::move(texture));
         }
+        colourOf.emplace(mesh->mMaterialIndex, colour);  // once per material, -1 included
       }
     }
     const auto base = static_cast<std::uint32_t>(out.vertices.size());

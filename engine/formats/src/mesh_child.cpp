@@ -14,6 +14,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <new>
 #include <string>
@@ -77,7 +78,7 @@ class Reply {
   void read(std::vector<std::string>& list) {
     std::uint64_t n = 0;
     read(&n, 1);
-    if (n > m_bytes.size()) bad();
+    if (n > (m_bytes.size() - m_at) / sizeof(std::uint64_t)) bad();  // each string has its length
     list.resize(n);
     for (std::string& s : list) {
       std::uint64_t length = 0;
@@ -112,6 +113,10 @@ MeshData decode(const std::string& bytes, const std::string& path) {
   in.read(mesh.textures);
   in.read(mesh.notes);
   if (!in.done() || mesh.textures.size() != mesh.colours.size()) in.bad();
+  // the reader process only names files in the mesh file's folder or below (textureOf)
+  const std::string folder = std::filesystem::absolute(path).lexically_normal().parent_path().string() + "/";
+  for (const std::string& t : mesh.textures)
+    if (!t.empty() && (t.rfind(folder, 0) != 0 || t.find("/../") != std::string::npos)) in.bad();
   for (const auto& t : mesh.triangles)
     for (std::uint32_t i : t)
       if (i >= mesh.vertices.size()) in.bad();

@@ -276,6 +276,8 @@ ModelSpec floatBase(const ModelSpec& model) {
   };
   shift(out.camera.body);
   for (ContactPointSpec& c : out.contacts) shift(c.body);
+  for (ExternalForceSpec& f : out.forces) shift(f.body);
+  for (SiteSpec& s : out.sites) shift(s.body);
   for (ConstraintSpec& c : out.constraints) {
     if (c.type == ConstraintSpec::Type::Coupling) {
       shift(c.joint);

@@ -197,8 +197,6 @@ void Simulation::setState(double t, const Eigen::VectorXd& q, const Eigen::Vecto
   m_q = q;
   m_qd = qd;
   normalizeConfiguration(m_model, m_q);
-  // the ground yields under points set deep inside it (contact.h): it never launches them
-  if (m_contact) m_u = startingContactState(m_model, m_data, m_q);
   m_h = m_opt.dt;
   m_divergence.reset();
   if (m_cons) {
@@ -208,6 +206,8 @@ void Simulation::setState(double t, const Eigen::VectorXd& q, const Eigen::Vecto
       singular(e);  // the state stays as given; the simulation cannot start from it
     }
   }
+  // the ground yields under points set deep inside it (contact.h): it never launches them
+  if (m_contact) m_u = startingContactState(m_model, m_data, m_q);
   m_energy = energyMomentum(m_model, m_data, m_q, m_qd);
   m_energyCurrent = true;
   m_energyScale = m_energy.mass * m_model.gravity.norm() + 1.0;
@@ -529,7 +529,13 @@ void Simulation::applyStops(double h, double& constraintError) {
   // the impulses keep G qd (the constrained inverse), but putting a joint onto its stop moves
   // it alone: the loops and couplings are closed again by the other joints, as part of the
   // stops' work
-  if (m_cons) constraintError = projectConstraints(m_model, m_data, *m_cons, m_q1, m_qd1, 1e-12, 10, &m_pinned);
+  if (m_cons) {
+    constraintError = projectConstraints(m_model, m_data, *m_cons, m_q1, m_qd1, 1e-12, 10, &m_pinned);
+    // the pinned joints may be all a constraint has (two coupled joints on stops that do not
+    // agree): then the constraint wins over the stops
+    if (!(constraintError <= kMaxConstraintError))
+      constraintError = projectConstraints(m_model, m_data, *m_cons, m_q1, m_qd1);
+  }
   detail::kineticPotential(m_model, m_data, m_q1, m_qd1, kinetic, potential);
   m_energyDissipated += before - (kinetic + potential);
 }

@@ -21,7 +21,7 @@ class EditError : public std::invalid_argument {
 };
 
 /// Renumbers every reference to a body outside the bodies' own parents (the camera's tracked
-/// body, contact points, external forces, constraints): body b becomes newIndex[b] and the base
+/// body, contact points, sites, external forces, constraints): body b becomes newIndex[b] and the base
 /// (-1) stays. A reference to a body whose newIndex is -2 (removed) goes away with its item, and
 /// a camera tracking one becomes fixed. newIndex has one entry per body before the renumbering.
 void renumberBodyReferences(ModelSpec& spec, const std::vector<int>& newIndex);

@@ -17,8 +17,8 @@
 //    terms, springs and dampers, controllers, external forces and compliant contact), G the
 //    bilateral constraint Jacobian (nc x nv), phi its residual, and G'' = G dv/dt + Gdot v, so
 //    that the constraint holds at acceleration level when G dv/dt = -Gdot v. w is auxiliary
-//    state integrated beside (q, v): the ground's tangential deformation under a tree's
-//    contact points (contact.h); empty elsewhere.
+//    state integrated beside (q, v): the ground's tangential deformation and dent under a
+//    tree's contact points (contact.h); empty elsewhere.
 //    lambda is the vector of constraint forces (constraintForces): G' lambda is the generalized
 //    force the constraints exert, in the units of each row's conjugate (N for a distance row in
 //    m, N m for an angle row, and so on).
@@ -279,7 +279,7 @@ class System {
 /// inertia (crba), solved by its sparse L'L factor; f = tau - C(q, v, fext) with tau the joint
 /// forces of setJointForces plus the controllers, and fext the model's external forces plus
 /// the compliant ground's reactions; the constraint rows are those of constraints.h (G per
-/// velocity variable, Gdot v = -ConstraintData::g); w is the ground's tangential deformation.
+/// velocity variable, Gdot v = -ConstraintData::g); w is the contact state: the ground's tangential deformation and dents (contact.h).
 /// Force Jacobians: System's central-difference default (no analytic derivatives of RNEA,
 /// the controllers or the ground yet).
 class TreeSystem : public System {
