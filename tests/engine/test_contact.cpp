@@ -189,7 +189,7 @@ class TestContact : public QObject {
       return sim;
     };
     double highest = 0.0, touchingHighest = 0.0;
-    const double rest = release(0.0, touchingHighest).q()(2);  // standing, its legs sagging
+    static const double rest = release(0.0, touchingHighest).q()(2);  // standing, its legs sagging: once
     Simulation sim = release(depth, highest);
     qInfo("from %.1f cm deep: trunk at most %.2f mm above touching, at rest %.2f mm (%.2f mm released touching), |qd| %.2g",
           depth * 100, (highest - touching) * 1e3, (sim.q()(2) - touching) * 1e3, (rest - touching) * 1e3, sim.qd().norm());
