@@ -362,6 +362,14 @@ class TestMesh : public QObject {
     QCOMPARE(loadMesh((dir + "deep/buffer.gltf").toStdString())->max.x(), 2.0);
   }
 
+  // fuzz_mesh: an OBJ that ends in blanks without a newline made the face prescan index past
+  // its text (undefined behaviour that UBSan reports); it reads
+  void objEndingInBlanksReads() {
+    QTemporaryDir tmp;
+    write(tmp.filePath("blank.obj"), "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n   \t ");
+    QCOMPARE(loadMesh(tmp.filePath("blank.obj").toStdString())->triangles.size(), std::size_t(1));
+  }
+
   // issue 32: a COLLADA file's diffuse texture (tests/data/textured, as ANYmal's links are
   // drawn) is found in the mesh file's folder and noted as drawn by its average colour; a
   // texture that does not exist, one outside the folder and an embedded one are each named

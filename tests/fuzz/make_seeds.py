@@ -142,6 +142,10 @@ mjcf = {
         "mass='1' fullinertia='0.1 0.1 0.1 0.01 0 0'/><body pos='0 0 -1'><joint axis='0 1 0'/><inertial pos='0 0 0' "
         "mass='0.5' diaginertia='0.01 0.02 0.03' quat='1 0 1 0'/></body></body></worldbody></mujoco>",
     "refused_joint.xml": "<mujoco><worldbody><body><joint type='spherical'/><geom size='1'/></body></worldbody></mujoco>",
+    "sites.xml": "<mujoco><default><site size='0.02'/><default class='t'><site rgba='0 1 0 0.5'/></default></default>"
+        "<asset><material name='m' rgba='0 0 1 1'/></asset><worldbody><site name='w' pos='1 2 3'/><body name='a'><joint/>"
+        "<geom size='0.1' rgba='1 0 0 0.4'/><site class='t' pos='0.5 0 0'/><body pos='0 0 1'><site fromto='0 0 0 0 0 1' "
+        "material='m' size='0.01 0.2'/><geom size='0.1'/></body></body></worldbody></mujoco>",
     "nested_near_limit.xml": "<mujoco>" + "<x>" * 250 + "</x>" * 250 + "<worldbody><body><joint/><geom size='1'/></body></worldbody></mujoco>",
 }
 for name, text in mjcf.items():
@@ -204,6 +208,8 @@ def dae(library, scene):
     return ('<?xml version="1.0"?><COLLADA xmlns="http://www.collada.org/2005/11/COLLADASchema" version="1.4.1"><asset><unit meter="0.001"/><up_axis>Z_UP</up_axis></asset>' + GEOM +
             '<library_nodes>' + library + '</library_nodes><library_visual_scenes><visual_scene id="s">' + scene +
             '</visual_scene></library_visual_scenes><scene><instance_visual_scene url="#s"/></scene></COLLADA>')
+# a textured Collada file (its texture is not beside the seed: the note for a missing one)
+mesh_seed("textured.dae", ".dae", (root / "tests/data/textured/meshes/body.dae").read_text())
 mesh_seed("tri.dae", ".dae", dae('<node id="A"><instance_geometry url="#g"/></node>', '<node id="r"><matrix>1 0 0 0 0 1 0 0 0 0 1 0 0 0 0 1</matrix><instance_node url="#A"/><instance_node url="#A"/></node>'))
 mesh_seed("crash_cycle.dae", ".dae", dae('<node id="A"><instance_node url="#B"/></node><node id="B"><instance_node url="#A"/></node>', '<node id="r"><instance_geometry url="#g"/><instance_node url="#A"/></node>'))
 mesh_seed("crash_deep.dae", ".dae", dae("", '<node><instance_geometry url="#g"/>' + "<node>" * 100000 + "</node>" * 100000 + "</node>"))

@@ -164,7 +164,8 @@ void checkObjFaces(const std::string& text, const std::string& path) {
     std::size_t end = text.find('\n', at);
     if (end == std::string::npos) end = text.size();
     const std::size_t k = text.find_first_not_of(" \t", at);
-    if (k + 1 < end && text[k] == 'f' && (text[k + 1] == ' ' || text[k + 1] == '\t')) {
+    // (npos where only blanks are left: k + 1 would wrap to 0; fuzz_mesh)
+    if (k != std::string::npos && k + 1 < end && text[k] == 'f' && (text[k + 1] == ' ' || text[k + 1] == '\t')) {
       std::size_t corners = 0;
       bool inIndex = false;
       for (std::size_t i = k + 1; i < end; ++i) {
