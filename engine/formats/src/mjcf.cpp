@@ -295,6 +295,15 @@ std::optional<std::string> get(const Attrs& a, const char* name) {
   return it->second;
 }
 
+// a geom's or site's colour: its rgba (its own or its class's), else its material's, else
+// MuJoCo's default grey
+Eigen::Vector4d elementRgba(State& s, const XMLElement* e, const Attrs& a) {
+  if (const auto t = get(a, "rgba")) return rgbaOf(s, e, *t);
+  if (const auto mat = get(a, "material"))
+    if (const auto it = s.materials.find(*mat); it != s.materials.end()) return it->second;
+  return Eigen::Vector4d(0.5, 0.5, 0.5, 1);
+}
+
 double number(const State& s, const XMLElement* e, const Attrs& a, const char* name, double fallback) {
   const auto t = get(a, name);
   return t ? numbers(s, e, name, *t, 1, 1)[0] : fallback;
@@ -570,7 +579,7 @@ struct Geom {
   Vec3 p = Vec3::Zero();
   Vec3 size = Vec3::Zero();  // sphere r; capsule/cylinder r, half length; ellipsoid/box half sizes
   std::string mesh;
-  Eigen::Vector4d rgba = Eigen::Vector4d(0.5, 0.5, 0.5, 1);
+  Eigen::Vector4d rgba = Eigen::Vector4d(0.5, 0.5, 0.5, 1);  // elementRgba
   int group = 0;
   int contype = 1, conaffinity = 1;
 };
@@ -620,11 +629,7 @@ Geom readGeom(State& s, const XMLElement* e, const Attrs& a) {
     if (!s.meshes.count(*m)) throw s.fail(e, "mesh '" + *m + "' is not an <asset> mesh of this model");
     g.mesh = *m;
   }
-  if (const auto t = get(a, "rgba")) {
-    g.rgba = rgbaOf(s, e, *t);
-  } else if (const auto mat = get(a, "material")) {
-    if (const auto it = s.materials.find(*mat); it != s.materials.end()) g.rgba = it->second;
-  }
+  g.rgba = elementRgba(s, e, a);
   g.group = static_cast<int>(number(s, e, a, "group", 0));
   g.contype = static_cast<int>(number(s, e, a, "contype", 1));
   g.conaffinity = static_cast<int>(number(s, e, a, "conaffinity", 1));
@@ -1014,12 +1019,7 @@ void readBodyContents(State& s, const XMLElement* e, const BodyContext& body, bo
       }
       if (const auto z = get(a, "size")) site.size = numbers(s, c, "size", *z, 1, 3)[0];
       if (!(site.size > 0)) throw s.fail(c, "a site's size must be > 0");
-      Eigen::Vector4d rgba(0.5, 0.5, 0.5, 1);
-      if (const auto t = get(a, "rgba")) {
-        rgba = rgbaOf(s, c, *t);
-      } else if (const auto mat = get(a, "material")) {
-        if (const auto it = s.materials.find(*mat); it != s.materials.end()) rgba = it->second;
-      }
+      const Eigen::Vector4d rgba = elementRgba(s, c, a);
       site.colour = rgba.head<3>();
       site.opacity = rgba(3);
       site.body = ctx.frame.owner;

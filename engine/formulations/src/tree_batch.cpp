@@ -35,7 +35,7 @@ BatchSimulation::BatchSimulation(const Model& model, const SimulationOptions& op
   m_steps.assign(kLanes, 0);
   m_divergence.assign(kLanes, std::nullopt);
   Data data(model);
-  m_energyScale = energyMomentum(model, data, model.q0, model.qd0).mass * model.gravity.norm() + 1.0;
+  m_energyScale = undrivenEnergyScale(model, energyMomentum(model, data, model.q0, model.qd0).mass);
   reset(0.0);
 }
 
@@ -154,11 +154,9 @@ void BatchSimulation::commit(double h) {
       continue;
     }
     // nothing drives a batch (Simulation::check's undriven limit)
-    if (total - m_target[l] > m_opt.undrivenEnergyGrowthLimit * (std::abs(m_target[l]) + m_energyScale)) {
+    if (const auto grew = undrivenEnergyGrowth(m_opt, total, m_target[l], m_energyScale)) {
       diverge("total energy", total);
-      std::ostringstream s;
-      s << " J, from " << m_target[l] << " J with nothing driving the model";
-      m_divergence[static_cast<std::size_t>(l)]->message += s.str();
+      div->message += *grew;
       continue;
     }
     keep[l] = true;

@@ -99,6 +99,16 @@ void solveBoxed(const std::vector<int>& rows, const Eigen::MatrixXd& minv, const
 
 }  // namespace
 
+double undrivenEnergyScale(const Model& model, double mass) { return mass * model.gravity.norm() + 1.0; }
+
+std::optional<std::string> undrivenEnergyGrowth(const SimulationOptions& options, double total, double target,
+                                                double scale) {
+  if (!(total - target > options.undrivenEnergyGrowthLimit * (std::abs(target) + scale))) return std::nullopt;
+  std::ostringstream s;
+  s << " J, from " << target << " J with nothing driving the model";
+  return s.str();
+}
+
 SimulationOptions simulationOptions(const ModelSpec& spec) {
   SimulationOptions o;
   o.integrator = spec.simulation.integrator;
@@ -210,7 +220,7 @@ void Simulation::setState(double t, const Eigen::VectorXd& q, const Eigen::Vecto
   if (m_contact) m_u = startingContactState(m_model, m_data, m_q);
   m_energy = energyMomentum(m_model, m_data, m_q, m_qd);
   m_energyCurrent = true;
-  m_energyScale = m_energy.mass * m_model.gravity.norm() + 1.0;
+  m_energyScale = undrivenEnergyScale(m_model, m_energy.mass);
   m_e0 = m_energy.kinetic + m_energy.potential;
   m_energyTarget = m_e0;
   m_energyProjected = 0.0;
@@ -340,15 +350,12 @@ bool Simulation::check(double constraintError, double& kinetic, double& potentia
       std::abs(total - m_e0) > m_opt.energyGrowthLimit * (std::abs(m_e0) + 1.0))
     return diverge("total energy", total);
   const bool driven = m_model.controlled || !m_model.forces.empty() || !m_tauZero || m_perturbation;
-  if (!driven && total - m_energyTarget >
-                     m_opt.undrivenEnergyGrowthLimit * (std::abs(m_energyTarget) + m_energyScale))
-  {
-    diverge("total energy", total);
-    std::ostringstream s;
-    s << " J, from " << m_energyTarget << " J with nothing driving the model";
-    m_divergence->message += s.str();
-    return false;
-  }
+  if (!driven)
+    if (const auto grew = undrivenEnergyGrowth(m_opt, total, m_energyTarget, m_energyScale)) {
+      diverge("total energy", total);
+      m_divergence->message += *grew;
+      return false;
+    }
   return true;
 }
 

@@ -54,6 +54,15 @@ struct SimulationOptions {
 /// Largest relative change of the kinetic energy an energy projection makes in one step.
 inline constexpr double kMaxEnergyCorrection = 1e-3;
 
+/// SimulationOptions::undrivenEnergyGrowthLimit's scale for a model of `mass` kg: M |g| x 1 m
+/// + 1 J (J).
+double undrivenEnergyScale(const Model& model, double mass);
+/// Simulation's and BatchSimulation's undriven check: when `total` (J) rose above `target` (the
+/// energy E* to keep) by more than options.undrivenEnergyGrowthLimit (|E*| + scale), the end of
+/// the divergence message (" J, from E* J with nothing driving the model"); else nothing.
+std::optional<std::string> undrivenEnergyGrowth(const SimulationOptions& options, double total, double target,
+                                                double scale);
+
 /// The options a model asks for (ModelSpec::simulation).
 SimulationOptions simulationOptions(const ModelSpec& spec);
 
