@@ -394,6 +394,10 @@ class TestMesh : public QObject {
     QCOMPARE(missing->notes, std::vector<std::string>{"its texture 'body_skin.png' is not found: the material colour is used"});
     QVERIFY(missing->textures.size() == 1 && missing->textures[0].empty());
     QCOMPARE(missing->colours.size(), std::size_t(1));
+    // a texture name with a control character is named escaped
+    write(tmp.filePath("inside/odd.dae"), QByteArray(text).replace("<init_from>body_skin.png", "<init_from>skin&#x1b;[2J.png"));
+    QCOMPARE(loadMesh(tmp.filePath("inside/odd.dae").toStdString())->notes,
+             std::vector<std::string>{"its texture 'skin\\x1B[2J.png' is not found: the material colour is used"});
     const auto outside = loadMesh(tmp.filePath("inside/outside.dae").toStdString());
     QCOMPARE(outside->notes, std::vector<std::string>{"its texture '../outside.png' is outside the mesh file's folder and not drawn: the material colour is used"});
     // glTF: the base colour texture, times the base colour factor

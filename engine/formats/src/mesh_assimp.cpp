@@ -20,6 +20,7 @@
 #include "articulate/formats/json.h"
 #include "articulate/model/appearance.h"
 #include "mesh_read.h"
+#include "robot_import.h"
 
 namespace art::mesh_read {
 
@@ -125,7 +126,8 @@ std::string textureOf(const aiMaterial& material, const std::string& path, std::
       material.GetTexture(aiTextureType_BASE_COLOR, 0, &name) != AI_SUCCESS)
     return "";
   std::string file = name.C_Str();
-  const std::string shown = file.size() > 200 ? file.substr(0, 200) + "..." : file;
+  // a mesh file's text is not checked as a URDF's is: its names are shown escaped and shortened
+  const std::string shown = robot::printable(messageValue(file, 200));
   if (file.empty()) return "";
   if (file[0] == '*') {
     notes.push_back("its embedded texture '" + shown + "' is not drawn: the material colour is used");
