@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "articulate/dynamics/actuation.h"
 #include "articulate/dynamics/configuration.h"
 #include "articulate/dynamics/constraints.h"
 #include "articulate/dynamics/dynamics.h"
@@ -58,6 +59,8 @@ CLI::App* addDynamicsCommand(CLI::App& app, DynamicsArgs& a) {
   cmd->add_option("--q", a.q, "joint positions a,b,c in q order (default: the model's initial state)");
   cmd->add_option("--qd", a.qd, "joint velocities (default: the model's initial state)");
   cmd->add_option("--tau", a.tau, "joint forces for qdd (default: zero)");
+  cmd->add_option("--ctrl", a.ctrl, "the actuators' controls, one per actuator (default: zero)");
+  cmd->add_option("--act", a.act, "the activations of the actuators with dynamics (default: zero)");
   cmd->add_flag("--json", a.json, "print JSON (default: text)");
   return cmd;
 }
@@ -71,6 +74,8 @@ int runDynamicsCommand(const DynamicsArgs& a) {
   Eigen::VectorXd q = numbers(a.q, model.q0, "--q");
   const Eigen::VectorXd qd = numbers(a.qd, model.qd0, "--qd");
   const Eigen::VectorXd tau = numbers(a.tau, Eigen::VectorXd::Zero(model.nv()), "--tau");
+  const Eigen::VectorXd ctrl = numbers(a.ctrl, Eigen::VectorXd::Zero(model.nu()), "--ctrl");
+  const Eigen::VectorXd act = numbers(a.act, Eigen::VectorXd::Zero(model.na), "--act");
   for (int i = 0; i < model.nb; ++i) {
     if (!hasQuaternion(model.joints[i].type)) continue;
     const int k = model.qIndex[i] + quaternionOffset(model.joints[i].type);
@@ -87,12 +92,20 @@ int runDynamicsCommand(const DynamicsArgs& a) {
   normalizeConfiguration(model, q);
   const Eigen::MatrixXd H = crba(model, data, q);
   const Eigen::VectorXd bias = rnea(model, data, q, qd, Eigen::VectorXd::Zero(model.nv()));
+  // the actuators' and the passive joint forces (springs, tendons, and joint damping, as
+  // MuJoCo's qfrc_passive)
+  actuation(model, data, q, qd, ctrl, act);
+  Eigen::VectorXd passive = data.qfrcPassive;
+  for (int i = 0; i < model.nb; ++i)
+    for (int k = 0; k < model.jointNv(i); ++k) passive(model.vIndex[i] + k) -= model.damping[i] * qd(model.vIndex[i] + k);
+  const Eigen::VectorXd actuator = data.qfrcActuator;
+  const Eigen::VectorXd total = tau + actuator + passive;
   Eigen::VectorXd qdd;
   if (model.constraints.empty()) {
-    qdd = aba(model, data, q, qd, tau);
+    qdd = aba(model, data, q, qd, total);
   } else {
     ConstraintData cdata(model);
-    qdd = constrainedForwardDynamics(model, data, cdata, q, qd, tau, nullptr, BaumgarteGains{0.0, 0.0});
+    qdd = constrainedForwardDynamics(model, data, cdata, q, qd, total, nullptr, BaumgarteGains{0.0, 0.0});
   }
   nlohmann::ordered_json out;
   out["model"] = a.model;
@@ -115,6 +128,20 @@ int runDynamicsCommand(const DynamicsArgs& a) {
   out["H"] = nlohmann::ordered_json::array();
   for (Eigen::Index r = 0; r < H.rows(); ++r) out["H"].push_back(vector(H.row(r).transpose()));
   out["bias"] = vector(bias);
+  out["ctrl"] = vector(ctrl);
+  out["act"] = vector(act);
+  out["actuators"] = nlohmann::ordered_json::array();
+  for (const ActuatorSpec& u : model.actuators) out["actuators"].push_back(u.name);
+  out["tendons"] = nlohmann::ordered_json::array();
+  for (const TendonSpec& t : model.tendons) out["tendons"].push_back(t.name);
+  out["actuator_length"] = vector(data.actuatorLength);
+  out["actuator_velocity"] = vector(data.actuatorVelocity);
+  out["actuator_force"] = vector(data.actuatorForce);
+  out["act_dot"] = vector(data.actDot);
+  out["ten_length"] = vector(data.tendonLength);
+  out["ten_velocity"] = vector(data.tendonVelocity);
+  out["qfrc_actuator"] = vector(actuator);
+  out["qfrc_passive"] = vector(passive);
   out["qdd"] = vector(qdd);
   if (a.json) {
     std::cout << out.dump(2) << "\n";
@@ -136,6 +163,19 @@ int runDynamicsCommand(const DynamicsArgs& a) {
   std::cout << "H:\n";
   for (Eigen::Index r = 0; r < H.rows(); ++r) line(" ", H.row(r).transpose());
   line("bias", bias);
+  if (model.nu()) {
+    line("ctrl", ctrl);
+    line("actuator_length", data.actuatorLength);
+    line("actuator_velocity", data.actuatorVelocity);
+    line("actuator_force", data.actuatorForce);
+    if (model.na) line("act_dot", data.actDot);
+    line("qfrc_actuator", actuator);
+  }
+  if (!model.tendons.empty()) {
+    line("ten_length", data.tendonLength);
+    line("ten_velocity", data.tendonVelocity);
+  }
+  line("qfrc_passive", passive);
   line("qdd", qdd);
   return 0;
 }

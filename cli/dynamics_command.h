@@ -9,7 +9,7 @@
 #include "articulate/formats/document.h"
 
 struct DynamicsArgs {
-  std::string model, base, q, qd, tau;  // empty: the model's (base: URDF's auto rule)
+  std::string model, base, q, qd, tau, ctrl, act;  // empty: the model's (base: URDF's auto rule), zero
   bool json = false;
 };
 
@@ -26,6 +26,8 @@ inline constexpr const char* kBaseHelp =
 /// Adds the `dynamics` subcommand with its options to `app`.
 CLI::App* addDynamicsCommand(CLI::App& app, DynamicsArgs& args);
 
-/// Runs it: prints the coordinates, H(q), bias(q, qd) and qdd(q, qd, tau); 0 done, 2 bad input
+/// Runs it: prints the coordinates, H(q), bias(q, qd), the actuators' and tendons' quantities
+/// at ctrl and act, the passive forces, and qdd(q, qd, tau + actuator + passive forces); 0 done,
+/// 2 bad input
 /// (thrown as exceptions to main).
 int runDynamicsCommand(const DynamicsArgs& args);

@@ -22,6 +22,7 @@
 #include "articulate/model/model.h"
 #include "articulate/simulation/recording.h"
 #include "import_report.h"
+#include "controls.h"
 #include "joint_sliders.h"
 #include "keyframes.h"
 #include "link_options.h"
@@ -129,6 +130,18 @@ void MainWindow::createDocks() {
   connect(m_joints, &JointSlidersPanel::poseEdited, this, &MainWindow::poseJoints);
   connect(m_playback, &Playback::stateChanged, m_joints,
           [this] { m_joints->setReadOnly(m_playback->playing()); });
+  // controls: one slider per actuator, felt by the simulation at once (controls.h)
+  auto* controls = new QDockWidget(tr("Controls"), this);
+  controls->setObjectName("controlsDock");
+  m_controlsPanel = new ControlsPanel(controls);
+  controls->setWidget(m_controlsPanel);
+  addDockWidget(Qt::LeftDockWidgetArea, controls);
+  // an edit acts on the simulation from where it is (the live end); scrubbed back, the panel
+  // keeps showing the edit until the playhead moves
+  connect(m_controlsPanel, &ControlsPanel::controlsEdited, this, [this](const Eigen::VectorXd& ctrl) {
+    m_playback->setControls(ctrl);
+    if (m_playback->following() || m_playback->time() >= m_playback->endTime()) showControls();
+  });
   // keyframes: named states kept in the model (keyframes.h)
   auto* keyframes = new QDockWidget(tr("Keyframes"), this);
   keyframes->setObjectName("keyframesDock");
@@ -152,6 +165,7 @@ void MainWindow::createDocks() {
   // the Joints and Keyframes docks share the Properties dock's place as tabs: each gets the
   // full height
   tabifyDockWidget(properties, joints);
+  tabifyDockWidget(properties, controls);
   tabifyDockWidget(properties, keyframes);
   properties->raise();
   // first-run sizes (a remembered layout replaces them): the view gets most of the window
@@ -205,8 +219,8 @@ Eigen::VectorXd MainWindow::offerToLift(const Eigen::VectorXd& q, const QString&
     return q;
   // the points that lifting the first root lifts: those of its subtree (an MJCF scene may hold
   // other free bodies, which it would not move)
-  Data data(m);
-  const std::vector<double> all = groundHeights(m, data, q);
+  Data workspace(m);
+  const std::vector<double> all = groundHeights(m, workspace, q);
   std::vector<double> heights;
   for (std::size_t k = 0; k < all.size(); ++k) {
     int b = m.contacts[k].body;

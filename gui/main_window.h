@@ -37,6 +37,7 @@ class PlotsPanel;
 class ModelTreePanel;
 class PropertiesPanel;
 class LinkOptionsForm;
+class ControlsPanel;
 class JointSlidersPanel;
 class KeyframesPanel;
 class ImportReportPanel;
@@ -204,6 +205,7 @@ class MainWindow : public QMainWindow {
   PlaybackBar* playbackBar() const { return m_playbackBar; }
   PlotsPanel* plots() const { return m_plots; }
   JointSlidersPanel* jointSliders() const { return m_joints; }
+  ControlsPanel* controlsPanel() const { return m_controlsPanel; }
   KeyframesPanel* keyframes() const { return m_keyframes; }
   ImportReportPanel* importReport() const { return m_report; }
   QDockWidget* importReportDock() const { return m_reportDock; }
@@ -315,6 +317,8 @@ class MainWindow : public QMainWindow {
   QString m_lastError;
   std::unique_ptr<System> m_display;  // names and body poses of the open model's states
   std::unique_ptr<System> m_probe;    // the force overlays' evaluations (computeFrame)
+  /// The Controls dock at the shown time: the controls then in force and the actuators' forces.
+  void showControls();
   std::vector<BodyPose> m_poses;
   std::vector<SegmentReport> m_segments;  // springs and cables of a structure, the mouse's pull
   Annotations m_annotations;              // the force overlays of the frame shown
@@ -327,6 +331,7 @@ class MainWindow : public QMainWindow {
   PlaybackBar* m_playbackBar = nullptr;
   PlotsPanel* m_plots = nullptr;
   JointSlidersPanel* m_joints = nullptr;
+  ControlsPanel* m_controlsPanel = nullptr;  // the actuators' controls (controls.h)
   KeyframesPanel* m_keyframes = nullptr;
   ImportReportPanel* m_report = nullptr;
   QDockWidget* m_reportDock = nullptr;

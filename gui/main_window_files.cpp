@@ -1,5 +1,6 @@
 // The main window's file handling: opening, saving, recovery and dropped model files.
 #include "main_window.h"
+#include "controls.h"
 #include "plots.h"
 #include "sweep_window.h"
 
@@ -339,6 +340,9 @@ bool MainWindow::showModel(LoadedModel loaded, std::optional<RigidBodySpec> rigi
   m_document->reset(m_model->spec);
   m_resetting = false;
   startTimeline();
+  // a model that brings actuators opens with its Controls in front: driving it is what comes next
+  if (!m_model->spec.actuators.empty())
+    if (auto* dock = qobject_cast<QDockWidget*>(m_controlsPanel->parentWidget())) dock->raise();
   // frame the view on the system's own poses (rigid bodies and structures are not placed by
   // the display model's joints)
   showState(m_display->positions(), m_display->velocities());

@@ -7,6 +7,7 @@
 #include <QStatusBar>
 
 #include "articulate/simulation/recording.h"
+#include "controls.h"
 #include "frame.h"
 #include "joint_sliders.h"
 #include "playback.h"
@@ -45,7 +46,28 @@ void MainWindow::startTimeline() {
     m_playback->setSimulation(makeSystem());
   }
   m_plots->setRecording(&m_playback->recording());
+  m_controlsPanel->setModel(simulatesTree() || (m_model->motion && !m_rigid && !m_structure) ? m_model->spec : ModelSpec{});
   updateIntegratorMenu();
+}
+
+void MainWindow::showControls() {
+  if (!m_probe || m_probe->actuatorSize() == 0 || m_controlsPanel->rowCount() != m_probe->actuatorSize()) return;
+  const double t = m_playback->time();
+  // at the live end the controls set last (the simulation's), elsewhere those then in force
+  const bool atLiveEnd = m_playback->live() && (m_playback->following() || t >= m_playback->endTime());
+  Eigen::VectorXd ctrl = atLiveEnd ? m_playback->controls() : m_playback->controlsAt(t);
+  if (ctrl.size() != m_probe->actuatorSize()) ctrl = Eigen::VectorXd::Zero(m_probe->actuatorSize());
+  Eigen::VectorXd force;
+  try {  // the actuators' forces at the shown state, with the activations recorded there
+    const Recording& r = m_playback->recording();
+    m_probe->setState(t, m_playback->q(), m_playback->qd());
+    if (!r.empty() && r.auxiliarySize() == m_probe->auxiliarySize()) m_probe->setAuxiliaryState(r.auxiliary(r.indexAt(t)));
+    m_probe->setControls(ctrl);
+    force = m_probe->actuatorForces();
+  } catch (const std::exception&) {
+    force.resize(0);  // a state the probe cannot take: no forces shown
+  }
+  m_controlsPanel->setShown(ctrl, force);
 }
 
 void MainWindow::computeState(const Eigen::VectorXd& q, const Eigen::VectorXd& qd) {
@@ -144,6 +166,7 @@ void MainWindow::showFrame() {
       m_viewport->setGhostPose(static_cast<int>(g), q);
     }
   }
+  showControls();  // first: it sets the probe's controls and activations, which the tendons show
   showState(m_playback->q(), m_playback->qd());
   m_plots->setCursor(m_playback->time());
   if (m_playback->simulating()) m_plots->setRecording(&m_playback->recording());  // it grew (redraws at most 5 times a second)

@@ -84,6 +84,7 @@ void Playback::setSimulation(std::unique_ptr<System> system) {
   m_q = system->positions();
   m_qd = system->velocities();
   m_perturbation.reset();  // a loaded system starts without one
+  m_controls = Eigen::VectorXd::Zero(system->actuatorSize());  // and with zero controls
   m_generation = sim->load(std::move(system));
   sim->setSpeed(speed());
   sim->setUnpaced(m_unpaced);
@@ -205,6 +206,7 @@ void Playback::resumeFromHere() {
   // the ground's deformation too, and the energy dissipated so far goes on counting
   m_generation = m_simulator->setState(t, q, qd, w, dissipated);
   logPerturbation(t);
+  resumeControls(t);
   m_reportedProblem = false;
   m_time = t;
   m_follow = true;
@@ -216,6 +218,7 @@ void Playback::restart() {
   if (!m_live) return;
   m_generation = m_simulator->reset();
   m_recording.clear();
+  resumeControls(0.0);  // the controls set last act from the start again
   m_reportedProblem = false;
   m_playing = false;
   m_follow = true;
@@ -294,6 +297,7 @@ void Playback::sendState(double t, const Eigen::VectorXd& q, const Eigen::Vector
                          double dissipated) {
   m_generation = m_simulator->setState(t, q, qd, {}, dissipated);
   logPerturbation(t);
+  resumeControls(t);
   m_reportedProblem = false;
   m_time = t;
   m_q = q;
@@ -306,6 +310,26 @@ void Playback::logPerturbation(double t) {
   const auto& log = m_recording.perturbations();
   if ((m_perturbation || m_recording.perturbationAt(t)) && (log.empty() || t >= log.back().time))
     m_recording.setPerturbation(t, m_perturbation);
+}
+
+void Playback::setControls(const Eigen::VectorXd& ctrl) {
+  if (!m_live || ctrl.size() != m_controls.size()) return;
+  m_controls = ctrl;
+  simulator()->setControls(ctrl);
+}
+
+Eigen::VectorXd Playback::controlsAt(double t) const {
+  const Eigen::VectorXd c = m_recording.controlsAt(t);
+  if (c.size()) return c;
+  return m_live ? m_controls : Eigen::VectorXd();
+}
+
+void Playback::resumeControls(double t) {
+  if (!m_controls.size()) return;
+  const Eigen::VectorXd c = m_recording.controlsAt(t);
+  if (c.size() == m_controls.size()) m_controls = c;
+  m_simulator->setControls(m_controls);
+  if (m_recording.controls().empty() || t >= m_recording.controls().back().time) m_recording.setControls(t, m_controls);
 }
 
 void Playback::takeSnapshots() {
@@ -334,6 +358,10 @@ void Playback::takeSnapshots() {
     for (const PerturbationChange& c : m_batch.perturbations)
       if (m_recording.perturbations().empty() || c.time >= m_recording.perturbations().back().time)
         m_recording.setPerturbation(c.time, c.perturbation);
+    // the controls, as the thread applied them
+    for (const ControlChange& c : m_batch.controls)
+      if (m_recording.controls().empty() || c.time >= m_recording.controls().back().time)
+        m_recording.setControls(c.time, c.ctrl);
   }
 }
 

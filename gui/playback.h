@@ -99,6 +99,15 @@ class Playback : public QObject {
   void setPerturbation(const std::optional<Perturbation>& perturbation);
   /// The perturbation set last (live timelines), if any.
   const std::optional<Perturbation>& perturbation() const { return m_perturbation; }
+  /// Live: sets the actuators' controls (one per actuator; Simulator::setControls), felt from
+  /// the next step on and recorded with the time they took effect. Does nothing on an
+  /// animation or for another size; a new timeline starts with zero controls.
+  void setControls(const Eigen::VectorXd& ctrl);
+  /// The controls set last (live timelines; one per actuator, else empty).
+  const Eigen::VectorXd& controls() const { return m_controls; }
+  /// The controls in force at time t: the recording's (Recording::controlsAt), else those set
+  /// last (live), else empty.
+  Eigen::VectorXd controlsAt(double t) const;
   /// Time of one jog step: the range over kFineSteps (at least 1e-6 s).
   double jogStep() const;
 
@@ -161,6 +170,8 @@ class Playback : public QObject {
   double dissipatedAt(double t) const;
   /// Logs the perturbation acting now into the recording at time t (a new state at t).
   void logPerturbation(double t);
+  /// Going on from time t: the controls in force there act again (and are logged at t).
+  void resumeControls(double t);
 
   Simulator* simulator();
   std::unique_ptr<Simulator> m_simulator;  // created on the first live timeline
@@ -171,6 +182,7 @@ class Playback : public QObject {
   double m_limitBytes = kRecordingLimitBytes;  // recordingLimitBytes() when the timeline started
 
   std::optional<Perturbation> m_perturbation;
+  Eigen::VectorXd m_controls;  // live: the actuators' controls set last (one per actuator)
   Recording m_recording;
   bool m_live = false, m_playing = false, m_follow = false;
   bool m_reverse = false, m_repeat = false, m_unpaced = false;

@@ -277,7 +277,7 @@ class TestContact : public QObject {
     Eigen::VectorXd qd = sim.qd();
     const double x0 = sim.q()(0);
     qd(0) = 1.0;
-    const Eigen::VectorXd u = sim.contactDeformation();
+    const Eigen::VectorXd u = sim.auxiliaryState();
     sim.setState(sim.time(), sim.q(), qd);
     QVERIFY(sim.advanceTo(sim.time() + 2.0));
     const double distance = sim.q()(0) - x0, expected = 1.0 / (2 * 0.4 * 9.81);

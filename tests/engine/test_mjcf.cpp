@@ -172,8 +172,9 @@ class TestMjcf : public QObject {
         "<mujoco><worldbody><body name='torso' pos='0 0 1'><freejoint/><geom size='0.1'/>"
         "<body name='arm' pos='0.2 0 0'><joint name='elbow' axis='0 1 0' ref='0.3'/><geom size='0.05'/>"
         "<body name='hand' pos='0.2 0 0'><joint type='ball'/><geom size='0.03'/></body></body></body></worldbody>"
+        "<actuator><motor joint='elbow'/><cylinder joint='elbow'/></actuator>"
         "<keyframe><key name='wave' time='1.5' qpos='0.1 0.2 0.9 0.9 0.1 0.3 0.2 -0.4 0.8 0.6 0 0'"
-        " qvel='1 2 3 0.4 -0.5 0.6 0.7 0.1 0.2 0.3' ctrl='1'/><key/><key name='wave'/></keyframe></mujoco>",
+        " qvel='1 2 3 0.4 -0.5 0.6 0.7 0.1 0.2 0.3' ctrl='1 -2' act='0.5'/><key/><key name='wave'/></keyframe></mujoco>",
         "keys.xml", &r);
     QCOMPARE(spec.keyframes.size(), std::size_t{3});
     const KeyframeSpec& wave = spec.keyframes[0];
@@ -193,7 +194,10 @@ class TestMjcf : public QObject {
     QVERIFY((wave.qd.segment<3>(0) - Vec3(0.4, -0.5, 0.6)).norm() == 0);  // angular, local as MuJoCo's
     QCOMPARE(wave.qd(6), 0.7);  // the elbow's qvel
     QVERIFY((wave.qd.segment<3>(7) - Vec3(0.1, 0.2, 0.3)).norm() == 0);  // the ball's, as MuJoCo's
-    QVERIFY2(has(allNotes(r), "1 keyframe ctrl value(s) not modelled"), allNotes(r).c_str());
+    // a key's controls and activations (one per actuator with dynamics); none: zero
+    QVERIFY(wave.ctrl == Eigen::Vector2d(1, -2));
+    QVERIFY(wave.act == Eigen::VectorXd::Constant(1, 0.5));
+    QCOMPARE(spec.keyframes[1].ctrl.size(), Eigen::Index(0));
     // a qpos of the wrong size is refused with the file, line and element
     try {
       specFromMjcf("<mujoco><worldbody><body><joint/><geom size='0.1'/></body></worldbody>\n<keyframe><key qpos='1 2'/></keyframe></mujoco>", "bad.xml");
@@ -229,14 +233,13 @@ class TestMjcf : public QObject {
     MjcfImport r;
     specFromMjcf("<mujoco><size memory='10M'/><option sleep_tolerance='1e-3'/><visual><global realtime='1'/></visual>"
                  "<worldbody><body><joint actuatorfrcrange='-1 1' armature='0.1' stiffness='3'/><geom size='0.1'/></body></worldbody>"
-                 "<actuator><motor joint='x'/><position joint='x'/></actuator><tendon><fixed/></tendon>"
+                 "<actuator><adhesion body='b' ctrlrange='0 1'/></actuator>"
                  "<sensor><jointpos joint='x'/></sensor><contact><exclude body1='a' body2='b'/></contact></mujoco>",
                  "new.xml", &r);
     const std::string notes = allNotes(r);
     for (const char* part : {"skipped on <joint>: actuatorfrcrange", "skipped on <option>: sleep_tolerance", "<size>", "<visual>",
-                             "2 <actuator> element(s) not modelled", "1 <tendon> element(s) not modelled", "1 <sensor> element(s) not modelled",
-                             "1 <contact> element(s) not modelled",
-                             "the springs (stiffness) of 1 joint(s)"})
+                             "1 <adhesion> actuator(s) (they act through contacts) not modelled", "1 <sensor> element(s) not modelled",
+                             "1 <contact> element(s) not modelled"})
       QVERIFY2(has(notes, part), (std::string(part) + " is not in:\n" + notes).c_str());
   }
 

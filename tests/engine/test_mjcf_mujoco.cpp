@@ -26,19 +26,19 @@
 #include <Eigen/Geometry>
 #include <nlohmann/json.hpp>
 
+#include "reference_run.h"
 #include "test_util.h"
 
 using nlohmann::json;
 
 namespace {
 
-constexpr double kTolerance = 1e-7;  // MuJoCo's inertia diagonalisation (see the header)
+using testutil::list;
+using testutil::num;
+using testutil::runJson;
+using testutil::writeFile;
 
-std::string num(double x) {
-  char b[40];
-  std::snprintf(b, sizeof b, "%.17g", x);
-  return b;
-}
+constexpr double kTolerance = 1e-7;  // MuJoCo's inertia diagonalisation (see the header)
 
 // a random robot as MJCF: `bodies` bodies, each under a random earlier one (or the world)
 std::string randomMjcf(std::uint32_t seed, int bodies, bool floating, bool degrees) {
@@ -122,29 +122,6 @@ std::string randomMjcf(std::uint32_t seed, int bodies, bool floating, bool degre
   return x.str();
 }
 
-json runJson(const QString& program, const QStringList& args) {
-  QProcess p;
-  p.start(program, args);
-  if (!p.waitForFinished(60000) || p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0) {
-    qWarning().noquote() << program << args.join(' ') << "failed:" << p.readAllStandardError();
-    return json();
-  }
-  return json::parse(p.readAllStandardOutput().toStdString(), nullptr, false);
-}
-
-QString list(const std::vector<double>& v) {
-  QStringList out;
-  for (double x : v) out << QString::fromStdString(num(x));
-  return out.join(',');
-}
-
-bool writeFile(const QString& path, const std::string& text) {
-  QFile f(path);
-  if (!f.open(QIODevice::WriteOnly)) return false;
-  f.write(text.c_str(), static_cast<qint64>(text.size()));
-  return true;
-}
-
 // a closed box mesh (binary STL, which MuJoCo 2.2.2 reads; outward windings) of size d with its
 // lower corner at c
 std::string boxStl(const Eigen::Vector3d& c, const Eigen::Vector3d& d) {
@@ -213,16 +190,7 @@ class TestMjcfMujoco : public QObject {
       const std::vector<double> qd(qdv.data(), qdv.data() + qdv.size());
       const json art = runJson(ARTICULATE_CLI, {"dynamics", file, "--q", list(q), "--qd", list(qd), "--json"});
       QVERIFY(art.is_object());
-      json state = {{"joints", json::array()}};
-      int qi = 0, vi = 0;
-      for (const json& c : art["coordinates"]) {
-        const int n = c["size"], m = c["velocity_size"];
-        state["joints"].push_back({{"joint", c["joint"]},
-                                   {"q", std::vector<double>(q.begin() + qi, q.begin() + qi + n)},
-                                   {"qd", std::vector<double>(qd.begin() + vi, qd.begin() + vi + m)}});
-        qi += n;
-        vi += m;
-      }
+      const json state = testutil::jointStates(art["coordinates"], q, qd);
       const QString statePath = tmp.filePath("state.json");
       QVERIFY(writeFile(statePath, state.dump()));
       const json mj = runJson(ARTICULATE_REF_MUJOCO, {file, statePath});

@@ -16,17 +16,17 @@
 #include <Eigen/Geometry>
 #include <nlohmann/json.hpp>
 
+#include "reference_run.h"
 #include "test_util.h"
 
 using nlohmann::json;
 
 namespace {
 
-std::string num(double x) {
-  char b[40];
-  std::snprintf(b, sizeof b, "%.17g", x);
-  return b;
-}
+using testutil::list;
+using testutil::num;
+using testutil::runJson;
+using testutil::writeFile;
 
 // a random robot: `links` links under the root, each on a random earlier link, joints cycling
 // through revolute, continuous, prismatic, fixed and a revolute mimicking an earlier joint
@@ -68,22 +68,6 @@ std::string randomRobot(std::uint32_t seed, int links, bool worldRoot) {
   }
   x << "</robot>\n";
   return x.str();
-}
-
-json runJson(const QString& program, const QStringList& args) {
-  QProcess p;
-  p.start(program, args);
-  if (!p.waitForFinished(60000) || p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0) {
-    qWarning().noquote() << program << args.join(' ') << "failed:" << p.readAllStandardError();
-    return json();
-  }
-  return json::parse(p.readAllStandardOutput().toStdString(), nullptr, false);
-}
-
-QString list(const std::vector<double>& v) {
-  QStringList out;
-  for (double x : v) out << QString::fromStdString(num(x));
-  return out.join(',');
 }
 
 }  // namespace
@@ -145,16 +129,7 @@ class TestUrdfDart : public QObject {
       const json art = runJson(ARTICULATE_CLI, {"dynamics", file, "--base", base, "--q", list(q), "--qd", list(qd), "--json"});
       QVERIFY(art.is_object());
       // DART's state, joint by joint
-      json state = {{"joints", json::array()}};
-      int qi = 0, vi = 0;
-      for (const json& c : art["coordinates"]) {
-        const int n = c["size"], m = c["velocity_size"];
-        state["joints"].push_back({{"joint", c["joint"]},
-                                   {"q", std::vector<double>(q.begin() + qi, q.begin() + qi + n)},
-                                   {"qd", std::vector<double>(qd.begin() + vi, qd.begin() + vi + m)}});
-        qi += n;
-        vi += m;
-      }
+      const json state = testutil::jointStates(art["coordinates"], q, qd);
       const QString statePath = tmp.filePath("state.json");
       QFile sf(statePath);
       QVERIFY(sf.open(QIODevice::WriteOnly));

@@ -148,6 +148,7 @@ mjcf = {
         "material='m' size='0.01 0.2'/><geom size='0.1'/></body></body></worldbody></mujoco>",
     "nested_near_limit.xml": "<mujoco>" + "<x>" * 250 + "</x>" * 250 + "<worldbody><body><joint/><geom size='1'/></body></worldbody></mujoco>",
 }
+mjcf["actuated_arm.xml"] = (root / "tests/data/mjcf/actuated_arm.xml").read_text()
 for name, text in mjcf.items():
     (mjcf_dir / name).write_text(text)
 

@@ -10,6 +10,7 @@
 #include "articulate/formats/spatial_v2.h"
 #include "articulate/formats/files.h"
 #include "import_report.h"
+#include "controls.h"
 #include "main_window.h"
 #include "playback.h"
 #include "gui/window_test.h"
@@ -274,7 +275,8 @@ class TestMainWindow : public QObject {
     QTRY_COMPARE(QString::fromStdString(w.model()->spec.name), QString("planar5"));
 
     // an MJCF model dropped with its defaults file opens (the .xml that includes the other),
-    // and the Import Report lists what it does not model (its twelve motors)
+    // with its twelve motors in the Controls dock, raised, and the Import Report lists what it
+    // does not model
     const QString quadruped = kModels + "/robots/mjcf_quadruped/quadruped.xml";
     QMimeData mjcf;
     mjcf.setUrls({QUrl::fromLocalFile(kModels + "/robots/mjcf_quadruped/meshes/torso.stl"), QUrl::fromLocalFile(quadruped)});
@@ -289,7 +291,11 @@ class TestMainWindow : public QObject {
     art::gui::ImportReportPanel* report = w.importReport();
     QVERIFY(report);
     QCOMPARE(report->headings(), QStringList{"quadruped.xml"});
-    QVERIFY2(report->rows(0).join('\n').contains("12 <actuator> element(s) not modelled"), qPrintable(report->rows(0).join('\n')));
+    QVERIFY2(report->rows(0).join('\n').contains("mesh geom(s) add no mass"), qPrintable(report->rows(0).join('\n')));
+    QVERIFY2(!report->rows(0).join('\n').contains("actuator"), qPrintable(report->rows(0).join('\n')));
+    QCOMPARE(w.model()->spec.actuators.size(), std::size_t{12});
+    QCOMPARE(w.controlsPanel()->rowCount(), 12);
+    QVERIFY(w.controlsPanel()->isVisible());
 
     QMimeData text;
     text.setText("planar5.json");

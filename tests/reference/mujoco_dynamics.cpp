@@ -8,8 +8,12 @@
 // (a hinge or slide: qpos and qvel; a ball joint: quaternion w x y z and body-coordinate angular
 // velocity, also MuJoCo's qpos and qvel; a free joint: position and quaternion w x y z, then the
 // body-coordinate [angular; linear] velocity). Joints not listed keep qpos0 and zero velocity.
+// STATE.json may also give "ctrl" (nu) and "act" (na), the actuators' controls and activations.
 // Prints {"coordinates": [{"joint", "index"}] per degree of freedom in MuJoCo's order, "H",
-// "bias", "gravity", "armature"}, H and bias in Articulate's velocity coordinates: for a free
+// "bias", "gravity", "armature", the actuators' and tendons' names and quantities (lengths,
+// velocities, forces, act_dot), qfrc_actuator and qfrc_passive, qacc (MuJoCo's own), and the
+// number of active constraint rows and contacts (nefc, ncon)}, H, bias and the joint forces in
+// Articulate's velocity coordinates: for a free
 // joint qvel = [R v; w] = T qd, so H = T' M T and bias = T' (qfrc_bias + M dT/dt qd), with
 // dT/dt qd = [R (w x v); 0].
 #include <cstdio>
@@ -80,6 +84,15 @@ int main(int argc, char** argv) {
       d->qvel[va] = qd[0];
     }
   }
+  // the actuators' controls and activations (MuJoCo's order: act for the last na actuators)
+  if (state.contains("ctrl")) {
+    const std::vector<double> ctrl = state["ctrl"];
+    for (int k = 0; k < m->nu && k < static_cast<int>(ctrl.size()); ++k) d->ctrl[k] = ctrl[static_cast<std::size_t>(k)];
+  }
+  if (state.contains("act")) {
+    const std::vector<double> act = state["act"];
+    for (int k = 0; k < m->na && k < static_cast<int>(act.size()); ++k) d->act[k] = act[static_cast<std::size_t>(k)];
+  }
   mj_forward(m, d);
   std::vector<mjtNum> M(static_cast<std::size_t>(nv * nv));
   mj_fullM(m, M.data(), d->qM);
@@ -107,9 +120,46 @@ int main(int argc, char** argv) {
     coordinates.push_back({{"joint", name ? name : ""}, {"index", r - m->jnt_dofadr[j]}});
     armature.push_back(m->dof_armature[r]);
   }
+  // joint forces in Articulate's velocity coordinates: T' f
+  auto toArticulate = [&](const mjtNum* f) {
+    json out = json::array();
+    for (int r = 0; r < nv; ++r) {
+      double x = 0;
+      for (int a = 0; a < nv; ++a) x += T[static_cast<std::size_t>(a)][static_cast<std::size_t>(r)] * f[a];
+      out.push_back(x);
+    }
+    return out;
+  };
+  auto list = [](const mjtNum* v, int n) {
+    json out = json::array();
+    for (int k = 0; k < n; ++k) out.push_back(v[k]);
+    return out;
+  };
+  json actuators = json::array(), tendons = json::array();
+  for (int k = 0; k < m->nu; ++k) {
+    const char* name = mj_id2name(m, mjOBJ_ACTUATOR, k);
+    actuators.push_back(name ? name : "");
+  }
+  for (int k = 0; k < m->ntendon; ++k) {
+    const char* name = mj_id2name(m, mjOBJ_TENDON, k);
+    tendons.push_back(name ? name : "");
+  }
+  // qacc in Articulate's coordinates where no free joint turns them (T = I); with free joints
+  // qdd = T^-1 (qacc - dT/dt qd), left to the reader (qacc is printed as MuJoCo's)
   const json out = {{"coordinates", coordinates}, {"H", H}, {"bias", bias},
                     {"gravity", {m->opt.gravity[0], m->opt.gravity[1], m->opt.gravity[2]}},
-                    {"armature", armature}, {"nbody", m->nbody}};
+                    {"armature", armature}, {"nbody", m->nbody},
+                    {"actuators", actuators}, {"tendons", tendons},
+                    {"actuator_length", list(d->actuator_length, m->nu)},
+                    {"actuator_velocity", list(d->actuator_velocity, m->nu)},
+                    {"actuator_force", list(d->actuator_force, m->nu)},
+                    {"act_dot", list(d->act_dot, m->na)},
+                    {"ten_length", list(d->ten_length, m->ntendon)},
+                    {"ten_velocity", list(d->ten_velocity, m->ntendon)},
+                    {"qfrc_actuator", toArticulate(d->qfrc_actuator)},
+                    {"qfrc_passive", toArticulate(d->qfrc_passive)},
+                    {"qacc", list(d->qacc, nv)},
+                    {"nefc", d->nefc}, {"ncon", d->ncon}};
   std::cout << out.dump() << "\n";
   mj_deleteData(d);
   mj_deleteModel(m);

@@ -62,6 +62,7 @@ std::string batchUnsupported(const Model& m) {
   if (!m.contacts.empty()) return "ground contact takes the one-state algorithms";
   if (!m.constraints.empty()) return "loops and gears take the one-state algorithms";
   if (m.hasArmature) return "joint armature takes the one-state algorithms";
+  if (m.hasActuation()) return "actuators, tendons and joint springs take the one-state algorithms";
   return "";
 #endif
 }

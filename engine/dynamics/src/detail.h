@@ -195,4 +195,22 @@ inline typename A::Vec bodyExternalForce(const Workspace<A>& w, const ExternalFo
   return w.X0[i].applyForce(fext.col(i).template head<A::dim>());
 }
 
+/// Jacobians at the kinematics in `d` (X0 current, spatial models): Jp (3 x nv) of the world
+/// velocity of the world point p moving with body `body`, and Jr (3 x nv) of the body's
+/// angular velocity (world axes). Either may be null; body -1 (the base) gives zeros.
+void frameJacobian(const Model& m, const Data& d, int body, const Vec3& p, Eigen::MatrixXd* Jp,
+                   Eigen::MatrixXd* Jr);
+
+/// A spatial model's body pose from the kinematics in `d`: rotation (body to world) and origin;
+/// the identity for body -1 (the base).
+inline void worldPose(const Data& d, int body, Mat3& R, Vec3& r) {
+  if (body < 0) {
+    R.setIdentity();
+    r.setZero();
+    return;
+  }
+  R = d.spatial.X0[static_cast<std::size_t>(body)].E.transpose();
+  r = d.spatial.X0[static_cast<std::size_t>(body)].r;
+}
+
 }  // namespace art::detail

@@ -1,6 +1,7 @@
 // Energy and momentum of a kinematic tree (spatial_v2 EnerMo): kinetic energy sum(v' I v / 2),
 // composite inertia and momentum accumulated to the base, then mass and centre of mass by
 // inverting mcI.
+#include "articulate/dynamics/actuation.h"
 #include "detail.h"
 
 namespace art {
@@ -117,6 +118,7 @@ void detail::kineticPotential(const Model& m, Data& d, const VecRef& q, const Ve
     energyOnlyPass<decltype(arith), decltype(free)::value>(m, d, q, qd, kinetic, potential);
   });
   if (m.hasArmature) kinetic += 0.5 * m.armature.dot(qd.cwiseProduct(qd));
+  if (m.springs) potential += springEnergy(m, d, q);
 }
 
 EnergyMomentum energyMomentum(const Model& m, Data& d, const VecRef& q, const VecRef& qd) {
@@ -130,6 +132,7 @@ EnergyMomentum energyMomentum(const Model& m, Data& d, const VecRef& q, const Ve
     const double rotors = 0.5 * m.armature.dot(qd.cwiseProduct(qd));
     e.kinetic += rotors;
   }
+  if (m.springs) e.potential += springEnergy(m, d, q);
   return e;
 }
 

@@ -13,7 +13,39 @@ Vec3 pointVelocity(const Vec3& s0, const Vec3& p) {
   return Vec3(s0(1) - s0(0) * p.y(), s0(2) + s0(0) * p.x(), 0.0);
 }
 
+// column c of a 3-row matrix, written entry by entry (an Eigen block assignment of a Vec3 here
+// makes GCC 12 warn of a 32-byte AVX load from the 24-byte vector, -Warray-bounds)
+template <class M>
+void setColumn(M& J, Eigen::Index c, const Vec3& v) {
+  J(0, c) = v.x();
+  J(1, c) = v.y();
+  J(2, c) = v.z();
+}
+
 }  // namespace
+
+void detail::frameJacobian(const Model& m, const Data& d, int body, const Vec3& p, Eigen::MatrixXd* Jp,
+                           Eigen::MatrixXd* Jr) {
+  if (Jp) Jp->setZero();
+  if (Jr) Jr->setZero();
+  const auto& w = d.spatial;
+  for (int i = body; i >= 0; i = m.parent[static_cast<std::size_t>(i)]) {
+    const int first = m.vIndex[static_cast<std::size_t>(i)];
+    const int n = m.jointNv(i);
+    for (int k = 0; k < n; ++k) {
+      Vec6 s;
+      if (n == 1) {
+        s = m.spatial.S[static_cast<std::size_t>(i)];
+      } else {  // free or ball: unit velocities in body coordinates
+        s.setZero();
+        s(k) = 1.0;
+      }
+      const Vec6 s0 = w.X0[static_cast<std::size_t>(i)].applyInverse(s);
+      if (Jp) setColumn(*Jp, first + k, pointVelocity(s0, p));
+      if (Jr) setColumn(*Jr, first + k, Vec3(s0.head<3>()));
+    }
+  }
+}
 
 void pointJacobian(const Model& m, Data& d, const VecRef& q, int body, const Vec3& point,
                    Eigen::Ref<Eigen::MatrixXd> J) {
@@ -41,10 +73,10 @@ void pointJacobian(const Model& m, Data& d, const VecRef& q, int body, const Vec
         for (int k = 0; k < m.jointNv(i); ++k) {
           typename A::Vec s = A::Vec::Zero();
           s(k) = 1.0;
-          J.col(first + k) = pointVelocity(w.X0[i].applyInverse(s), p);
+          setColumn(J, first + k, pointVelocity(w.X0[i].applyInverse(s), p));
         }
       } else {
-        J.col(first) = pointVelocity(w.X0[i].applyInverse(m.arrays<A>().S[i]), p);
+        setColumn(J, first, pointVelocity(w.X0[i].applyInverse(m.arrays<A>().S[i]), p));
       }
     }
   });

@@ -1,6 +1,8 @@
 // The Articulate model format: reading with every problem collected, canonical writing.
 #include "articulate/formats/articulate.h"
 
+#include "articulate_detail.h"
+
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -159,6 +161,10 @@ void readInertia(JsonReader& rd, const json& j, bool planar, const std::string& 
   }
 }
 
+}  // namespace
+
+namespace detail {
+
 int resolveBody(JsonReader& rd, const json& j, const std::map<std::string, int>& names,
                 const std::string& path, bool baseAllowed) {
   std::string name;
@@ -175,6 +181,28 @@ int resolveBody(JsonReader& rd, const json& j, const std::map<std::string, int>&
   }
   return it->second;
 }
+
+ojson vecJson(const Eigen::VectorXd& v) {
+  ojson a = ojson::array();
+  for (Eigen::Index i = 0; i < v.size(); ++i) a.push_back(v(i));
+  return a;
+}
+ojson matJson(const Eigen::MatrixXd& M) {
+  ojson a = ojson::array();
+  for (Eigen::Index r = 0; r < M.rows(); ++r) a.push_back(vecJson(M.row(r).transpose()));
+  return a;
+}
+
+std::string bodyName(const ModelSpec& s, int b) { return b < 0 ? "base" : s.bodies[b].name; }
+
+}  // namespace detail
+
+namespace {
+
+using detail::bodyName;
+using detail::matJson;
+using detail::resolveBody;
+using detail::vecJson;
 
 void readCamera(JsonReader& rd, const json& j, const std::map<std::string, int>& names,
                 const std::string& path, CameraSpec& cam) {
@@ -204,19 +232,6 @@ void readCamera(JsonReader& rd, const json& j, const std::map<std::string, int>&
     else cam.locus = Vec2(l);
   }
 }
-
-ojson vecJson(const Eigen::VectorXd& v) {
-  ojson a = ojson::array();
-  for (Eigen::Index i = 0; i < v.size(); ++i) a.push_back(v(i));
-  return a;
-}
-ojson matJson(const Eigen::MatrixXd& M) {
-  ojson a = ojson::array();
-  for (Eigen::Index r = 0; r < M.rows(); ++r) a.push_back(vecJson(M.row(r).transpose()));
-  return a;
-}
-
-std::string bodyName(const ModelSpec& s, int b) { return b < 0 ? "base" : s.bodies[b].name; }
 
 ojson cameraJson(const ModelSpec& s) {
   const CameraSpec& c = s.camera;
@@ -463,6 +478,8 @@ ojson bodyJson(const ModelSpec& s, const BodySpec& b, bool planar) {
   if (b.damping != 0) jb["damping"] = b.damping;
   if (b.friction != 0) jb["friction"] = b.friction;
   if (b.armature != 0) jb["armature"] = b.armature;
+  if (b.stiffness != 0) jb["stiffness"] = b.stiffness;
+  if (b.springRef != 0) jb["spring_ref"] = b.springRef;
   if (!b.limits.empty()) {
     ojson jl = ojson::object();
     const JointLimits& l = b.limits;
@@ -512,8 +529,12 @@ ojson forceJson(const ModelSpec& s, const ExternalForceSpec& f, bool planar) {
 // "keyframes": name, time, q, qd each
 ojson keyframesJson(const std::vector<KeyframeSpec>& keyframes) {
   ojson ks = ojson::array();
-  for (const KeyframeSpec& k : keyframes)
-    ks.push_back({{"name", k.name}, {"time", k.time}, {"q", vecJson(k.q)}, {"qd", vecJson(k.qd)}});
+  for (const KeyframeSpec& k : keyframes) {
+    ojson j = {{"name", k.name}, {"time", k.time}, {"q", vecJson(k.q)}, {"qd", vecJson(k.qd)}};
+    if (k.ctrl.size()) j["ctrl"] = vecJson(k.ctrl);
+    if (k.act.size()) j["act"] = vecJson(k.act);
+    ks.push_back(j);
+  }
   return ks;
 }
 
@@ -563,6 +584,7 @@ ojson specToJson(const ModelSpec& s) {
       if (!site.name.empty()) j["name"] = site.name;
       j["body"] = bodyName(s, site.body);
       j["position"] = vecJson(site.position);
+      if (!site.rotation.isIdentity(0)) j["rotation"] = matJson(site.rotation);
       if (site.size != SiteSpec{}.size) j["size"] = site.size;
       if (site.colour != SiteSpec{}.colour) j["colour"] = vecJson(site.colour);
       if (site.opacity != 1) j["opacity"] = site.opacity;
@@ -570,6 +592,8 @@ ojson specToJson(const ModelSpec& s) {
     }
     doc["sites"] = sites;
   }
+  if (!s.tendons.empty()) doc["tendons"] = detail::tendonsJson(s);
+  if (!s.actuators.empty()) doc["actuators"] = detail::actuatorsJson(s);
   if (s.ground != GroundSpec{})
     doc["ground"] = {{"stiffness", s.ground.stiffness},
                      {"damping", s.ground.damping},
@@ -710,7 +734,8 @@ int readBody(JsonReader& rd, const json& jb, std::size_t i, const TreeContext& t
   const std::string p = jsonIndex("bodies", i);
   int parent = -1;
   if (!rd.object(jb, p, {"name", "parent", "joint", "placement", "inertia", "initial",
-                          "appearance", "control", "damping", "friction", "armature", "limits"}))
+                          "appearance", "control", "damping", "friction", "armature", "stiffness", "spring_ref",
+                          "limits"}))
     return -1;
   if (!jb.contains("name")) rd.fail(p, "missing field 'name'");
   if (!jb.contains("parent")) rd.fail(p, "missing field 'parent' (a body name or \"base\")");
@@ -744,6 +769,8 @@ int readBody(JsonReader& rd, const json& jb, std::size_t i, const TreeContext& t
     if (!(b.armature >= 0)) rd.fail(jsonField(p, "armature"), "must be >= 0");
     else if (b.armature > 0 && b.joint.type == JointType::Free) rd.fail(jsonField(p, "armature"), "a free joint takes no armature");
   }
+  if (jb.contains("stiffness")) rd.nonNegative(jb["stiffness"], jsonField(p, "stiffness"), b.stiffness, false);
+  if (jb.contains("spring_ref")) rd.number(jb["spring_ref"], jsonField(p, "spring_ref"), b.springRef);
   if (jb.contains("limits")) readLimits(rd, jb["limits"], jsonField(p, "limits"), b);
   b.parent = parent;
   return parent;
@@ -786,7 +813,7 @@ void readContacts(JsonReader& rd, const json& cs, const TreeContext& tc, ModelSp
   }
 }
 
-// "sites": [{"name", "body", "position", "size", "colour", "opacity"}]
+// "sites": [{"name", "body", "position", "rotation", "size", "colour", "opacity"}]
 void readSites(JsonReader& rd, const json& ss, const TreeContext& tc, ModelSpec& out) {
   if (!ss.is_array()) {
     rd.fail("sites", "expected an array");
@@ -794,7 +821,7 @@ void readSites(JsonReader& rd, const json& ss, const TreeContext& tc, ModelSpec&
   }
   for (std::size_t k = 0; k < ss.size(); ++k) {
     const std::string p = jsonIndex("sites", k);
-    if (!rd.object(ss[k], p, {"name", "body", "position", "size", "colour", "opacity"})) continue;
+    if (!rd.object(ss[k], p, {"name", "body", "position", "rotation", "size", "colour", "opacity"})) continue;
     SiteSpec site;
     if (!ss[k].contains("body") || !ss[k].contains("position")) {
       rd.fail(p, "needs 'body' and 'position'");
@@ -803,6 +830,7 @@ void readSites(JsonReader& rd, const json& ss, const TreeContext& tc, ModelSpec&
     bool ok = !ss[k].contains("name") || rd.string(ss[k]["name"], jsonField(p, "name"), site.name);
     site.body = resolveBody(rd, ss[k]["body"], tc.names, jsonField(p, "body"), true);
     ok &= site.body >= -1 && rd.vec3(ss[k]["position"], jsonField(p, "position"), site.position);
+    if (ss[k].contains("rotation")) ok &= rd.matrix3(ss[k]["rotation"], jsonField(p, "rotation"), site.rotation);
     if (ss[k].contains("size") && rd.number(ss[k]["size"], jsonField(p, "size"), site.size) && !(site.size > 0))
       ok = false, rd.fail(jsonField(p, "size"), "must be > 0");
     if (ss[k].contains("colour") && rd.vec3(ss[k]["colour"], jsonField(p, "colour"), site.colour) &&
@@ -958,7 +986,7 @@ void readKeyframes(JsonReader& rd, const json& ks, ModelSpec& out) {
   }
   for (std::size_t k = 0; k < ks.size(); ++k) {
     const std::string p = jsonIndex("keyframes", k);
-    if (!rd.object(ks[k], p, {"name", "time", "q", "qd"})) continue;
+    if (!rd.object(ks[k], p, {"name", "time", "q", "qd", "ctrl", "act"})) continue;
     KeyframeSpec f;
     bool ok = true;
     for (const char* field : {"name", "time", "q", "qd"})
@@ -969,7 +997,9 @@ void readKeyframes(JsonReader& rd, const json& ks, ModelSpec& out) {
     if (!ok) continue;
     ok = rd.string(ks[k]["name"], jsonField(p, "name"), f.name) && ok;
     ok = rd.number(ks[k]["time"], jsonField(p, "time"), f.time) && ok;
-    for (const auto& [field, v] : {std::pair<const char*, Eigen::VectorXd*>{"q", &f.q}, {"qd", &f.qd}}) {
+    for (const auto& [field, v] : {std::pair<const char*, Eigen::VectorXd*>{"q", &f.q}, {"qd", &f.qd}, {"ctrl", &f.ctrl},
+                                   {"act", &f.act}}) {
+      if (!ks[k].contains(field)) continue;  // ctrl and act (q and qd were required above)
       const json& j = ks[k][field];
       ok = rd.vector(j, j.is_array() ? static_cast<int>(j.size()) : 0, jsonField(p, field), *v) && ok;
     }
@@ -985,7 +1015,7 @@ void specFromJson(const json& doc, ModelSpec& out, Diagnostics& problems) {
   out = ModelSpec{};
   if (!rd.object(doc, "", {"format", "version", "name", "description", "kind", "arithmetic",
                            "gravity", "bodies", "base_appearance", "camera", "contacts", "sites",
-                           "ground", "constraints", "forces", "simulation", "keyframes"}))
+                           "tendons", "actuators", "ground", "constraints", "forces", "simulation", "keyframes"}))
     return;
   readHeader(rd, doc, out.name, out.description);
   if (!readTreeKind(rd, doc)) return;
@@ -1023,6 +1053,8 @@ void specFromJson(const json& doc, ModelSpec& out, Diagnostics& problems) {
   if (doc.contains("camera")) readCamera(rd, doc["camera"], tc.names, "camera", out.camera);
   if (doc.contains("contacts")) readContacts(rd, doc["contacts"], tc, out);
   if (doc.contains("sites")) readSites(rd, doc["sites"], tc, out);
+  if (doc.contains("tendons")) detail::readTendons(rd, doc["tendons"], tc.names, out);
+  if (doc.contains("actuators")) detail::readActuators(rd, doc["actuators"], tc.names, out);
   if (doc.contains("ground")) readGround(rd, doc["ground"], out.ground);
   if (doc.contains("constraints")) readConstraints(rd, doc["constraints"], tc, out);
   if (doc.contains("forces")) readForces(rd, doc["forces"], tc, out);

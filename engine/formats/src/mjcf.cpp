@@ -22,6 +22,7 @@
 #include "articulate/formats/json.h"
 #include "articulate/formats/mesh.h"
 #include "convex_hull.h"
+#include "mjcf_actuation.h"
 #include "articulate/model/model.h"
 #include "robot_import.h"
 
@@ -54,6 +55,9 @@ using Attrs = std::map<std::string, std::string>;
 // included
 struct DefaultClass {
   std::map<std::string, Attrs> elements;
+  // its actuator elements (motor, position, ...) in order, its parents' first: MuJoCo applies
+  // them all, in turn, to the one default actuator (mjcf_actuation.cpp)
+  std::vector<std::pair<std::string, Attrs>> actuators;
 };
 
 // where a body's coordinates go (robot_import.h)
@@ -72,6 +76,8 @@ struct MeshAsset {
 const std::map<std::string, std::set<std::string>>& knownAttributes() {
   static const std::map<std::string, std::set<std::string>> known = {
       {"mujoco", {"model"}},
+      {"lengthrange", {"mode", "useexisting", "uselimit", "accel", "maxforce", "timeconst", "timestep", "inttotal",
+                       "interval", "tolrange"}},
       {"compiler", {"angle", "eulerseq", "meshdir", "assetdir", "texturedir", "inertiafromgeom", "inertiagrouprange",
                     "autolimits", "coordinate", "discardvisual", "convexhull", "strippath", "fusestatic",
                     "usethread", "boundmass", "boundinertia", "balanceinertia", "settotalmass", "exactmeshinertia",
@@ -128,6 +134,10 @@ struct State {
   std::vector<std::vector<Mass>> masses;  // per body: its parts' mass properties
   std::vector<std::string> jointNames;    // per body
   std::map<std::string, int> bodyOfJoint;  // MJCF joint name -> body (hinge and slide)
+  std::map<std::string, int> anyJoint;     // MJCF joint name -> body (every joint type)
+  std::map<std::string, int> siteIndex;    // MJCF site name -> spec.sites index
+  std::map<std::string, mjcf::NamedGeom> geomsByName;  // for tendons' wrapping
+  bool lengthRangeUseLimit = false;        // <compiler><lengthrange uselimit>
   std::set<std::string> names;             // body names given so far
   std::vector<std::string> renamed;        // "'a' (file:line) is 'a_2'": a body name used twice
   bool ground = false;                     // the world has a horizontal plane at z = 0
@@ -137,7 +147,7 @@ struct State {
   std::map<std::string, std::set<std::string>> skipped;  // element -> attributes skipped
   std::map<std::string, int> notModelled;                // element -> count (actuators, ...)
   std::vector<std::string> meshNotes;        // meshes and colours not used as written, by element
-  int welded = 0, ballRanges = 0, ballFriction = 0, springs = 0, planes = 0, meshInertia = 0;
+  int welded = 0, ballRanges = 0, ballFriction = 0, planes = 0, meshInertia = 0;
   int contactShapes[6] = {0, 0, 0, 0, 0, 0};  // spheres, capsules, boxes, cylinders, ellipsoids, meshes
   double staticMass = 0;                      // kg on bodies welded to the world
 
@@ -430,6 +440,10 @@ void readCompiler(State& s, const XMLElement* e) {
   s.autolimits = flag(s, e, a, "autolimits", s.autolimits);
   for (const char* k : {"boundmass", "boundinertia", "balanceinertia", "settotalmass"})
     if (a.count(k)) s.skipped["compiler"].insert(k);
+  if (const XMLElement* lr = e->FirstChildElement("lengthrange")) {
+    const Attrs la = attributes(s, lr, "");
+    s.lengthRangeUseLimit = flag(s, lr, la, "uselimit", false);
+  }
 }
 
 void readOption(State& s, const XMLElement* e) {
@@ -478,7 +492,9 @@ void readDefault(State& s, const XMLElement* e, const std::string& parent) {
       return;
     }
     Attrs& into = c.elements[tag];
-    for (const tinyxml2::XMLAttribute* a = d->FirstAttribute(); a; a = a->Next()) into[a->Name()] = a->Value();
+    Attrs own;
+    for (const tinyxml2::XMLAttribute* a = d->FirstAttribute(); a; a = a->Next()) into[a->Name()] = own[a->Name()] = a->Value();
+    if (mjcf::isActuatorTag(tag)) c.actuators.emplace_back(tag, std::move(own));
   });
   s.classes[name] = std::move(c);
   for (const XMLElement* d : nested) readDefault(s, d, name);
@@ -741,8 +757,9 @@ std::string uniqueName(State& s, const std::string& want) {
   return name;
 }
 
-// a joint's damping, frictionloss and armature into b (a ball joint's frictionloss is counted,
-// not used: Articulate's ball joint takes no friction); stiffness is counted as a spring
+// a joint's damping, frictionloss, armature and spring into b (a ball joint's frictionloss is
+// counted, not used: Articulate's ball joint takes no friction; its spring turns it back to its
+// initial orientation, as MuJoCo's: springref is a hinge's or slide's)
 void jointDynamics(State& s, const XMLElement* e, const Attrs& a, BodySpec& b) {
   const double damping = number(s, e, a, "damping", 0), friction = number(s, e, a, "frictionloss", 0);
   if (!(damping >= 0) || !(friction >= 0)) throw s.fail(e, "damping and frictionloss must be >= 0");
@@ -754,7 +771,10 @@ void jointDynamics(State& s, const XMLElement* e, const Attrs& a, BodySpec& b) {
   const double armature = number(s, e, a, "armature", 0);
   if (!(armature >= 0)) throw s.fail(e, "armature must be >= 0");
   b.armature = armature;
-  if (number(s, e, a, "stiffness", 0) != 0) ++s.springs;
+  b.stiffness = number(s, e, a, "stiffness", 0);
+  if (!(b.stiffness >= 0)) throw s.fail(e, "stiffness must be >= 0");
+  const double springref = number(s, e, a, "springref", 0);
+  b.springRef = b.joint.type == JointType::Ball ? 0.0 : isRotational(b.joint.type) ? angle(s, springref) : springref;
 }
 
 // the joint's range when it is limited (`limited`, or `autolimits` and a range given)
@@ -773,6 +793,7 @@ Frame addBallJoint(State& s, const XMLElement* e, const Attrs& a, const Frame& a
                    const std::string& jointName) {
   const Vec3 pos = vec3(s, e, a, "pos", Vec3::Zero());
   const int index = addBody(s, bodyName, at.owner, at.R.transpose(), at.R * pos + at.t, JointType::Ball, jointName);
+  s.anyJoint[jointName] = index;
   jointDynamics(s, e, a, s.spec.bodies.back());
   if (limitedRange(s, e, a)) ++s.ballRanges;
   return {index, Mat3::Identity(), -pos};
@@ -795,6 +816,7 @@ Frame addAxisJoint(State& s, const XMLElement* e, const Attrs& a, const Frame& a
   const int index = addBody(s, bodyName, at.owner, RJ.transpose(), tJ, kTypes[hinge][k], jointName);
   BodySpec& b = s.spec.bodies.back();
   s.bodyOfJoint[jointName] = index;
+  s.anyJoint[jointName] = index;
   const double given = number(s, e, a, "ref", 0);
   const double ref = hinge ? angle(s, given) : given;
   // the body's contents are placed back by ref: beyond kMaxJointRef nothing about them would
@@ -869,6 +891,7 @@ void readBodyContents(State& s, const XMLElement* e, const BodyContext& body, bo
       const Geom g = readGeom(s, c, a);
       const Mat3 R = ctx.frame.R * g.R;
       const Vec3 p = ctx.frame.R * g.p + ctx.frame.t;
+      if (const auto name = get(a, "name")) s.geomsByName[*name] = {ctx.frame.owner, R, p, g.type, g.size(0)};
       json& appearance = ctx.frame.owner < 0 ? s.spec.baseAppearance : s.spec.bodies[static_cast<std::size_t>(ctx.frame.owner)].appearance;
       if (g.type == "plane" || g.type == "hfield" || g.type == "sdf") {
         if (g.type != "plane") {
@@ -1024,6 +1047,14 @@ void readBodyContents(State& s, const XMLElement* e, const BodyContext& body, bo
       site.opacity = rgba(3);
       site.body = ctx.frame.owner;
       site.position = ctx.frame.R * local + ctx.frame.t;
+      Mat3 R = orientation(s, c, a);
+      if (const auto f = get(a, "fromto")) {  // its z along the segment, as MuJoCo's
+        const std::vector<double> v = numbers(s, c, "fromto", *f, 6, 6);
+        const Vec3 d = Vec3(v[3], v[4], v[5]) - Vec3(v[0], v[1], v[2]);
+        if (d.norm() > 0) R = zTo(d);
+      }
+      site.rotation = ctx.frame.R * R;
+      if (!site.name.empty()) s.siteIndex[site.name] = static_cast<int>(s.spec.sites.size());
       s.spec.sites.push_back(site);
     } else if (tag == "joint" || tag == "freejoint" || tag == "camera" || tag == "light") {
       // joints are read by readBody; cameras and lights do not change the mechanism
@@ -1081,6 +1112,9 @@ void readBody(State& s, const XMLElement* e, const BodyContext& parent) {
       b.freePosition = f.t;
       const Eigen::Quaterniond q(f.R);
       b.freeOrientation = Eigen::Vector4d(q.w(), q.x(), q.y(), q.z());
+      b.stiffness = number(s, je, ja, "stiffness", 0);
+      if (!(b.stiffness >= 0)) throw s.fail(je, "stiffness must be >= 0");
+      s.anyJoint[jointName] = index;
       f = {index, Mat3::Identity(), Vec3::Zero()};
       s.floating = true;
     } else if (type == "hinge" || type == "slide") {
@@ -1188,17 +1222,51 @@ void readKeyframes(State& s, const std::vector<const XMLElement*>& keyframes) {
           vi += jointNv(b.joint.type);
         }
       }
-      for (const char* other : {"act", "ctrl", "mpos", "mquat"})
+      const std::size_t nu = s.spec.actuators.size();
+      std::size_t na = 0;
+      for (const ActuatorSpec& act : s.spec.actuators) na += act.dynamics != ActuatorSpec::Dynamics::None;
+      if (const auto t = get(a, "ctrl")) {
+        const std::vector<double> v = numbers(s, c, "ctrl", *t, nu, nu);
+        key.ctrl = Eigen::Map<const Eigen::VectorXd>(v.data(), static_cast<Eigen::Index>(nu));
+      }
+      if (const auto t = get(a, "act")) {
+        const std::vector<double> v = numbers(s, c, "act", *t, na, na);
+        key.act = Eigen::Map<const Eigen::VectorXd>(v.data(), static_cast<Eigen::Index>(na));
+      }
+      for (const char* other : {"mpos", "mquat"})
         if (a.count(other)) ++s.notModelled[std::string("keyframe ") + other + " value(s)"];
       s.spec.keyframes.push_back(std::move(key));
     });
+}
+
+// the <tendon> and <actuator> sections (mjcf_actuation.cpp), after the bodies, sites and geoms
+void readActuation(State& s, const std::vector<const XMLElement*>& tendons, const std::vector<const XMLElement*>& actuators) {
+  mjcf::Context c;
+  c.fail = [&s](const XMLElement* e, const std::string& why) { return s.fail(e, why); };
+  c.numbers = [&s](const XMLElement* e, const std::string& attr, const std::string& text, std::size_t least,
+                   std::size_t most) { return numbers(s, e, attr, text, least, most); };
+  c.degrees = s.degrees;
+  c.autolimits = s.autolimits;
+  c.lengthRangeUseLimit = s.lengthRangeUseLimit;
+  c.joints = s.anyJoint;
+  c.sites = s.siteIndex;
+  c.geoms = s.geomsByName;
+  for (const auto& [name, cls] : s.classes) {
+    c.classes.insert(name);
+    c.actuatorDefaults[name] = cls.actuators;
+    if (const auto t = cls.elements.find("tendon"); t != cls.elements.end()) c.tendonDefaults[name] = t->second;
+  }
+  c.notModelled = &s.notModelled;
+  c.skipped = &s.skipped;
+  for (const XMLElement* t : tendons) mjcf::readTendons(c, t, s.spec);
+  for (const XMLElement* a : actuators) mjcf::readActuators(c, a, s.spec);
 }
 
 void readTop(State& s, const XMLElement* root) {
   s.spec.name = root->Attribute("model") ? root->Attribute("model") : std::filesystem::path(s.source).stem().string();
   attributes(s, root, "");
   // compiler and defaults first: they apply to the whole file, wherever they are
-  std::vector<const XMLElement*> world, equality, keyframes;
+  std::vector<const XMLElement*> world, equality, keyframes, tendons, actuators;
   forEachChild(s, root, [&](const XMLElement* c) {
     const std::string tag = c->Name();
     if (tag == "compiler") readCompiler(s, c);
@@ -1215,7 +1283,9 @@ void readTop(State& s, const XMLElement* root) {
     else if (tag == "worldbody") world.push_back(c);
     else if (tag == "equality") equality.push_back(c);
     else if (tag == "keyframe") keyframes.push_back(c);
-    else if (tag == "actuator" || tag == "tendon" || tag == "sensor" || tag == "contact")
+    else if (tag == "tendon") tendons.push_back(c);
+    else if (tag == "actuator") actuators.push_back(c);
+    else if (tag == "sensor" || tag == "contact")
       forEachChild(s, c, [&](const XMLElement*) { ++s.notModelled["<" + tag + "> element(s)"]; });
     else if (tag == "size" || tag == "visual" || tag == "statistic" || tag == "extension" || tag == "custom")
       s.skipped["mujoco"].insert("<" + tag + ">");
@@ -1231,6 +1301,7 @@ void readTop(State& s, const XMLElement* root) {
   }
   if (!s.ground) s.spec.contacts.clear();
   for (const XMLElement* q : equality) readEquality(s, q);
+  readActuation(s, tendons, actuators);
   readKeyframes(s, keyframes);
 }
 
@@ -1241,7 +1312,6 @@ void importNotes(const State& s, std::vector<std::string>& notes) {
   if (s.staticMass > 0) notes.push_back("the mass of bodies welded to the world (" + num(s.staticMass) + " kg) is not used: they do not move");
   if (s.ballRanges) notes.push_back("the range of " + std::to_string(s.ballRanges) + " ball joint(s) is not used (MuJoCo limits their rotation angle; Articulate's ball joints take no limits)");
   if (s.ballFriction) notes.push_back("the frictionloss of " + std::to_string(s.ballFriction) + " ball joint(s) is not used (Articulate's ball joints take no friction)");
-  if (s.springs) notes.push_back("the springs (stiffness) of " + std::to_string(s.springs) + " joint(s) are not used");
   if (s.meshInertia) notes.push_back(std::to_string(s.meshInertia) + " mesh geom(s) add no mass: their mesh was not read");
   if (!s.renamed.empty()) {  // MuJoCo refuses a name used twice; Articulate's names are unique too
     std::string list;

@@ -172,8 +172,11 @@ Simulation::Simulation(const Model& model, const SimulationOptions& options)
   const int nq = model.nq(), nv = model.nv();
   if (!model.constraints.empty()) m_cons.emplace(model);
   if (!model.contacts.empty()) m_contact.emplace(model);
-  const int nu = contactStateSize(model);
-  m_passive = !model.controlled && model.forces.empty() && model.contacts.empty() && !model.stops;
+  const int nu = contactStateSize(model) + model.na;
+  m_passive = !model.controlled && model.forces.empty() && model.contacts.empty() && !model.stops &&
+              model.actuators.empty() && !model.tendonDamping;
+  m_ctrl = Eigen::VectorXd::Zero(model.nu());
+  m_udot = Eigen::VectorXd::Zero(nu);
   if (model.stops) {
     m_minv.setZero(nv, model.nb);
     for (auto* v : {&m_lambda, &m_lo, &m_hi, &m_w0}) v->setZero(model.nb);
@@ -217,7 +220,8 @@ void Simulation::setState(double t, const Eigen::VectorXd& q, const Eigen::Vecto
     }
   }
   // the ground yields under points set deep inside it (contact.h): it never launches them
-  if (m_contact) m_u = startingContactState(m_model, m_data, m_q);
+  m_u.setZero();
+  if (m_contact) m_u.head(contactStateSize(m_model)) = startingContactState(m_model, m_data, m_q);
   m_energy = energyMomentum(m_model, m_data, m_q, m_qd);
   m_energyCurrent = true;
   m_energyScale = undrivenEnergyScale(m_model, m_energy.mass);
@@ -225,13 +229,26 @@ void Simulation::setState(double t, const Eigen::VectorXd& q, const Eigen::Vecto
   m_energyTarget = m_e0;
   m_energyProjected = 0.0;
   m_energyDissipated = 0.0;
+  m_actuatorWork = 0.0;
 }
 
-void Simulation::setContactDeformation(const Eigen::VectorXd& u) {
+void Simulation::setAuxiliaryState(const Eigen::VectorXd& u) {
   if (u.size() != m_u.size() || !u.allFinite())
-    throw std::invalid_argument("Simulation::setContactDeformation: expected " +
+    throw std::invalid_argument("Simulation::setAuxiliaryState: expected " +
                                 std::to_string(m_u.size()) + " finite numbers");
   m_u = u;
+}
+
+void Simulation::setControls(const Eigen::VectorXd& ctrl) {
+  if (ctrl.size() != m_model.nu())
+    throw std::invalid_argument("Simulation::setControls: ctrl needs " + std::to_string(m_model.nu()) + " entries");
+  m_ctrl = ctrl;
+}
+
+const Data& Simulation::actuationResults() {
+  if (m_model.hasActuation())
+    actuation(m_model, m_data, m_q, m_qd, m_ctrl, m_u.tail(m_model.na));
+  return m_data;
 }
 
 void Simulation::setJointForces(const Eigen::VectorXd& tau) {
@@ -304,11 +321,18 @@ const Eigen::VectorXd& Simulation::accel(double t, const Eigen::VectorXd& q,
   const ExternalForces* fext = treeExternalForces(m_model, m_data, m_contact ? &*m_contact : nullptr,
                                                   m_perturbation, q, qd, u, m_fext);
   const Eigen::VectorXd* tau = &m_tau;
-  if (m_model.controlled) {
+  if (m_model.controlled || m_model.hasActuation()) {
     m_tauTotal = m_tau;
-    addControlForces(m_model, t, q, qd, m_tauTotal);
+    if (m_model.controlled) addControlForces(m_model, t, q, qd, m_tauTotal);
+    if (m_model.hasActuation()) {
+      actuation(m_model, m_data, q, qd, m_ctrl, u.tail(m_model.na));
+      m_tauTotal += m_data.qfrcActuator;
+      m_tauTotal += m_data.qfrcPassive;
+      m_udot.tail(m_model.na) = m_data.actDot;
+    }
     tau = &m_tauTotal;
   }
+  if (m_contact) m_udot.head(contactStateSize(m_model)) = m_contact->udot;
   const Eigen::VectorXd& qdd = m_cons ? constrainedForwardDynamics(m_model, m_data, *m_cons, q, qd, *tau, fext)
                                       : aba(m_model, m_data, q, qd, *tau, fext);
   return m_held.empty() ? qdd : holdJoints(q, qdd);
@@ -317,12 +341,14 @@ const Eigen::VectorXd& Simulation::accel(double t, const Eigen::VectorXd& q,
 void Simulation::stage(int k, double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
                        const Eigen::VectorXd& u) {
   m_kv[k] = accel(t, q, qd, u);
-  m_stagePower[k] = (m_model.controlled ? dampingPower(qd) : 0.0) + heldPower(qd);
+  m_stagePower[k] = (m_model.controlled ? dampingPower(qd) : 0.0) + heldPower(qd) +
+                    (m_model.tendonDamping ? tendonDampingPower(m_model, m_data) : 0.0);
+  m_stageWork[k] = m_model.actuators.empty() ? 0.0 : m_data.qfrcActuator.dot(qd);
   if (m_model.hasQuaternions)
     configurationDerivative(m_model, q, qd, m_kq[k]);
   else
     m_kq[k] = qd;
-  if (m_contact) m_ku[k] = m_contact->udot;
+  m_ku[k] = m_udot;
 }
 
 bool Simulation::check(double constraintError, double& kinetic, double& potential) {
@@ -349,7 +375,8 @@ bool Simulation::check(double constraintError, double& kinetic, double& potentia
   if (!std::isfinite(total) ||
       std::abs(total - m_e0) > m_opt.energyGrowthLimit * (std::abs(m_e0) + 1.0))
     return diverge("total energy", total);
-  const bool driven = m_model.controlled || !m_model.forces.empty() || !m_tauZero || m_perturbation;
+  const bool driven = m_model.controlled || !m_model.actuators.empty() || !m_model.forces.empty() || !m_tauZero ||
+                      m_perturbation;
   if (!driven)
     if (const auto grew = undrivenEnergyGrowth(m_opt, total, m_energyTarget, m_energyScale)) {
       diverge("total energy", total);
@@ -375,7 +402,7 @@ bool Simulation::fixedStep(double h) {
       integrateConfiguration(m_model, m_q, m_qd1, h, m_q1);
     else
       m_q1 = m_q + h * m_qd1;
-    if (m_contact) m_u1 = m_u + h * m_contact->udot;
+    if (m_u.size()) m_u1 = m_u + h * m_udot;
     // close the loops with the step's own constraint impulse (SHAKE): projecting normal to
     // the constraints instead would shift the energy by O(h^2) every step
     if (m_cons && m_q1.allFinite() && m_qd1.allFinite())
@@ -387,12 +414,12 @@ bool Simulation::fixedStep(double h) {
       const double c = k == 3 ? h : 0.5 * h;
       m_q1 = m_q + c * m_kq[k - 1];
       m_qd1 = m_qd + c * m_kv[k - 1];
-      if (m_contact) m_u1 = m_u + c * m_ku[k - 1];
+      if (m_u.size()) m_u1 = m_u + c * m_ku[k - 1];
       stage(k, m_t + c, m_q1, m_qd1, m_u1);
     }
     m_q1 = m_q + (h / 6) * (m_kq[0] + 2 * m_kq[1] + 2 * m_kq[2] + m_kq[3]);
     m_qd1 = m_qd + (h / 6) * (m_kv[0] + 2 * m_kv[1] + 2 * m_kv[2] + m_kv[3]);
-    if (m_contact) m_u1 = m_u + (h / 6) * (m_ku[0] + 2 * m_ku[1] + 2 * m_ku[2] + m_ku[3]);
+    if (m_u.size()) m_u1 = m_u + (h / 6) * (m_ku[0] + 2 * m_ku[1] + 2 * m_ku[2] + m_ku[3]);
   }
   return commit(h);
 }
@@ -411,11 +438,28 @@ bool Simulation::commit(double h) {
   if (m_opt.integrator == Integrator::SemiImplicitEuler) {
     if (m_model.controlled && m_qd1.allFinite())
       m_energyDissipated += 0.5 * h * (dampingPower(m_qd) + dampingPower(m_qd1));
+    // the actuators' forces and the tendon dampers' at the step's start, over its motion
+    if (m_model.hasActuation() && m_qd1.allFinite()) {
+      if (!m_model.actuators.empty()) m_actuatorWork += h * m_data.qfrcActuator.dot(m_qd1);
+      if (m_model.tendonDamping) {  // the trapezoid rule, as the joints' damping
+        double end = 0.0;
+        for (std::size_t k = 0; k < m_model.tendons.size(); ++k) {
+          const double v = m_data.tendonMoment.row(static_cast<Eigen::Index>(k)).dot(m_qd1);
+          end += m_model.tendons[k].damping * v * v;
+        }
+        m_energyDissipated += 0.5 * h * (tendonDampingPower(m_model, m_data) + end);
+      }
+    }
   } else if (m_opt.integrator == Integrator::RK4) {
     m_energyDissipated += h / 6 * (m_stagePower[0] + 2 * m_stagePower[1] + 2 * m_stagePower[2] + m_stagePower[3]);
+    m_actuatorWork += h / 6 * (m_stageWork[0] + 2 * m_stageWork[1] + 2 * m_stageWork[2] + m_stageWork[3]);
   } else {
-    for (int j = 0; j < 6; ++j) m_energyDissipated += h * kA[6][j] * m_stagePower[j];
+    for (int j = 0; j < 6; ++j) {
+      m_energyDissipated += h * kA[6][j] * m_stagePower[j];
+      m_actuatorWork += h * kA[6][j] * m_stageWork[j];
+    }
   }
+  if (m_model.na) clampActivations(m_model, m_u1.tail(m_model.na));
   double kinetic = 0.0, potential = 0.0;
   if (!check(constraintError, kinetic, potential)) {
     m_t = t0;
@@ -561,7 +605,7 @@ bool Simulation::adaptiveStep(double hMax) {
         if (kA[s][j] == 0.0) continue;
         m_q1 += (h * kA[s][j]) * m_kq[j];
         m_qd1 += (h * kA[s][j]) * m_kv[j];
-        if (m_contact) m_u1 += (h * kA[s][j]) * m_ku[j];
+        if (m_u.size()) m_u1 += (h * kA[s][j]) * m_ku[j];
       }
       stage(s, m_t + kC[s] * h, m_q1, m_qd1, m_u1);
     }
@@ -573,7 +617,7 @@ bool Simulation::adaptiveStep(double hMax) {
       if (kE[s] == 0.0) continue;
       m_errq += (h * kE[s]) * m_kq[s];
       m_errv += (h * kE[s]) * m_kv[s];
-      if (m_contact) m_erru += (h * kE[s]) * m_ku[s];
+      if (m_u.size()) m_erru += (h * kE[s]) * m_ku[s];
     }
     double sum = 0.0;
     for (int i = 0; i < std::max(nq, nv); ++i) {

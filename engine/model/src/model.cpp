@@ -8,6 +8,8 @@
 
 #include <Eigen/Eigenvalues>
 
+#include "compile_detail.h"
+
 namespace art {
 
 bool hasControlCharacter(const std::string& name) {
@@ -338,7 +340,7 @@ void compileForces(const ModelSpec& spec, Model& m) {
 namespace {
 
 // keyframes[k]: a unique non-empty name, a finite time, and a finite state of the model's sizes
-void checkKeyframes(const ModelSpec& spec, int nq, int nv) {
+void checkKeyframes(const ModelSpec& spec, int nq, int nv, int nu, int na) {
   if (spec.keyframes.size() > static_cast<std::size_t>(kMaxKeyframes))
     throw ModelError("keyframes", std::to_string(spec.keyframes.size()) + " keyframes, more than the " +
                                       std::to_string(kMaxKeyframes) + " a model may have");
@@ -354,14 +356,15 @@ void checkKeyframes(const ModelSpec& spec, int nq, int nv) {
                                             std::to_string(at->second) + "]");
     if (!std::isfinite(f.time)) throw ModelError(field + ".time", "is not finite");
     const std::pair<const char*, std::pair<const Eigen::VectorXd*, int>> states[] = {
-        {"q", {&f.q, nq}}, {"qd", {&f.qd, nv}}};
+        {"q", {&f.q, nq}}, {"qd", {&f.qd, nv}}, {"ctrl", {&f.ctrl, nu}}, {"act", {&f.act, na}}};
     for (const auto& [name, state] : states) {
       const auto& [v, n] = state;
-      if (v->size() != n)
+      const bool optional = name[0] == 'c' || name[0] == 'a';  // ctrl and act may be empty (zero)
+      const char* what = name[0] == 'c' ? " actuators" : name[0] == 'a' ? " activations" : name[1] ? " velocities" : " positions";
+      if (v->size() != n && !(optional && v->size() == 0))
         throw ModelError(field + "." + name,
                          "has " + std::to_string(v->size()) + " entries, the model has " +
-                             std::to_string(n) + (name[1] ? " velocities" : " positions") +
-                             " (keyframe '" + f.name + "')");
+                             std::to_string(n) + what + " (keyframe '" + f.name + "')");
       if (!v->allFinite())
         throw ModelError(field + "." + name, "has a number that is not finite (keyframe '" + f.name + "')");
     }
@@ -434,8 +437,9 @@ Model compile(const ModelSpec& spec) {
   m.planar.aGrav.tail<2>() = -m.gravity.head<2>();
 
   for (std::size_t k = 0; k < spec.constraints.size(); ++k) checkConstraint(spec, k);
-  checkKeyframes(spec, m.nq(), m.nv());
   compileForces(spec, m);
+  detail::compileActuation(spec, m);
+  checkKeyframes(spec, m.nq(), m.nv(), m.nu(), m.na);
   m.controlled = false;
   for (std::size_t i = 0; i < spec.bodies.size(); ++i) {
     const BodySpec& b = spec.bodies[i];

@@ -70,6 +70,24 @@ void Recording::clear() {
   m_chunks.clear();
   m_size = 0;
   m_perturbations.clear();
+  m_controls.clear();
+}
+
+void Recording::setControls(double t, const Eigen::VectorXd& ctrl) {
+  if (!std::isfinite(t)) throw std::invalid_argument("Recording::setControls: time is not finite");
+  if (!m_controls.empty() && t < m_controls.back().time)
+    throw std::invalid_argument("Recording::setControls: time " + std::to_string(t) + " s is before the last change's");
+  if (!m_controls.empty() && t == m_controls.back().time)
+    m_controls.back().ctrl = ctrl;
+  else
+    m_controls.push_back({t, ctrl});
+}
+
+Eigen::VectorXd Recording::controlsAt(double t) const {
+  const auto after = std::upper_bound(m_controls.begin(), m_controls.end(), t,
+                                      [](double time, const ControlChange& c) { return time < c.time; });
+  if (after == m_controls.begin()) return Eigen::VectorXd();
+  return std::prev(after)->ctrl;
 }
 
 void Recording::setPerturbation(double t, const std::optional<Perturbation>& perturbation) {
@@ -99,6 +117,9 @@ void Recording::truncateAfter(double t) {
                                            return time < c.time;
                                          }),
                         m_perturbations.end());
+  m_controls.erase(std::upper_bound(m_controls.begin(), m_controls.end(), t,
+                                     [](double time, const ControlChange& c) { return time < c.time; }),
+                   m_controls.end());
   if (!m_size) return;
   if (t < startTime()) {
     clear();

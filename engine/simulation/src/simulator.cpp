@@ -22,7 +22,7 @@ constexpr std::size_t kMaxLocalDoubles = std::size_t(8) << 20;
 }  // namespace
 
 struct Simulator::Command {
-  enum class Type { Load, Play, Pause, Step, Reset, SetState, Speed, Unpaced, StopTime, Perturb, Quit };
+  enum class Type { Load, Play, Pause, Step, Reset, SetState, Speed, Unpaced, StopTime, Perturb, Controls, Quit };
   Type type = Type::Play;
   std::unique_ptr<System> system;
   double value = 0.0;
@@ -144,9 +144,17 @@ void Simulator::setPerturbation(const std::optional<Perturbation>& perturbation)
   push(m_commandMutex, m_wake, m_commands, std::move(c), m_sent);
 }
 
+void Simulator::setControls(const Eigen::VectorXd& ctrl) {
+  auto c = std::make_unique<Command>();
+  c->type = Command::Type::Controls;
+  c->q = ctrl;
+  push(m_commandMutex, m_wake, m_commands, std::move(c), m_sent);
+}
+
 bool Simulator::takeSnapshots(SnapshotBatch& into) {
   into.data.clear();
   into.perturbations.clear();
+  into.controls.clear();
   {
     std::lock_guard<std::mutex> lock(m_channelMutex);
     if (m_sharedTaken) return false;
@@ -216,6 +224,7 @@ void Simulator::publish() {
     // m_local now holds the consumer's old buffer: reuse its capacity
     m_local.data.clear();
     m_local.perturbations.clear();
+    m_local.controls.clear();
     m_local.generation = generation;
     m_local.nq = nq;
     m_local.nv = nv;
@@ -229,6 +238,7 @@ void Simulator::apply(Command& c) {
     m_threadGeneration = c.generation;
     m_local.data.clear();
     m_local.perturbations.clear();
+    m_local.controls.clear();
     m_local.generation = c.generation;
     m_local.nq = m_sim ? m_sim->positionSize() : 0;
     m_local.nv = m_sim ? m_sim->velocitySize() : 0;
@@ -296,6 +306,15 @@ void Simulator::apply(Command& c) {
       try {
         m_sim->setPerturbation(c.perturbation);
         m_local.perturbations.push_back({m_sim->time(), c.perturbation});
+      } catch (const std::invalid_argument& e) {
+        m_error = e.what();
+      }
+      return;
+    case Command::Type::Controls:
+      if (!m_sim) return;
+      try {
+        m_sim->setControls(c.q);
+        m_local.controls.push_back({m_sim->time(), c.q});
       } catch (const std::invalid_argument& e) {
         m_error = e.what();
       }

@@ -111,7 +111,7 @@ struct TreeSystem::Evaluation {
       : data(m),
         q(Eigen::VectorXd::Zero(m.nq())),
         v(Eigen::VectorXd::Zero(m.nv())),
-        w(Eigen::VectorXd::Zero(contactStateSize(m))),
+        w(Eigen::VectorXd::Zero(contactStateSize(m) + m.na)),
         tau(Eigen::VectorXd::Zero(m.nv())),
         fext(Eigen::MatrixXd::Zero(m.arithmetic == Arithmetic::Planar ? 3 : 6, m.nb)) {
     if (!m.constraints.empty()) cons.emplace(m);
@@ -245,14 +245,31 @@ void TreeSystem::integratePositions(const VecRef& q, const VecRef& v, double h,
 
 void TreeSystem::normalizePositions(VecOut q) const { normalizeConfiguration(*m_model, q); }
 
+std::string TreeSystem::actuatorName(int i) const {
+  if (i < 0 || i >= m_model->nu()) throw std::invalid_argument("TreeSystem::actuatorName: no actuator " + std::to_string(i));
+  const std::string& name = m_model->actuators[static_cast<std::size_t>(i)].name;
+  return name.empty() ? "actuator " + std::to_string(i) : name;
+}
+
+std::optional<std::array<double, 2>> TreeSystem::controlRange(int i) const {
+  if (i < 0 || i >= m_model->nu()) throw std::invalid_argument("TreeSystem::controlRange: no actuator " + std::to_string(i));
+  return m_model->actuators[static_cast<std::size_t>(i)].ctrlRange;
+}
+
+void TreeSystem::setControls(const Eigen::VectorXd& ctrl) {
+  checkSize(ctrl.size(), actuatorSize(), "ctrl");
+  m_sim->setControls(ctrl);
+  m_eval->forces = false;
+}
+
 void TreeSystem::auxiliaryState(VecOut w) const {
   checkSize(w.size(), auxiliarySize(), "w");
-  w = m_sim->contactDeformation();
+  w = m_sim->auxiliaryState();
 }
 
 void TreeSystem::setAuxiliaryState(const VecRef& w) {
   checkSize(w.size(), auxiliarySize(), "w");
-  m_sim->setContactDeformation(w);
+  m_sim->setAuxiliaryState(w);
 }
 
 void TreeSystem::evaluate(double t, const VecRef& q, const VecRef& v, const VecRef& w) {
@@ -276,8 +293,45 @@ void TreeSystem::needForces() {
                                   m_sim->perturbation(), e.q, e.v, e.w, e.fext);
   e.tau = m_tau;
   if (m.controlled) addControlForces(m, e.t, e.q, e.v, e.tau);
+  if (m.hasActuation()) {
+    actuation(m, e.data, e.q, e.v, m_sim->controls(), e.w.tail(m.na));
+    e.tau += e.data.qfrcActuator;
+    e.tau += e.data.qfrcPassive;
+  }
   biasForces(m, e.data, e.q, e.v, e.fextUsed);
   e.forces = true;
+}
+
+void TreeSystem::segments(const Eigen::VectorXd& q, const Eigen::VectorXd& v, std::vector<SegmentReport>& out) {
+  const Model& m = *m_model;
+  out.clear();
+  if (std::none_of(m.tendons.begin(), m.tendons.end(), [](const TendonSpec& t) { return t.spatial(); })) return;
+  checkSize(q.size(), m.nq(), "q");
+  if (v.size()) checkSize(v.size(), m.nv(), "v");
+  const Eigen::VectorXd& u = m_sim->auxiliaryState();
+  if (v.size())
+    actuation(m, m_data, q, v, m_sim->controls(), u.tail(m.na));
+  else
+    actuation(m, m_data, q, Eigen::VectorXd::Zero(m.nv()), m_sim->controls(), u.tail(m.na));
+  for (std::size_t k = 0; k < m.tendons.size(); ++k) {
+    const TendonSpec& t = m.tendons[k];
+    if (!t.spatial()) continue;
+    const auto r = static_cast<Eigen::Index>(k);
+    double tension = t.stiffness * (m_data.tendonLength(r) - m_data.tendonSpringLength(r)) + t.damping * m_data.tendonVelocity(r);
+    for (std::size_t a = 0; a < m.actuators.size(); ++a)
+      if (m.actuators[a].transmission == ActuatorSpec::Transmission::Tendon && m.actuators[a].target == static_cast<int>(k))
+        tension -= m_data.actuatorForce(static_cast<Eigen::Index>(a)) * m.actuators[a].gear[0];
+    for (int p = m_data.tendonPathStart[k] + 1; p < m_data.tendonPathStart[k + 1]; ++p) {
+      if (m_data.tendonPathBranch[static_cast<std::size_t>(p)]) continue;
+      SegmentReport s;
+      s.kind = SegmentReport::Kind::Cable;
+      s.a = m_data.tendonPath.col(p - 1);
+      s.b = m_data.tendonPath.col(p);
+      s.tension = std::max(0.0, tension);
+      s.slack = !(tension > 0);
+      out.push_back(s);
+    }
+  }
 }
 
 void TreeSystem::setPerturbation(const std::optional<Perturbation>& perturbation) {
@@ -370,9 +424,11 @@ void TreeSystem::constraintForces(VecOut lambda) {
 
 void TreeSystem::auxiliaryRate(VecOut wdot) {
   checkSize(wdot.size(), auxiliarySize(), "w rate");
-  if (!m_eval->contact) return;
+  if (!m_eval->contact && !m_model->na) return;
   needForces();
-  wdot = m_eval->contact->udot;
+  const int nc = contactStateSize(*m_model);
+  if (m_eval->contact) wdot.head(nc) = m_eval->contact->udot;
+  if (m_model->na) wdot.tail(m_model->na) = m_eval->data.actDot;
 }
 
 void TreeSystem::contacts(std::vector<ContactReport>& out) {

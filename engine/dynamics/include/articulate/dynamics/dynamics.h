@@ -102,7 +102,7 @@ const Eigen::VectorXd& forwardDynamicsCrb(const Model& model, Data& data, const 
 /// models fill the first 3 entries of the vectors, the top-left 3x3 of Itot and x, y of cm.
 struct EnergyMomentum {
   double kinetic = 0.0;   // J
-  double potential = 0.0; // J, -mass * dot(cm, gravity)
+  double potential = 0.0; // J, -mass * dot(cm, gravity), plus the springs' (springEnergy, actuation.h)
   Vec6 htot = Vec6::Zero();  // total spatial momentum (planar: 3 entries)
   Mat6 Itot = Mat6::Zero();  // composite spatial inertia of the whole tree
   double mass = 0.0;         // kg

@@ -14,6 +14,7 @@
 
 #include <Eigen/Core>
 
+#include "articulate/dynamics/actuation.h"
 #include "articulate/dynamics/constraints.h"
 #include "articulate/dynamics/contact.h"
 #include "articulate/dynamics/control.h"
@@ -103,11 +104,19 @@ class Simulation {
   /// is singular at that state the projection cannot be made: the state stays as given and
   /// divergence() says why (step() then returns false).
   void setState(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd);
-  /// Sets the contact state (contact.h: the ground's tangential deformation and dent under the
-  /// contact points; m, contactDeformation()'s layout), e.g. after setState to go on from a
-  /// recorded moment with the friction springs and dents as they were. Throws std::invalid_argument on a size mismatch or a
-  /// number that is not finite.
-  void setContactDeformation(const Eigen::VectorXd& u);
+  /// Sets the auxiliary state (auxiliaryState()'s layout: the contact state, then the
+  /// activations), e.g. after setState to go on from a recorded moment with the friction
+  /// springs, dents and activations as they were. Throws std::invalid_argument on a size
+  /// mismatch or a number that is not finite.
+  void setAuxiliaryState(const Eigen::VectorXd& u);
+  /// Sets the actuators' controls (nu; actuation.h: clamped to their ranges where they act),
+  /// held from the next derivative evaluation on. Throws std::invalid_argument on a size
+  /// mismatch.
+  void setControls(const Eigen::VectorXd& ctrl);
+  const Eigen::VectorXd& controls() const { return m_ctrl; }
+  /// The actuators' results at the current state (the Data's actuation arrays, actuation.h:
+  /// lengths, velocities, forces, tendon lengths, the controls as applied, their joint forces).
+  const Data& actuationResults();
   /// Sets constant joint forces (N m or N); throws std::invalid_argument on a size mismatch.
   void setJointForces(const Eigen::VectorXd& tau);
 
@@ -165,9 +174,15 @@ class Simulation {
   /// Ground reactions on the contact points at the current state, base coordinates (3 x
   /// ncontacts, N; empty without contact points).
   const Eigen::Matrix3Xd& contactForces();
-  /// The contact state: the ground's tangential deformation under each contact point, then the
-  /// dent under each (contact.h), m.
-  const Eigen::VectorXd& contactDeformation() const { return m_u; }
+  /// The auxiliary state integrated with (q, qd): the contact state (contact.h: the ground's
+  /// tangential deformation under each contact point, then the dent under each, m; its first
+  /// contactStateSize entries), then the actuators' activations (model.na). setState sets the
+  /// contact state as startingContactState gives it and the activations to zero.
+  const Eigen::VectorXd& auxiliaryState() const { return m_u; }
+  /// The work the actuators have done on the motion since the state was last set (J): their
+  /// power qfrcActuator . qd integrated with the integrator's own weights. With it, E(t) +
+  /// energyDissipated() - actuatorWork() stays E(0) up to the integrator's error.
+  double actuatorWork() const { return m_actuatorWork; }
   /// Steps taken (accepted) and rejected so far.
   long stepsTaken() const { return m_steps; }
   long stepsRejected() const { return m_rejected; }
@@ -179,6 +194,9 @@ class Simulation {
   double m_t = 0.0, m_h = 0.0, m_e0 = 0.0;
   double m_energyTarget = 0.0, m_energyProjected = 0.0;  // E* and the energy projected away (J)
   double m_energyDissipated = 0.0;  // by damping, stops and friction (J)
+  double m_actuatorWork = 0.0;      // by the actuators (J)
+  Eigen::VectorXd m_ctrl;           // the actuators' controls (nu)
+  Eigen::VectorXd m_udot;           // the auxiliary state's rate at the last accel
   double m_energyScale = 1.0;  // M g x 1 m + 1 J: undrivenEnergyGrowthLimit's scale (J)
   // the stops' impulse problem (model.stops): H^-1 columns of the rows, their impulses and boxes
   Eigen::MatrixXd m_minv;
@@ -194,12 +212,13 @@ class Simulation {
   Eigen::VectorXd m_q, m_qd, m_tau, m_tauTotal;
   ExternalForces m_fext;
   std::optional<Perturbation> m_perturbation;
-  Eigen::VectorXd m_u;  // the contact state (contact.h: deformations, dents; may be empty)
+  Eigen::VectorXd m_u;  // the auxiliary state: the contact state (contact.h), then activations
   // stage storage (no allocation while stepping)
   Eigen::VectorXd m_kq[7], m_kv[7], m_ku[7], m_q1, m_qd1, m_u1, m_errq, m_errv, m_erru;
   // per stage, the power the damping and the holding forces take (W): the step's dissipated
   // energy is their quadrature with the integrator's own weights
   double m_stagePower[7] = {0, 0, 0, 0, 0, 0, 0};
+  double m_stageWork[7] = {0, 0, 0, 0, 0, 0, 0};  // the actuators' power per stage (W)
   EnergyMomentum m_energy;      // of (m_q, m_qd) when m_energyCurrent
   bool m_energyCurrent = false;
   std::optional<Divergence> m_divergence;
@@ -212,8 +231,8 @@ class Simulation {
   const Eigen::VectorXd m_noConstraintForces;
   const Eigen::Matrix3Xd m_noContactForces;
 
-  // qdd at time t and state (q, qd) with the ground deformation u, with the controllers',
-  // external and ground forces; with contact points it also leaves du/dt in m_contact->udot
+  // qdd at time t and state (q, qd) with auxiliary state u, with the controllers', actuators',
+  // springs', external and ground forces; leaves du/dt in m_udot
   const Eigen::VectorXd& accel(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
                                const Eigen::VectorXd& u);
   // stores the stage derivatives k of (q, qd, u) at time t

@@ -53,6 +53,26 @@ struct Data {
   Eigen::MatrixXd L;     // its tree-sparse factor, H = L^T L (nv x nv, lower triangle)
   Eigen::VectorXd tmp;   // scratch (nv)
 
+  // actuation (dynamics/actuation.h): results of the last actuation() or tendonKinematics()
+  Eigen::VectorXd tendonLength, tendonVelocity;  // (ntendon) m, m/s
+  Eigen::MatrixXd tendonMoment;                  // (ntendon x nv) dL/dq in velocity variables
+  Eigen::VectorXd actuatorLength, actuatorVelocity, actuatorForce;  // (nu)
+  Eigen::MatrixXd actuatorMoment;                // (nu x nv) joint forces of a unit actuator force
+  Eigen::VectorXd ctrl;                          // (nu) the controls as applied (clamped)
+  Eigen::VectorXd qfrcActuator, qfrcPassive;     // (nv) actuators' and springs' and dampers' joint forces
+  Eigen::VectorXd actDot;                        // (na) activation rates
+  // the tendons' drawn paths: the points of tendon k are columns tendonPathStart[k] ..
+  // tendonPathStart[k + 1] - 1 of tendonPath (world, m): sites and the ends of each wrap
+  Eigen::Matrix3Xd tendonPath;
+  std::vector<int> tendonPathStart;              // (ntendon + 1)
+  std::vector<char> tendonPathBranch;            // per point: it starts a branch after a pulley
+  // constants computed on first use (actuation.cpp): MuJoCo's actuator_acc0 (the acceleration
+  // norm of a unit force at q0), the tendons' spring lengths, the muscles' length ranges
+  bool actuationReady = false;
+  Eigen::VectorXd actuatorAcc0, tendonSpringLength;  // (nu), (ntendon)
+  Eigen::Matrix2Xd lengthRange;                      // (2 x nu)
+  Eigen::MatrixXd jacA, jacB, jacR;                  // scratch (3 x nv)
+
   template <class A>
   Workspace<A>& ws() {
     if constexpr (std::is_same_v<A, SpatialArith>)

@@ -70,6 +70,20 @@ struct Model {
   Eigen::VectorXd armature;                 // (nv) per velocity variable (BodySpec::armature)
   bool hasArmature = false;                 // some joint has armature
   std::vector<ExternalForceSpec> forces;    // constant external forces
+  // joint springs, tendons and actuators (actuation.h; ModelSpec's, checked)
+  std::vector<double> stiffness;            // (nb) BodySpec::stiffness
+  Eigen::VectorXd qSpring;                  // (nq) the springs' reference pose
+  std::vector<SiteSpec> sites;
+  std::vector<TendonSpec> tendons;
+  std::vector<ActuatorSpec> actuators;
+  std::vector<int> actIndex;                // (nu) each actuator's entry in act, -1: no dynamics
+  int na = 0;                               // activation states (actuators with dynamics)
+  bool springs = false;                     // some joint or tendon has stiffness
+  bool tendonDamping = false;               // some tendon has damping
+  /// Whether the actuation layer has anything to compute (actuation.h): springs, tendons or
+  /// actuators.
+  bool hasActuation() const { return springs || tendonDamping || !actuators.empty() || !tendons.empty(); }
+  int nu() const { return static_cast<int>(actuators.size()); }
   TreeArrays<SpatialArith> spatial;
   TreeArrays<PlanarArith> planar;
 
@@ -113,6 +127,10 @@ void initialJointState(const BodySpec& b, Eigen::Ref<Eigen::VectorXd> q, Eigen::
 /// body's, a constraint's or a keyframe's), so that every reader, which compiles what it read,
 /// refuses them alike.
 Model compile(const ModelSpec& spec);
+
+/// How many of an actuator's 6 gear numbers its transmission uses: 6 for a site or a free
+/// joint, 3 for a ball joint, else 1; compile() refuses a nonzero number beyond them.
+int gearSize(const ModelSpec& spec, const ActuatorSpec& a);
 
 /// The most bodies a model may have. Every reader compiles what it reads, so a file of more is
 /// refused when it is read (docs/model-format.md, "Limits"): the algorithms' workspace (Data)

@@ -2,6 +2,7 @@
 // ModelSpec: the editable, named description of a kinematic tree that files store and the GUI
 // edits. compile() (model.h) turns it into an immutable Model.
 
+#include <array>
 #include <optional>
 #include <string>
 #include <vector>
@@ -136,6 +137,13 @@ struct BodySpec {
   // as a motor's rotor behind a gearbox has (MJCF's joint armature): H(i, i) += armature, and
   // its kinetic energy 1/2 armature qd^2 counts with the bodies'
   double armature = 0.0;
+  // joint spring (MJCF's joint stiffness and springref): the joint force -stiffness (q -
+  // springRef) on a hinge or slide (N m/rad or N/m, >= 0); a ball joint turns back towards its
+  // initial orientation with the torque -stiffness * (its rotation from there as axis * angle),
+  // a free joint also pulls its origin back to its initial position. Its energy 1/2 stiffness
+  // d^2 counts as potential energy.
+  double stiffness = 0.0;
+  double springRef = 0.0;  // rad or m (hinge and slide)
   JointLimits limits;  // not on a free joint
 };
 
@@ -183,12 +191,108 @@ struct SiteSpec {
   std::string name;              // may be empty
   int body = -1;                 // index into ModelSpec::bodies, -1 = the base
   Vec3 position = Vec3::Zero();  // body coordinates, m
+  // the site's frame: its axes in body coordinates (the columns; a proper rotation). Site
+  // transmissions apply their wrench along these axes; a slider-crank slides along z.
+  Mat3 rotation = Mat3::Identity();
   double size = 0.005;           // the drawn sphere's radius, m (> 0)
   Vec3 colour = Vec3::Constant(0.5);  // drawn colour, each in [0, 1]
   double opacity = 1.0;          // [0, 1]
   bool operator==(const SiteSpec& o) const {
-    return name == o.name && body == o.body && position == o.position && size == o.size && colour == o.colour &&
-           opacity == o.opacity;
+    return name == o.name && body == o.body && position == o.position && rotation == o.rotation && size == o.size &&
+           colour == o.colour && opacity == o.opacity;
+  }
+};
+
+/// A tendon (MuJoCo's <tendon>, "Modeling" chapter): a length L(q) with moment arms dL/dq.
+/// A fixed tendon is a linear combination of joint positions, L = sum coef_k q_k; a spatial
+/// tendon is a path through sites, wrapping around spheres and cylinders between two sites and
+/// split by pulleys (each branch after a pulley counts divided by its divisor), as MuJoCo 2.2.2
+/// computes it (mj_tendon, mju_wrap). A spring (stiffness, springLength) and a damper act
+/// along it; range and frictionloss are read and kept for the constraint solver.
+struct TendonSpec {
+  struct Element {
+    enum class Kind { Joint, Site, Sphere, Cylinder, Pulley };
+    Kind kind = Kind::Site;
+    int index = -1;     // Joint: the body whose joint it is; Site: a site index
+    double coef = 1.0;  // Joint: the coefficient (m/rad or m/m); Pulley: the divisor (> 0)
+    // Sphere, Cylinder: the wrapping shape, fixed in body `body` (-1: the base) at `position`
+    // with axes `rotation` (a cylinder's axis is its z), radius `radius` (m); `sideSite` (a site
+    // index, -1: none) picks the side the tendon passes on
+    std::string name;  // the shape's name (MJCF's geom), for messages and files
+    int body = -1;
+    Vec3 position = Vec3::Zero();
+    Mat3 rotation = Mat3::Identity();
+    double radius = 0.0;
+    int sideSite = -1;
+    bool operator==(const Element& o) const {
+      return kind == o.kind && index == o.index && coef == o.coef && name == o.name && body == o.body &&
+             position == o.position && rotation == o.rotation && radius == o.radius && sideSite == o.sideSite;
+    }
+  };
+  std::string name;
+  std::vector<Element> path;  // all Joint (fixed), or Site/Sphere/Cylinder/Pulley (spatial)
+  double stiffness = 0.0;     // N/m, >= 0: the force -stiffness (L - springLength) along it
+  double damping = 0.0;       // N s/m, >= 0: the force -damping dL/dt
+  // the spring's rest length (m); unset: the tendon's length at the spring pose (every hinge
+  // and slide at its springRef, ball and free joints at their initial pose), as MuJoCo's -1
+  std::optional<double> springLength;
+  std::optional<std::array<double, 2>> range;  // length limits (m): kept, enforced by the constraint solver
+  double frictionloss = 0.0;                   // N: kept, enforced by the constraint solver
+  double width = 0.003;                        // drawn width (m)
+  Vec3 colour = Vec3::Constant(0.5);
+  bool spatial() const { return !path.empty() && path.front().kind != Element::Kind::Joint; }
+  bool operator==(const TendonSpec& o) const {
+    return name == o.name && path == o.path && stiffness == o.stiffness && damping == o.damping &&
+           springLength == o.springLength && range == o.range && frictionloss == o.frictionloss && width == o.width &&
+           colour == o.colour;
+  }
+};
+
+/// An actuator (MuJoCo's <actuator>, "Computation" chapter): a scalar force through a
+/// transmission, from a control input ctrl and, with dynamics, an activation state act:
+///   force = gain * (dynamics none ? ctrl : act) + bias,  clamped to forceRange,
+/// gain and bias from gainType/biasType with their parameters (affine: prm[0] + prm[1] length
+/// + prm[2] velocity; muscle: MuJoCo's force-length-velocity curves, prm = range[2], force,
+/// scale, lmin, lmax, vmax, fpmax, fvmax), ctrl clamped to ctrlRange, act integrated with
+/// (integrator) dact/dt = ctrl, (filter) (ctrl - act) / dynPrm[0], (muscle) MuJoCo's
+/// activation dynamics, and clamped to actRange. The transmission gives the actuator's length
+/// and its moment arms (the joint forces of a unit force): a joint (hinge or slide: length
+/// gear[0] q; ball: gear[0..2] a torque in the joint frame, in the parent's with
+/// jointInParent; free: gear[0..2] a force in world axes, gear[3..5] a torque in body axes),
+/// a tendon (length gear[0] L), a slider-crank (crank site `target`, slider site `reference`
+/// sliding along its z, rod `crankLength`), or a site (the wrench gear in the site's axes;
+/// with a reference site, the site's displacement from it). MJCF's shortcuts (motor,
+/// position, ...) are parameter sets of this one form.
+struct ActuatorSpec {
+  enum class Transmission { Joint, JointInParent, Tendon, SliderCrank, Site };
+  enum class Dynamics { None, Integrator, Filter, Muscle };
+  enum class Gain { Fixed, Affine, Muscle };
+  enum class Bias { None, Affine, Muscle };
+  std::string name;
+  Transmission transmission = Transmission::Joint;
+  int target = -1;     // Joint: a body (its joint); Tendon: a tendon; SliderCrank, Site: a site
+  int reference = -1;  // SliderCrank: the slider site; Site: the reference site (-1: none)
+  double crankLength = 0.0;  // SliderCrank: the rod's length (m, > 0)
+  std::array<double, 6> gear = {1, 0, 0, 0, 0, 0};
+  Dynamics dynamics = Dynamics::None;
+  Gain gain = Gain::Fixed;
+  Bias bias = Bias::None;
+  std::array<double, 10> dynPrm = {1, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+  std::array<double, 10> gainPrm = {1, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+  std::array<double, 10> biasPrm = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+  // ranges (min < max); unset: not limited
+  std::optional<std::array<double, 2>> ctrlRange, forceRange, actRange;
+  // the muscle's length range (m or rad); unset: the joint's or tendon's limits
+  std::optional<std::array<double, 2>> lengthRange;
+  // the MJCF element it was written as ("motor", "position", "muscle", ...; "general" if any
+  // other): what the app shows and the JSON writer's form
+  std::string shortcut = "general";
+  bool operator==(const ActuatorSpec& o) const {
+    return name == o.name && transmission == o.transmission && target == o.target && reference == o.reference &&
+           crankLength == o.crankLength && gear == o.gear && dynamics == o.dynamics && gain == o.gain &&
+           bias == o.bias && dynPrm == o.dynPrm && gainPrm == o.gainPrm && biasPrm == o.biasPrm &&
+           ctrlRange == o.ctrlRange && forceRange == o.forceRange && actRange == o.actRange &&
+           lengthRange == o.lengthRange && shortcut == o.shortcut;
   }
 };
 
@@ -214,9 +318,13 @@ struct KeyframeSpec {
   std::string name;
   double time = 0.0;
   Eigen::VectorXd q, qd;
+  // the actuators' controls then (empty: zero; else one per actuator) and activations (empty:
+  // zero; else one per actuator with dynamics, in order)
+  Eigen::VectorXd ctrl, act;
   bool operator==(const KeyframeSpec& o) const {
     return name == o.name && time == o.time && q.size() == o.q.size() && qd.size() == o.qd.size() &&
-           q == o.q && qd == o.qd;
+           q == o.q && qd == o.qd && ctrl.size() == o.ctrl.size() && ctrl == o.ctrl && act.size() == o.act.size() &&
+           act == o.act;
   }
 };
 
@@ -231,6 +339,8 @@ struct ModelSpec {
   std::vector<ContactPointSpec> contacts;
   GroundSpec ground;  // what the contact points touch
   std::vector<SiteSpec> sites;  // named points, drawn on request
+  std::vector<TendonSpec> tendons;
+  std::vector<ActuatorSpec> actuators;
   std::vector<ConstraintSpec> constraints;
   std::vector<ExternalForceSpec> forces;  // constant external forces
   SimulationSpec simulation;              // default integrator settings

@@ -30,6 +30,13 @@ struct PerturbationChange {
   std::optional<Perturbation> perturbation;
 };
 
+/// The actuators' controls set at `time` (s): they act on the motion from that time until the
+/// next change (System::setControls).
+struct ControlChange {
+  double time = 0.0;
+  Eigen::VectorXd ctrl;
+};
+
 class Recording {
  public:
   /// Samples per chunk.
@@ -64,9 +71,9 @@ class Recording {
               const double* lambda = nullptr, const double* w = nullptr, double dissipated = 0.0);
   void append(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd, double kinetic,
               double potential, double dissipated = 0.0);
-  /// Removes every sample and perturbation change.
+  /// Removes every sample, perturbation and control change.
   void clear();
-  /// Keeps the samples and perturbation changes with time <= t and drops the later ones
+  /// Keeps the samples, perturbation and control changes with time <= t and drops the later ones
   /// ("resume from here").
   void truncateAfter(double t);
 
@@ -78,6 +85,16 @@ class Recording {
   std::optional<Perturbation> perturbationAt(double t) const;
   /// Every change, in time order.
   const std::vector<PerturbationChange>& perturbations() const { return m_perturbations; }
+
+  /// Logs that the actuators' controls became `ctrl` at time t (s), as setPerturbation logs the
+  /// perturbation: changes must not go back in time (an earlier one throws
+  /// std::invalid_argument), one at the time of the last replaces it.
+  void setControls(double t, const Eigen::VectorXd& ctrl);
+  /// The controls in force at time t: the last change at or before t (empty before the first:
+  /// the simulation's initial controls, zero).
+  Eigen::VectorXd controlsAt(double t) const;
+  /// Every control change, in time order.
+  const std::vector<ControlChange>& controls() const { return m_controls; }
 
   /// Sample k (k < size()): time (s), positions, velocities, energies (J).
   double time(std::size_t k) const { return at(k)[0]; }
@@ -119,6 +136,7 @@ class Recording {
   std::size_t m_stride = 4, m_size = 0;
   std::vector<int> m_quaternions;
   std::vector<PerturbationChange> m_perturbations;
+  std::vector<ControlChange> m_controls;
   std::vector<std::unique_ptr<double[]>> m_chunks;
 
   const double* at(std::size_t k) const { return m_chunks[k / kChunk].get() + (k % kChunk) * m_stride; }

@@ -27,7 +27,8 @@ namespace art {
 /// Published samples in one flat buffer: sample k is data[k * stride ...] = t, q (nq), v (nv),
 /// kinetic, potential, the energy dissipated since t = 0 (the `dissipated` of the generation's
 /// setState plus System::energyDissipated), constraint forces (nc; System::
-/// currentConstraintForces), auxiliary state (nw; System::auxiliaryState). `perturbations` are the
+/// currentConstraintForces), auxiliary state (nw; System::auxiliaryState). `controls` are the
+/// actuators' control changes the thread applied, stamped likewise. `perturbations` are the
 /// perturbation changes the thread applied since the previous batch, stamped with the simulation
 /// time they took effect at (they act on the steps after it). All samples of a batch belong to one
 /// `generation` (see Simulator).
@@ -36,6 +37,7 @@ struct SnapshotBatch {
   int nq = 0, nv = 0, nc = 0, nw = 0;  // position, velocity, constraint and auxiliary sizes
   std::vector<double> data;
   std::vector<PerturbationChange> perturbations;
+  std::vector<ControlChange> controls;  // control changes applied since the previous batch
   std::size_t stride() const { return static_cast<std::size_t>(nq + nv + nc + nw) + 4; }
   std::size_t size() const { return data.size() / stride(); }
   double time(std::size_t k) const { return data[k * stride()]; }
@@ -103,6 +105,10 @@ class Simulator {
   /// starts without one. A refusal (a body out of range, bad numbers) is reported in
   /// status().error and changes nothing.
   void setPerturbation(const std::optional<Perturbation>& perturbation);
+  /// Sets the actuators' controls (System::setControls; actuatorSize entries), felt from the
+  /// next step on and published as a ControlChange at the time they took effect. A load starts
+  /// with zero controls. A size mismatch is reported in status().error and changes nothing.
+  void setControls(const Eigen::VectorXd& ctrl);
 
   // --- results ---
   /// Takes every snapshot published since the last call (swapping buffers under the lock;

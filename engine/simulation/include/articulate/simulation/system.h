@@ -18,7 +18,8 @@
 //    bilateral constraint Jacobian (nc x nv), phi its residual, and G'' = G dv/dt + Gdot v, so
 //    that the constraint holds at acceleration level when G dv/dt = -Gdot v. w is auxiliary
 //    state integrated beside (q, v): the ground's tangential deformation and dent under a
-//    tree's contact points (contact.h); empty elsewhere.
+//    tree's contact points (contact.h), then its actuators' activations (actuation.h); empty
+//    elsewhere.
 //    lambda is the vector of constraint forces (constraintForces): G' lambda is the generalized
 //    force the constraints exert, in the units of each row's conjugate (N for a distance row in
 //    m, N m for an angle row, and so on).
@@ -29,6 +30,7 @@
 // Allocation: the solver-facing calls write into caller-sized outputs (Eigen::Ref) and allocate
 // nothing once the system is built; a size mismatch throws std::invalid_argument.
 
+#include <array>
 #include <memory>
 #include <optional>
 #include <string>
@@ -62,7 +64,7 @@ struct ContactReport {
 };
 
 /// A force element drawn as a line between two world points: a structure's spring, damper or
-/// cable (natural/structure.h, apparatuses).
+/// cable (natural/structure.h, apparatuses), a piece of a tree's spatial tendon (a cable).
 struct SegmentReport {
   enum class Kind { Spring, Damper, Cable };  // a damper: a spring without stiffness
   Kind kind = Kind::Spring;
@@ -135,6 +137,26 @@ class System {
   /// doing work, the total energy plus this stays constant up to the integrator's error. 0 for
   /// formulations that do not account it (rigid bodies, structures).
   virtual double energyDissipated() const { return 0.0; }
+  /// The work the formulation's actuators have done on the motion since the state was last set
+  /// (J; a tree's, Simulation::actuatorWork). With it, energy + energyDissipated - actuatorWork
+  /// stays constant up to the integrator's error. 0 without actuators.
+  virtual double actuatorWork() const { return 0.0; }
+
+  // ---------------------------------------------------------------- actuators
+  /// Number of actuators (their controls); 0 for formulations without them.
+  virtual int actuatorSize() const { return 0; }
+  /// Name of actuator i (its given name, else "actuator i").
+  virtual std::string actuatorName(int i) const { return "actuator " + std::to_string(i); }
+  /// The control range of actuator i where it has one (min < max).
+  virtual std::optional<std::array<double, 2>> controlRange(int i) const { (void)i; return std::nullopt; }
+  /// Sets the actuators' controls (actuatorSize entries), held from the next step on. Throws
+  /// std::invalid_argument on a size mismatch.
+  virtual void setControls(const Eigen::VectorXd& ctrl) { checkSize(ctrl.size(), actuatorSize(), "ctrl"); }
+  /// The controls in force (actuatorSize entries).
+  virtual Eigen::VectorXd controls() const { return Eigen::VectorXd(); }
+  /// The actuators' forces at the current state (actuatorSize entries; N or N m).
+  virtual Eigen::VectorXd actuatorForces() { return Eigen::VectorXd(); }
+
   /// Constraint forces lambda at the current state (constraintSize() entries; see the header
   /// comment for the sign and units): the multipliers of the formulation's own constrained
   /// dynamics there. Throws std::invalid_argument on a size mismatch.
@@ -200,7 +222,7 @@ class System {
   /// The force elements drawn as lines (springs, dampers, cables), at positions q and
   /// velocities v (an empty v: at rest, the elastic tension alone), into `out` (resized to a
   /// fixed number per system; no allocation once it has the capacity). Independent of the
-  /// evaluation point and of the integration state. None for trees and rigid bodies. Throws
+  /// evaluation point and of the integration state. None for rigid bodies. Throws
   /// std::invalid_argument on a size mismatch.
   virtual void segments(const Eigen::VectorXd& q, const Eigen::VectorXd& v,
                         std::vector<SegmentReport>& out) {
@@ -297,7 +319,8 @@ class TreeSystem : public System {
   int positionSize() const override { return m_model->nq(); }
   int velocitySize() const override { return m_model->nv(); }
   int constraintSize() const override { return m_nc; }
-  int auxiliarySize() const override { return contactStateSize(*m_model); }
+  /// The contact state, then the actuators' activations (Simulation::auxiliaryState).
+  int auxiliarySize() const override { return contactStateSize(*m_model) + m_model->na; }
   int contactSize() const override { return static_cast<int>(m_model->contacts.size()); }
   /// Free and ball joints' quaternions: at qIndex + 3 of a free joint ([x y z qw qx qy qz]),
   /// at qIndex of a ball joint ([qw qx qy qz]).
@@ -320,6 +343,13 @@ class TreeSystem : public System {
   std::string integratorName() const override { return art::integratorName(m_options.integrator); }
   EnergySample energy() override;
   double energyDissipated() const override { return m_sim->energyDissipated(); }
+  double actuatorWork() const override { return m_sim->actuatorWork(); }
+  int actuatorSize() const override { return m_model->nu(); }
+  std::string actuatorName(int i) const override;
+  std::optional<std::array<double, 2>> controlRange(int i) const override;
+  void setControls(const Eigen::VectorXd& ctrl) override;
+  Eigen::VectorXd controls() const override { return m_sim->controls(); }
+  Eigen::VectorXd actuatorForces() override { return m_sim->actuationResults().actuatorForce; }
   void currentConstraintForces(VecOut lambda) override;
   int bodies() const override { return m_model->nb; }
   void bodyPoses(const Eigen::VectorXd& q, std::vector<BodyPose>& poses) override;
@@ -340,6 +370,11 @@ class TreeSystem : public System {
   void constraintForces(VecOut lambda) override;
   void auxiliaryRate(VecOut wdot) override;
   void contacts(std::vector<ContactReport>& out) override;
+  /// The spatial tendons, as cables through their path points (sites and wrap points; none
+  /// across a pulley), each pulling with the tendon's tension: its spring's and damper's
+  /// force plus what the actuators on it pull, at the simulation's controls and activations
+  /// (positive pulls; a tendon that pushes or carries nothing is slack).
+  void segments(const Eigen::VectorXd& q, const Eigen::VectorXd& v, std::vector<SegmentReport>& out) override;
   void setPerturbation(const std::optional<Perturbation>& perturbation) override;
   std::optional<Perturbation> perturbation() const override { return m_sim->perturbation(); }
   std::optional<PerturbationLoad> perturbationLoad() override { return m_sim->perturbationLoad(); }

@@ -1,0 +1,64 @@
+#pragma once
+// The MJCF reader's tendons and actuators (mjcf_actuation.cpp), read after the world's bodies,
+// sites and geoms from what mjcf.cpp learnt of them.
+
+#include <functional>
+#include <map>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <tinyxml2.h>
+
+#include "articulate/formats/json.h"
+#include "articulate/model/spec.h"
+
+namespace art::mjcf {
+
+using Attrs = std::map<std::string, std::string>;
+
+/// A named geom that a spatial tendon may wrap around: its owner body (-1: the base), placement
+/// in the owner's coordinates, type and first size.
+struct NamedGeom {
+  int owner = -1;
+  Mat3 R = Mat3::Identity();
+  Vec3 p = Vec3::Zero();
+  std::string type;
+  double radius = 0.0;
+};
+
+/// What the tendon and actuator readers need from the rest of the MJCF reader.
+struct Context {
+  // "FILE:LINE: <tag name='x'>: reason" as a FormatError
+  std::function<FormatError(const tinyxml2::XMLElement*, const std::string&)> fail;
+  // an attribute's numbers (least to most of them), or fail
+  std::function<std::vector<double>(const tinyxml2::XMLElement*, const std::string&, const std::string&, std::size_t,
+                                    std::size_t)>
+      numbers;
+  bool degrees = true, autolimits = true;
+  bool lengthRangeUseLimit = false;  // <compiler><lengthrange uselimit='true'>
+  std::map<std::string, int> joints, sites, tendons;  // MJCF name -> index (a joint: its body)
+  std::map<std::string, NamedGeom> geoms;
+  std::set<std::string> classes;  // the default classes' names
+  // per default class: its actuator defaults in the order MuJoCo applies them (the class's
+  // parents' first), and its <tendon> defaults
+  std::map<std::string, std::vector<std::pair<std::string, Attrs>>> actuatorDefaults;
+  std::map<std::string, Attrs> tendonDefaults;
+  std::map<std::string, int>* notModelled = nullptr;              // element -> count
+  std::map<std::string, std::set<std::string>>* skipped = nullptr;  // element -> attributes
+  std::vector<std::string>* notes = nullptr;
+};
+
+/// Whether `tag` is one of MJCF's actuator elements (general, motor, position, ...).
+bool isActuatorTag(const std::string& tag);
+
+/// Reads a <tendon> section's <fixed> and <spatial> tendons into spec.tendons (and their names
+/// into c.tendons). Throws FormatError naming the file, line and element.
+void readTendons(Context& c, const tinyxml2::XMLElement* section, ModelSpec& spec);
+
+/// Reads an <actuator> section into spec.actuators with MuJoCo 2.2.2's shortcut semantics and
+/// default classes. Throws FormatError naming the file, line and element.
+void readActuators(Context& c, const tinyxml2::XMLElement* section, ModelSpec& spec);
+
+}  // namespace art::mjcf

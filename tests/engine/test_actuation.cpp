@@ -1,0 +1,212 @@
+// Actuators, tendons and springs against closed forms and conservation laws (MuJoCo's numbers
+// are test_actuation_mujoco's): a filter's activation 1 - exp(-t/tau), a position servo's static
+// equilibrium, a spring pendulum's energy, the energy account of a driven arm with dampers; the
+// Articulate format's round trip of every actuator and tendon element; and bad MJCF input named
+// by file, line and element.
+#include <QtTest>
+
+#include <cmath>
+
+#include "articulate/dynamics/actuation.h"
+#include "articulate/formats/articulate.h"
+#include "articulate/formats/json.h"
+#include "articulate/formats/mjcf.h"
+#include "articulate/formulations/tree_simulation.h"
+#include "articulate/model/model.h"
+
+using namespace art;
+
+namespace {
+
+// a pendulum of mass m at length l on hinge 'hinge' about y, with the given actuator and
+// joint elements (MJCF, radians)
+std::string pendulum(const std::string& joint, const std::string& actuator, const std::string& extra = "") {
+  return "<mujoco><compiler angle='radian' autolimits='true' inertiafromgeom='false'/><option gravity='0 0 -9.81'/>"
+         "<worldbody><site name='top' pos='0 0 0.1'/><body name='bob'><joint name='hinge' axis='0 1 0' " + joint +
+         "/><inertial pos='0 0 -0.5' mass='2' diaginertia='0.01 0.01 0.01'/><site name='s' pos='0.1 0 -0.5'/></body>"
+         "</worldbody>" + extra + "<actuator>" + actuator + "</actuator></mujoco>";
+}
+
+std::string failure(const std::string& xml) {
+  try {
+    specFromMjcf(xml, "bad.xml");
+  } catch (const FormatError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+class TestActuation : public QObject {
+  Q_OBJECT
+
+ private slots:
+  // a filter actuator (cylinder) driven by ctrl = 1 from rest: act(t) = 1 - exp(-t / tau)
+  void filterActivationFollowsExponential() {
+    const ModelSpec spec = specFromMjcf(pendulum("", "<cylinder name='c' joint='hinge' timeconst='0.2' area='1'/>"), "f.xml");
+    const Model model = compile(spec);
+    QCOMPARE(model.na, 1);
+    SimulationOptions o;
+    o.dt = 1e-3;
+    Simulation sim(model, o);
+    sim.setControls(Eigen::VectorXd::Ones(1));
+    double worst = 0;
+    for (int k = 1; k <= 10; ++k) {
+      QVERIFY(sim.advanceTo(0.1 * k));
+      const double act = sim.auxiliaryState()(0);
+      worst = std::max(worst, std::abs(act - (1 - std::exp(-0.1 * k / 0.2))));
+    }
+    qInfo() << "filter activation: largest gap to 1 - exp(-t/tau) over 1 s:" << worst;
+    QVERIFY2(worst < 1e-10, qPrintable(QString::number(worst)));
+  }
+
+  // a position servo of gain kp holding a pendulum against gravity settles where
+  // kp (target - q) = m g l sin q
+  void positionServoSettlesAtEquilibrium() {
+    const double kp = 40, target = 0.8, mgl = 2 * 9.81 * 0.5;
+    const ModelSpec spec =
+        specFromMjcf(pendulum("damping='3'", "<position name='p' joint='hinge' kp='40'/>"), "p.xml");
+    const Model model = compile(spec);
+    SimulationOptions o;
+    o.dt = 1e-3;
+    Simulation sim(model, o);
+    sim.setControls(Eigen::VectorXd::Constant(1, target));
+    QVERIFY(sim.advanceTo(30));
+    double q = target;  // Newton on kp (target - q) - mgl sin q = 0
+    for (int k = 0; k < 50; ++k) q -= (kp * (target - q) - mgl * std::sin(q)) / (-kp - mgl * std::cos(q));
+    qInfo() << "servo: settled at" << sim.q()(0) << "rad, equilibrium" << q;
+    QVERIFY(std::abs(q - target) > 0.05);  // gravity pulls it visibly off its target
+    QVERIFY2(std::abs(sim.q()(0) - q) < 1e-8, qPrintable(QString::number(sim.q()(0) - q)));
+  }
+
+  // joint and tendon springs are conservative: a spring pendulum's total energy (with the
+  // springs' potential) stays put over 10 s of RK4
+  void springPendulumConservesEnergy() {
+    const std::string tendon =
+        "<tendon><spatial name='cord' stiffness='30' springlength='0.3'><site site='top'/><site site='s'/></spatial></tendon>";
+    const ModelSpec spec = specFromMjcf(pendulum("stiffness='5' springref='0.4'", "", tendon), "s.xml");
+    const Model model = compile(spec);
+    QVERIFY(model.springs);
+    SimulationOptions o;
+    o.dt = 1e-3;
+    Simulation sim(model, o);
+    sim.setState(0, Eigen::VectorXd::Constant(1, -1.0), Eigen::VectorXd::Zero(1));
+    const EnergyMomentum e0 = sim.energy();
+    double worst = 0, swing = 0;
+    for (int k = 1; k <= 100; ++k) {
+      QVERIFY(sim.advanceTo(0.1 * k));
+      const EnergyMomentum e = sim.energy();
+      worst = std::max(worst, std::abs(e.kinetic + e.potential - e0.kinetic - e0.potential));
+      swing = std::max(swing, e.kinetic);
+    }
+    qInfo() << "spring pendulum: energy" << e0.kinetic + e0.potential << "J, drift" << worst << "J over 10 s, largest kinetic" << swing;
+    QVERIFY(swing > 1);
+    QVERIFY2(worst < 1e-7 * swing, qPrintable(QString::number(worst)));
+  }
+
+  // the springs' potential is part of the energy: without it the same motion's energy swings
+  void springEnergyIsCounted() {
+    const ModelSpec spec = specFromMjcf(pendulum("stiffness='5' springref='0.4'", ""), "s.xml");
+    const Model model = compile(spec);
+    Data data(model);
+    const Eigen::VectorXd q = Eigen::VectorXd::Constant(1, -1.0);
+    QCOMPARE(springEnergy(model, data, q), 0.5 * 5 * 1.4 * 1.4);
+  }
+
+  // a driven, damped arm (servos, a muscle, a damped tendon): E + dissipated - actuator work
+  // stays E(0) within the integrator's error, which falls as RK4's h^4 (16 times per halving),
+  // with the work and the dissipation far larger
+  void energyAccountOfDrivenArm() {
+    const std::string xml =
+        "<mujoco><compiler angle='radian' autolimits='true' inertiafromgeom='false'/><worldbody>"
+        "<site name='a' pos='0 0.1 0'/><body name='l1'><joint name='j1' axis='0 1 0' damping='0.2'/>"
+        "<inertial pos='0 0 -0.3' mass='1' diaginertia='0.01 0.01 0.01'/><site name='b' pos='0.05 0 -0.3'/>"
+        "<body name='l2' pos='0 0 -0.6'><joint name='j2' axis='0 1 0' stiffness='2'/>"
+        "<inertial pos='0 0 -0.2' mass='0.5' diaginertia='0.005 0.005 0.005'/><site name='c' pos='0 0 -0.3'/></body></body>"
+        "</worldbody><tendon><spatial name='t' damping='0.4' stiffness='5'><site site='a'/><site site='b'/><site site='c'/></spatial></tendon>"
+        "<actuator><position name='p1' joint='j1' kp='20'/><velocity name='v2' joint='j2' kv='1'/>"
+        "<muscle name='m' tendon='t' lengthrange='0.3 1.2'/><motor name='free' joint='j2' gear='2'/></actuator></mujoco>";
+    const Model model = compile(specFromMjcf(xml, "arm.xml"));
+    double gaps[2] = {0, 0}, work = 0, dissipated = 0;
+    for (int run = 0; run < 2; ++run) {
+      SimulationOptions o;
+      o.dt = run ? 5e-4 : 1e-3;
+      Simulation sim(model, o);
+      const EnergyMomentum e0 = sim.energy();
+      for (int k = 1; k <= 50; ++k) {
+        Eigen::VectorXd ctrl(4);
+        ctrl << std::sin(0.3 * k), 0.5 * std::cos(0.2 * k), 0.5 + 0.5 * std::sin(0.5 * k), 0.3 * std::cos(0.7 * k);
+        sim.setControls(ctrl);
+        QVERIFY(sim.advanceTo(0.1 * k));
+        const EnergyMomentum e = sim.energy();
+        gaps[run] = std::max(gaps[run], std::abs(e.kinetic + e.potential + sim.energyDissipated() - sim.actuatorWork() -
+                                                 e0.kinetic - e0.potential));
+      }
+      work = sim.actuatorWork();
+      dissipated = sim.energyDissipated();
+    }
+    qInfo() << "driven arm: work" << work << "J, dissipated" << dissipated << "J, account off by" << gaps[0]
+            << "J (1 ms steps)," << gaps[1] << "J (0.5 ms)";
+    QVERIFY(std::abs(work) > 1 && dissipated > 1);
+    QVERIFY2(gaps[0] / gaps[1] > 10, qPrintable(QString::number(gaps[0] / gaps[1])));
+    QVERIFY2(gaps[1] < 1e-7 * std::abs(work), qPrintable(QString::number(gaps[1])));
+  }
+
+  // every actuator and tendon element survives the Articulate format: MJCF -> spec -> JSON ->
+  // spec is the same spec, and saving it again gives the same text
+  void roundTripsThroughArticulateFormat() {
+    QFile arm(ARTICULATE_TEST_DATA_DIR "/mjcf/actuated_arm.xml");
+    QVERIFY(arm.open(QIODevice::ReadOnly));
+    const ModelSpec spec = specFromMjcf(arm.readAll().toStdString(), ARTICULATE_TEST_DATA_DIR "/mjcf/actuated_arm.xml");
+    QVERIFY(spec.actuators.size() >= 15);
+    QVERIFY(spec.tendons.size() >= 4);
+    const auto text = specToJson(spec);
+    ModelSpec back;
+    Diagnostics problems;
+    specFromJson(nlohmann::json::parse(text.dump()), back, problems);
+    QVERIFY2(problems.empty(), problems.empty() ? "" : problems.front().message.c_str());
+    QCOMPARE(back.actuators.size(), spec.actuators.size());
+    for (std::size_t k = 0; k < spec.actuators.size(); ++k) QVERIFY2(back.actuators[k] == spec.actuators[k], spec.actuators[k].name.c_str());
+    for (std::size_t k = 0; k < spec.tendons.size(); ++k) QVERIFY2(back.tendons[k] == spec.tendons[k], spec.tendons[k].name.c_str());
+    QVERIFY(back.sites == spec.sites);
+    for (std::size_t k = 0; k < spec.bodies.size(); ++k) {
+      QCOMPARE(back.bodies[k].stiffness, spec.bodies[k].stiffness);
+      QCOMPARE(back.bodies[k].springRef, spec.bodies[k].springRef);
+    }
+    QCOMPARE(specToJson(back).dump(), text.dump());
+  }
+
+  // bad input: named by file, line and element, and nothing half-read
+  void badInputIsNamed_data() {
+    QTest::addColumn<QString>("xml");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("missing joint") << QString::fromStdString(pendulum("", "<motor name='m' joint='nope'/>"))
+                                   << "bad.xml:1: <motor name='m'>: joint 'nope' is not in this model";
+    QTest::newRow("missing tendon") << QString::fromStdString(pendulum("", "<motor name='m' tendon='nope'/>"))
+                                    << "<motor name='m'>: tendon 'nope' is not in this model";
+    QTest::newRow("missing site") << QString::fromStdString(pendulum("", "<motor name='m' site='nope'/>"))
+                                  << "<motor name='m'>: site 'nope' is not in this model";
+    QTest::newRow("gear size") << QString::fromStdString(pendulum("", "<motor name='m' joint='hinge' gear='1 2 3'/>"))
+                               << "<motor name='m'>: gear has 2 or more numbers, and this transmission takes 1";
+    QTest::newRow("ctrlrange") << QString::fromStdString(pendulum("", "<motor name='m' joint='hinge' ctrlrange='1 -1'/>"))
+                               << "<motor name='m'>: ctrlrange's lower end (1) must be below its upper end (-1)";
+    QTest::newRow("tendon site") << QString::fromStdString(pendulum("", "", "<tendon><spatial name='t'><site site='top'/><site site='gone'/></spatial></tendon>"))
+                                 << "<site>: site 'gone' is not in this model";
+    QTest::newRow("tendon geom") << QString::fromStdString(pendulum("", "", "<tendon><spatial name='t'><site site='top'/><geom geom='gone'/><site site='s'/></spatial></tendon>"))
+                                 << "<geom>: geom 'gone' is not a named geom of this model";
+    QTest::newRow("muscle range") << QString::fromStdString(pendulum("", "<muscle name='m' joint='hinge'/>"))
+                                  << "<muscle name='m'>: a muscle needs its lengthrange";
+    QTest::newRow("no transmission") << QString::fromStdString(pendulum("", "<motor name='m'/>"))
+                                     << "<motor name='m'>: an actuator needs a transmission";
+  }
+  void badInputIsNamed() {
+    QFETCH(QString, xml);
+    QFETCH(QString, expected);
+    const QString message = QString::fromStdString(failure(xml.toStdString()));
+    QVERIFY2(message.contains(expected), qPrintable(message));
+  }
+};
+
+QTEST_GUILESS_MAIN(TestActuation)
+#include "test_actuation.moc"

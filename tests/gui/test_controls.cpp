@@ -1,0 +1,135 @@
+// The Controls dock, driven with real input events: dragging a slider turns a position-servoed
+// joint to its target, a typed number sets a control exactly, rewinding with the 0 key shows
+// the control that was in force then, Zero all zeroes them, and the rows show each actuator's
+// force at the shown state.
+#include <QtTest>
+#include <QtWidgets>
+
+#include <cmath>
+
+#include "controls.h"
+#include "main_window.h"
+#include "playback.h"
+#include "window_test.h"
+
+using namespace art;
+using namespace art::gui;
+using namespace art::test;
+
+namespace {
+
+// an arm on a hinge without gravity, held by a position servo (kp 20, damped by the joint),
+// and a motor on the same joint
+const char* kServo =
+    "<mujoco model='servo'><compiler angle='radian' inertiafromgeom='false'/><option gravity='0 0 0'/>"
+    "<worldbody><body name='arm'><joint name='hinge' axis='0 1 0' damping='2'/>"
+    "<inertial pos='0.3 0 0' mass='1' diaginertia='0.01 0.01 0.01'/><geom type='capsule' fromto='0 0 0 0.6 0 0' size='0.03'/>"
+    "</body></worldbody><actuator><position name='servo' joint='hinge' kp='20' ctrlrange='-1.5 1.5'/>"
+    "<motor name='push' joint='hinge' gear='2'/></actuator></mujoco>";
+
+// drags a slider's handle to the fraction `to` of its groove with the mouse
+void drag(QSlider* s, double to) {
+  QStyleOptionSlider opt;
+  opt.initFrom(s);
+  opt.orientation = s->orientation();
+  opt.minimum = s->minimum();
+  opt.maximum = s->maximum();
+  opt.sliderPosition = s->sliderPosition();
+  opt.sliderValue = s->value();
+  const QRect handle = s->style()->subControlRect(QStyle::CC_Slider, &opt, QStyle::SC_SliderHandle, s);
+  const QRect groove = s->style()->subControlRect(QStyle::CC_Slider, &opt, QStyle::SC_SliderGroove, s);
+  const QPoint from = handle.center();
+  const QPoint target(groove.left() + handle.width() / 2 + static_cast<int>(to * (groove.width() - handle.width())), from.y());
+  QTest::mousePress(s, Qt::LeftButton, Qt::NoModifier, from);
+  for (int k = 1; k <= 10; ++k) QTest::mouseMove(s, from + (target - from) * k / 10);
+  QTest::mouseRelease(s, Qt::LeftButton, Qt::NoModifier, target);
+}
+
+}  // namespace
+
+class TestControls : public QObject {
+  Q_OBJECT
+ private slots:
+  void initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    QSettings().clear();
+  }
+
+  void dragTurnsServoToTarget() {
+    QTemporaryDir tmp;
+    const QString path = tmp.filePath("servo.xml");
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(kServo);
+    f.close();
+    MainWindow w;
+    QVERIFY(openShown(w, path));
+    ControlsPanel* c = w.controlsPanel();
+    QCOMPARE(c->rowCount(), 2);
+    // the dock is a tab: raise it so that its slider takes the mouse
+    auto* dock = qobject_cast<QDockWidget*>(c->parentWidget());
+    QVERIFY(dock);
+    dock->raise();
+    QVERIFY(waitFor([&] { return c->slider(0)->isVisible(); }, 2));
+    // drag the servo's slider three quarters along: ctrl = -1.5 + 0.75 * 3 = 0.75 (to the pixel)
+    drag(c->slider(0), 0.75);
+    const double target = c->controls()(0);
+    QVERIFY2(std::abs(target - 0.75) < 0.05, qPrintable(QString::number(target)));
+    QCOMPARE(w.playback()->controls()(0), target);
+    // simulate 5 s: the damped servo turns the arm to its target
+    QVERIFY(simulateUntil(w.playback(), 5.0));
+    const double q = w.playback()->recording().q(w.playback()->recording().size() - 1)(0);
+    qInfo() << "servo target" << target << "rad, arm at" << q << "rad at t =" << w.playback()->endTime() << "s";
+    QVERIFY2(std::abs(q - target) < 1e-3, qPrintable(QString::number(q - target)));
+    // the force shown is the servo's at the shown state: kp (ctrl - q), near zero at rest
+    QVERIFY(!c->forceText(0).isEmpty());
+    QVERIFY2(std::abs(c->forceText(0).toDouble()) < 0.05, qPrintable(c->forceText(0)));
+
+    // a typed number sets the motor's control exactly; later, rewinding shows the earlier ones
+    QDoubleSpinBox* box = c->spinBox(1);
+    box->setFocus();
+    box->selectAll();
+    QTest::keyClicks(box, "0.5");
+    QTest::keyClick(box, Qt::Key_Return);
+    QCOMPARE(c->controls()(1), 0.5);
+    QCOMPARE(w.playback()->controls()(1), 0.5);
+    // run on until the recording holds the change (stamped with the simulation's time when it
+    // took effect) and a second after it
+    Playback* p = w.playback();
+    p->setUnpaced(true);
+    p->play();
+    QVERIFY(waitFor([&] { return p->recording().controls().size() == 2 && p->endTime() > p->recording().controls().back().time + 1; }, 20));
+    p->pause();
+    QVERIFY(waitFor([&] { return !p->simulating(); }, 5));
+    const ControlChange change = p->recording().controls().back();
+    QCOMPARE(change.ctrl(1), 0.5);
+    QCOMPARE(change.ctrl(0), target);
+    QCOMPARE(p->recording().controlsAt(p->endTime())(1), 0.5);
+    // rewind with the 0 key (the focus back on the view, as a click there puts it): the controls
+    // in force at the start show again (the servo's target, the motor at zero)
+    w.centralWidget()->setFocus();
+    key(w, Qt::Key_0);
+    QVERIFY(waitFor([&] { return w.playback()->time() == w.playback()->startTime(); }, 2));
+    QCOMPARE(c->controls()(1), 0.0);
+    QCOMPARE(c->controls()(0), target);
+    QCOMPARE(c->spinBox(1)->value(), 0.0);
+
+    // Zero all, clicked (back at the end: 0 again): every control to zero, in the panel and the
+    // simulation
+    key(w, Qt::Key_0);
+    QTest::mouseClick(c->zeroButton(), Qt::LeftButton);
+    QCOMPARE(c->controls(), Eigen::VectorXd::Zero(2));
+    QCOMPARE(w.playback()->controls(), Eigen::VectorXd::Zero(2));
+  }
+
+  // a model without actuators: no rows, a note, Zero all disabled
+  void noActuators() {
+    MainWindow w;
+    QVERIFY(openShown(w, QStringLiteral(ARTICULATE_MODELS_DIR) + "/double_pendulum.json"));
+    QCOMPARE(w.controlsPanel()->rowCount(), 0);
+    QVERIFY(!w.controlsPanel()->zeroButton()->isEnabled());
+  }
+};
+
+QTEST_MAIN(TestControls)
+#include "test_controls.moc"
