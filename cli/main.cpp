@@ -19,6 +19,7 @@
 #include "articulate/formats/conformance.h"
 #include "articulate/dynamics/contact.h"
 #include "articulate/dynamics/dynamics.h"
+#include "articulate/dynamics/servos.h"
 #include "articulate/formats/floating_base.h"
 #include "articulate/formulations/generators.h"
 #include "articulate/formats/document.h"
@@ -501,7 +502,8 @@ int runGenerate(const GenerateArgs& a) {
 
 // `convert`: any model file to the Articulate format, spatial_v2 JSON or URDF, as far as each
 // can hold it
-int runConvert(const std::string& in, const std::string& out, const std::string& to, const std::string& base) {
+int runConvert(const std::string& in, const std::string& out, const std::string& to, const std::string& base,
+               double servos) {
   if (sameFile(in, out))
     throw std::invalid_argument("OUT: " + out + " is the input file itself; converting over it would lose it");
   const LoadedDocument document = loadWithBase(in, base);
@@ -521,8 +523,14 @@ int runConvert(const std::string& in, const std::string& out, const std::string&
     }
     return 0;
   }
-  const LoadedModel& lm = std::get<LoadedModel>(document);
+  LoadedModel lm = std::get<LoadedModel>(document);
   for (const std::string& note : lm.notes) std::cerr << "note: " << in << ": " << note << "\n";
+  if (servos > 0) {  // hold the initial pose (servos.h)
+    ServoOptions o;
+    o.frequency = servos;
+    const int added = addServos(lm.spec, compile(lm.spec).q0, o);
+    std::cerr << "note: " << in << ": added " << added << " servo(s) at " << servos << " Hz, holding the initial pose\n";
+  }
   // auto: URDF when OUT ends in .urdf, else the other one of Articulate and spatial_v2
   std::string format = to;
   if (to == "auto")
@@ -574,6 +582,13 @@ int main(int argc, char** argv) {
   convert->add_option("OUT", out, "output file (written atomically)")->required();
   std::string convertBase;
   convert->add_option("--base", convertBase, kBaseHelp);
+  double servos = 0;
+  convert->add_option("--add-servos", servos,
+                      "add a position servo at HZ (critically damped, from the joint-space inertia) on every joint "
+                      "without a drive, holding the initial pose (default 5 Hz when given without a value)")
+      ->expected(0, 1)
+      ->default_str("5")
+      ->check(finiteIn(1e-3, 1e3));
   convert->add_option("--to", to, "output format: articulate, spatial_v2, urdf, or auto (urdf for OUT.urdf, else the other one of articulate and spatial_v2; articulate for URDF and MJCF input)")
       ->check(CLI::IsMember({"auto", "articulate", "spatial_v2", "urdf"}))
       ->capture_default_str();
@@ -654,7 +669,10 @@ int main(int argc, char** argv) {
     }
     if (app.got_subcommand(validate)) return runValidate(files, base);
     if (app.got_subcommand(simulate)) return runSimulate(sa);
-    if (app.got_subcommand(convert)) return runConvert(in, out, to, convertBase);
+    if (app.got_subcommand(convert)) {
+      if (convert->count("--add-servos") && servos == 0) servos = 5;
+      return runConvert(in, out, to, convertBase, servos);
+    }
     if (app.got_subcommand(sweepCmd)) return runSweepCommand(sw);
     if (app.got_subcommand(dynamicsCmd)) return runDynamicsCommand(dyn);
     if (app.got_subcommand(gen)) {

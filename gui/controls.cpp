@@ -140,7 +140,7 @@ void ControlsPanel::build(const ModelSpec& spec) {
     m_grid->addWidget(r.spin, row + 1, 2);
     m_grid->addWidget(r.force, row + 1, 3);
     m_rows.push_back(r);
-    m_ctrl(k) = std::clamp(0.0, r.lo, r.hi);
+    m_ctrl(k) = std::clamp(a.ctrl0, r.lo, r.hi);  // the control the simulation starts with
     setRow(row, m_ctrl(k));
     connect(r.slider, &QSlider::valueChanged, this, [this, row](int v) {
       const Row& x = m_rows[static_cast<std::size_t>(row)];

@@ -40,7 +40,8 @@ class ControlsPanel : public QWidget {
   explicit ControlsPanel(QWidget* parent = nullptr);
 
   /// Builds one row per actuator of `spec` (none: a note saying the model has no actuators);
-  /// the controls start at zero (clamped into their ranges).
+  /// the controls start at their initial values (ActuatorSpec::ctrl0, clamped into their
+  /// ranges).
   void setModel(const ModelSpec& spec);
   /// Shows controls (one per actuator; empty: zero) and forces (one per actuator; empty: none)
   /// without emitting controlsEdited.

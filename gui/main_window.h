@@ -206,6 +206,11 @@ class MainWindow : public QMainWindow {
   PlotsPanel* plots() const { return m_plots; }
   JointSlidersPanel* jointSliders() const { return m_joints; }
   ControlsPanel* controlsPanel() const { return m_controlsPanel; }
+  /// Simulation > Add Servos: a position servo (servos.h, kServoFrequency) on every joint
+  /// without a drive, holding the shown pose, as one undoable edit; returns how many (0 with a
+  /// message when there is nothing to add or no tree).
+  int addServos();
+  static constexpr double kServoFrequency = 5.0;  // Hz
   KeyframesPanel* keyframes() const { return m_keyframes; }
   ImportReportPanel* importReport() const { return m_report; }
   QDockWidget* importReportDock() const { return m_reportDock; }

@@ -246,6 +246,9 @@ void MainWindow::createMenus() {
   keyframe->setShortcut(QKeySequence(tr("Ctrl+K")));
   keyframe->setToolTip(tr("Store the state at the playhead in the model's Keyframes"));
   sim->addAction(tr("Re&start"), m_playback, &Playback::restart);
+  QAction* servos = sim->addAction(tr("Add Ser&vos"), this, [this] { addServos(); });
+  servos->setObjectName("addServosAction");
+  servos->setToolTip(tr("A position servo on every joint without a drive, holding the shown pose (one undoable edit)"));
   QAction* unpaced = sim->addAction(tr("As &Fast as Possible"));
   unpaced->setCheckable(true);
   connect(unpaced, &QAction::toggled, m_playback, &Playback::setUnpaced);

@@ -6,6 +6,7 @@
 #include <QMenu>
 #include <QStatusBar>
 
+#include "articulate/dynamics/servos.h"
 #include "articulate/simulation/recording.h"
 #include "controls.h"
 #include "frame.h"
@@ -48,6 +49,37 @@ void MainWindow::startTimeline() {
   m_plots->setRecording(&m_playback->recording());
   m_controlsPanel->setModel(simulatesTree() || (m_model->motion && !m_rigid && !m_structure) ? m_model->spec : ModelSpec{});
   updateIntegratorMenu();
+}
+
+int MainWindow::addServos() {
+  if (!simulatesTree()) {
+    statusBar()->showMessage(tr("Add Servos drives the joints of a kinematic tree that simulates"));
+    return 0;
+  }
+  const Eigen::VectorXd pose = m_playback->q();
+  int added = 0;
+  ServoOptions o;
+  o.frequency = kServoFrequency;
+  ModelSpec trial = m_model->spec;
+  try {
+    added = art::addServos(trial, pose, o);
+  } catch (const std::exception& e) {
+    showError(tr("Could not add servos."), QString::fromStdString(e.what()));
+    return 0;
+  }
+  if (added == 0) {
+    statusBar()->showMessage(tr("Every joint already has a drive: no servo added"));
+    return 0;
+  }
+  const QString error = m_document->edit(tr("Add %n servo(s)", nullptr, added), [&trial](ModelSpec& s) { s.actuators = trial.actuators; });
+  if (!error.isEmpty()) {
+    showError(tr("Could not add servos."), error);
+    return 0;
+  }
+  statusBar()->showMessage(tr("Added %n servo(s) at %1 Hz holding the pose of t = %2 s (Edit > Undo removes them)", nullptr, added)
+                               .arg(kServoFrequency)
+                               .arg(m_playback->time(), 0, 'f', 3));
+  return added;
 }
 
 void MainWindow::showControls() {

@@ -84,7 +84,7 @@ void Playback::setSimulation(std::unique_ptr<System> system) {
   m_q = system->positions();
   m_qd = system->velocities();
   m_perturbation.reset();  // a loaded system starts without one
-  m_controls = Eigen::VectorXd::Zero(system->actuatorSize());  // and with zero controls
+  m_controls = system->controls();  // and with the model's initial controls
   m_generation = sim->load(std::move(system));
   sim->setSpeed(speed());
   sim->setUnpaced(m_unpaced);

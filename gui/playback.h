@@ -101,7 +101,7 @@ class Playback : public QObject {
   const std::optional<Perturbation>& perturbation() const { return m_perturbation; }
   /// Live: sets the actuators' controls (one per actuator; Simulator::setControls), felt from
   /// the next step on and recorded with the time they took effect. Does nothing on an
-  /// animation or for another size; a new timeline starts with zero controls.
+  /// animation or for another size; a new timeline starts with the model's initial controls.
   void setControls(const Eigen::VectorXd& ctrl);
   /// The controls set last (live timelines; one per actuator, else empty).
   const Eigen::VectorXd& controls() const { return m_controls; }

@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "articulate/dynamics/actuation.h"
+#include "articulate/dynamics/servos.h"
 #include "articulate/formats/articulate.h"
 #include "articulate/formats/json.h"
 #include "articulate/formats/mjcf.h"
@@ -175,6 +176,75 @@ class TestActuation : public QObject {
       QCOMPARE(back.bodies[k].springRef, spec.bodies[k].springRef);
     }
     QCOMPARE(specToJson(back).dump(), text.dump());
+  }
+
+  // Add Servos on a 7-joint arm under gravity, without a drive of its own: it falls; with the
+  // servos (5 Hz, critically damped, gravity carried) it holds its pose within 0.01 rad for 5 s
+  void servosHoldAnArm() {
+    ModelSpec spec;
+    spec.name = "arm7";
+    const JointType axes[7] = {JointType::Rz, JointType::Ry, JointType::Rz, JointType::Ry, JointType::Rz, JointType::Ry, JointType::Rz};
+    const double pose[7] = {0.3, 0.8, -0.2, -1.0, 0.4, 0.6, 0.1};
+    for (int i = 0; i < 7; ++i) {
+      BodySpec b;
+      b.name = "link" + std::to_string(i + 1);
+      b.parent = i - 1;
+      b.joint.type = axes[i];
+      b.translation = i ? Vec3(0, 0, 0.3) : Vec3::Zero();
+      b.inertia = InertiaSpec::fromMassComInertia(2.0 - 0.2 * i, Vec3(0, 0, 0.15), Vec3(0.02, 0.02, 0.004).asDiagonal());
+      b.q0 = pose[i];
+      b.damping = 0.1;
+      b.limits.effort = 300;
+      spec.bodies.push_back(b);
+    }
+    const auto worstDrift = [](const ModelSpec& s) {
+      const Model m = compile(s);
+      SimulationOptions o;
+      o.dt = 1e-3;
+      Simulation sim(m, o);
+      double worst = 0;
+      for (int k = 1; k <= 50 && sim.advanceTo(0.1 * k); ++k) worst = std::max(worst, (sim.q() - m.q0).cwiseAbs().maxCoeff());
+      return worst;
+    };
+    QVERIFY(worstDrift(spec) > 0.5);  // undriven, it falls
+    ModelSpec held = spec;
+    QCOMPARE(addServos(held, compile(spec).q0), 7);
+    QCOMPARE(addServos(held, compile(spec).q0), 0);  // every joint has its drive now
+    const ActuatorSpec& shoulder = held.actuators[1];
+    QCOMPARE(shoulder.ctrl0, 0.8);
+    QVERIFY(shoulder.forceRange && (*shoulder.forceRange)[1] == 300);
+    const double drift = worstDrift(held);
+    qInfo() << "7-joint arm with servos: largest drift from the pose over 5 s" << drift << "rad";
+    QVERIFY2(drift < 0.01, qPrintable(QString::number(drift)));
+    // without the gravity it carries, the servos alone sag: what the constant is for
+    ModelSpec sagging = held;
+    for (ActuatorSpec& a : sagging.actuators) a.biasPrm[0] = 0;
+    QVERIFY(worstDrift(sagging) > drift);
+  }
+
+  // a legged robot on the ground, its motors taken away, stands on Add Servos' servos
+  void servosStandALeggedRobot() {
+    ModelSpec spec = loadMjcf(ARTICULATE_MODELS_DIR "/robots/mjcf_quadruped/quadruped.xml");
+    spec.actuators.clear();
+    const Model bare = compile(spec);
+    QVERIFY(addServos(spec, bare.q0) == 12);
+    const Model m = compile(spec);
+    Data d(m);
+    const double gap = contactPositionsVelocities(m, d, m.q0, m.qd0).row(2).minCoeff();  // feet above the floor
+    SimulationOptions o;
+    o.dt = 1e-3;
+    Simulation sim(m, o);
+    const double z0 = m.q0(2);
+    double lowest = z0;
+    for (int k = 1; k <= 30; ++k) {
+      QVERIFY(sim.advanceTo(0.1 * k));
+      lowest = std::min(lowest, sim.q()(2));
+    }
+    const double sag = z0 - gap - lowest;  // below where its feet first touch
+    qInfo() << "quadruped with servos: released" << gap << "m above the floor, trunk from" << z0 << "m, lowest" << lowest
+            << "m (" << sag << "m below touching), at 3 s" << sim.q()(2) << "m moving" << sim.qd().norm();
+    QVERIFY2(sag < 0.02, qPrintable(QString::number(sag)));
+    QVERIFY2(sim.qd().norm() < 0.05, qPrintable(QString::number(sim.qd().norm())));  // at rest, standing
   }
 
   // bad input: named by file, line and element, and nothing half-read

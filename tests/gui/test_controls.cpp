@@ -7,6 +7,8 @@
 
 #include <cmath>
 
+#include "articulate/formats/articulate.h"
+#include "articulate/simulation/recording.h"
 #include "controls.h"
 #include "main_window.h"
 #include "playback.h"
@@ -120,6 +122,51 @@ class TestControls : public QObject {
     QTest::mouseClick(c->zeroButton(), Qt::LeftButton);
     QCOMPARE(c->controls(), Eigen::VectorXd::Zero(2));
     QCOMPARE(w.playback()->controls(), Eigen::VectorXd::Zero(2));
+  }
+
+  // Simulation > Add Servos, chosen with the keyboard (Alt+S, v): a servo on each of a 7-joint
+  // arm's joints, one undoable edit, and the arm holds its pose under gravity for 5 s
+  void addServosHoldsAnArm() {
+    ModelSpec spec;
+    spec.name = "arm7";
+    const JointType axes[7] = {JointType::Rz, JointType::Ry, JointType::Rz, JointType::Ry, JointType::Rz, JointType::Ry, JointType::Rz};
+    const double pose[7] = {0.3, 0.8, -0.2, -1.0, 0.4, 0.6, 0.1};
+    for (int i = 0; i < 7; ++i) {
+      BodySpec b;
+      b.name = "link" + std::to_string(i + 1);
+      b.parent = i - 1;
+      b.joint.type = axes[i];
+      b.translation = i ? Vec3(0, 0, 0.3) : Vec3::Zero();
+      b.inertia = InertiaSpec::fromMassComInertia(2.0 - 0.2 * i, Vec3(0, 0, 0.15), Vec3(0.02, 0.02, 0.004).asDiagonal());
+      b.appearance = nlohmann::json::parse("[[\"cyl\", [[0, 0, 0], [0, 0, 0.3]], 0.04]]");
+      b.q0 = pose[i];
+      spec.bodies.push_back(b);
+    }
+    QTemporaryDir tmp;
+    const QString path = tmp.filePath("arm7.json");
+    saveModel(path.toStdString(), spec);
+    MainWindow w;
+    QVERIFY(openShown(w, path));
+    QCOMPARE(w.controlsPanel()->rowCount(), 0);
+    key(w, Qt::Key_S, Qt::AltModifier);
+    QVERIFY(waitFor([] { return QApplication::activePopupWidget() != nullptr; }, 2));
+    QTest::keyClick(QApplication::activePopupWidget(), Qt::Key_V);
+    QVERIFY(waitFor([&] { return w.model()->spec.actuators.size() == 7; }, 2));
+    QCOMPARE(w.controlsPanel()->rowCount(), 7);
+    QCOMPARE(w.controlsPanel()->controls()(1), 0.8);  // each servo starts at the joint's pose
+    // one edit: undo takes all seven away, redo brings them back
+    key(w, Qt::Key_Z, Qt::ControlModifier);
+    QVERIFY(waitFor([&] { return w.model()->spec.actuators.empty(); }, 2));
+    key(w, Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
+    QVERIFY(waitFor([&] { return w.model()->spec.actuators.size() == 7; }, 2));
+    QVERIFY(simulateUntil(w.playback(), 5.0));
+    const Recording& r = w.playback()->recording();
+    double drift = 0;
+    for (std::size_t k = 0; k < r.size() && r.time(k) <= 5.0; ++k)
+      for (int i = 0; i < 7; ++i) drift = std::max(drift, std::abs(r.q(k)(i) - pose[i]));
+    qInfo() << "arm7 with servos: largest drift over 5 s" << drift << "rad";
+    QVERIFY(r.endTime() >= 5.0);
+    QVERIFY2(drift < 0.01, qPrintable(QString::number(drift)));
   }
 
   // a model without actuators: no rows, a note, Zero all disabled

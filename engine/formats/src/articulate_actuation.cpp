@@ -249,6 +249,7 @@ ojson actuatorsJson(const ModelSpec& s) {
     j["bias"] = kBiases[static_cast<std::size_t>(a.bias)];
     if (a.bias != ActuatorSpec::Bias::None || a.biasPrm != ActuatorSpec{}.biasPrm) j["bias_parameters"] = parameters(a.biasPrm);
     if (a.ctrlRange) j["ctrl_range"] = range(*a.ctrlRange);
+    if (a.ctrl0 != 0) j["initial_ctrl"] = a.ctrl0;
     if (a.forceRange) j["force_range"] = range(*a.forceRange);
     if (a.actRange) j["act_range"] = range(*a.actRange);
     if (a.lengthRange) j["length_range"] = range(*a.lengthRange);
@@ -270,7 +271,7 @@ void readActuators(JsonReader& rd, const json& j, const std::map<std::string, in
     if (!rd.object(ja, p, {"name", "type", "joint", "joint_in_parent", "tendon", "crank_site", "slider_site",
                            "crank_length", "site", "reference_site", "gear", "kp", "kv", "dynamics",
                            "dynamics_parameters", "gain", "gain_parameters", "bias", "bias_parameters", "ctrl_range",
-                           "force_range", "act_range", "length_range"}))
+                           "force_range", "act_range", "length_range", "initial_ctrl"}))
       continue;
     ActuatorSpec a;
     bool ok = true;
@@ -375,6 +376,7 @@ void readActuators(JsonReader& rd, const json& j, const std::map<std::string, in
     if (ja.contains("bias_parameters"))
       ok = readParameters(rd, ja["bias_parameters"], jsonField(p, "bias_parameters"), a.biasPrm) && ok;
     ok = readRange(rd, ja, "ctrl_range", p, a.ctrlRange) && ok;
+    if (ja.contains("initial_ctrl")) ok = rd.number(ja["initial_ctrl"], jsonField(p, "initial_ctrl"), a.ctrl0) && ok;
     ok = readRange(rd, ja, "force_range", p, a.forceRange) && ok;
     ok = readRange(rd, ja, "act_range", p, a.actRange) && ok;
     ok = readRange(rd, ja, "length_range", p, a.lengthRange) && ok;

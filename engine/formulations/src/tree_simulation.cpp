@@ -176,6 +176,7 @@ Simulation::Simulation(const Model& model, const SimulationOptions& options)
   m_passive = !model.controlled && model.forces.empty() && model.contacts.empty() && !model.stops &&
               model.actuators.empty() && !model.tendonDamping;
   m_ctrl = Eigen::VectorXd::Zero(model.nu());
+  for (int k = 0; k < model.nu(); ++k) m_ctrl(k) = model.actuators[static_cast<std::size_t>(k)].ctrl0;
   m_udot = Eigen::VectorXd::Zero(nu);
   if (model.stops) {
     m_minv.setZero(nv, model.nb);

@@ -161,6 +161,7 @@ void checkActuator(const ModelSpec& spec, std::size_t k) {
   if (!finiteArray(a.dynPrm.data(), 10) || !finiteArray(a.gainPrm.data(), 10) || !finiteArray(a.biasPrm.data(), 10))
     throw ModelError(field, "its parameters must be finite (" + who + ")");
   checkRange(a.ctrlRange, field + ".ctrl_range", who);
+  if (!std::isfinite(a.ctrl0)) throw ModelError(field + ".initial_ctrl", "is not finite (" + who + ")");
   checkRange(a.forceRange, field + ".force_range", who);
   checkRange(a.actRange, field + ".act_range", who);
   checkRange(a.lengthRange, field + ".length_range", who);

@@ -92,7 +92,8 @@ struct Divergence {
 /// Integrates one model from a state. Not thread-safe; one per thread.
 class Simulation {
  public:
-  /// Starts at the model's initial state (q0, qd0) at t = 0 with tau = 0. Throws
+  /// Starts at the model's initial state (q0, qd0) at t = 0 with tau = 0 and the actuators'
+  /// initial controls (ActuatorSpec::ctrl0). Throws
   /// std::invalid_argument for a non-positive dt or tolerance.
   Simulation(const Model& model, const SimulationOptions& options);
 

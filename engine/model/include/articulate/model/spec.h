@@ -287,12 +287,14 @@ struct ActuatorSpec {
   // the MJCF element it was written as ("motor", "position", "muscle", ...; "general" if any
   // other): what the app shows and the JSON writer's form
   std::string shortcut = "general";
+  // the control a simulation starts with (MJCF: 0); Add Servos sets it to the pose to hold
+  double ctrl0 = 0.0;
   bool operator==(const ActuatorSpec& o) const {
     return name == o.name && transmission == o.transmission && target == o.target && reference == o.reference &&
            crankLength == o.crankLength && gear == o.gear && dynamics == o.dynamics && gain == o.gain &&
            bias == o.bias && dynPrm == o.dynPrm && gainPrm == o.gainPrm && biasPrm == o.biasPrm &&
            ctrlRange == o.ctrlRange && forceRange == o.forceRange && actRange == o.actRange &&
-           lengthRange == o.lengthRange && shortcut == o.shortcut;
+           lengthRange == o.lengthRange && shortcut == o.shortcut && ctrl0 == o.ctrl0;
   }
 };
 
