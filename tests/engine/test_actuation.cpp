@@ -12,6 +12,7 @@
 #include "articulate/formats/articulate.h"
 #include "articulate/formats/json.h"
 #include "articulate/formats/mjcf.h"
+#include "articulate/formats/urdf.h"
 #include "articulate/formulations/tree_simulation.h"
 #include "articulate/model/model.h"
 
@@ -245,6 +246,61 @@ class TestActuation : public QObject {
             << "m (" << sag << "m below touching), at 3 s" << sim.q()(2) << "m moving" << sim.qd().norm();
     QVERIFY2(sag < 0.02, qPrintable(QString::number(sag)));
     QVERIFY2(sim.qd().norm() < 0.05, qPrintable(QString::number(sim.qd().norm())));  // at rest, standing
+  }
+
+  // a URDF arm's ros_control transmissions: an effort joint a motor (its effort limit over the
+  // reduction its range), a position joint a servo holding the initial pose, a velocity joint a
+  // velocity servo; the others noted. The exporter writes them back, and they read back alike.
+  void urdfTransmissions() {
+    const auto link = [](const std::string& n) {
+      return "<link name='" + n + "'><inertial><mass value='1.5'/><origin xyz='0 0 0.15'/><inertia ixx='0.02' iyy='0.02' "
+             "izz='0.004' ixy='0' ixz='0' iyz='0'/></inertial></link>";
+    };
+    const auto joint = [](const std::string& n, const std::string& parent, const std::string& child, const std::string& axis) {
+      return "<joint name='" + n + "' type='revolute'><parent link='" + parent + "'/><child link='" + child +
+             "'/><origin xyz='0 0 0.3'/><axis xyz='" + axis + "'/><limit lower='-2' upper='2' effort='80' velocity='3'/></joint>";
+    };
+    const auto transmission = [](const std::string& j, const std::string& iface, const std::string& reduction) {
+      return "<transmission name='" + j + "_trans'><type>transmission_interface/SimpleTransmission</type><joint name='" + j +
+             "'><hardwareInterface>hardware_interface/" + iface + "</hardwareInterface></joint><actuator name='" + j +
+             "_motor'><mechanicalReduction>" + reduction + "</mechanicalReduction></actuator></transmission>";
+    };
+    const std::string urdf = "<robot name='arm'><link name='world'/>" + link("l1") + link("l2") + link("l3") + link("l4") +
+                             joint("j1", "world", "l1", "0 0 1") + joint("j2", "l1", "l2", "0 1 0") + joint("j3", "l2", "l3", "0 1 0") +
+                             joint("j4", "l3", "l4", "1 0 0") + transmission("j1", "EffortJointInterface", "50") +
+                             transmission("j2", "PositionJointInterface", "1") + transmission("j3", "VelocityJointInterface", "2") +
+                             "<transmission name='odd'><type>transmission_interface/DifferentialTransmission</type></transmission>"
+                             "</robot>";
+    UrdfImport report;
+    const ModelSpec spec = specFromUrdf(urdf, "arm.urdf", &report, UrdfBase::Auto);
+    QCOMPARE(spec.actuators.size(), std::size_t{3});
+    const ActuatorSpec& motor = spec.actuators[0];
+    QCOMPARE(motor.shortcut, std::string("motor"));
+    QCOMPARE(motor.gear[0], 50.0);
+    QVERIFY(motor.forceRange && (*motor.forceRange)[1] == 80.0 / 50);
+    QCOMPARE(spec.actuators[1].shortcut, std::string("position"));
+    QCOMPARE(spec.actuators[2].shortcut, std::string("velocity"));
+    QCOMPARE(spec.actuators[2].gear[0], 2.0);
+    std::string notes;
+    for (const std::string& n : report.notes) notes += n + "\n";
+    QVERIFY2(notes.find("1 transmission(s) not read: transmission 'odd'") != std::string::npos, notes.c_str());
+    // the servo holds its joint at the initial pose under gravity (the others: motor at zero,
+    // velocity servo at zero speed)
+    const Model m = compile(spec);
+    SimulationOptions o;
+    Simulation sim(m, o);
+    QVERIFY(sim.advanceTo(2.0));
+    QVERIFY2(std::abs(sim.q()(1) - m.q0(1)) < 1e-3, qPrintable(QString::number(sim.q()(1) - m.q0(1))));
+    // written back and read again: the same kinds, gears and ranges
+    const UrdfText out = specToUrdf(spec);
+    QVERIFY(out.xml.find("<hardwareInterface>hardware_interface/PositionJointInterface</hardwareInterface>") != std::string::npos);
+    const ModelSpec back = specFromUrdf(out.xml, "back.urdf", nullptr, UrdfBase::Fixed);
+    QCOMPARE(back.actuators.size(), std::size_t{3});
+    for (std::size_t k = 0; k < 3; ++k) {
+      QCOMPARE(back.actuators[k].shortcut, spec.actuators[k].shortcut);
+      QCOMPARE(back.actuators[k].gear, spec.actuators[k].gear);
+      QCOMPARE(back.actuators[k].gainPrm, spec.actuators[k].gainPrm);
+    }
   }
 
   // bad input: named by file, line and element, and nothing half-read

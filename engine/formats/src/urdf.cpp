@@ -20,6 +20,8 @@
 
 #include <console_bridge/console.h>
 #include <tinyxml.h>
+
+#include "urdf_transmissions.h"
 #include <urdf_parser/urdf_parser.h>
 
 #include "articulate/dynamics/dynamics.h"
@@ -400,13 +402,17 @@ void buildUrdfModel(const ModelSpec& spec, const std::map<int, const ConstraintS
 }
 
 // the URDF text: urdfdom's export with exact numbers, links and joints in the model's order
-std::string printUrdf(const UrdfExport& x) {
+std::string printUrdf(const UrdfExport& x, const ModelSpec& spec, std::vector<std::string>& notes) {
   const std::unique_ptr<TiXmlDocument> doc(urdf::exportURDF(x.m));
   TiXmlElement* robot = doc ? doc->FirstChildElement("robot") : nullptr;
   if (!robot) throw UrdfError("urdfdom could not export the model");
   writeExactNumbers(robot, x.m);
   orderElements(robot, "link", x.linkOrder);
   orderElements(robot, "joint", x.jointOrder);
+  std::vector<std::string> jointNames;  // each body's URDF joint (a floating root has none)
+  for (std::size_t i = 0; i < spec.bodies.size(); ++i)
+    jointNames.push_back(spec.bodies[i].joint.type == JointType::Free ? std::string() : jointNameOf(spec, static_cast<int>(i)));
+  urdf_io::writeTransmissions(robot, spec, jointNames, notes);
   TiXmlPrinter printer;
   printer.SetIndent("  ");
   doc->Accept(&printer);
@@ -468,8 +474,8 @@ UrdfText specToUrdf(const ModelSpec& spec) {
   UrdfExport x;
   buildUrdfModel(spec, mimics, x);
   UrdfText out;
-  out.xml = printUrdf(x);
   out.notes = exportNotes(spec, x.dropped);
+  out.xml = printUrdf(x, spec, out.notes);
   return out;
 }
 
@@ -1170,6 +1176,8 @@ ModelSpec specFromUrdf(const std::string& xml, const std::string& source, UrdfIm
   std::vector<std::string> placed;
   robot::clampToLimits(s.spec, names, placed);
   robot::checkCompiles(s.spec, s.source, "link");
+  std::vector<std::string> transmissionNotes;
+  urdf_io::readTransmissions(xml, names, s.spec, transmissionNotes);
   const double lift = robot::placeOnGround(s.spec);
   if (lift != 0.0)
     placed.push_back(std::string("the robot was ") + (lift > 0 ? "raised" : "lowered") + " by " + num(std::abs(lift)) +
@@ -1177,6 +1185,7 @@ ModelSpec specFromUrdf(const std::string& xml, const std::string& source, UrdfIm
   if (report) {
     importNotes(s, report->notes);
     report->notes.insert(report->notes.end(), placed.begin(), placed.end());
+    report->notes.insert(report->notes.end(), transmissionNotes.begin(), transmissionNotes.end());
     if (!renamed.empty())
       report->notes.push_back("the link 'base' is the body '" + renamed + "' ('base' names the fixed base)");
     report->floating = s.floating;

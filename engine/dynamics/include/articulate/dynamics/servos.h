@@ -4,6 +4,7 @@
 // `articulate-cli convert --add-servos`).
 
 #include <string>
+#include <vector>
 
 #include "articulate/dynamics/dynamics.h"
 #include "articulate/model/spec.h"
@@ -13,6 +14,12 @@ namespace art {
 struct ServoOptions {
   double frequency = 5.0;  // the natural frequency each joint's servo gives it (Hz, > 0)
   double dampingRatio = 1.0;  // 1: critically damped (>= 0)
+  // only these bodies' joints (indices; empty: every joint without a drive)
+  std::vector<int> bodies;
+  // velocity servos instead (gain kv = H(i, i) w: the joint's speed follows ctrl with the time
+  // constant 1 / w; control range ± the joint's velocity limit, else ± 2 pi rad/s or ± 1 m/s)
+  bool velocity = false;
+  double gear = 1.0;  // each servo's gear (a URDF transmission's mechanical reduction), != 0
 };
 
 /// Adds to `spec` a position actuator ("<body> servo") on every hinge and slide joint that no
@@ -24,8 +31,9 @@ struct ServoOptions {
 /// rad, or q ± 1 m). A fixed-base model's servos also carry the pose's gravity torque as a
 /// constant in their bias, so that they hold the pose without sagging; a floating one's do not
 /// (its joints' load comes through its contacts). A joint's effort limit is the servo's force
-/// range. Throws ModelError for a spec that does not compile, std::invalid_argument for a q of
-/// the wrong size or bad options.
+/// range (divided by the gear). With options.bodies only those joints get one (if they have no
+/// drive); options.velocity makes velocity servos. Throws ModelError for a spec that does not
+/// compile, std::invalid_argument for a q of the wrong size or bad options.
 int addServos(ModelSpec& spec, const Eigen::VectorXd& q, const ServoOptions& options = {});
 
 }  // namespace art
