@@ -145,7 +145,7 @@ void KeyframesPanel::setUnavailable(const QString& reason) {
 }
 
 QString KeyframesPanel::add(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
-                            const QString& name) {
+                            const QString& name, const Eigen::VectorXd& ctrl, const Eigen::VectorXd& act) {
   const auto& frames = m_doc->spec().keyframes;
   const auto taken = [&](const std::string& n) {
     return std::any_of(frames.begin(), frames.end(), [&](const KeyframeSpec& k) { return k.name == n; });
@@ -158,6 +158,8 @@ QString KeyframesPanel::add(double t, const Eigen::VectorXd& q, const Eigen::Vec
   k.time = t;
   k.q = q;
   k.qd = qd;
+  k.ctrl = ctrl;
+  k.act = act;
   const QString error = m_doc->edit(tr("Add keyframe '%1'").arg(QString::fromStdString(chosen)),
                                     [&k](ModelSpec& s) { s.keyframes.push_back(k); });
   if (error.isEmpty()) {

@@ -23,10 +23,10 @@ class KeyframesPanel : public QWidget {
   explicit KeyframesPanel(ModelDocument* document, QWidget* parent = nullptr);
 
   /// Appends a keyframe of state (q, qd) at time t (s) named `name` (empty: "Keyframe N", the
-  /// first N free) and selects it. Returns the refusal (a size the model does not have, a
-  /// name in use), or empty.
+  /// first N free), with the actuators' controls and activations then (empty: none), and
+  /// selects it. Returns the refusal (a size the model does not have, a name in use), or empty.
   QString add(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
-              const QString& name = {});
+              const QString& name = {}, const Eigen::VectorXd& ctrl = {}, const Eigen::VectorXd& act = {});
   /// Renames keyframe k; removes it. Return the refusal, or empty.
   QString rename(int k, const QString& name);
   QString remove(int k);

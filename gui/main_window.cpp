@@ -179,8 +179,19 @@ QString MainWindow::addKeyframe(const QString& name) {
       m_playback->q().size() != m_display->positionSize() ||
       m_playback->qd().size() != m_display->velocitySize())
     return tr("There is no state to keep.");
-  const QString error =
-      m_keyframes->add(m_playback->time(), m_playback->q(), m_playback->qd(), name);
+  // the actuators' controls then in force and their activations, kept with the state
+  const double t = m_playback->time();
+  Eigen::VectorXd ctrl, act;
+  if (const int nu = m_display->actuatorSize()) {
+    ctrl = m_playback->live() && (m_playback->following() || t >= m_playback->endTime()) ? m_playback->controls()
+                                                                                       : m_playback->controlsAt(t);
+    if (ctrl.size() != nu) ctrl = Eigen::VectorXd::Zero(nu);
+    const auto* tree = dynamic_cast<const TreeSystem*>(m_display.get());
+    const Recording& r = m_playback->recording();
+    if (tree && tree->model().na > 0 && !r.empty() && r.auxiliarySize() == m_display->auxiliarySize())
+      act = r.auxiliary(r.indexAt(t)).tail(tree->model().na);
+  }
+  const QString error = m_keyframes->add(t, m_playback->q(), m_playback->qd(), name, ctrl, act);
   if (!error.isEmpty()) {
     statusBar()->showMessage(tr("Could not add the keyframe: %1").arg(error));
     return error;
@@ -203,6 +214,9 @@ bool MainWindow::restoreKeyframe(int k) {
     m_playback->pause();
     m_playback->setTime(f.time);
     m_playback->setStateHere(offerToLift(f.q, tr("Keyframe '%1'").arg(QString::fromStdString(f.name))), f.qd);
+    // its controls act again (the activations start from zero, as after any set state)
+    if (f.ctrl.size() && f.ctrl.size() == m_display->actuatorSize()) m_playback->setControls(f.ctrl);
+    showControls();
   }
   statusBar()->showMessage(tr("Restored keyframe '%1' (t = %2 s)")
                                .arg(QString::fromStdString(f.name))

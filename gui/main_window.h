@@ -324,6 +324,8 @@ class MainWindow : public QMainWindow {
   std::unique_ptr<System> m_probe;    // the force overlays' evaluations (computeFrame)
   /// The Controls dock at the shown time: the controls then in force and the actuators' forces.
   void showControls();
+  /// The Plots dock's actuator and tendon quantities (ctrl, force, act, length), for a tree.
+  void setActuationPlots();
   std::vector<BodyPose> m_poses;
   std::vector<SegmentReport> m_segments;  // springs and cables of a structure, the mouse's pull
   Annotations m_annotations;              // the force overlays of the frame shown

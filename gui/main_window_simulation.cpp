@@ -6,6 +6,7 @@
 #include <QMenu>
 #include <QStatusBar>
 
+#include "articulate/dynamics/actuation.h"
 #include "articulate/dynamics/servos.h"
 #include "articulate/simulation/recording.h"
 #include "controls.h"
@@ -39,6 +40,7 @@ void MainWindow::startTimeline() {
         dissipative || b.damping > 0 || b.friction > 0 || b.limits.lower || b.limits.upper;
   m_plots->setQuantities(positions, velocities, constraints,
                          dissipative && !m_rigid && !m_structure);
+  setActuationPlots();
   if (m_model->motion) {
     Recording r = Recording::fromMotion(*m_model->motion);
     r.setQuaternionBlocks(m_display->quaternionBlocks());
@@ -49,6 +51,50 @@ void MainWindow::startTimeline() {
   m_plots->setRecording(&m_playback->recording());
   m_controlsPanel->setModel(simulatesTree() || (m_model->motion && !m_rigid && !m_structure) ? m_model->spec : ModelSpec{});
   updateIntegratorMenu();
+}
+
+void MainWindow::setActuationPlots() {
+  const auto* tree = dynamic_cast<const TreeSystem*>(m_display.get());
+  if (!tree || (tree->model().actuators.empty() && tree->model().tendons.empty())) return;
+  // per actuator: its control (the recording's log), force (evaluated at the sample) and
+  // activation (the sample's auxiliary state); per tendon its length
+  auto model = std::make_shared<const Model>(tree->model());
+  auto data = std::make_shared<Data>(*model);
+  const int nu = model->nu(), na = model->na, nt = static_cast<int>(model->tendons.size());
+  const int contact = contactStateSize(*model);
+  std::vector<std::string> names;
+  std::vector<int> actOf;  // per activation series, its actuator
+  for (int i = 0; i < nu; ++i) names.push_back("ctrl[" + std::to_string(i) + "] " + m_display->actuatorName(i));
+  for (int i = 0; i < nu; ++i) names.push_back("force[" + std::to_string(i) + "] " + m_display->actuatorName(i));
+  for (int i = 0; i < nu; ++i)
+    if (model->actIndex[static_cast<std::size_t>(i)] >= 0) {
+      names.push_back("act[" + std::to_string(i) + "] " + m_display->actuatorName(i));
+      actOf.push_back(i);
+    }
+  for (int k = 0; k < nt; ++k)
+    names.push_back("length[" + std::to_string(k) + "] " +
+                    (model->tendons[static_cast<std::size_t>(k)].name.empty() ? "tendon " + std::to_string(k)
+                                                                              : model->tendons[static_cast<std::size_t>(k)].name));
+  const int firstAct = 2 * nu, firstLength = 2 * nu + static_cast<int>(actOf.size());
+  auto controls = [model, nu](const Recording& r, std::size_t s) {
+    Eigen::VectorXd c = r.controlsAt(r.time(s));
+    if (c.size() != nu) {
+      c = Eigen::VectorXd::Zero(nu);
+      for (int i = 0; i < nu; ++i) c(i) = model->actuators[static_cast<std::size_t>(i)].ctrl0;
+    }
+    return c;
+  };
+  auto activations = [na, contact](const Recording& r, std::size_t s) {
+    return r.auxiliarySize() == contact + na ? Eigen::VectorXd(r.auxiliary(s).tail(na)) : Eigen::VectorXd::Zero(na);
+  };
+  m_plots->setDerived(names, [=](const Recording& r, int k, std::size_t s) -> double {
+    if (r.positionSize() != model->nq() || r.velocitySize() != model->nv()) return std::nan("");
+    if (k < nu) return controls(r, s)(k);
+    if (k >= firstAct && k < firstLength) return activations(r, s)(model->actIndex[static_cast<std::size_t>(actOf[static_cast<std::size_t>(k - firstAct)])]);
+    actuation(*model, *data, r.q(s), r.qd(s), controls(r, s), activations(r, s));
+    if (k < 2 * nu) return data->actuatorForce(k - nu);
+    return data->tendonLength(k - firstLength);
+  });
 }
 
 int MainWindow::addServos() {

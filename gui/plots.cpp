@@ -87,6 +87,7 @@ double PlotsPanel::value(const Recording& r, int k, std::size_t s) const {
       k -= kEnergies;
       if (k < m_nq) return r.q(s)(k);
       if (k < m_nq + m_nv) return r.qd(s)(k - m_nq);
+      if (k >= m_nq + m_nv + m_nc) return m_derived ? m_derived(r, k - m_nq - m_nv - m_nc, s) : std::nan("");
       // a recording without constraint forces (a loaded motion) has none to give
       return k - m_nq - m_nv < r.constraintSize() ? r.lambda(s)(k - m_nq - m_nv) : std::nan("");
   }
@@ -106,6 +107,8 @@ void PlotsPanel::setQuantities(const std::vector<std::string>& positions,
   m_nq = static_cast<int>(positions.size());
   m_nv = static_cast<int>(velocities.size());
   m_nc = static_cast<int>(constraints.size());
+  m_nd = 0;
+  m_derived = nullptr;
   m_series.assign(quantities(), nullptr);
   const QSignalBlocker block(m_list);
   m_list->clear();
@@ -116,6 +119,28 @@ void PlotsPanel::setQuantities(const std::vector<std::string>& positions,
   }
   m_recording = nullptr;
   m_ghosts.clear();
+  redraw();
+}
+
+void PlotsPanel::setDerived(const std::vector<std::string>& names, DerivedValue value) {
+  for (std::size_t k = static_cast<std::size_t>(kEnergies + m_nq + m_nv + m_nc); k < m_series.size(); ++k)
+    if (m_series[k]) {
+      m_chart->removeSeries(m_series[k]);
+      delete m_series[k];
+      m_series[k] = nullptr;
+    }
+  m_names.resize(static_cast<std::size_t>(m_nq + m_nv + m_nc));
+  m_names.insert(m_names.end(), names.begin(), names.end());
+  m_nd = static_cast<int>(names.size());
+  m_derived = std::move(value);
+  m_series.resize(static_cast<std::size_t>(quantities()), nullptr);
+  const QSignalBlocker block(m_list);
+  while (m_list->count() > kEnergies + m_nq + m_nv + m_nc) delete m_list->takeItem(m_list->count() - 1);
+  for (int k = kEnergies + m_nq + m_nv + m_nc; k < quantities(); ++k) {
+    auto* item = new QListWidgetItem(quantityName(k), m_list);
+    item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+    item->setCheckState(Qt::Unchecked);
+  }
   redraw();
 }
 

@@ -5,6 +5,7 @@
 // plus it (constant for a passive model but for the integrator's error), with a cursor at the
 // playback time and CSV export of the plotted quantities at every sample.
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,11 @@ class PlotsPanel : public QWidget {
   void setQuantities(const std::vector<std::string>& positions,
                      const std::vector<std::string>& velocities,
                      const std::vector<std::string>& constraints = {}, bool dissipative = false);
+  /// Quantities derived from a recording's samples, listed after the others (set after
+  /// setQuantities, which clears them): their names, and their value at sample k of a
+  /// recording (a model's actuators' controls, forces and activations, its tendons' lengths).
+  using DerivedValue = std::function<double(const Recording& recording, int quantity, std::size_t sample)>;
+  void setDerived(const std::vector<std::string>& names, DerivedValue value);
   /// Plots `recording` (at most kMaxPoints points per series) soon: redraws at most 5 times a
   /// second however often it is called. The recording must outlive the next redraw.
   void setRecording(const Recording* recording);
@@ -72,7 +78,8 @@ class PlotsPanel : public QWidget {
 
   const Recording* m_recording = nullptr;
   std::vector<std::string> m_names;  // positions, velocities, then constraint forces
-  int m_nq = 0, m_nv = 0, m_nc = 0;
+  int m_nq = 0, m_nv = 0, m_nc = 0, m_nd = 0;  // ... and derived quantities
+  DerivedValue m_derived;
   QChart* m_chart = nullptr;
   QValueAxis *m_x = nullptr, *m_y = nullptr;
   QLineSeries* m_cursor = nullptr;

@@ -10,6 +10,8 @@
 #include "articulate/formats/articulate.h"
 #include "articulate/simulation/recording.h"
 #include "controls.h"
+#include "keyframes.h"
+#include "plots.h"
 #include "main_window.h"
 #include "playback.h"
 #include "window_test.h"
@@ -167,6 +169,87 @@ class TestControls : public QObject {
     qInfo() << "arm7 with servos: largest drift over 5 s" << drift << "rad";
     QVERIFY(r.endTime() >= 5.0);
     QVERIFY2(drift < 0.01, qPrintable(QString::number(drift)));
+  }
+
+  // a keyframe keeps the controls in force (added with Ctrl+K), and restoring it with the
+  // Keyframes dock's button brings them back, into the panel and the simulation
+  void keyframesKeepControls() {
+    QTemporaryDir tmp;
+    const QString path = tmp.filePath("servo.xml");
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(kServo);
+    f.close();
+    MainWindow w;
+    QVERIFY(openShown(w, path));
+    ControlsPanel* c = w.controlsPanel();
+    QDoubleSpinBox* box = c->spinBox(0);
+    box->setFocus();
+    box->selectAll();
+    QTest::keyClicks(box, "1.25");
+    QTest::keyClick(box, Qt::Key_Return);
+    QVERIFY(simulateUntil(w.playback(), 0.5));
+    w.centralWidget()->setFocus();
+    key(w, Qt::Key_K, Qt::ControlModifier);
+    QVERIFY(waitFor([&] { return w.model()->spec.keyframes.size() == 1; }, 2));
+    const KeyframeSpec kept = w.model()->spec.keyframes[0];
+    QCOMPARE(kept.ctrl.size(), Eigen::Index(2));
+    QCOMPARE(kept.ctrl(0), 1.25);
+    // the servo's target changes, then the keyframe comes back with its own
+    box->setFocus();
+    box->selectAll();
+    QTest::keyClicks(box, "-1");
+    QTest::keyClick(box, Qt::Key_Return);
+    QCOMPARE(w.playback()->controls()(0), -1.0);
+    auto* dock = qobject_cast<QDockWidget*>(w.keyframes()->parentWidget());
+    dock->raise();
+    auto* restore = w.keyframes()->findChild<QPushButton*>("restoreKeyframeButton");
+    QVERIFY(restore);
+    QVERIFY(waitFor([&] { return restore->isVisible() && restore->isEnabled(); }, 2));
+    QTest::mouseClick(restore, Qt::LeftButton);
+    QVERIFY(waitFor([&] { return w.playback()->controls()(0) == 1.25; }, 2));
+    QCOMPARE(c->controls()(0), 1.25);
+  }
+
+  // the Plots dock offers each actuator's control, force and activation and each tendon's
+  // length: a control set by the panel is what the ctrl series plots, and the servo's force is
+  // kp (ctrl - q) - kv qd at every sample
+  void plotsOfActuators() {
+    QTemporaryDir tmp;
+    const QString path = tmp.filePath("servo.xml");
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(kServo);
+    f.close();
+    MainWindow w;
+    QVERIFY(openShown(w, path));
+    PlotsPanel* plots = w.plots();
+    QVERIFY(plots->chosen().size() >= 3);
+    plots->choose({"ctrl[0] servo", "force[0] servo", "q[0] arm", "qd[0] arm"});
+    QCOMPARE(plots->chosen().size(), 4);
+    QDoubleSpinBox* box = w.controlsPanel()->spinBox(0);
+    box->setFocus();
+    box->selectAll();
+    QTest::keyClicks(box, "0.6");
+    QTest::keyClick(box, Qt::Key_Return);
+    QVERIFY(simulateUntil(w.playback(), 1.0));
+    plots->redraw();
+    QVERIFY(plots->pointCount("ctrl[0] servo") > 10);
+    const QString csv = tmp.filePath("plots.csv");
+    plots->exportCsv(csv);
+    QFile in(csv);
+    QVERIFY(in.open(QIODevice::ReadOnly));
+    const QStringList lines = QString::fromUtf8(in.readAll()).split('\n', Qt::SkipEmptyParts);
+    QCOMPARE(lines.front(), QString("t,q[0],qd[0],ctrl[0],force[0]"));
+    double worst = 0;
+    for (int k = 1; k < lines.size(); ++k) {
+      const QStringList v = lines[k].split(',');
+      const double q = v[1].toDouble(), qd = v[2].toDouble(), ctrl = v[3].toDouble(), force = v[4].toDouble();
+      QCOMPARE(ctrl, 0.6);
+      worst = std::max(worst, std::abs(force - 20 * (ctrl - q)));  // the servo has no kv: its joint damps
+      (void)qd;
+    }
+    QVERIFY2(worst < 1e-12, qPrintable(QString::number(worst)));
   }
 
   // a model without actuators: no rows, a note, Zero all disabled
