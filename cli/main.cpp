@@ -22,6 +22,7 @@
 #include "articulate/dynamics/servos.h"
 #include "articulate/formats/floating_base.h"
 #include "articulate/formulations/generators.h"
+#include "articulate/formats/controls.h"
 #include "articulate/formats/document.h"
 #include "articulate/formats/files.h"
 #include "articulate/formats/spatial_v2.h"
@@ -194,7 +195,7 @@ void printStructureInfo(const natural::StructureSpec& spec) {
 }
 
 struct SimulateArgs {
-  std::string model, output, integrator, q0, qd0, base;  // empty / 0: the model's setting
+  std::string model, output, integrator, q0, qd0, base, ctrl;  // empty / 0: the model's setting
   double duration = 1.0, dt = 0, rtol = 0, atol = 0;
   int every = 1;
   bool constraintForces = false;  // --constraint-forces: lambda columns
@@ -251,6 +252,11 @@ int runSimulate(const SimulateArgs& a) {
     throw std::invalid_argument("--output: " + a.output + " is the model file itself; write the trajectory elsewhere");
   BuiltSystem s = makeSystem(a);
   System& sys = *s.system;
+  if (!a.ctrl.empty()) {  // scripted controls (formats/controls.h)
+    if (!s.model || s.model->actuators.empty())
+      throw std::invalid_argument("--ctrl: " + a.model + " has no actuators to drive");
+    sys.setControlTable(std::make_shared<const ControlTable>(loadControlTable(a.ctrl, s.model->actuators)));
+  }
   const Eigen::VectorXd start = parseList(a.q0, s.q0, "--q0", s.variable);
   if (!a.q0.empty() || !a.qd0.empty()) sys.setState(0.0, start, parseList(a.qd0, s.v0, "--qd0", s.variable));
   if (s.model && !s.model->contacts.empty()) {
@@ -609,6 +615,8 @@ int main(int argc, char** argv) {
   simulate->add_flag("--constraint-forces", sa.constraintForces, "also write the constraint forces lambda, one column per constraint row (named as the system names it)");
   simulate->add_option("-o,--output", sa.output, "FILE.csv or FILE.json")->required();
   simulate->add_option("--base", sa.base, kBaseHelp);
+  simulate->add_option("--ctrl", sa.ctrl, "drive the actuators by a CSV control table: header t,ACTUATOR,..., one row per time, linear between them (docs/cli.md)")
+      ->check(CLI::ExistingFile);
 
   SweepArgs sw;
   auto* sweepCmd = addSweepCommand(app, sw);

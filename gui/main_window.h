@@ -211,6 +211,10 @@ class MainWindow : public QMainWindow {
   /// message when there is nothing to add or no tree).
   int addServos();
   static constexpr double kServoFrequency = 5.0;  // Hz
+  /// Simulation > Load Controls: drives the simulation's actuators by the CSV control table at
+  /// `path` (formats/controls.h), from where the simulation is; returns the refusal (shown), or
+  /// empty.
+  QString loadControls(const QString& path);
   KeyframesPanel* keyframes() const { return m_keyframes; }
   ImportReportPanel* importReport() const { return m_report; }
   QDockWidget* importReportDock() const { return m_reportDock; }

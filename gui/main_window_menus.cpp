@@ -249,6 +249,12 @@ void MainWindow::createMenus() {
   QAction* servos = sim->addAction(tr("Add Ser&vos"), this, [this] { addServos(); });
   servos->setObjectName("addServosAction");
   servos->setToolTip(tr("A position servo on every joint without a drive, holding the shown pose (one undoable edit)"));
+  QAction* loadControls = sim->addAction(tr("&Load Controls..."), this, [this] {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Load Controls"), QString(), tr("Control tables (*.csv)"));
+    if (!path.isEmpty()) this->loadControls(path);
+  });
+  loadControls->setObjectName("loadControlsAction");
+  loadControls->setToolTip(tr("Drive the actuators by a CSV table: t, then one column per actuator by name"));
   QAction* unpaced = sim->addAction(tr("As &Fast as Possible"));
   unpaced->setCheckable(true);
   connect(unpaced, &QAction::toggled, m_playback, &Playback::setUnpaced);

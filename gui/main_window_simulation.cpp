@@ -2,12 +2,14 @@
 #include "main_window.h"
 
 #include <QAction>
+#include <QFileInfo>
 #include <QInputDialog>
 #include <QMenu>
 #include <QStatusBar>
 
 #include "articulate/dynamics/actuation.h"
 #include "articulate/dynamics/servos.h"
+#include "articulate/formats/controls.h"
 #include "articulate/simulation/recording.h"
 #include "controls.h"
 #include "frame.h"
@@ -95,6 +97,27 @@ void MainWindow::setActuationPlots() {
     if (k < 2 * nu) return data->actuatorForce(k - nu);
     return data->tendonLength(k - firstLength);
   });
+}
+
+QString MainWindow::loadControls(const QString& path) {
+  if (!simulatesTree() || m_model->spec.actuators.empty()) {
+    const QString why = tr("This model has no actuators to drive");
+    statusBar()->showMessage(why);
+    return why;
+  }
+  try {
+    auto table = std::make_shared<const ControlTable>(loadControlTable(path.toStdString(), m_model->spec.actuators));
+    const double from = table->times.front(), to = table->times.back();
+    m_playback->setControlTable(std::move(table));
+    statusBar()->showMessage(tr("Controls from %1 drive the simulation (t = %2 to %3 s, held after)")
+                                 .arg(QFileInfo(path).fileName())
+                                 .arg(from)
+                                 .arg(to));
+    return {};
+  } catch (const std::exception& e) {
+    showError(tr("Could not load the controls."), QString::fromStdString(e.what()));
+    return QString::fromStdString(e.what());
+  }
 }
 
 int MainWindow::addServos() {

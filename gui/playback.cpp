@@ -318,6 +318,11 @@ void Playback::setControls(const Eigen::VectorXd& ctrl) {
   simulator()->setControls(ctrl);
 }
 
+void Playback::setControlTable(std::shared_ptr<const ControlTable> table) {
+  if (!m_live) return;
+  simulator()->setControlTable(std::move(table));
+}
+
 Eigen::VectorXd Playback::controlsAt(double t) const {
   const Eigen::VectorXd c = m_recording.controlsAt(t);
   if (c.size()) return c;

@@ -103,6 +103,9 @@ class Playback : public QObject {
   /// the next step on and recorded with the time they took effect. Does nothing on an
   /// animation or for another size; a new timeline starts with the model's initial controls.
   void setControls(const Eigen::VectorXd& ctrl);
+  /// Live: drives the actuators by a control table (Simulator::setControlTable; null removes
+  /// it) from the next step on; the recording then logs the controls of every sample.
+  void setControlTable(std::shared_ptr<const ControlTable> table);
   /// The controls set last (live timelines; one per actuator, else empty).
   const Eigen::VectorXd& controls() const { return m_controls; }
   /// The controls in force at time t: the recording's (Recording::controlsAt), else those set

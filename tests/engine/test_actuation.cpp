@@ -303,6 +303,44 @@ class TestActuation : public QObject {
     }
   }
 
+  // `articulate-cli simulate --ctrl FILE` drives a servo by a CSV table (linear between its
+  // rows, held after): the arm follows the ramp to the last target; a column that names no
+  // actuator is refused by line and column, the file named
+  void simulateWithControlTable() {
+    QTemporaryDir tmp;
+    const QString model = tmp.filePath("servo.xml"), table = tmp.filePath("ctrl.csv"), out = tmp.filePath("run.csv");
+    const std::string xml = pendulum("damping='4'", "<position name='servo' joint='hinge' kp='60'/>");
+    QFile m(model), t(table);
+    QVERIFY(m.open(QIODevice::WriteOnly) && t.open(QIODevice::WriteOnly));
+    m.write(xml.c_str());
+    m.close();
+    t.write("# a ramp to 0.5 rad over a second, then held\nt,servo\n0,0\n1,0.5\n");
+    t.close();
+    QProcess p;
+    p.start(ARTICULATE_CLI, {"simulate", model, "--duration", "6", "--ctrl", table, "-o", out});
+    QVERIFY(p.waitForFinished(60000));
+    QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+    QFile csv(out);
+    QVERIFY(csv.open(QIODevice::ReadOnly));
+    const QStringList lines = QString::fromUtf8(csv.readAll()).split('\n', Qt::SkipEmptyParts);
+    const double q = lines.back().split(',')[1].toDouble();
+    // the servo's equilibrium at 0.5 against the pendulum's weight: kp (0.5 - q) = m g l sin q
+    double e = 0.5;
+    for (int k = 0; k < 50; ++k) e -= (60 * (0.5 - e) - 9.81 * std::sin(e)) / (-60 - 9.81 * std::cos(e));
+    QVERIFY2(std::abs(q - e) < 1e-4, qPrintable(QString("q %1, equilibrium %2").arg(q).arg(e)));
+    // a column naming no actuator
+    QFile bad(tmp.filePath("bad.csv"));
+    QVERIFY(bad.open(QIODevice::WriteOnly));
+    bad.write("t,servo,elbow\n0,0,0\n");
+    bad.close();
+    p.start(ARTICULATE_CLI, {"simulate", model, "--ctrl", bad.fileName(), "-o", out});
+    QVERIFY(p.waitForFinished(60000));
+    QCOMPARE(p.exitCode(), 2);
+    const QString error = QString::fromUtf8(p.readAllStandardError());
+    QVERIFY2(error.contains("bad.csv: line 1, column 3: 'elbow' is not an actuator of the model (its actuators: servo)"),
+             qPrintable(error));
+  }
+
   // bad input: named by file, line and element, and nothing half-read
   void badInputIsNamed_data() {
     QTest::addColumn<QString>("xml");

@@ -252,6 +252,54 @@ class TestControls : public QObject {
     QVERIFY2(worst < 1e-12, qPrintable(QString::number(worst)));
   }
 
+  // Simulation > Load Controls: a CSV table replays: every recorded sample logs the table's
+  // interpolated controls, and the Controls dock shows them when scrubbed to
+  void controlTableReplays() {
+    QTemporaryDir tmp;
+    const QString path = tmp.filePath("servo.xml"), table = tmp.filePath("ctrl.csv");
+    QFile f(path), t(table);
+    QVERIFY(f.open(QIODevice::WriteOnly) && t.open(QIODevice::WriteOnly));
+    f.write(kServo);
+    f.close();
+    t.write("t,servo,push\n0,0,0\n1,1,0.2\n2,-0.5,0\n");
+    t.close();
+    MainWindow w;
+    QVERIFY(openShown(w, path));
+    QVERIFY(w.loadControls(table).isEmpty());
+    QVERIFY(simulateUntil(w.playback(), 2.5));
+    const Recording& r = w.playback()->recording();
+    double worst = 0;
+    for (std::size_t k = 0; k < r.size(); ++k) {
+      const double s = r.time(k);
+      const double expected = s <= 1 ? s : s <= 2 ? 1 - 1.5 * (s - 1) : -0.5;
+      worst = std::max(worst, std::abs(r.controlsAt(s)(0) - expected));
+    }
+    QVERIFY2(worst < 1e-12, qPrintable(QString::number(worst)));
+    // scrubbed to t = 1 s, the dock shows the controls of the sample there (the log holds one
+    // per step of 1 ms: within a step of the ramp, 1 per second)
+    w.playback()->setTime(1.0);
+    QVERIFY(waitFor([&] { return std::abs(w.controlsPanel()->controls()(0) - 1.0) <= 1.5e-3; }, 2));
+    QVERIFY(std::abs(w.controlsPanel()->controls()(1) - 0.2) <= 0.3e-3);
+    // the servo followed: at t = 2.5 s its arm is on its way to -0.5
+    QVERIFY(r.q(r.indexAt(2.5))(0) < 0.2);
+    // a table naming no actuator is refused, naming the column
+    QFile bad(tmp.filePath("bad.csv"));
+    QVERIFY(bad.open(QIODevice::WriteOnly));
+    bad.write("t,nope\n0,1\n");
+    bad.close();
+    // the refusal shows in a message box, which the user closes (here, a timer)
+    QString shown;
+    QTimer::singleShot(0, [&] {
+      QVERIFY(waitFor([] { return QApplication::activeModalWidget() != nullptr; }, 5));
+      auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+      if (!box) return;
+      shown = box->text() + "\n" + box->informativeText();
+      box->accept();
+    });
+    QVERIFY(w.loadControls(bad.fileName()).contains("column 2: 'nope' is not an actuator"));
+    QVERIFY2(shown.contains("Could not load the controls.") && shown.contains("'nope' is not an actuator"), qPrintable(shown));
+  }
+
   // a model without actuators: no rows, a note, Zero all disabled
   void noActuators() {
     MainWindow w;

@@ -396,6 +396,25 @@ double tendonDampingPower(const Model& m, const Data& d) {
   return p;
 }
 
+void ControlTable::apply(double t, Eigen::Ref<Eigen::VectorXd> ctrl) const {
+  if (times.empty()) return;
+  const auto n = static_cast<Eigen::Index>(times.size());
+  Eigen::Index k = 0;
+  double a = 0.0;  // the weight of row k + 1
+  if (!(t > times.front())) {
+    k = 0;
+  } else if (t >= times.back()) {
+    k = n - 1;
+  } else {
+    k = static_cast<Eigen::Index>(std::upper_bound(times.begin(), times.end(), t) - times.begin()) - 1;
+    a = (t - times[static_cast<std::size_t>(k)]) / (times[static_cast<std::size_t>(k) + 1] - times[static_cast<std::size_t>(k)]);
+  }
+  for (std::size_t c = 0; c < columns.size(); ++c) {
+    const auto j = static_cast<Eigen::Index>(c);
+    ctrl(columns[c]) = a > 0 ? (1 - a) * values(k, j) + a * values(k + 1, j) : values(k, j);
+  }
+}
+
 void clampActivations(const Model& m, Eigen::Ref<Eigen::VectorXd> act) {
   for (std::size_t i = 0; i < m.actuators.size(); ++i)
     if (m.actIndex[i] >= 0 && m.actuators[i].actRange)

@@ -177,6 +177,7 @@ Simulation::Simulation(const Model& model, const SimulationOptions& options)
               model.actuators.empty() && !model.tendonDamping;
   m_ctrl = Eigen::VectorXd::Zero(model.nu());
   for (int k = 0; k < model.nu(); ++k) m_ctrl(k) = model.actuators[static_cast<std::size_t>(k)].ctrl0;
+  m_ctrlNow = m_ctrl;
   m_udot = Eigen::VectorXd::Zero(nu);
   if (model.stops) {
     m_minv.setZero(nv, model.nb);
@@ -246,9 +247,23 @@ void Simulation::setControls(const Eigen::VectorXd& ctrl) {
   m_ctrl = ctrl;
 }
 
+void Simulation::setControlTable(std::shared_ptr<const ControlTable> table) {
+  if (table)
+    for (int c : table->columns)
+      if (c < 0 || c >= m_model.nu())
+        throw std::invalid_argument("Simulation::setControlTable: column of actuator " + std::to_string(c) +
+                                    ", the model has " + std::to_string(m_model.nu()));
+  m_table = std::move(table);
+}
+
+Eigen::VectorXd Simulation::controlsAt(double t) const {
+  Eigen::VectorXd c = m_ctrl;
+  if (m_table) m_table->apply(t, c);
+  return c;
+}
+
 const Data& Simulation::actuationResults() {
-  if (m_model.hasActuation())
-    actuation(m_model, m_data, m_q, m_qd, m_ctrl, m_u.tail(m_model.na));
+  if (m_model.hasActuation()) actuation(m_model, m_data, m_q, m_qd, controlsAt(m_t), m_u.tail(m_model.na));
   return m_data;
 }
 
@@ -326,7 +341,13 @@ const Eigen::VectorXd& Simulation::accel(double t, const Eigen::VectorXd& q,
     m_tauTotal = m_tau;
     if (m_model.controlled) addControlForces(m_model, t, q, qd, m_tauTotal);
     if (m_model.hasActuation()) {
-      actuation(m_model, m_data, q, qd, m_ctrl, u.tail(m_model.na));
+      const Eigen::VectorXd* ctrl = &m_ctrl;
+      if (m_table) {  // scripted: the table at this evaluation's time (no allocation: m_ctrlNow is sized)
+        m_ctrlNow = m_ctrl;
+        m_table->apply(t, m_ctrlNow);
+        ctrl = &m_ctrlNow;
+      }
+      actuation(m_model, m_data, q, qd, *ctrl, u.tail(m_model.na));
       m_tauTotal += m_data.qfrcActuator;
       m_tauTotal += m_data.qfrcPassive;
       m_udot.tail(m_model.na) = m_data.actDot;

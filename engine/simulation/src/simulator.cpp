@@ -22,7 +22,7 @@ constexpr std::size_t kMaxLocalDoubles = std::size_t(8) << 20;
 }  // namespace
 
 struct Simulator::Command {
-  enum class Type { Load, Play, Pause, Step, Reset, SetState, Speed, Unpaced, StopTime, Perturb, Controls, Quit };
+  enum class Type { Load, Play, Pause, Step, Reset, SetState, Speed, Unpaced, StopTime, Perturb, Controls, ControlTable, Quit };
   Type type = Type::Play;
   std::unique_ptr<System> system;
   double value = 0.0;
@@ -30,6 +30,7 @@ struct Simulator::Command {
   long generation = 0;
   Eigen::VectorXd q, qd, w;
   std::optional<Perturbation> perturbation;
+  std::shared_ptr<const ControlTable> table;
 };
 
 Simulator::Simulator() {
@@ -144,6 +145,13 @@ void Simulator::setPerturbation(const std::optional<Perturbation>& perturbation)
   push(m_commandMutex, m_wake, m_commands, std::move(c), m_sent);
 }
 
+void Simulator::setControlTable(std::shared_ptr<const ControlTable> table) {
+  auto c = std::make_unique<Command>();
+  c->type = Command::Type::ControlTable;
+  c->table = std::move(table);
+  push(m_commandMutex, m_wake, m_commands, std::move(c), m_sent);
+}
+
 void Simulator::setControls(const Eigen::VectorXd& ctrl) {
   auto c = std::make_unique<Command>();
   c->type = Command::Type::Controls;
@@ -182,6 +190,8 @@ void Simulator::setStatus() {
 }
 
 void Simulator::record() {
+  // scripted controls change by themselves: each sample logs those acting at its time
+  if (m_sim->controlsVary()) m_local.controls.push_back({m_sim->time(), m_sim->controls()});
   const EnergySample e = m_sim->energy();
   const int nq = m_local.nq, nv = m_local.nv;
   const std::size_t at = m_local.data.size();
@@ -315,6 +325,15 @@ void Simulator::apply(Command& c) {
       try {
         m_sim->setControls(c.q);
         m_local.controls.push_back({m_sim->time(), c.q});
+      } catch (const std::invalid_argument& e) {
+        m_error = e.what();
+      }
+      return;
+    case Command::Type::ControlTable:
+      if (!m_sim) return;
+      try {
+        m_sim->setControlTable(c.table);
+        m_local.controls.push_back({m_sim->time(), m_sim->controls()});
       } catch (const std::invalid_argument& e) {
         m_error = e.what();
       }

@@ -262,6 +262,11 @@ void TreeSystem::setControls(const Eigen::VectorXd& ctrl) {
   m_eval->forces = false;
 }
 
+void TreeSystem::setControlTable(std::shared_ptr<const ControlTable> table) {
+  m_sim->setControlTable(std::move(table));
+  m_eval->forces = false;
+}
+
 void TreeSystem::auxiliaryState(VecOut w) const {
   checkSize(w.size(), auxiliarySize(), "w");
   w = m_sim->auxiliaryState();
@@ -294,7 +299,7 @@ void TreeSystem::needForces() {
   e.tau = m_tau;
   if (m.controlled) addControlForces(m, e.t, e.q, e.v, e.tau);
   if (m.hasActuation()) {
-    actuation(m, e.data, e.q, e.v, m_sim->controls(), e.w.tail(m.na));
+    actuation(m, e.data, e.q, e.v, m_sim->controlsAt(e.t), e.w.tail(m.na));
     e.tau += e.data.qfrcActuator;
     e.tau += e.data.qfrcPassive;
   }

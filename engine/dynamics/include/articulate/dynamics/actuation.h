@@ -10,6 +10,8 @@
 // Units: lengths in m (rad for a joint transmission of a hinge), forces in N (N m), joint
 // forces in each variable's conjugate unit.
 
+#include <vector>
+
 #include "articulate/dynamics/dynamics.h"
 #include "articulate/model/data.h"
 #include "articulate/model/model.h"
@@ -43,6 +45,17 @@ double springEnergy(const Model& model, Data& data, const VecRef& q);
 /// The power the tendon dampers take from the motion (W, >= 0): sum damping Ldot^2, at the
 /// tendon velocities in data (after tendonKinematics or actuation).
 double tendonDampingPower(const Model& model, const Data& data);
+
+/// A control time table (scripted input, a CSV file's: formats/controls.h): the controls of
+/// some actuators at increasing times, linear between them, held before the first and after
+/// the last. Actuators without a column keep the controls set otherwise.
+struct ControlTable {
+  std::vector<double> times;  // strictly increasing (s)
+  std::vector<int> columns;   // the actuator of each column
+  Eigen::MatrixXd values;     // times.size() x columns.size()
+  /// Writes the table's controls at time t (s) into ctrl, its columns' actuators only.
+  void apply(double t, Eigen::Ref<Eigen::VectorXd> ctrl) const;
+};
 
 /// Clamps each activation with an activation range into it (after a step, as MuJoCo does).
 void clampActivations(const Model& model, Eigen::Ref<Eigen::VectorXd> act);

@@ -9,6 +9,7 @@
 // free joints q (nq) and qd (nv) differ in size and dq/dt = configurationDerivative(q, qd)
 // (configuration.h); the quaternions are renormalised after every step.
 
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -115,6 +116,14 @@ class Simulation {
   /// mismatch.
   void setControls(const Eigen::VectorXd& ctrl);
   const Eigen::VectorXd& controls() const { return m_ctrl; }
+  /// Drives the actuators that have a column by `table` (actuation.h; times in this
+  /// simulation's time), interpolated at every derivative evaluation, over the controls set by
+  /// setControls; null removes it. Throws std::invalid_argument for a column that is not an
+  /// actuator.
+  void setControlTable(std::shared_ptr<const ControlTable> table);
+  bool hasControlTable() const { return m_table != nullptr; }
+  /// The controls acting at time t: setControls', with the table's columns at t.
+  Eigen::VectorXd controlsAt(double t) const;
   /// The actuators' results at the current state (the Data's actuation arrays, actuation.h:
   /// lengths, velocities, forces, tendon lengths, the controls as applied, their joint forces).
   const Data& actuationResults();
@@ -197,6 +206,8 @@ class Simulation {
   double m_energyDissipated = 0.0;  // by damping, stops and friction (J)
   double m_actuatorWork = 0.0;      // by the actuators (J)
   Eigen::VectorXd m_ctrl;           // the actuators' controls (nu)
+  std::shared_ptr<const ControlTable> m_table;  // scripted controls over m_ctrl, or null
+  Eigen::VectorXd m_ctrlNow;        // m_ctrl with the table at the evaluation's time
   Eigen::VectorXd m_udot;           // the auxiliary state's rate at the last accel
   double m_energyScale = 1.0;  // M g x 1 m + 1 J: undrivenEnergyGrowthLimit's scale (J)
   // the stops' impulse problem (model.stops): H^-1 columns of the rows, their impulses and boxes

@@ -109,6 +109,10 @@ class Simulator {
   /// next step on and published as a ControlChange at the time they took effect. A load starts
   /// with zero controls. A size mismatch is reported in status().error and changes nothing.
   void setControls(const Eigen::VectorXd& ctrl);
+  /// Drives the actuators by a control table (System::setControlTable; null removes it),
+  /// from the next step on; each published sample then logs the controls acting at its time.
+  /// A refusal is reported in status().error.
+  void setControlTable(std::shared_ptr<const ControlTable> table);
 
   // --- results ---
   /// Takes every snapshot published since the last call (swapping buffers under the lock;

@@ -152,8 +152,16 @@ class System {
   /// Sets the actuators' controls (actuatorSize entries), held from the next step on. Throws
   /// std::invalid_argument on a size mismatch.
   virtual void setControls(const Eigen::VectorXd& ctrl) { checkSize(ctrl.size(), actuatorSize(), "ctrl"); }
-  /// The controls in force (actuatorSize entries).
+  /// The controls in force now (actuatorSize entries; with a control table, its values now).
   virtual Eigen::VectorXd controls() const { return Eigen::VectorXd(); }
+  /// Scripted controls (actuation.h's ControlTable, in this system's time) over those set by
+  /// setControls; null removes them. Throws std::invalid_argument for a column that is not an
+  /// actuator, or for a system without actuators.
+  virtual void setControlTable(std::shared_ptr<const ControlTable> table) {
+    if (table) throw std::invalid_argument("this system has no actuators to drive");
+  }
+  /// Whether the controls change by themselves from step to step (a control table acts).
+  virtual bool controlsVary() const { return false; }
   /// The actuators' forces at the current state (actuatorSize entries; N or N m).
   virtual Eigen::VectorXd actuatorForces() { return Eigen::VectorXd(); }
 
@@ -348,7 +356,9 @@ class TreeSystem : public System {
   std::string actuatorName(int i) const override;
   std::optional<std::array<double, 2>> controlRange(int i) const override;
   void setControls(const Eigen::VectorXd& ctrl) override;
-  Eigen::VectorXd controls() const override { return m_sim->controls(); }
+  Eigen::VectorXd controls() const override { return m_sim->controlsAt(m_sim->time()); }
+  void setControlTable(std::shared_ptr<const ControlTable> table) override;
+  bool controlsVary() const override { return m_sim->hasControlTable(); }
   Eigen::VectorXd actuatorForces() override { return m_sim->actuationResults().actuatorForce; }
   void currentConstraintForces(VecOut lambda) override;
   int bodies() const override { return m_model->nb; }
