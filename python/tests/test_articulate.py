@@ -125,7 +125,10 @@ def test_dynamics_equal_the_cli_to_the_last_bit(name):
     assert np.array_equal(articulate.crba(m, q), np.array(ref["H"]))
     assert np.array_equal(articulate.rnea(m, q, qd, np.zeros(m.nv)), ref["bias"])
     if not m.constraints:  # the CLI's qdd is then the constrained dynamics
-        assert np.array_equal(articulate.aba(m, q, qd, tau), ref["qdd"])
+        # with the actuators' (zero controls) and the passive joint forces (springs, damping)
+        # the CLI adds to tau, as MuJoCo's qacc has them
+        forces = tau + np.array(ref["qfrc_actuator"]) + np.array(ref["qfrc_passive"])
+        assert np.array_equal(articulate.aba(m, q, qd, forces), ref["qdd"])
     # bias() is the same quantity by the engine's own bias function
     assert np.allclose(articulate.bias(m, q, qd), ref["bias"], rtol=1e-12, atol=1e-12)
     # tau = H qdd + C closes the loop

@@ -341,6 +341,65 @@ class TestActuation : public QObject {
              qPrintable(error));
   }
 
+  // a muscle without lengthrange on a tendon across limited joints: its range is found as
+  // MuJoCo's compiler finds it (the tendon's extremes within the limits: here, by hand, the
+  // fixed tendon q1 - 0.5 q2 over the box [-1, 1.2] x [-0.4, 0.8])
+  void muscleLengthRangeIsFound() {
+    const std::string xml =
+        "<mujoco><compiler angle='radian' autolimits='true' inertiafromgeom='false'/><worldbody><body name='a'>"
+        "<joint name='j1' axis='0 1 0' range='-1 1.2'/><inertial pos='0 0 -0.3' mass='1' diaginertia='0.01 0.01 0.01'/>"
+        "<body name='b' pos='0 0 -0.6'><joint name='j2' axis='0 1 0' range='-0.4 0.8'/>"
+        "<inertial pos='0 0 -0.2' mass='0.5' diaginertia='0.005 0.005 0.005'/></body></body></worldbody>"
+        "<tendon><fixed name='t'><joint joint='j1' coef='1'/><joint joint='j2' coef='-0.5'/></fixed></tendon>"
+        "<actuator><muscle name='m' tendon='t'/></actuator></mujoco>";
+    MjcfImport report;
+    const ModelSpec spec = specFromMjcf(xml, "muscle.xml", &report);
+    QVERIFY(spec.actuators[0].lengthRange);
+    const auto r = *spec.actuators[0].lengthRange;
+    qInfo() << "muscle length range found:" << r[0] << r[1] << "(exact: -1.4, 1.4)";
+    QVERIFY2(std::abs(r[0] + 1.4) < 1e-12 && std::abs(r[1] - 1.4) < 1e-12, qPrintable(QString("%1 %2").arg(r[0]).arg(r[1])));
+    std::string notes;
+    for (const std::string& n : report.notes) notes += n + "\n";
+    QVERIFY2(notes.find("the length range of 1 muscle(s) was found") != std::string::npos, notes.c_str());
+  }
+
+  // a sweep varies an actuator's initial control and its gain by JSON pointers: each run's
+  // servo settles at its equilibrium kp (ctrl - q) = m g l sin q
+  void sweepOverControlsAndGains() {
+    QTemporaryDir tmp;
+    const ModelSpec spec = specFromMjcf(pendulum("damping='4'", "<position name='servo' joint='hinge' kp='60'/>"), "servo.xml");
+    saveModel(tmp.filePath("servo.json").toStdString(), spec);
+    QFile sweep(tmp.filePath("servo_sweep.json"));
+    QVERIFY(sweep.open(QIODevice::WriteOnly));
+    sweep.write(R"({"format": "articulate-sweep", "version": 1, "model": "servo.json", "duration": 8, "dt": 0.001,
+      "parameters": [{"name": "target", "pointer": "/actuators/0/initial_ctrl", "values": [-0.5, 0.25, 1.0]},
+                     {"name": "kp", "pointer": "/actuators/0/gain_parameters/0", "values": [30.0, 90.0]}],
+      "metrics": [{"final": "q0"}]})");
+    sweep.close();
+    // the servo's bias follows its kp only through bias_parameters[1]: a sweep of the gain alone
+    // changes the actuator, as the model file says it is (gain kp, bias -60 q here)
+    QProcess p;
+    p.start(ARTICULATE_CLI, {"sweep", sweep.fileName(), "-o", tmp.filePath("out"), "-j", "1"});
+    QVERIFY(p.waitForFinished(120000));
+    QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+    QFile results(tmp.filePath("out/results.csv"));
+    QVERIFY(results.open(QIODevice::ReadOnly));
+    const QStringList lines = QString::fromUtf8(results.readAll()).split('\n', Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), 7);
+    const QStringList header = lines[0].split(',');
+    const int target = static_cast<int>(header.indexOf("target")), kp = static_cast<int>(header.indexOf("kp")),
+              q = static_cast<int>(header.indexOf("final(q0)"));
+    QVERIFY(target >= 0 && kp >= 0 && q >= 0);
+    for (int k = 1; k < lines.size(); ++k) {
+      const QStringList v = lines[k].split(',');
+      const double c = v[target].toDouble(), gain = v[kp].toDouble(), end = v[q].toDouble();
+      // force = gain ctrl - 60 q (the bias kept its -60): equilibrium gain c - 60 q = m g l sin q
+      double e = 0;
+      for (int it = 0; it < 100; ++it) e -= (gain * c - 60 * e - 9.81 * std::sin(e)) / (-60 - 9.81 * std::cos(e));
+      QVERIFY2(std::abs(end - e) < 1e-5, qPrintable(QString("ctrl %1 kp %2: q %3, equilibrium %4").arg(c).arg(gain).arg(end).arg(e)));
+    }
+  }
+
   // bad input: named by file, line and element, and nothing half-read
   void badInputIsNamed_data() {
     QTest::addColumn<QString>("xml");
@@ -360,7 +419,7 @@ class TestActuation : public QObject {
     QTest::newRow("tendon geom") << QString::fromStdString(pendulum("", "", "<tendon><spatial name='t'><site site='top'/><geom geom='gone'/><site site='s'/></spatial></tendon>"))
                                  << "<geom>: geom 'gone' is not a named geom of this model";
     QTest::newRow("muscle range") << QString::fromStdString(pendulum("", "<muscle name='m' joint='hinge'/>"))
-                                  << "<muscle name='m'>: a muscle needs its lengthrange";
+                                  << "<muscle name='m'>: a muscle's length range could not be found";
     QTest::newRow("no transmission") << QString::fromStdString(pendulum("", "<motor name='m'/>"))
                                      << "<motor name='m'>: an actuator needs a transmission";
   }

@@ -249,7 +249,7 @@ ojson actuatorsJson(const ModelSpec& s) {
     j["bias"] = kBiases[static_cast<std::size_t>(a.bias)];
     if (a.bias != ActuatorSpec::Bias::None || a.biasPrm != ActuatorSpec{}.biasPrm) j["bias_parameters"] = parameters(a.biasPrm);
     if (a.ctrlRange) j["ctrl_range"] = range(*a.ctrlRange);
-    if (a.ctrl0 != 0) j["initial_ctrl"] = a.ctrl0;
+    j["initial_ctrl"] = a.ctrl0;  // always: a sweep's pointer reaches it
     if (a.forceRange) j["force_range"] = range(*a.forceRange);
     if (a.actRange) j["act_range"] = range(*a.actRange);
     if (a.lengthRange) j["length_range"] = range(*a.lengthRange);

@@ -18,6 +18,7 @@
 #include <Eigen/Geometry>
 #include <tinyxml2.h>
 
+#include "articulate/dynamics/actuation.h"
 #include "articulate/formats/files.h"
 #include "articulate/formats/json.h"
 #include "articulate/formats/mesh.h"
@@ -138,6 +139,8 @@ struct State {
   std::map<std::string, int> siteIndex;    // MJCF site name -> spec.sites index
   std::map<std::string, mjcf::NamedGeom> geomsByName;  // for tendons' wrapping
   bool lengthRangeUseLimit = false;        // <compiler><lengthrange uselimit>
+  std::vector<std::pair<int, const XMLElement*>> lengthRanges;  // muscles whose range is found
+  int computedRanges = 0;
   std::set<std::string> names;             // body names given so far
   std::vector<std::string> renamed;        // "'a' (file:line) is 'a_2'": a body name used twice
   bool ground = false;                     // the world has a horizontal plane at z = 0
@@ -1260,6 +1263,30 @@ void readActuation(State& s, const std::vector<const XMLElement*>& tendons, cons
   c.skipped = &s.skipped;
   for (const XMLElement* t : tendons) mjcf::readTendons(c, t, s.spec);
   for (const XMLElement* a : actuators) mjcf::readActuators(c, a, s.spec);
+  s.lengthRanges = c.lengthRanges;
+}
+
+// the muscles without a length range (mjcf_actuation.cpp): found on the complete model by
+// actuatorLengthRange, as MuJoCo's compiler finds them by simulating (<compiler lengthrange>)
+void computeLengthRanges(State& s) {
+  if (s.lengthRanges.empty()) return;
+  ModelSpec probe = s.spec;  // their gains stand aside: they need the range being found
+  for (const auto& [k, e] : s.lengthRanges) {
+    ActuatorSpec& a = probe.actuators[static_cast<std::size_t>(k)];
+    a.gain = ActuatorSpec::Gain::Fixed;
+    a.bias = ActuatorSpec::Bias::None;
+  }
+  const Model m = compile(probe);
+  Data d(m);
+  for (const auto& [k, e] : s.lengthRanges) {
+    const std::array<double, 2> r = actuatorLengthRange(m, d, k);
+    if (!(r[1] - r[0] > 1e-9 * (1 + std::abs(r[0]))))
+      throw s.fail(e, "a muscle's length range could not be found: pushed along its moment arms, its length does not "
+                      "settle at two different extremes within the joints' limits (an unlimited joint turns on, or it does "
+                      "not change); give lengthrange");
+    s.spec.actuators[static_cast<std::size_t>(k)].lengthRange = r;
+  }
+  s.computedRanges = static_cast<int>(s.lengthRanges.size());
 }
 
 void readTop(State& s, const XMLElement* root) {
@@ -1319,6 +1346,9 @@ void importNotes(const State& s, std::vector<std::string>& notes) {
     if (s.renamed.size() > 5) list += ", and " + std::to_string(s.renamed.size() - 5) + " more";
     notes.push_back(std::to_string(s.renamed.size()) + " body name(s) already taken were renamed: " + list);
   }
+  if (s.computedRanges)
+    notes.push_back("the length range of " + std::to_string(s.computedRanges) + " muscle(s) was found as MuJoCo's compiler finds it "
+                    "(its length pushed to its extremes within the joints' limits); give lengthrange to set it");
   if (s.planes) notes.push_back(std::to_string(s.planes) + " plane(s) are not used: Articulate's ground is the horizontal plane z = 0 of the world");
   if (s.ground && !s.spec.contacts.empty()) {
     const int* n = s.contactShapes;
@@ -1361,6 +1391,7 @@ ModelSpec specFromMjcf(const std::string& xml, const std::string& source, MjcfIm
   readTop(s, root);
   if (s.spec.bodies.empty()) throw FormatError(source, "the worldbody has no body that moves");
   robot::setInertias(s.spec, s.masses);
+  computeLengthRanges(s);
   // MuJoCo's soft limits push a joint that starts past its range back over many steps;
   // Articulate's stops would snap it in the first step, so it starts on the range's end
   std::vector<std::string> clamped;

@@ -305,9 +305,8 @@ ActuatorSpec finish(Context& c, const XMLElement* e, const std::string& tag, con
   } else if (muscle) {
     if (c.lengthRangeUseLimit && targetRange)
       out.lengthRange = targetRange;
-    else
-      throw c.fail(e, "a muscle needs its lengthrange: MuJoCo's compiler finds it by simulation, which Articulate does not "
-                      "do; give lengthrange, or <compiler><lengthrange uselimit='true'/></compiler> with a limited joint or tendon");
+    else  // found once the model is complete, as MuJoCo's compiler finds it (actuatorLengthRange)
+      c.lengthRanges.emplace_back(static_cast<int>(spec.actuators.size()), e);
   }
   return out;
 }

@@ -45,6 +45,9 @@ struct Context {
   // parents' first), and its <tendon> defaults
   std::map<std::string, std::vector<std::pair<std::string, Attrs>>> actuatorDefaults;
   std::map<std::string, Attrs> tendonDefaults;
+  // the muscles whose length range the reader computes once the model is complete (index in
+  // spec.actuators, element): no lengthrange given, none from a limited joint or tendon
+  std::vector<std::pair<int, const tinyxml2::XMLElement*>> lengthRanges;
   std::map<std::string, int>* notModelled = nullptr;              // element -> count
   std::map<std::string, std::set<std::string>>* skipped = nullptr;  // element -> attributes
   std::vector<std::string>* notes = nullptr;

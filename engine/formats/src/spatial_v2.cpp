@@ -368,16 +368,20 @@ ojson specToSpatialV2(const ModelSpec& original, std::vector<std::string>* notes
     notes->push_back(std::to_string(meshes) + " mesh drawing(s) are not stored: spatial_v2's showmotion draws no meshes");
   if (!original.sites.empty() && notes)
     notes->push_back(std::to_string(original.sites.size()) + " site(s) are not stored: spatial_v2 has no sites");
+  if (!original.actuators.empty() && notes)
+    notes->push_back(std::to_string(original.actuators.size()) + " actuator(s) are not stored: spatial_v2 models have none");
+  if (!original.tendons.empty() && notes)
+    notes->push_back(std::to_string(original.tendons.size()) + " tendon(s) are not stored: spatial_v2 models have none");
   if (opacities && notes)
     notes->push_back(std::to_string(opacities) + " opacity instruction(s) are not stored: showmotion draws every shape opaque");
   const auto spheres = std::count_if(original.contacts.begin(), original.contacts.end(), [](const ContactPointSpec& c) { return c.radius > 0; });
   if (spheres && notes)
     notes->push_back(std::to_string(spheres) + " contact sphere(s) are stored as their centre points: spatial_v2's gc points have no radius");
   const auto jointExtras = std::count_if(original.bodies.begin(), original.bodies.end(), [](const BodySpec& b) {
-    return b.damping > 0 || b.friction > 0 || b.armature > 0 || !b.limits.empty();
+    return b.damping > 0 || b.friction > 0 || b.armature > 0 || b.stiffness > 0 || !b.limits.empty();
   });
   if (jointExtras && notes)
-    notes->push_back("the damping, friction, limits and armature of " + std::to_string(jointExtras) +
+    notes->push_back("the damping, friction, limits, armature and springs of " + std::to_string(jointExtras) +
                      " joint(s) are not stored: spatial_v2 models have none");
   const bool planar = spec.arithmetic == Arithmetic::Planar;
   auto matrixJson = [](const Eigen::MatrixXd& M) {

@@ -436,6 +436,8 @@ std::vector<std::string> exportNotes(const ModelSpec& spec, int dropped) {
   if (controlled) notes.push_back("the controllers of " + std::to_string(controlled) + " joint(s) are not stored");
   const auto armature = std::count_if(spec.bodies.begin(), spec.bodies.end(), [](const BodySpec& b) { return b.armature > 0; });
   if (armature) notes.push_back("the armature of " + std::to_string(armature) + " joint(s) is not stored: URDF has none");
+  const auto springs = std::count_if(spec.bodies.begin(), spec.bodies.end(), [](const BodySpec& b) { return b.stiffness > 0; });
+  if (springs) notes.push_back("the springs of " + std::to_string(springs) + " joint(s) are not stored: URDF has none");
   if (!spec.contacts.empty())
     notes.push_back(std::to_string(spec.contacts.size()) + " ground-contact point(s) are not stored");
   if (!spec.forces.empty())

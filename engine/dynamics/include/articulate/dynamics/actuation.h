@@ -10,6 +10,7 @@
 // Units: lengths in m (rad for a joint transmission of a hinge), forces in N (N m), joint
 // forces in each variable's conjugate unit.
 
+#include <array>
 #include <vector>
 
 #include "articulate/dynamics/dynamics.h"
@@ -56,6 +57,17 @@ struct ControlTable {
   /// Writes the table's controls at time t (s) into ctrl, its columns' actuators only.
   void apply(double t, Eigen::Ref<Eigen::VectorXd> ctrl) const;
 };
+
+/// The range of an actuator's length (its MuJoCo lengthrange) where a file gives none: from the
+/// initial pose, the length pushed down and up along its moment arms (projected gradient
+/// steps of at most 0.01 rad or m per joint, the joints held within their limits, a free base
+/// held still) until it stops changing: the extremes that MuJoCo's compiler reaches by
+/// simulating the model pushed by the actuator (mj_setLengthRange), found without its
+/// integrator. The actuator's `lengthRange` must not be needed here (muscle gains are not
+/// evaluated). Returns {0, 0} when a side does not settle (its length still changes after
+/// 20,000 steps: an unlimited joint turning on), as MuJoCo's compiler fails to converge.
+/// Throws std::invalid_argument for an actuator out of range.
+std::array<double, 2> actuatorLengthRange(const Model& model, Data& data, int actuator);
 
 /// Clamps each activation with an activation range into it (after a step, as MuJoCo does).
 void clampActivations(const Model& model, Eigen::Ref<Eigen::VectorXd> act);
