@@ -16,8 +16,8 @@ namespace {
 // a row of a column-major matrix
 using RowRef = Eigen::Ref<Eigen::RowVectorXd, 0, Eigen::InnerStride<>>;
 
-constexpr double kMinVal = 1e-15;  // MuJoCo's mjMINVAL
-constexpr double kPi = 3.14159265358979323846;
+using detail::kMinVal;  // MuJoCo's mjMINVAL
+using detail::kPi;
 
 using T = ActuatorSpec::Transmission;
 

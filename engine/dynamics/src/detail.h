@@ -9,6 +9,10 @@
 
 namespace art::detail {
 
+/// MuJoCo's mjMINVAL: the smallest divisor its formulas allow (actuation, wrapping).
+inline constexpr double kMinVal = 1e-15;
+inline constexpr double kPi = 3.14159265358979323846;
+
 inline void checkSize(const char* fn, const char* arg, Eigen::Index got, Eigen::Index want) {
   if (got != want) {
     std::ostringstream s;

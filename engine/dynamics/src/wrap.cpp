@@ -10,13 +10,14 @@
 #include <cmath>
 
 #include "articulate/dynamics/actuation.h"
+#include "detail.h"
 
 namespace art {
 
 namespace {
 
-constexpr double kMinVal = 1e-15;  // MuJoCo's mjMINVAL
-constexpr double kPi = 3.14159265358979323846;
+using detail::kMinVal;  // MuJoCo's mjMINVAL
+using detail::kPi;
 
 using V2 = Eigen::Vector2d;
 
