@@ -31,6 +31,16 @@ const char* kServo =
     "</body></worldbody><actuator><position name='servo' joint='hinge' kp='20' ctrlrange='-1.5 1.5'/>"
     "<motor name='push' joint='hinge' gear='2'/></actuator></mujoco>";
 
+// writes kServo into `tmp` and opens it in the shown window
+bool openServo(MainWindow& w, const QTemporaryDir& tmp) {
+  const QString path = tmp.filePath("servo.xml");
+  QFile f(path);
+  if (!f.open(QIODevice::WriteOnly)) return false;
+  f.write(kServo);
+  f.close();
+  return openShown(w, path);
+}
+
 // drags a slider's handle to the fraction `to` of its groove with the mouse
 void drag(QSlider* s, double to) {
   QStyleOptionSlider opt;
@@ -61,13 +71,8 @@ class TestControls : public QObject {
 
   void dragTurnsServoToTarget() {
     QTemporaryDir tmp;
-    const QString path = tmp.filePath("servo.xml");
-    QFile f(path);
-    QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write(kServo);
-    f.close();
     MainWindow w;
-    QVERIFY(openShown(w, path));
+    QVERIFY(openServo(w, tmp));
     ControlsPanel* c = w.controlsPanel();
     QCOMPARE(c->rowCount(), 2);
     // the dock is a tab: raise it so that its slider takes the mouse
@@ -175,13 +180,8 @@ class TestControls : public QObject {
   // Keyframes dock's button brings them back, into the panel and the simulation
   void keyframesKeepControls() {
     QTemporaryDir tmp;
-    const QString path = tmp.filePath("servo.xml");
-    QFile f(path);
-    QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write(kServo);
-    f.close();
     MainWindow w;
-    QVERIFY(openShown(w, path));
+    QVERIFY(openServo(w, tmp));
     ControlsPanel* c = w.controlsPanel();
     QDoubleSpinBox* box = c->spinBox(0);
     box->setFocus();
@@ -216,13 +216,8 @@ class TestControls : public QObject {
   // kp (ctrl - q) - kv qd at every sample
   void plotsOfActuators() {
     QTemporaryDir tmp;
-    const QString path = tmp.filePath("servo.xml");
-    QFile f(path);
-    QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write(kServo);
-    f.close();
     MainWindow w;
-    QVERIFY(openShown(w, path));
+    QVERIFY(openServo(w, tmp));
     PlotsPanel* plots = w.plots();
     QVERIFY(plots->chosen().size() >= 3);
     plots->choose({"ctrl[0] servo", "force[0] servo", "q[0] arm", "qd[0] arm"});
