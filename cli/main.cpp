@@ -388,6 +388,8 @@ int runSimulate(const SimulateArgs& a) {
     std::cout << ", energy projection removed " << tree->simulation().energyProjected() << " J";
   if (tree && (tree->model().controlled || tree->model().stops))
     std::cout << ", joints dissipated " << tree->simulation().energyDissipated() << " J";
+  if (tree && !tree->model().actuators.empty())
+    std::cout << ", actuators did " << tree->simulation().actuatorWork() << " J of work";
   std::cout << "), wrote " << written << " samples to " << a.output << "\n";
   return 0;
 }

@@ -213,8 +213,19 @@ bool MainWindow::restoreKeyframe(int k) {
     // at the keyframe's time (clamped to the recording), its state, paused: Play goes on from it
     m_playback->pause();
     m_playback->setTime(f.time);
-    m_playback->setStateHere(offerToLift(f.q, tr("Keyframe '%1'").arg(QString::fromStdString(f.name))), f.qd);
-    // its controls act again (the activations start from zero, as after any set state)
+    const Eigen::VectorXd q = offerToLift(f.q, tr("Keyframe '%1'").arg(QString::fromStdString(f.name)));
+    // its activations too: the auxiliary state's tail, after the contact state's reset value
+    Eigen::VectorXd w;
+    if (const auto* tree = dynamic_cast<const TreeSystem*>(m_display.get());
+        tree && f.act.size() && f.act.size() == tree->model().na && q.size() == m_display->positionSize() &&
+        f.qd.size() == m_display->velocitySize()) {
+      m_display->setState(f.time, q, f.qd);
+      w.resize(m_display->auxiliarySize());
+      m_display->auxiliaryState(w);
+      w.tail(f.act.size()) = f.act;
+    }
+    m_playback->setStateHere(q, f.qd, w);
+    // and its controls act again
     if (f.ctrl.size() && f.ctrl.size() == m_display->actuatorSize()) m_playback->setControls(f.ctrl);
     showControls();
   }

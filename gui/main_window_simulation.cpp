@@ -40,8 +40,11 @@ void MainWindow::startTimeline() {
   for (const BodySpec& b : m_model->spec.bodies)
     dissipative =
         dissipative || b.damping > 0 || b.friction > 0 || b.limits.lower || b.limits.upper;
+  // an actuated tree, or a recording whose actuators did work, also plots their work
+  const bool actuated = (m_model->motion && m_model->motion->actuatorWork.size()) ||
+                        (m_display && m_display->actuatorSize() > 0);
   m_plots->setQuantities(positions, velocities, constraints,
-                         dissipative && !m_rigid && !m_structure);
+                         dissipative && !m_rigid && !m_structure, actuated && !m_rigid && !m_structure);
   setActuationPlots();
   if (m_model->motion) {
     Recording r = Recording::fromMotion(*m_model->motion);
@@ -61,7 +64,7 @@ void MainWindow::setActuationPlots() {
   // per actuator: its control (the recording's log), force (evaluated at the sample) and
   // activation (the sample's auxiliary state); per tendon its length
   auto model = std::make_shared<const Model>(tree->model());
-  auto data = std::make_shared<Data>(*model);
+  auto workspace = std::make_shared<Data>(*model);
   const int nu = model->nu(), na = model->na, nt = static_cast<int>(model->tendons.size());
   const int contact = contactStateSize(*model);
   std::vector<std::string> names;
@@ -93,9 +96,9 @@ void MainWindow::setActuationPlots() {
     if (r.positionSize() != model->nq() || r.velocitySize() != model->nv()) return std::nan("");
     if (k < nu) return controls(r, s)(k);
     if (k >= firstAct && k < firstLength) return activations(r, s)(model->actIndex[static_cast<std::size_t>(actOf[static_cast<std::size_t>(k - firstAct)])]);
-    actuation(*model, *data, r.q(s), r.qd(s), controls(r, s), activations(r, s));
-    if (k < 2 * nu) return data->actuatorForce(k - nu);
-    return data->tendonLength(k - firstLength);
+    actuation(*model, *workspace, r.q(s), r.qd(s), controls(r, s), activations(r, s));
+    if (k < 2 * nu) return workspace->actuatorForce(k - nu);
+    return workspace->tendonLength(k - firstLength);
   });
 }
 
@@ -251,7 +254,12 @@ QString MainWindow::statusOverlayText() {
     const double T = r.kinetic(k), V = r.potential(k);
     lines << tr("E %1 J (T %2, V %3)").arg(T + V, 0, 'f', 4).arg(T, 0, 'f', 4).arg(V, 0, 'f', 4);
     // what damping, friction and stops took out: E + dissipated stays the initial energy
-    if (const double D = r.dissipated(k); D != 0)
+    if (const double D = r.dissipated(k), W = r.work(k); W != 0)
+      lines << tr("dissipated %1 J, actuator work %2 J (E + dissipated - work %3 J)")
+                   .arg(D, 0, 'f', 4)
+                   .arg(W, 0, 'f', 4)
+                   .arg(T + V + D - W, 0, 'f', 4);
+    else if (D != 0)
       lines << tr("dissipated %1 J (E + dissipated %2 J)").arg(D, 0, 'f', 4).arg(T + V + D, 0, 'f', 4);
   }
   return lines.join('\n');

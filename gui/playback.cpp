@@ -200,11 +200,11 @@ void Playback::resumeFromHere() {
   const std::size_t k = m_recording.indexAt(m_time);
   const double t = m_recording.time(k);
   const Eigen::VectorXd q = m_recording.q(k), qd = m_recording.qd(k), w = m_recording.auxiliary(k);
-  const double dissipated = m_recording.dissipated(k);
+  const double dissipated = m_recording.dissipated(k), work = m_recording.work(k);
   m_recording.truncateAfter(t);
   m_recording.truncateAfter(std::nextafter(t, -1e300));  // the sample itself comes back
-  // the ground's deformation too, and the energy dissipated so far goes on counting
-  m_generation = m_simulator->setState(t, q, qd, w, dissipated);
+  // the ground's deformation too, and the energy dissipated and work done so far go on counting
+  m_generation = m_simulator->setState(t, q, qd, w, dissipated, work);
   logPerturbation(t);
   resumeControls(t);
   m_reportedProblem = false;
@@ -229,7 +229,7 @@ void Playback::restart() {
 void Playback::restartFrom(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd) {
   if (!m_live) return;
   m_recording.clear();
-  sendState(t, q, qd, 0.0);  // a new recording: nothing dissipated yet
+  sendState(t, q, qd, {});  // a new recording: nothing dissipated or done yet
   m_follow = true;
   emit stateChanged();
 }
@@ -238,9 +238,9 @@ void Playback::continueFrom(Recording history, double t, const Eigen::VectorXd& 
                             const Eigen::VectorXd& qd) {
   if (!m_live) return;
   m_recording = std::move(history);
-  const double dissipated = dissipatedAt(t);
+  const Account before = accountAt(t);
   m_recording.truncateAfter(std::nextafter(t, -1e300));  // the simulator sends the sample at t
-  sendState(t, q, qd, dissipated);
+  sendState(t, q, qd, before);
   m_follow = true;
   emit stateChanged();
 }
@@ -254,9 +254,9 @@ void Playback::restoreRecording(Recording recording, double playhead) {
   Eigen::VectorXd q, qd, shownQ, shownQd;
   m_recording.stateAt(end, q, qd);
   m_recording.stateAt(shown, shownQ, shownQd);
-  const double dissipated = dissipatedAt(end);
+  const Account before = accountAt(end);
   m_recording.truncateAfter(std::nextafter(end, -1e300));  // the simulator sends the sample at end
-  sendState(end, q, qd, dissipated);
+  sendState(end, q, qd, before);
   // the playhead stays where it was (as in setStateHere, it does not follow meanwhile)
   m_follow = false;
   m_time = shown;
@@ -274,12 +274,12 @@ Recording Playback::releaseRecording() {
   return taken;
 }
 
-void Playback::setStateHere(const Eigen::VectorXd& q, const Eigen::VectorXd& qd) {
+void Playback::setStateHere(const Eigen::VectorXd& q, const Eigen::VectorXd& qd, const Eigen::VectorXd& w) {
   if (!m_live || !m_simulator) return;
   if (m_playing) pause();
-  const double dissipated = dissipatedAt(m_time);
+  const Account before = accountAt(m_time);
   m_recording.truncateAfter(std::nextafter(m_time, -1e300));  // the simulator sends the sample at t
-  sendState(m_time, q, qd, dissipated);
+  sendState(m_time, q, qd, before, w);
   // the playhead stays at t until that sample arrives (showFrame then shows it); following the
   // shorter recording meanwhile would show the old state for a frame
   m_follow = false;
@@ -289,13 +289,15 @@ void Playback::setStateHere(const Eigen::VectorXd& q, const Eigen::VectorXd& qd)
   emit stateChanged();
 }
 
-double Playback::dissipatedAt(double t) const {
-  return m_recording.empty() ? 0.0 : m_recording.dissipated(m_recording.indexAt(t));
+Playback::Account Playback::accountAt(double t) const {
+  if (m_recording.empty()) return {};
+  const std::size_t k = m_recording.indexAt(t);
+  return {m_recording.dissipated(k), m_recording.work(k)};
 }
 
 void Playback::sendState(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
-                         double dissipated) {
-  m_generation = m_simulator->setState(t, q, qd, {}, dissipated);
+                         Account before, const Eigen::VectorXd& w) {
+  m_generation = m_simulator->setState(t, q, qd, w, before.dissipated, before.work);
   logPerturbation(t);
   resumeControls(t);
   m_reportedProblem = false;
@@ -358,7 +360,7 @@ void Playback::takeSnapshots() {
       if (m_recording.empty() || m_batch.time(k) >= m_recording.endTime())
         m_recording.append(m_batch.time(k), m_batch.q(k), m_batch.qd(k), m_batch.kinetic(k),
                            m_batch.potential(k), m_batch.lambda(k), m_batch.auxiliary(k),
-                           m_batch.dissipated(k));
+                           m_batch.dissipated(k), m_batch.work(k));
     // the mouse's pull, as the thread applied it: part of the recorded motion
     for (const PerturbationChange& c : m_batch.perturbations)
       if (m_recording.perturbations().empty() || c.time >= m_recording.perturbations().back().time)

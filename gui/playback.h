@@ -147,8 +147,10 @@ class Playback : public QObject {
   void restartFrom(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd);
   /// Live: pauses and makes (q, qd) the simulation's state at the playhead (posing with the
   /// joint sliders), discarding the samples from the playhead on; Play continues from it.
-  /// Shows the state at once (frameChanged). Does nothing on an animation.
-  void setStateHere(const Eigen::VectorXd& q, const Eigen::VectorXd& qd);
+  /// Shows the state at once (frameChanged). `w` is its auxiliary state (System::
+  /// auxiliaryState: contact state and activations; empty: the system's reset value). Does
+  /// nothing on an animation.
+  void setStateHere(const Eigen::VectorXd& q, const Eigen::VectorXd& qd, const Eigen::VectorXd& w = {});
   /// One frame of work: takes the simulator's snapshots into the recording, advances the
   /// playhead by the wall time since the last tick times the speed, and emits frameChanged.
   /// A 16 ms timer calls it; tests may call it directly.
@@ -166,11 +168,16 @@ class Playback : public QObject {
   void showFrame(bool force);
   void takeSnapshots();
   void checkStatus();
+  /// The energy dissipated and the actuators' work up to a time (J).
+  struct Account {
+    double dissipated = 0.0, work = 0.0;
+  };
   /// Live: the simulator's new state at time t, shown as the current one, with the energy
-  /// dissipated before it (J; the recording's samples go on counting from it).
-  void sendState(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd, double dissipated);
-  /// The energy dissipated up to the sample at or before t (J; 0 without samples).
-  double dissipatedAt(double t) const;
+  /// account before it (the recording's samples go on counting from it).
+  void sendState(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd, Account before,
+                 const Eigen::VectorXd& w = {});
+  /// The energy account up to the sample at or before t (zero without samples).
+  Account accountAt(double t) const;
   /// Logs the perturbation acting now into the recording at time t (a new state at t).
   void logPerturbation(double t);
   /// Going on from time t: the controls in force there act again (and are logged at t).

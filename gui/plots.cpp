@@ -72,7 +72,9 @@ int PlotsPanel::quantities() const { return kEnergies + static_cast<int>(m_names
 
 QString PlotsPanel::quantityName(int k) const {
   if (k < kEnergies)
-    return QStringList{"kinetic", "potential", "total", "dissipated", "total + dissipated"}[k];
+    return QStringList{"kinetic",         "potential",     "total",
+                       "dissipated",      "total + dissipated", "actuator work",
+                       "total + dissipated - work"}[k];
   return QString::fromStdString(m_names[k - kEnergies]);
 }
 
@@ -83,6 +85,8 @@ double PlotsPanel::value(const Recording& r, int k, std::size_t s) const {
     case 2: return r.kinetic(s) + r.potential(s);
     case 3: return r.dissipated(s);
     case 4: return r.kinetic(s) + r.potential(s) + r.dissipated(s);
+    case 5: return r.work(s);
+    case 6: return r.kinetic(s) + r.potential(s) + r.dissipated(s) - r.work(s);
     default:
       k -= kEnergies;
       if (k < m_nq) return r.q(s)(k);
@@ -95,7 +99,8 @@ double PlotsPanel::value(const Recording& r, int k, std::size_t s) const {
 
 void PlotsPanel::setQuantities(const std::vector<std::string>& positions,
                                const std::vector<std::string>& velocities,
-                               const std::vector<std::string>& constraints, bool dissipative) {
+                               const std::vector<std::string>& constraints, bool dissipative,
+                               bool actuated) {
   for (QLineSeries* s : m_series)
     if (s) {
       m_chart->removeSeries(s);
@@ -115,7 +120,9 @@ void PlotsPanel::setQuantities(const std::vector<std::string>& positions,
   for (int k = 0; k < quantities(); ++k) {
     auto* item = new QListWidgetItem(quantityName(k), m_list);
     item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
-    item->setCheckState(k < 3 || (dissipative && k < kEnergies) ? Qt::Checked : Qt::Unchecked);
+    // a driven model's own balance is total + dissipated - work; a passive one's total + dissipated
+    const bool shown = k < 3 || (actuated ? k == 3 || k == 5 || k == 6 : dissipative && k < 5);
+    item->setCheckState(shown ? Qt::Checked : Qt::Unchecked);
   }
   m_recording = nullptr;
   m_ghosts.clear();
@@ -208,9 +215,11 @@ void PlotsPanel::redraw() {
       m_chart->addSeries(series);
       if (k < kEnergies) {
         // fixed colours, none near the red "now" cursor: kinetic blue, potential green, total
-        // near-black, dissipated violet, total + dissipated olive
+        // near-black, dissipated violet, total + dissipated olive, actuator work orange, total +
+        // dissipated - work teal
         static const QColor kEnergyColours[kEnergies] = {QColor(31, 119, 180), QColor(44, 160, 44), QColor(40, 40, 40),
-                                                         QColor(148, 103, 189), QColor(188, 189, 34)};
+                                                         QColor(148, 103, 189), QColor(188, 189, 34), QColor(255, 127, 14),
+                                                         QColor(23, 190, 207)};
         series->setPen(QPen(kEnergyColours[k], 2));
       }
       series->attachAxis(m_x);
@@ -290,7 +299,7 @@ void PlotsPanel::exportCsv(const QString& path) const {
   for (int k = 0; k < quantities(); ++k)
     if (m_list->item(k)->checkState() == Qt::Checked) {
       chosenKs.push_back(k);
-      // "q[1] link2" is q[1]; "total + dissipated" total+dissipated
+      // "q[1] link2" is q[1]; "total + dissipated" total+dissipated, "actuator work" actuatorwork
       const QString name = quantityName(k);
       out << ","
           << (k < kEnergies ? QString(name).remove(' ') : name.section(' ', 0, 0)).toStdString();

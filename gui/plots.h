@@ -2,7 +2,9 @@
 // The Plots dock: live plots (Qt Charts) of chosen joint positions and velocities, constraint
 // forces, and the kinetic, potential and total energy of the timeline's recording, the energy
 // dissipated so far (Recording::dissipated: joint damping, stops and friction) and the total
-// plus it (constant for a passive model but for the integrator's error), with a cursor at the
+// plus it (constant for a passive model but for the integrator's error), the actuators' work so
+// far (Recording::work) and the total plus dissipated minus it (constant for a driven model but
+// for the integrator's error), with a cursor at the
 // playback time and CSV export of the plotted quantities at every sample.
 
 #include <functional>
@@ -30,10 +32,12 @@ class PlotsPanel : public QWidget {
   /// positionName, velocityName) and of its constraint forces (one per constraint row, e.g.
   /// "lambda[0] pin.x"; drawn from recordings that hold them); resets the choice to the three
   /// energies, and for a `dissipative` system (joint damping, stops or friction) also
-  /// "dissipated" and "total + dissipated".
+  /// "dissipated" and "total + dissipated", for an `actuated` one "dissipated", "actuator work"
+  /// and "total + dissipated - work" instead.
   void setQuantities(const std::vector<std::string>& positions,
                      const std::vector<std::string>& velocities,
-                     const std::vector<std::string>& constraints = {}, bool dissipative = false);
+                     const std::vector<std::string>& constraints = {}, bool dissipative = false,
+                     bool actuated = false);
   /// Quantities derived from a recording's samples, listed after the others (set after
   /// setQuantities, which clears them): their names, and their value at sample k of a
   /// recording (a model's actuators' controls, forces and activations, its tendons' lengths).
@@ -66,8 +70,8 @@ class PlotsPanel : public QWidget {
 
   static constexpr int kMaxPoints = 2000;
   /// The energy series, first in the list: kinetic, potential, total, dissipated, total +
-  /// dissipated.
-  static constexpr int kEnergies = 5;
+  /// dissipated, actuator work, total + dissipated - work.
+  static constexpr int kEnergies = 7;
 
  private:
   // quantity: 0..kEnergies-1 energies, then q, qd, lambda of recording r at sample k

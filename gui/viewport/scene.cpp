@@ -2,6 +2,7 @@
 
 #include "viewport/annotation_layer.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -945,6 +946,9 @@ void Scene::setSegments(const std::vector<SegmentReport>& segments) {
   if (!same && !(segments.empty() && m_segments.empty())) buildSegments(segments);
   m_segments = segments;
   if (!m_segmentLines) return;
+  if (m_tensionShading)
+    for (const SegmentReport& s : segments)
+      if (s.kind == SegmentReport::Kind::Cable && !s.slack) m_tensionScale = std::max(m_tensionScale, s.tension);
   double* pts = static_cast<double*>(m_segmentLines->GetPoints()->GetData()->GetVoidPointer(0));
   unsigned char* rgb =
       static_cast<vtkUnsignedCharArray*>(m_segmentLines->GetCellData()->GetScalars())->GetPointer(0);
@@ -966,12 +970,28 @@ void Scene::setSegments(const std::vector<SegmentReport>& segments) {
       }
     }
     Eigen::Map<Vec3>(line + 3 * (m_segmentStart[k + 1] - m_segmentStart[k] - 1)) = s.b;
-    const auto c = colourOf(s);
+    const bool shaded = m_tensionShading && s.kind == SegmentReport::Kind::Cable && !s.slack && m_tensionScale > 0;
+    const auto c = shaded ? tensionColour(s.tension / m_tensionScale) : colourOf(s);
     std::copy(c.begin(), c.end(), rgb + 3 * k);
   }
   m_segmentLines->GetPoints()->Modified();
   m_segmentLines->GetCellData()->GetScalars()->Modified();
   m_segmentLines->Modified();
+}
+
+std::array<unsigned char, 3> tensionColour(double s) {
+  s = std::isfinite(s) ? std::clamp(s, 0.0, 1.0) : 1.0;
+  // amber (250, 200, 60) to deep red (170, 0, 20): light to dark, readable on the grey floor
+  auto mix = [s](double a, double b) { return static_cast<unsigned char>(std::lround(a + s * (b - a))); };
+  return {mix(250, 170), mix(200, 0), mix(60, 20)};
+}
+
+void Scene::setTensionShading(bool on) {
+  if (on == m_tensionShading) return;
+  m_tensionShading = on;
+  m_tensionScale = 0.0;
+  const std::vector<SegmentReport> again = m_segments;
+  setSegments(again);
 }
 
 std::vector<Vec3> Scene::segmentPolyline(int k) const {

@@ -49,8 +49,14 @@ class Scene {
   /// Draws force elements as lines between their world points, all in one vtkPolyData whose
   /// points and cell colours are rewritten in place (its cells are rebuilt only when the number
   /// or kinds of the segments change): cables straight, red-orange when taut and pale blue-grey
-  /// when slack; springs as green zigzag coils; dampers straight and dark grey.
+  /// when slack; springs as green zigzag coils; dampers straight and dark grey. With tension
+  /// shading on, a taut cable's colour goes from amber to deep red as its tension rises to the
+  /// largest tension drawn since the shading was turned on (tensionColour).
   void setSegments(const std::vector<SegmentReport>& segments);
+  /// Turns tension shading on or off (the forces overlay) and redraws the segments.
+  void setTensionShading(bool on);
+  /// The tension that shades deepest now (N; 0 before any taut cable was drawn shaded).
+  double tensionScale() const { return m_tensionScale; }
   /// The segments last drawn, and the points of segment k's polyline (world coordinates;
   /// straight segments: their two ends).
   const std::vector<SegmentReport>& segments() const { return m_segments; }
@@ -156,6 +162,8 @@ class Scene {
   vtkSmartPointer<vtkPolyData> m_segmentLines;
   vtkSmartPointer<vtkActor> m_segmentActor;
   std::vector<SegmentReport> m_segments;
+  bool m_tensionShading = false;
+  double m_tensionScale = 0.0;  // the largest cable tension drawn shaded (N)
   std::vector<long long> m_segmentStart;  // first point of each segment (size + 1)
   std::vector<double> m_coilWidth;        // springs: half-width of the zigzag (m)
   void buildSegments(const std::vector<SegmentReport>& segments);

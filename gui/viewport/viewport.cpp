@@ -363,6 +363,7 @@ void Viewport::setModel(const ModelSpec& spec, const Eigen::VectorXd& q) {
   d->view.scene->setOverlayVisibility(d->overlays.bodyFrames, d->overlays.jointAxes,
                                       d->overlays.centresOfMass);
   d->view.scene->setSitesVisible(d->overlays.sites);
+  d->view.scene->setTensionShading(d->overlays.constraintForces);
   d->view.scene->setAnnotations({}, d->overlays.bodyNames);
   if (first) d->view.frame(double(width()) / std::max(1, height()));
   else d->view.renderer->GetActiveCamera()->DeepCopy(keep);
@@ -409,6 +410,12 @@ std::array<unsigned char, 3> Viewport::segmentColour(int k) const {
   return d->view.scene ? d->view.scene->segmentColour(k) : std::array<unsigned char, 3>{0, 0, 0};
 }
 
+std::vector<SegmentReport> Viewport::segments() const {
+  return d->view.scene ? d->view.scene->segments() : std::vector<SegmentReport>{};
+}
+
+double Viewport::tensionScale() const { return d->view.scene ? d->view.scene->tensionScale() : 0.0; }
+
 BodyPose Viewport::bodyPose(int body) const {
   if (!d->view.scene || body < 0 || body >= static_cast<int>(d->spec.bodies.size())) return {};
   return d->view.scene->pose(body);
@@ -438,6 +445,7 @@ void Viewport::setOverlays(const Overlays& o) {
   if (d->view.scene) {
     d->view.scene->setOverlayVisibility(o.bodyFrames, o.jointAxes, o.centresOfMass);
     d->view.scene->setSitesVisible(o.sites);
+    d->view.scene->setTensionShading(o.constraintForces);
     d->view.scene->setAnnotations(d->view.scene->annotations(), o.bodyNames);
   }
   d->render();
@@ -799,6 +807,7 @@ void OffscreenView::setOverlays(const Overlays& o) {
   d->overlays = o;
   d->view.scene->setOverlayVisibility(o.bodyFrames, o.jointAxes, o.centresOfMass);
   d->view.scene->setSitesVisible(o.sites);
+  d->view.scene->setTensionShading(o.constraintForces);
   d->view.scene->setAnnotations(d->view.scene->annotations(), o.bodyNames);
 }
 

@@ -18,6 +18,10 @@
 
 namespace art::gui {
 
+/// The colour of a taut cable under a fraction s (0..1, clamped; NaN: 1) of the largest tension
+/// drawn (the forces overlay's tension shading): amber to deep red, RGB 0..255.
+std::array<unsigned char, 3> tensionColour(double s);
+
 /// Standard views.
 enum class StandardView { Front, Side, Top, Iso };
 
@@ -28,7 +32,8 @@ struct Overlays {
   bool centresOfMass = false; // a small sphere at each body's COM
   bool sites = false;         // the model's sites (ModelSpec::sites) as small spheres
   bool contactForces = false;     // contact points touching the ground, reaction arrows
-  bool constraintForces = false;  // loop-closure force arrows, coupling (gear) force labels
+  bool constraintForces = false;  // loop-closure force arrows, coupling (gear) force labels,
+                                  // taut cables and tendons shaded by their tension
   bool systemCom = false;         // the whole system's centre of mass
   bool bodyNames = false;         // each body's name at its centre of mass
   bool trails = false;            // fading paths of `trailBodies` over the last trailSeconds
@@ -176,7 +181,8 @@ class Viewport : public QWidget {
   /// Ghost g's body pose (base coordinates) as drawn now.
   BodyPose ghostPose(int ghost, int body) const;
   /// Draws force elements (springs, dampers, cables; System::segments, world coordinates) as
-  /// lines: cables red-orange when taut and pale blue-grey when slack, springs as green zigzags,
+  /// lines: cables red-orange when taut and pale blue-grey when slack (with the constraint-forces
+  /// overlay on, amber to deep red by tension: Scene::setSegments), springs as green zigzags,
   /// dampers dark grey. Shown with the next render (setBodyPoses renders); a new model clears
   /// them.
   void setSegments(const std::vector<SegmentReport>& segments);
@@ -184,6 +190,9 @@ class Viewport : public QWidget {
   /// its colour (RGB 0..255); empty and black for an index out of range.
   std::vector<Vec3> segmentPolyline(int k) const;
   std::array<unsigned char, 3> segmentColour(int k) const;
+  /// The segments drawn now, and the tension that shades deepest (N; Scene::tensionScale).
+  std::vector<SegmentReport> segments() const;
+  double tensionScale() const;
   /// The pose a body is shown at (base coordinates); identity without a model or for an index
   /// out of range.
   BodyPose bodyPose(int body) const;

@@ -31,6 +31,8 @@ class Model:
     @property
     def nu(self) -> int: ...
     @property
+    def actuators(self) -> List[str]: ...
+    @property
     def nb(self) -> int: ...
     @property
     def bodies(self) -> List[str]: ...
@@ -54,7 +56,7 @@ class Model:
     def to_json(self) -> Dict[str, Any]: ...
     def simulate(self, duration: float, dt: Optional[float] = ..., integrator: Optional[str] = ...,
                  q0: Optional[ArrayLike] = ..., qd0: Optional[ArrayLike] = ...,
-                 ctrl: Optional[ArrayLike] = ..., every: int = ...,
+                 ctrl: Union[ArrayLike, Tuple[ArrayLike, ArrayLike], None] = ..., every: int = ...,
                  energy_projection: bool = ...) -> Trajectory: ...
 
 class Trajectory:
@@ -64,6 +66,7 @@ class Trajectory:
     kinetic: Array
     potential: Array
     dissipated: Array
+    actuator_work: Array
     constraint_forces: Array
     position_names: List[str]
     velocity_names: List[str]

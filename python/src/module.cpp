@@ -259,7 +259,14 @@ simulate() takes every kind.)");
   });
   c.def_property_readonly("nq", [](const PyModel& m) { return m.nq; }, "Number of position variables (size of q).");
   c.def_property_readonly("nv", [](const PyModel& m) { return m.nv; }, "Number of velocity variables (size of qd, qdd, tau).");
-  c.def_property_readonly("nu", [](const PyModel&) { return 0; }, "Number of actuator inputs: 0 until models carry actuators.");
+  c.def_property_readonly("nu", [](const PyModel& m) { return m.model ? m.model->nu() : 0; },
+                          "Number of actuator inputs (size of ctrl; 0 for rigid bodies and structures).");
+  c.def_property_readonly("actuators", [](const PyModel& m) {
+    std::vector<std::string> names;
+    if (m.model)
+      for (const art::ActuatorSpec& a : m.model->actuators) names.push_back(a.name);
+    return names;
+  }, "Actuator names, in ctrl order.");
   c.def_property_readonly("nb", [](const PyModel& m) { return m.tree("nb").nb; }, "Number of bodies of a tree.");
   c.def_property_readonly("bodies", [](const PyModel& m) { return m.tree("bodies").names; }, "Body names, in index order.");
   c.def_property_readonly("joints", [](const PyModel& m) {

@@ -26,7 +26,7 @@ using namespace pybind11::literals;
 
 /// What Model.simulate returns (articulate.Trajectory).
 struct Trajectory {
-  py::array_t<double> t, q, qd, kinetic, potential, dissipated, constraint_forces;
+  py::array_t<double> t, q, qd, kinetic, potential, dissipated, actuator_work, constraint_forces;
   std::vector<std::string> position_names, velocity_names, constraint_names;
   std::string integrator;
   double dt = 0;
@@ -47,13 +47,46 @@ double positive(const py::object& value, const char* name) {
   return x;
 }
 
+// ctrl: a constant (nu,) vector, or (times (K,), values (K, nu)) interpolated linearly in time
+// and held beyond its ends, as a control table (CSV) drives articulate-cli simulate --ctrl
+void applyControls(art::System& sys, const py::object& ctrl) {
+  const int nu = sys.actuatorSize();
+  if (nu == 0) {
+    if (Array::ensure(ctrl).size() > 0)
+      throw py::value_error("ctrl: this model has no actuators (nu = 0): there is nothing to drive");
+    return;
+  }
+  if (!py::isinstance<py::tuple>(ctrl)) {
+    const Array c = input(ctrl, "ctrl", {nu});
+    sys.setControls(Eigen::Map<const Eigen::VectorXd>(c.data(), nu));
+    return;
+  }
+  const auto pair = ctrl.cast<py::tuple>();
+  if (pair.size() != 2)
+    throw py::value_error("ctrl: expected a (nu,) vector or a pair (times (K,), values (K, nu)), got a tuple of " +
+                          std::to_string(pair.size()));
+  const Array times = Array::ensure(pair[0]);
+  if (!times || times.ndim() != 1 || times.size() < 1)
+    throw py::value_error("ctrl[0]: expected the times, a (K,) array with K >= 1");
+  const auto k = static_cast<py::ssize_t>(times.size());
+  const Array values = input(pair[1], "ctrl[1]", {k, nu});
+  auto table = std::make_shared<art::ControlTable>();
+  for (py::ssize_t i = 0; i < k; ++i) {
+    const double t = times.data()[i];
+    if (!std::isfinite(t) || (i > 0 && t <= table->times.back()))
+      throw py::value_error("ctrl[0][" + std::to_string(i) + "]: times must be finite and strictly increasing");
+    table->times.push_back(t);
+  }
+  for (int j = 0; j < nu; ++j) table->columns.push_back(j);
+  table->values = Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>(values.data(), k, nu);
+  sys.setControlTable(std::move(table));
+}
+
 Trajectory simulate(PyModel& pm, const py::object& duration, const py::object& dt,
                     const std::optional<std::string>& integrator, const py::object& q0, const py::object& qd0,
                     const py::object& ctrl, long every, bool energyProjection) {
   const double T = positive(duration, "duration");
   if (every < 1) throw py::value_error("every: must be at least 1, got " + std::to_string(every));
-  if (!ctrl.is_none() && Array::ensure(ctrl).size() > 0)
-    throw py::value_error("ctrl: this model has no actuators (nu = 0): there is nothing to drive");
   art::SimulationOverrides o;
   o.integrator = integrator.value_or("");
   o.dt = dt.is_none() ? 0.0 : positive(dt, "dt");
@@ -62,6 +95,7 @@ Trajectory simulate(PyModel& pm, const py::object& duration, const py::object& d
   art::BuiltSystem s = art::buildSystem(pm.document, o);
   art::System& sys = *s.system;
   const int nq = sys.positionSize(), nv = sys.velocitySize(), nc = sys.constraintSize();
+  if (!ctrl.is_none()) applyControls(sys, ctrl);
   if (!q0.is_none() || !qd0.is_none()) {
     if (!pm.model && std::holds_alternative<art::RigidBodySpec>(pm.document))
       throw py::value_error("q0/qd0: a rigid_body model has no joints (its initial state is the file's 'initial')");
@@ -71,13 +105,13 @@ Trajectory simulate(PyModel& pm, const py::object& duration, const py::object& d
   }
   const double interval = s.dt * static_cast<double>(every);
   const double samples = std::floor(T / interval + 1e-9) + 1;
-  const double bytes = samples * 8.0 * (nq + nv + nc + 4);
+  const double bytes = samples * 8.0 * (nq + nv + nc + 5);
   if (bytes > 8e9)
     throw py::value_error("duration: " + std::to_string(static_cast<long long>(samples)) + " samples of " +
-                          std::to_string(nq + nv + nc + 4) + " numbers would take " +
+                          std::to_string(nq + nv + nc + 5) + " numbers would take " +
                           std::to_string(static_cast<long long>(bytes / 1e9)) + " GB; sample less often (every) or simulate less");
   Trajectory tr;
-  std::vector<double> t, q, v, ke, pe, diss, lam;
+  std::vector<double> t, q, v, ke, pe, diss, work, lam;
   {
     py::gil_scoped_release release;
     Eigen::VectorXd lambda(nc);
@@ -89,6 +123,7 @@ Trajectory simulate(PyModel& pm, const py::object& duration, const py::object& d
       ke.push_back(e.kinetic);
       pe.push_back(e.potential);
       diss.push_back(sys.energyDissipated());
+      work.push_back(sys.actuatorWork());
       if (nc) {
         sys.currentConstraintForces(lambda);
         lam.insert(lam.end(), lambda.data(), lambda.data() + nc);
@@ -107,6 +142,7 @@ Trajectory simulate(PyModel& pm, const py::object& duration, const py::object& d
   tr.kinetic = table(ke, n, -1);
   tr.potential = table(pe, n, -1);
   tr.dissipated = table(diss, n, -1);
+  tr.actuator_work = table(work, n, -1);
   tr.constraint_forces = table(lam, n, nc);
   for (int i = 0; i < nq; ++i) tr.position_names.push_back(sys.positionName(i));
   for (int i = 0; i < nv; ++i) tr.velocity_names.push_back(sys.velocityName(i));
@@ -232,6 +268,7 @@ void bindSimulation(py::module_& mod, ModelClass& model) {
       .def_readonly("kinetic", &Trajectory::kinetic, "Kinetic energy (J), (T,).")
       .def_readonly("potential", &Trajectory::potential, "Potential energy (J), (T,).")
       .def_readonly("dissipated", &Trajectory::dissipated, "Energy the joints' damping, stops and friction took out since the start (J), (T,).")
+      .def_readonly("actuator_work", &Trajectory::actuator_work, "Work the actuators did since the start (J), (T,): total + dissipated - actuator_work stays constant up to the integrator's error.")
       .def_readonly("constraint_forces", &Trajectory::constraint_forces, "Constraint forces lambda, (T, nc) (N, N m: the units of each row).")
       .def_readonly("position_names", &Trajectory::position_names)
       .def_readonly("velocity_names", &Trajectory::velocity_names)

@@ -350,6 +350,27 @@ class TestSimulator : public QObject {
     old["version"] = 1;
     writeFileAtomically(path, old.dump());
     QVERIFY_THROWS_EXCEPTION(FormatError, loadModel(path));
+    // the actuators' work came with version 3: written only when some sample has it, back
+    // exactly, and refused in an older version
+    Motion driven = dissipative;
+    driven.actuatorWork = Eigen::VectorXd::LinSpaced(mo.t.size(), 0.0, 1.5);
+    saveRecording(path, spec, driven);
+    QCOMPARE(fileText(path), formatJson(recordingToJson(spec, driven)));
+    QVERIFY(fileText(path).find("\"version\": 3,") != std::string::npos);
+    const Recording withWork = Recording::fromMotion(*loadModel(path).motion);
+    QCOMPARE(withWork.work(withWork.size() - 1), 1.5);
+    QCOMPARE(withWork.toMotion().actuatorWork, driven.actuatorWork);
+    QCOMPARE(withWork.toMotion().dissipated, driven.dissipated);
+    QCOMPARE(withLoss.toMotion().actuatorWork.size(), Eigen::Index(0));
+    nlohmann::ordered_json older = recordingToJson(spec, driven);
+    older["version"] = 2;
+    writeFileAtomically(path, older.dump());
+    try {
+      loadModel(path);
+      QFAIL("a version 2 recording with actuator_work opened");
+    } catch (const FormatError& e) {
+      QVERIFY2(std::string(e.what()).find("actuator_work: needs version 3") != std::string::npos, e.what());
+    }
     Motion big;
     const Eigen::Index n = 40000;
     big.t = Eigen::VectorXd::LinSpaced(n, 0.0, 40.0);
@@ -509,7 +530,7 @@ class TestSimulator : public QObject {
   void recordingLogsPerturbations() {
     Recording r(1, 1, 0, 2);
     QCOMPARE(r.auxiliarySize(), 2);
-    QCOMPARE(Recording::bytesPerSample(1, 1, 0, 2), sizeof(double) * 8);
+    QCOMPARE(Recording::bytesPerSample(1, 1, 0, 2), sizeof(double) * 9);
     const double w0[2] = {1e-4, -2e-4}, q0 = 0.1, v0 = 0.2;
     r.append(0.0, &q0, &v0, 0, 0, nullptr, w0);
     r.append(1.0, &q0, &v0, 0, 0);  // no auxiliary state: zeros

@@ -15,6 +15,7 @@
 #include "main_window.h"
 #include "playback.h"
 #include "window_test.h"
+#include "viewport/viewport.h"
 
 using namespace art;
 using namespace art::gui;
@@ -23,13 +24,13 @@ using namespace art::test;
 namespace {
 
 // an arm on a hinge without gravity, held by a position servo (kp 20, damped by the joint),
-// and a motor on the same joint
+// and a motor on the same joint whose force follows its control through a 0.1 s filter
 const char* kServo =
     "<mujoco model='servo'><compiler angle='radian' inertiafromgeom='false'/><option gravity='0 0 0'/>"
     "<worldbody><body name='arm'><joint name='hinge' axis='0 1 0' damping='2'/>"
     "<inertial pos='0.3 0 0' mass='1' diaginertia='0.01 0.01 0.01'/><geom type='capsule' fromto='0 0 0 0.6 0 0' size='0.03'/>"
     "</body></worldbody><actuator><position name='servo' joint='hinge' kp='20' ctrlrange='-1.5 1.5'/>"
-    "<motor name='push' joint='hinge' gear='2'/></actuator></mujoco>";
+    "<general name='push' joint='hinge' gear='2' dyntype='filter' dynprm='0.1'/></actuator></mujoco>";
 
 // writes kServo into `tmp` and opens it in the shown window
 bool openServo(MainWindow& w, const QTemporaryDir& tmp) {
@@ -176,8 +177,9 @@ class TestControls : public QObject {
     QVERIFY2(drift < 0.01, qPrintable(QString::number(drift)));
   }
 
-  // a keyframe keeps the controls in force (added with Ctrl+K), and restoring it with the
-  // Keyframes dock's button brings them back, into the panel and the simulation
+  // a keyframe keeps the controls in force and the activations (added with Ctrl+K), and
+  // restoring it with the Keyframes dock's button brings them back, into the panel and the
+  // simulation
   void keyframesKeepControls() {
     QTemporaryDir tmp;
     MainWindow w;
@@ -188,6 +190,11 @@ class TestControls : public QObject {
     box->selectAll();
     QTest::keyClicks(box, "1.25");
     QTest::keyClick(box, Qt::Key_Return);
+    QDoubleSpinBox* push = c->spinBox(1);
+    push->setFocus();
+    push->selectAll();
+    QTest::keyClicks(push, "0.5");
+    QTest::keyClick(push, Qt::Key_Return);
     QVERIFY(simulateUntil(w.playback(), 0.5));
     w.centralWidget()->setFocus();
     key(w, Qt::Key_K, Qt::ControlModifier);
@@ -195,12 +202,19 @@ class TestControls : public QObject {
     const KeyframeSpec kept = w.model()->spec.keyframes[0];
     QCOMPARE(kept.ctrl.size(), Eigen::Index(2));
     QCOMPARE(kept.ctrl(0), 1.25);
-    // the servo's target changes, then the keyframe comes back with its own
+    QCOMPARE(kept.act.size(), Eigen::Index(1));
+    QVERIFY2(kept.act(0) > 0.45 && kept.act(0) < 0.5, qPrintable(QString::number(kept.act(0))));  // 0.5 (1 - e^-5)
+    // the servo's target changes and the push dies away, then the keyframe comes back with its own
     box->setFocus();
     box->selectAll();
     QTest::keyClicks(box, "-1");
     QTest::keyClick(box, Qt::Key_Return);
     QCOMPARE(w.playback()->controls()(0), -1.0);
+    push->setFocus();
+    push->selectAll();
+    QTest::keyClicks(push, "0");
+    QTest::keyClick(push, Qt::Key_Return);
+    QVERIFY(simulateUntil(w.playback(), 1.5));
     auto* dock = qobject_cast<QDockWidget*>(w.keyframes()->parentWidget());
     dock->raise();
     auto* restore = w.keyframes()->findChild<QPushButton*>("restoreKeyframeButton");
@@ -209,6 +223,10 @@ class TestControls : public QObject {
     QTest::mouseClick(restore, Qt::LeftButton);
     QVERIFY(waitFor([&] { return w.playback()->controls()(0) == 1.25; }, 2));
     QCOMPARE(c->controls()(0), 1.25);
+    // the simulation goes on from the kept activation, not from zero
+    const Recording& r = w.playback()->recording();
+    QVERIFY(waitFor([&] { return !r.empty() && r.endTime() == kept.time; }, 2));
+    QCOMPARE(r.auxiliary(r.size() - 1)(r.auxiliarySize() - 1), kept.act(0));
   }
 
   // the Plots dock offers each actuator's control, force and activation and each tendon's
@@ -219,7 +237,10 @@ class TestControls : public QObject {
     MainWindow w;
     QVERIFY(openServo(w, tmp));
     PlotsPanel* plots = w.plots();
-    QVERIFY(plots->chosen().size() >= 3);
+    // an actuated model's energy account is plotted from the start: what its actuators did and
+    // total + dissipated - work, which stays put (not total + dissipated, which they change)
+    QCOMPARE(plots->chosen(), QStringList({"kinetic", "potential", "total", "dissipated", "actuator work",
+                                           "total + dissipated - work"}));
     plots->choose({"ctrl[0] servo", "force[0] servo", "q[0] arm", "qd[0] arm"});
     QCOMPARE(plots->chosen().size(), 4);
     QDoubleSpinBox* box = w.controlsPanel()->spinBox(0);
@@ -235,6 +256,7 @@ class TestControls : public QObject {
     QFile in(csv);
     QVERIFY(in.open(QIODevice::ReadOnly));
     const QStringList lines = QString::fromUtf8(in.readAll()).split('\n', Qt::SkipEmptyParts);
+    in.close();
     QCOMPARE(lines.front(), QString("t,q[0],qd[0],ctrl[0],force[0]"));
     double worst = 0;
     for (int k = 1; k < lines.size(); ++k) {
@@ -245,6 +267,21 @@ class TestControls : public QObject {
       (void)qd;
     }
     QVERIFY2(worst < 1e-12, qPrintable(QString::number(worst)));
+    // the recorded account balances: the servo's work went into energy and the joint's damping
+    plots->choose({"actuator work", "total + dissipated - work"});
+    plots->exportCsv(csv);
+    QVERIFY(in.open(QIODevice::ReadOnly));
+    const QStringList account = QString::fromUtf8(in.readAll()).split('\n', Qt::SkipEmptyParts);
+    in.close();
+    QCOMPARE(account.front(), QString("t,actuatorwork,total+dissipated-work"));
+    double work = 0, drift = 0;
+    const double start = account[1].split(',')[2].toDouble();
+    for (int k = 1; k < account.size(); ++k) {
+      const QStringList v = account[k].split(',');
+      work = std::max(work, std::abs(v[1].toDouble()));
+      drift = std::max(drift, std::abs(v[2].toDouble() - start));
+    }
+    QVERIFY2(work > 0.5 && drift < 1e-4 * work, qPrintable(QString("%1 %2").arg(work).arg(drift)));
   }
 
   // Simulation > Load Controls: a CSV table replays: every recorded sample logs the table's
@@ -293,6 +330,42 @@ class TestControls : public QObject {
     });
     QVERIFY(w.loadControls(bad.fileName()).contains("column 2: 'nope' is not an actuator"));
     QVERIFY2(shown.contains("Could not load the controls.") && shown.contains("'nope' is not an actuator"), qPrintable(shown));
+  }
+
+  // with the forces overlay (F4) on, taut tendons are shaded from amber to deep red by their
+  // tension against the largest drawn, slack ones stay pale; off, taut ones are red-orange again
+  void tendonsShadedByTension() {
+    MainWindow w;
+    QVERIFY(openShown(w, ARTICULATE_TEST_DATA_DIR "/mjcf/actuated_arm.xml"));
+    Viewport* v = w.viewport();
+    QVERIFY(!v->overlays().constraintForces);
+    key(w, Qt::Key_F4);
+    QVERIFY(v->overlays().constraintForces);
+    Eigen::VectorXd ctrl = Eigen::VectorXd::Constant(w.playback()->controls().size(), 0.7);
+    w.playback()->setControls(ctrl);
+    QVERIFY(simulateUntil(w.playback(), 0.3));
+    QTest::qWait(50);
+    auto check = [&](bool shaded) {
+      const std::vector<SegmentReport> seg = v->segments();
+      int taut = 0;
+      double most = 0;
+      for (std::size_t k = 0; k < seg.size(); ++k) {
+        const auto c = v->segmentColour(static_cast<int>(k));
+        std::array<unsigned char, 3> want = seg[k].slack ? std::array<unsigned char, 3>{150, 175, 205}
+                                                         : std::array<unsigned char, 3>{225, 70, 25};
+        if (shaded && !seg[k].slack) want = tensionColour(seg[k].tension / v->tensionScale());
+        if (c != want) return false;
+        taut += !seg[k].slack;
+        most = std::max(most, seg[k].tension);
+      }
+      return taut > 0 && (!shaded || (most <= v->tensionScale() && most > 0));
+    };
+    QVERIFY(check(true));
+    // a harder pull shades deeper: the colour darkens with the tension
+    QVERIFY(tensionColour(0.9)[1] < tensionColour(0.3)[1]);
+    QCOMPARE(tensionColour(1.0), (std::array<unsigned char, 3>{170, 0, 20}));
+    key(w, Qt::Key_F4);
+    QVERIFY(check(false));
   }
 
   // a model without actuators: no rows, a note, Zero all disabled

@@ -735,7 +735,7 @@ class TestMainWindow : public QObject {
     spec.bodies[0].freePosition.z() -= below;
     Eigen::VectorXd crouch = compile(spec).q0;
     crouch(2) -= 0.02;  // 6 cm inside
-    spec.keyframes.push_back({"sunk", 0.0, crouch, compile(spec).qd0});
+    spec.keyframes.push_back({"sunk", 0.0, crouch, compile(spec).qd0, {}, {}});
     QTemporaryDir dir;
     const QString path = dir.filePath("sunk.json");
     art::writeFileAtomically(path.toStdString(), formatJson(specToJson(spec)));

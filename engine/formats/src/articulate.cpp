@@ -1075,7 +1075,7 @@ void specFromJson(const json& doc, ModelSpec& out, Diagnostics& problems) {
 namespace {
 
 // an Articulate recording's samples: t (nt), q (nt x nq), qd (nt x nv), kinetic, potential and
-// (version 2) dissipated (nt)
+// (version 2) dissipated and (version 3) actuator_work (nt)
 void readRecording(const json& doc, int nq, int nv, JsonReader& rd, Motion& mo) {
   const json& jt = doc["t"];
   if (!jt.is_array() || jt.empty()) {
@@ -1106,6 +1106,7 @@ void readRecording(const json& doc, int nq, int nv, JsonReader& rd, Motion& mo) 
   for (const char* f : {"kinetic", "potential"})
     if (doc.contains(f)) rd.vector(doc[f], nt, f, std::string(f) == "kinetic" ? mo.kinetic : mo.potential);
   if (doc.contains("dissipated")) rd.vector(doc["dissipated"], nt, "dissipated", mo.dissipated);
+  if (doc.contains("actuator_work")) rd.vector(doc["actuator_work"], nt, "actuator_work", mo.actuatorWork);
   for (const char* f : {"title", "author", "description", "date"}) {
     if (!doc.contains(f)) continue;
     std::string& dst = f[0] == 't' ? mo.title : f[0] == 'a' ? mo.author : f[0] == 'd' && f[1] == 'e' ? mo.description : mo.date;
@@ -1121,13 +1122,16 @@ bool readRecordingDocument(const json& doc, LoadedModel& out, Diagnostics& probl
   JsonReader rd(problems);
   rd.object(doc, "",
             {"format", "version", "title", "author", "description", "date", "model", "t", "q", "qd",
-             "kinetic", "potential", "dissipated"});
-  // version 2 added `dissipated`; a recording without it is written as version 1
-  if (!doc.contains("version") ||
-      (doc["version"] != 1 && doc["version"] != kRecordingFormatVersion))
-    rd.fail("version", "expected 1 or " + std::to_string(kRecordingFormatVersion));
-  else if (doc["version"] == 1 && doc.contains("dissipated"))
-    rd.fail("dissipated", "needs version " + std::to_string(kRecordingFormatVersion));
+             "kinetic", "potential", "dissipated", "actuator_work"});
+  // version 2 added `dissipated`, version 3 `actuator_work`; a recording is written in the
+  // lowest version that holds it
+  const json version = doc.value("version", json());
+  if (!version.is_number_integer() || version.get<long>() < 1 || version.get<long>() > kRecordingFormatVersion)
+    rd.fail("version", "expected 1 to " + std::to_string(kRecordingFormatVersion));
+  else if (version.get<long>() < 2 && doc.contains("dissipated"))
+    rd.fail("dissipated", "needs version 2 or later");
+  else if (version.get<long>() < 3 && doc.contains("actuator_work"))
+    rd.fail("actuator_work", "needs version 3");
   if (!doc.contains("model")) {
     rd.fail("", "missing field 'model' (an articulate-model document)");
     return false;
@@ -1154,7 +1158,7 @@ bool readRecordingDocument(const json& doc, LoadedModel& out, Diagnostics& probl
 }
 
 int recordingVersion(const Motion& motion) {
-  return motion.dissipated.size() ? kRecordingFormatVersion : 1;
+  return motion.actuatorWork.size() ? 3 : motion.dissipated.size() ? 2 : 1;
 }
 
 ojson recordingToJson(const ModelSpec& spec, const Motion& motion) {
@@ -1185,6 +1189,9 @@ ojson recordingToJson(const ModelSpec& spec, const Motion& motion) {
   if (motion.dissipated.size())
     doc["dissipated"] = std::vector<double>(motion.dissipated.data(),
                                             motion.dissipated.data() + motion.dissipated.size());
+  if (motion.actuatorWork.size())
+    doc["actuator_work"] = std::vector<double>(motion.actuatorWork.data(),
+                                               motion.actuatorWork.data() + motion.actuatorWork.size());
   return doc;
 }
 
@@ -1265,6 +1272,7 @@ void saveRecording(const std::string& path, const ModelSpec& spec, const Motion&
   if (motion.kinetic.size()) numbers("kinetic", motion.kinetic);
   if (motion.potential.size()) numbers("potential", motion.potential);
   if (motion.dissipated.size()) numbers("dissipated", motion.dissipated);
+  if (motion.actuatorWork.size()) numbers("actuator_work", motion.actuatorWork);
   out += "\n}\n";
   file.write(out);
   file.commit();

@@ -17,7 +17,7 @@ namespace art {
 Recording::Recording(int nq, int nv, int nc, int nw)
     : m_nq(nq), m_nv(nv < 0 ? nq : nv), m_nc(nc), m_nw(nw) {
   if (nq < 0 || nc < 0 || nw < 0) throw std::invalid_argument("Recording: negative state size");
-  m_stride = static_cast<std::size_t>(m_nq + m_nv + m_nc + m_nw) + 4;
+  m_stride = static_cast<std::size_t>(m_nq + m_nv + m_nc + m_nw) + 5;
 }
 
 void Recording::setQuaternionBlocks(const std::vector<int>& starts) {
@@ -35,7 +35,8 @@ double* Recording::slot(std::size_t k) {
 }
 
 void Recording::append(double t, const double* q, const double* qd, double kinetic,
-                       double potential, const double* lambda, const double* w, double dissipated) {
+                       double potential, const double* lambda, const double* w, double dissipated,
+                       double work) {
   if (m_size && t < endTime())
     throw std::invalid_argument("Recording::append: time " + std::to_string(t) +
                                 " s is before the last sample's");
@@ -46,11 +47,12 @@ void Recording::append(double t, const double* q, const double* qd, double kinet
   s[1 + m_nq + m_nv] = kinetic;
   s[2 + m_nq + m_nv] = potential;
   s[3 + m_nq + m_nv] = dissipated;
+  s[4 + m_nq + m_nv] = work;
   if (lambda)
-    std::memcpy(s + 4 + m_nq + m_nv, lambda, sizeof(double) * m_nc);
+    std::memcpy(s + 5 + m_nq + m_nv, lambda, sizeof(double) * m_nc);
   else
-    std::fill(s + 4 + m_nq + m_nv, s + 4 + m_nq + m_nv + m_nc, 0.0);
-  double* aux = s + 4 + m_nq + m_nv + m_nc;
+    std::fill(s + 5 + m_nq + m_nv, s + 5 + m_nq + m_nv + m_nc, 0.0);
+  double* aux = s + 5 + m_nq + m_nv + m_nc;
   if (w)
     std::memcpy(aux, w, sizeof(double) * m_nw);
   else
@@ -59,11 +61,11 @@ void Recording::append(double t, const double* q, const double* qd, double kinet
 }
 
 void Recording::append(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
-                       double kinetic, double potential, double dissipated) {
+                       double kinetic, double potential, double dissipated, double work) {
   if (q.size() != m_nq || qd.size() != m_nv)
     throw std::invalid_argument("Recording::append: q needs " + std::to_string(m_nq) +
                                 " entries and qd " + std::to_string(m_nv));
-  append(t, q.data(), qd.data(), kinetic, potential, nullptr, nullptr, dissipated);
+  append(t, q.data(), qd.data(), kinetic, potential, nullptr, nullptr, dissipated, work);
 }
 
 void Recording::clear() {
@@ -172,7 +174,7 @@ Motion Recording::toMotion() const {
   m.qd.resize(nt, m_nv);
   m.kinetic.resize(nt);
   m.potential.resize(nt);
-  bool dissipative = false;
+  bool dissipative = false, actuated = false;
   for (std::size_t k = 0; k < m_size; ++k) {
     m.t(k) = time(k);
     m.q.row(k) = q(k).transpose();
@@ -180,10 +182,15 @@ Motion Recording::toMotion() const {
     m.kinetic(k) = kinetic(k);
     m.potential(k) = potential(k);
     dissipative = dissipative || dissipated(k) != 0.0;
+    actuated = actuated || work(k) != 0.0;
   }
   if (dissipative) {
     m.dissipated.resize(nt);
     for (std::size_t k = 0; k < m_size; ++k) m.dissipated(k) = dissipated(k);
+  }
+  if (actuated) {
+    m.actuatorWork.resize(nt);
+    for (std::size_t k = 0; k < m_size; ++k) m.actuatorWork(k) = work(k);
   }
   return m;
 }
@@ -196,7 +203,8 @@ Recording Recording::fromMotion(const Motion& motion) {
   if (motion.q.rows() != nt || (motion.qd.size() && motion.qd.rows() != nt) ||
       (motion.kinetic.size() && motion.kinetic.size() != nt) ||
       (motion.potential.size() && motion.potential.size() != nt) ||
-      (motion.dissipated.size() && motion.dissipated.size() != nt))
+      (motion.dissipated.size() && motion.dissipated.size() != nt) ||
+      (motion.actuatorWork.size() && motion.actuatorWork.size() != nt))
     throw std::invalid_argument("Recording::fromMotion: t, q, qd and energies differ in length");
   Eigen::VectorXd q(n), qd = Eigen::VectorXd::Zero(nv);
   for (Eigen::Index k = 0; k < nt; ++k) {
@@ -204,7 +212,8 @@ Recording Recording::fromMotion(const Motion& motion) {
     if (motion.qd.size()) qd = motion.qd.row(k).transpose();
     r.append(motion.t(k), q, qd, motion.kinetic.size() ? motion.kinetic(k) : 0.0,
              motion.potential.size() ? motion.potential(k) : 0.0,
-             motion.dissipated.size() ? motion.dissipated(k) : 0.0);
+             motion.dissipated.size() ? motion.dissipated(k) : 0.0,
+             motion.actuatorWork.size() ? motion.actuatorWork(k) : 0.0);
   }
   return r;
 }

@@ -26,7 +26,7 @@ struct Simulator::Command {
   Type type = Type::Play;
   std::unique_ptr<System> system;
   double value = 0.0;
-  double dissipated = 0.0;  // SetState: J dissipated before the state
+  double dissipated = 0.0, work = 0.0;  // SetState: J dissipated and done by actuators before the state
   long generation = 0;
   Eigen::VectorXd q, qd, w;
   std::optional<Perturbation> perturbation;
@@ -103,11 +103,12 @@ long Simulator::reset() {
 }
 
 long Simulator::setState(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
-                         const Eigen::VectorXd& w, double dissipated) {
+                         const Eigen::VectorXd& w, double dissipated, double work) {
   auto c = std::make_unique<Command>();
   c->type = Command::Type::SetState;
   c->value = t;
   c->dissipated = dissipated;
+  c->work = work;
   c->q = q;
   c->qd = qd;
   c->w = w;
@@ -203,11 +204,12 @@ void Simulator::record() {
   s[1 + nq + nv] = e.kinetic;
   s[2 + nq + nv] = e.potential;
   s[3 + nq + nv] = m_dissipatedBefore + m_sim->energyDissipated();
+  s[4 + nq + nv] = m_workBefore + m_sim->actuatorWork();
   try {
     if (m_local.nc)
-      m_sim->currentConstraintForces(Eigen::Map<Eigen::VectorXd>(s + 4 + nq + nv, m_local.nc));
+      m_sim->currentConstraintForces(Eigen::Map<Eigen::VectorXd>(s + 5 + nq + nv, m_local.nc));
     if (m_local.nw)
-      m_sim->auxiliaryState(Eigen::Map<Eigen::VectorXd>(s + 4 + nq + nv + m_local.nc, m_local.nw));
+      m_sim->auxiliaryState(Eigen::Map<Eigen::VectorXd>(s + 5 + nq + nv + m_local.nc, m_local.nw));
   } catch (...) {
     m_local.data.resize(at);  // no half-written sample is ever published
     throw;
@@ -261,7 +263,7 @@ void Simulator::apply(Command& c) {
     case Command::Type::Load:
       m_sim = std::move(c.system);
       m_running = false;
-      m_dissipatedBefore = 0.0;
+      m_dissipatedBefore = m_workBefore = 0.0;
       newGeneration();
       record();
       return;
@@ -269,7 +271,7 @@ void Simulator::apply(Command& c) {
       if (!m_sim) return;
       m_running = false;
       m_sim->reset();
-      m_dissipatedBefore = 0.0;
+      m_dissipatedBefore = m_workBefore = 0.0;
       newGeneration();
       record();
       return;
@@ -287,6 +289,7 @@ void Simulator::apply(Command& c) {
       m_sim->setState(c.value, c.q, c.qd);
       if (c.w.size()) m_sim->setAuxiliaryState(c.w);
       m_dissipatedBefore = std::isfinite(c.dissipated) ? c.dissipated : 0.0;
+      m_workBefore = std::isfinite(c.work) ? c.work : 0.0;
       newGeneration();
       record();
       return;

@@ -21,8 +21,9 @@ struct LoadedModel;  // document.h
 inline constexpr const char* kModelFormatName = "articulate-model";
 inline constexpr int kModelFormatVersion = 1;
 inline constexpr const char* kRecordingFormatName = "articulate-recording";
-/// Version 2 added the energy dissipated per sample; recordings without it are version 1.
-inline constexpr int kRecordingFormatVersion = 2;
+/// Version 2 added the energy dissipated per sample, version 3 the actuators' work; a recording
+/// is written in the lowest version that holds it.
+inline constexpr int kRecordingFormatVersion = 3;
 
 /// The canonical Articulate document for a spec (fields in documentation order).
 nlohmann::ordered_json specToJson(const ModelSpec& spec);
@@ -39,7 +40,7 @@ void specFromJson(const nlohmann::json& doc, ModelSpec& out, Diagnostics& proble
 bool readRecordingDocument(const nlohmann::json& doc, LoadedModel& out, Diagnostics& problems);
 
 /// The version a recording of `motion` is written in: 1 (the version every reader takes) unless
-/// it has the energy dissipated, which version 2 added.
+/// it has the energy dissipated, which version 2 added, or the actuators' work (version 3).
 int recordingVersion(const Motion& motion);
 /// The Articulate recording document for a model and its samples (docs/model-format.md).
 nlohmann::ordered_json recordingToJson(const ModelSpec& spec, const Motion& motion);

@@ -17,6 +17,7 @@ struct Motion {
   Eigen::MatrixXd qd;  // joint velocities (nt x nv), or empty
   Eigen::VectorXd kinetic, potential;  // energies (J) (nt), or empty
   Eigen::VectorXd dissipated;  // energy dissipated since the first sample (J) (nt), or empty
+  Eigen::VectorXd actuatorWork;  // work the actuators did since the first sample (J) (nt), or empty
   std::string title, author, description, date;  // showmotion's animation fields, optional
 };
 

@@ -1,13 +1,13 @@
 #pragma once
 // Recording: every sample of a simulated or loaded motion (time, q, qd, kinetic and potential
-// energy, the energy dissipated since the start (System::energyDissipated, summed over the
-// states the simulation was set to), the nc constraint forces of a system with constraints and
+// energy, the energy dissipated and the actuators' work since the start (System::
+// energyDissipated and actuatorWork, summed over the states the simulation was set to), the nc constraint forces of a system with constraints and
 // its nw auxiliary state variables, System::auxiliaryState: a tree's ground deformation and dent
 // under its contact points), kept for playback and scrubbing, and the log of the perturbations (the
 // mouse's pull) that acted on it. Samples live in fixed-size chunks so that growing a long
-// recording never copies it; memory is 8 (nq + nv + nc + nw + 4) bytes per sample for nq
-// positions, nv velocities, nc constraint rows and nw auxiliary variables (352 bytes for a
-// 20-joint tree without contact: one million samples take 352 MB) plus 8 bytes per 4096
+// recording never copies it; memory is 8 (nq + nv + nc + nw + 5) bytes per sample for nq
+// positions, nv velocities, nc constraint rows and nw auxiliary variables (360 bytes for a
+// 20-joint tree without contact: one million samples take 360 MB) plus 8 bytes per 4096
 // samples.
 
 #include <cstddef>
@@ -50,7 +50,7 @@ class Recording {
   /// forces and nw auxiliary variables.
   static std::size_t bytesPerSample(int nq, int nv = -1, int nc = 0, int nw = 0) {
     return sizeof(double) * (std::size_t(nq) + std::size_t(nv < 0 ? nq : nv) + std::size_t(nc) +
-                             std::size_t(nw) + 4);
+                             std::size_t(nw) + 5);
   }
 
   int positionSize() const { return m_nq; }
@@ -66,11 +66,13 @@ class Recording {
   /// Appends a sample. Times must not decrease: a sample earlier than the last one throws
   /// std::invalid_argument, as does a size mismatch (q: positionSize(), qd: velocitySize()).
   /// `lambda` holds constraintSize() constraint forces and `w` auxiliarySize() auxiliary
-  /// variables (null: zeros); `dissipated` is the energy dissipated since the start (J).
+  /// variables (null: zeros); `dissipated` is the energy dissipated since the start and `work`
+  /// the work the actuators did since the start (J).
   void append(double t, const double* q, const double* qd, double kinetic, double potential,
-              const double* lambda = nullptr, const double* w = nullptr, double dissipated = 0.0);
+              const double* lambda = nullptr, const double* w = nullptr, double dissipated = 0.0,
+              double work = 0.0);
   void append(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd, double kinetic,
-              double potential, double dissipated = 0.0);
+              double potential, double dissipated = 0.0, double work = 0.0);
   /// Removes every sample, perturbation and control change.
   void clear();
   /// Keeps the samples, perturbation and control changes with time <= t and drops the later ones
@@ -104,13 +106,15 @@ class Recording {
   double potential(std::size_t k) const { return at(k)[2 + m_nq + m_nv]; }
   /// The energy dissipated from the start to sample k (J; 0 for motions that do not say).
   double dissipated(std::size_t k) const { return at(k)[3 + m_nq + m_nv]; }
+  /// The work the actuators did from the start to sample k (J; 0 for motions that do not say).
+  double work(std::size_t k) const { return at(k)[4 + m_nq + m_nv]; }
   /// Constraint forces of sample k (constraintSize(); System::constraintForces for units).
   Eigen::Map<const Eigen::VectorXd> lambda(std::size_t k) const {
-    return {at(k) + 4 + m_nq + m_nv, m_nc};
+    return {at(k) + 5 + m_nq + m_nv, m_nc};
   }
   /// Auxiliary state of sample k (auxiliarySize(); System::auxiliaryState).
   Eigen::Map<const Eigen::VectorXd> auxiliary(std::size_t k) const {
-    return {at(k) + 4 + m_nq + m_nv + m_nc, m_nw};
+    return {at(k) + 5 + m_nq + m_nv + m_nc, m_nw};
   }
   /// First and last sample time (0 when empty).
   double startTime() const { return m_size ? time(0) : 0.0; }
@@ -125,7 +129,7 @@ class Recording {
   void stateAt(double t, Eigen::VectorXd& q, Eigen::VectorXd& qd) const;
 
   /// The samples as a Motion (t, q and the optional qd and energies), e.g. for saving; its
-  /// `dissipated` is empty when every sample's is 0.
+  /// `dissipated` (`actuatorWork`) is empty when every sample's is 0.
   Motion toMotion() const;
   /// A recording of a motion; qd, energies and the energy dissipated are zero where the motion
   /// lacks them.
@@ -133,7 +137,7 @@ class Recording {
 
  private:
   int m_nq = 0, m_nv = 0, m_nc = 0, m_nw = 0;
-  std::size_t m_stride = 4, m_size = 0;
+  std::size_t m_stride = 5, m_size = 0;
   std::vector<int> m_quaternions;
   std::vector<PerturbationChange> m_perturbations;
   std::vector<ControlChange> m_controls;

@@ -26,7 +26,8 @@ namespace art {
 
 /// Published samples in one flat buffer: sample k is data[k * stride ...] = t, q (nq), v (nv),
 /// kinetic, potential, the energy dissipated since t = 0 (the `dissipated` of the generation's
-/// setState plus System::energyDissipated), constraint forces (nc; System::
+/// setState plus System::energyDissipated), the actuators' work since t = 0 (likewise `work`
+/// plus System::actuatorWork), constraint forces (nc; System::
 /// currentConstraintForces), auxiliary state (nw; System::auxiliaryState). `controls` are the
 /// actuators' control changes the thread applied, stamped likewise. `perturbations` are the
 /// perturbation changes the thread applied since the previous batch, stamped with the simulation
@@ -38,7 +39,7 @@ struct SnapshotBatch {
   std::vector<double> data;
   std::vector<PerturbationChange> perturbations;
   std::vector<ControlChange> controls;  // control changes applied since the previous batch
-  std::size_t stride() const { return static_cast<std::size_t>(nq + nv + nc + nw) + 4; }
+  std::size_t stride() const { return static_cast<std::size_t>(nq + nv + nc + nw) + 5; }
   std::size_t size() const { return data.size() / stride(); }
   double time(std::size_t k) const { return data[k * stride()]; }
   const double* q(std::size_t k) const { return data.data() + k * stride() + 1; }
@@ -46,7 +47,8 @@ struct SnapshotBatch {
   double kinetic(std::size_t k) const { return data[k * stride() + 1 + nq + nv]; }
   double potential(std::size_t k) const { return data[k * stride() + 2 + nq + nv]; }
   double dissipated(std::size_t k) const { return data[k * stride() + 3 + nq + nv]; }
-  const double* lambda(std::size_t k) const { return q(k) + nq + nv + 3; }
+  double work(std::size_t k) const { return data[k * stride() + 4 + nq + nv]; }
+  const double* lambda(std::size_t k) const { return q(k) + nq + nv + 4; }
   const double* auxiliary(std::size_t k) const { return lambda(k) + nc; }
 };
 
@@ -88,12 +90,12 @@ class Simulator {
   /// Back to the system's initial state at t = 0 (paused). Returns the new generation.
   long reset();
   /// Sets the state (e.g. "resume from here"), with the auxiliary state `w` when given (a
-  /// recorded sample's: System::setAuxiliaryState; empty: the system's reset value) and the
-  /// energy dissipated before t (J: the recorded sample's, so that the published samples go on
-  /// counting from it); keeps playing or pausing. Returns the new generation. A size mismatch
+  /// recorded sample's: System::setAuxiliaryState; empty: the system's reset value), the
+  /// energy dissipated and the actuators' work before t (J: the recorded sample's, so that the
+  /// published samples go on counting from them); keeps playing or pausing. Returns the new generation. A size mismatch
   /// is reported in status().error and changes nothing.
   long setState(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
-                const Eigen::VectorXd& w = {}, double dissipated = 0.0);
+                const Eigen::VectorXd& w = {}, double dissipated = 0.0, double work = 0.0);
   /// Simulated seconds per wall second (> 0); ignored while running as fast as possible.
   void setSpeed(double speed);
   /// Run as fast as possible (true) or paced to the wall clock (false, the default).
@@ -159,6 +161,7 @@ class Simulator {
   bool m_running = false, m_unpaced = false;
   double m_speed = 1.0, m_stopTime = 0.0;
   double m_dissipatedBefore = 0.0;  // J dissipated before the system's state was last set
+  double m_workBefore = 0.0;        // J the actuators did before it
   long m_steps = 0, m_threadGeneration = 0, m_applied = 0;
   std::string m_error;
 
