@@ -138,6 +138,10 @@ int runDynamicsCommand(const DynamicsArgs& a) {
   out["actuator_velocity"] = vector(data.actuatorVelocity);
   out["actuator_force"] = vector(data.actuatorForce);
   out["act_dot"] = vector(data.actDot);
+  // each actuator's length range (min, max; MuJoCo's actuator_lengthrange, flat; 0 0 where none)
+  out["actuator_lengthrange"] = nlohmann::ordered_json::array();
+  for (const ActuatorSpec& u : model.actuators)
+    for (double x : u.lengthRange.value_or(std::array<double, 2>{0.0, 0.0})) out["actuator_lengthrange"].push_back(x);
   out["ten_length"] = vector(data.tendonLength);
   out["ten_velocity"] = vector(data.tendonVelocity);
   out["qfrc_actuator"] = vector(actuator);

@@ -225,7 +225,11 @@ int main(int argc, char** argv) {
   QTimer::singleShot(0, &window, [&window, model, options] {
     // unsaved changes a crash left behind come first (not when grabbing for documentation)
     if (options.grab.isEmpty() && window.offerRecovery()) return;
-    if (model.isEmpty() || !window.openFile(model)) return;
+    if (model.isEmpty() || !window.openFile(model)) {
+      // an unattended grab has nothing to show: it fails instead of waiting
+      if (!options.grab.isEmpty()) QCoreApplication::exit(fail("cannot open " + model));
+      return;
+    }
     if (options.timeSet) window.showTime(options.time);
     // the bundled example starts moving, so that the first thing a user sees is alive
     if (options.model.isEmpty() && options.grab.isEmpty()) window.playback()->play();

@@ -2,6 +2,7 @@
 #include "main_window.h"
 
 #include <algorithm>
+#include <cstdio>
 
 #include <QAction>
 #include <QCloseEvent>
@@ -694,6 +695,10 @@ void MainWindow::updateTitle() {
 void MainWindow::showError(const QString& title, const QString& details) {
   m_lastError = title + "\n" + details;
   statusBar()->showMessage(title + " " + details.section('\n', 0, 0));
+  if (!m_asking) {  // unattended: nobody would close a box
+    std::fprintf(stderr, "%s\n%s\n", qPrintable(title), qPrintable(details));
+    return;
+  }
   const QStringList lines = details.split('\n', Qt::SkipEmptyParts);
   QString visible = details;
   if (lines.size() > kVisibleProblemLines)

@@ -232,8 +232,9 @@ class MainWindow : public QMainWindow {
   /// whose root is a free joint: asks whether to lift the root by that depth so that the lowest
   /// point touches the ground. Returns q, lifted when the user says Yes. `what` names the state.
   Eigen::VectorXd offerToLift(const Eigen::VectorXd& q, const QString& what);
-  /// Whether questions that are offers (offerToLift) are asked; off for unattended runs
-  /// (--grab-window), which keep the state as it is.
+  /// Whether questions that are offers (offerToLift) are asked and errors shown in message
+  /// boxes; off for unattended runs (--grab-window), which keep the state as it is and print
+  /// errors to stderr instead of waiting for a click.
   void setAsking(bool asking) { m_asking = asking; }
   Autosaver* autosaver() const { return m_autosaver; }
 

@@ -892,6 +892,7 @@ std::array<unsigned char, 3> colourOf(const SegmentReport& s) {
                      : std::array<unsigned char, 3>{225, 70, 25};
     case SegmentReport::Kind::Spring: return {40, 165, 60};
     case SegmentReport::Kind::Damper: return {70, 70, 75};
+    case SegmentReport::Kind::Rod: return {120, 125, 135};
   }
   return {0, 0, 0};
 }

@@ -15,6 +15,7 @@
 #include "articulate/formats/urdf.h"
 #include "articulate/formulations/tree_simulation.h"
 #include "articulate/model/model.h"
+#include "articulate/simulation/system.h"
 
 using namespace art;
 
@@ -221,6 +222,35 @@ class TestActuation : public QObject {
     ModelSpec sagging = held;
     for (ActuatorSpec& a : sagging.actuators) a.biasPrm[0] = 0;
     QVERIFY(worstDrift(sagging) > drift);
+  }
+
+  // the shipped slider-crank engine: its drawn connecting rod is crankLength long from the
+  // crank pin to a piston on the slider's axis, whose distance from the slider site is the
+  // actuator's length; the piston servo turns the crank to the angle of its stroke
+  void sliderCrankRodAndStroke() {
+    const ModelSpec spec = loadMjcf(ARTICULATE_MODELS_DIR "/robots/mjcf_slider_crank/slider_crank.xml");
+    auto model = std::make_shared<const Model>(compile(spec));
+    QCOMPARE(model->nu(), 2);
+    TreeSystem system(model, SimulationOptions{});
+    Data d(*model);
+    std::vector<SegmentReport> seg;
+    for (double angle : {0.0, 0.7, 2.0, -2.5}) {
+      const Eigen::VectorXd q = Eigen::VectorXd::Constant(1, angle), qd = Eigen::VectorXd::Zero(1);
+      system.segments(q, qd, seg);
+      QCOMPARE(seg.size(), std::size_t(2));
+      QVERIFY(seg[0].kind == SegmentReport::Kind::Rod && seg[1].kind == SegmentReport::Kind::Rod);
+      QVERIFY(std::abs((seg[0].a - seg[0].b).norm() - 0.22) < 1e-12);  // the rod
+      const Vec3 stroke = seg[1].b - seg[1].a;                          // along the cylinder
+      QVERIFY(std::abs(stroke.y()) < 1e-12 && std::abs(stroke.z()) < 1e-12);
+      actuation(*model, d, q, qd, Eigen::VectorXd::Zero(2), Eigen::VectorXd());
+      QVERIFY(std::abs(-stroke.x() - d.actuatorLength(0)) < 1e-12);
+    }
+    // off the dead centre (where the rod points at the axle, and no piston force turns it)
+    system.setState(0.0, Eigen::VectorXd::Constant(1, 0.5), Eigen::VectorXd::Zero(1));
+    system.setControls((Eigen::VectorXd(2) << 0.2, 0.0).finished());
+    QVERIFY(system.advanceTo(3.0));
+    actuation(*model, d, system.positions(), system.velocities(), system.controls(), Eigen::VectorXd());
+    QVERIFY2(std::abs(d.actuatorLength(0) - 0.2) < 0.01, qPrintable(QString::number(d.actuatorLength(0))));
   }
 
   // a legged robot on the ground, its motors taken away, stands on Add Servos' servos

@@ -18,6 +18,10 @@
 // pulley; tendon springs and dampers; hinge, slide, ball and free joint springs with springref;
 // and default classes whose actuator defaults stack in MuJoCo's order (a class's <position>
 // leaving its bias on a <general> of that class).
+//
+// The shipped muscle arm (models/robots/mjcf_muscle_arm) gives its muscles no lengthrange: both
+// compilers find them, MuJoCo's by simulating the arm pushed by each muscle, Articulate's by
+// pushing the length along its moment arms within the joint limits (actuatorLengthRange).
 #include <QtTest>
 
 #include <cmath>
@@ -158,6 +162,41 @@ class TestActuationMujoco : public QObject {
  private slots:
   // tests/data/mjcf/actuated_arm.xml: a fixed base, so qacc compares too
   void armAgreesWithMujoco() { agrees(ARTICULATE_TEST_DATA_DIR "/mjcf/actuated_arm.xml", "arm", 9, true); }
+  // the muscle arm's computed length ranges: MuJoCo's soft joint limits let its simulation
+  // overshoot the limits a little, so its ranges hold Articulate's (which stop at the limits)
+  // and are wider by under 1e-3 of the range; given MuJoCo's ranges, every quantity agrees
+  void muscleArmAgreesWithMujoco() {
+    const QString file = ARTICULATE_MODELS_DIR "/robots/mjcf_muscle_arm/muscle_arm.xml";
+    QTemporaryDir tmp;
+    const QString statePath = tmp.filePath("state.json");
+    QVERIFY(writeFile(statePath, R"({"joints": []})"));
+    const json art = runJson(ARTICULATE_CLI, {"dynamics", file, "--json"});
+    const json mj = runJson(ARTICULATE_REF_MUJOCO, {file, statePath});
+    QVERIFY(art.is_object() && mj.is_object());
+    const std::vector<double> a = art["actuator_lengthrange"], m = mj["actuator_lengthrange"];
+    const std::vector<std::string> names = art["actuators"];
+    QCOMPARE(names.size(), std::size_t(6));
+    QCOMPARE(a.size(), std::size_t(12));
+    QCOMPARE(m.size(), a.size());
+    QFile in(file);
+    QVERIFY(in.open(QIODevice::ReadOnly));
+    QString given = QString::fromUtf8(in.readAll());
+    double worst = 0;
+    for (std::size_t k = 0; k < names.size(); ++k) {
+      const double range = m[2 * k + 1] - m[2 * k], below = a[2 * k] - m[2 * k], above = m[2 * k + 1] - a[2 * k + 1];
+      QVERIFY2(range > 0.05 && below >= 0 && above >= 0, qPrintable(QString::fromStdString(names[k])));
+      worst = std::max(worst, (below + above) / range);
+      const QString muscle = QString("<muscle name='%1' tendon='%1'").arg(QString::fromStdString(names[k]));
+      QVERIFY(given.contains(muscle));
+      given.replace(muscle, muscle + QString(" lengthrange='%1 %2'").arg(m[2 * k], 0, 'g', 17).arg(m[2 * k + 1], 0, 'g', 17));
+    }
+    qInfo().noquote() << QString("muscle arm: computed length ranges within %1 of the range of MuJoCo's").arg(worst);
+    QVERIFY2(worst < 1e-3, qPrintable(QString::number(worst)));
+    const QString withRanges = tmp.filePath("muscle_arm.xml");
+    QVERIFY(writeFile(withRanges, given.toStdString()));
+    agrees(withRanges, "muscle arm", 8, false);
+  }
+
   void floatingAgreesWithMujoco() {
     QTemporaryDir tmp;
     const QString path = tmp.filePath("floating.xml");

@@ -11,7 +11,8 @@
 // STATE.json may also give "ctrl" (nu) and "act" (na), the actuators' controls and activations.
 // Prints {"coordinates": [{"joint", "index"}] per degree of freedom in MuJoCo's order, "H",
 // "bias", "gravity", "armature", the actuators' and tendons' names and quantities (lengths,
-// velocities, forces, act_dot), qfrc_actuator and qfrc_passive, qacc (MuJoCo's own), and the
+// velocities, forces, act_dot; actuator_lengthrange, the compiler's, min and max per actuator in
+// one flat list), qfrc_actuator and qfrc_passive, qacc (MuJoCo's own), and the
 // number of active constraint rows and contacts (nefc, ncon)}, H, bias and the joint forces in
 // Articulate's velocity coordinates: for a free
 // joint qvel = [R v; w] = T qd, so H = T' M T and bias = T' (qfrc_bias + M dT/dt qd), with
@@ -153,6 +154,7 @@ int main(int argc, char** argv) {
                     {"actuator_length", list(d->actuator_length, m->nu)},
                     {"actuator_velocity", list(d->actuator_velocity, m->nu)},
                     {"actuator_force", list(d->actuator_force, m->nu)},
+                    {"actuator_lengthrange", list(m->actuator_lengthrange, 2 * m->nu)},
                     {"act_dot", list(d->act_dot, m->na)},
                     {"ten_length", list(d->ten_length, m->ntendon)},
                     {"ten_velocity", list(d->ten_velocity, m->ntendon)},

@@ -78,14 +78,21 @@ double jointTransmission(const Model& m, const ActuatorSpec& a, const VecRef& q,
 
 // a slider-crank's length and moment row: the crank site's distance along the slider's z axis
 // to where a rod of crankLength from it meets that axis
+// the slider-crank's determinant: av^2 + rod^2 - |v|^2 for v from the slider site to the crank
+// pin and av its component along the slider's axis (no real slider point where <= 0)
+double crankDeterminant(const ActuatorSpec& a, const Vec3& axis, const Vec3& v, double& av) {
+  av = v.dot(axis);
+  return av * av + a.crankLength * a.crankLength - v.dot(v);
+}
+
 double sliderCrank(const Model& m, Data& d, const ActuatorSpec& a, RowRef row) {
   Vec3 crank, slider;
   Mat3 Rc, Rs;
   siteFrame(m, d, a.target, crank, Rc);
   siteFrame(m, d, a.reference, slider, Rs);
   const Vec3 axis = Rs.col(2), v = crank - slider;
-  const double rod = a.crankLength, av = v.dot(axis);
-  const double det = av * av + rod * rod - v.dot(v);
+  double av;
+  const double det = crankDeterminant(a, axis, v, av);
   double length;
   Vec3 dlda, dldv;
   if (det <= 0) {
@@ -107,6 +114,26 @@ double sliderCrank(const Model& m, Data& d, const ActuatorSpec& a, RowRef row) {
   }
   return a.gear[0] * length;
 }
+
+}  // namespace
+
+SliderCrankPoints sliderCrankPoints(const Model& m, const Data& d, int actuator) {
+  if (actuator < 0 || actuator >= static_cast<int>(m.actuators.size()) ||
+      m.actuators[static_cast<std::size_t>(actuator)].transmission != ActuatorSpec::Transmission::SliderCrank)
+    throw std::invalid_argument("sliderCrankPoints: actuator " + std::to_string(actuator) + " is not a slider-crank");
+  const ActuatorSpec& a = m.actuators[static_cast<std::size_t>(actuator)];
+  SliderCrankPoints out;
+  Mat3 Rc, Rs;
+  siteFrame(m, d, a.target, out.crank, Rc);
+  siteFrame(m, d, a.reference, out.slider, Rs);
+  const Vec3 axis = Rs.col(2);
+  double av;
+  const double det = crankDeterminant(a, axis, out.crank - out.slider, av);
+  out.piston = out.slider + (det > 0 ? av - std::sqrt(det) : av) * axis;
+  return out;
+}
+
+namespace {
 
 // a site transmission's length and moment row (without a reference site: the wrench gear in the
 // site's axes, length 0; with one: the site's displacement and rotation from it)

@@ -310,7 +310,10 @@ void TreeSystem::needForces() {
 void TreeSystem::segments(const Eigen::VectorXd& q, const Eigen::VectorXd& v, std::vector<SegmentReport>& out) {
   const Model& m = *m_model;
   out.clear();
-  if (std::none_of(m.tendons.begin(), m.tendons.end(), [](const TendonSpec& t) { return t.spatial(); })) return;
+  const bool rods = std::any_of(m.actuators.begin(), m.actuators.end(), [](const ActuatorSpec& a) {
+    return a.transmission == ActuatorSpec::Transmission::SliderCrank;
+  });
+  if (!rods && std::none_of(m.tendons.begin(), m.tendons.end(), [](const TendonSpec& t) { return t.spatial(); })) return;
   checkSize(q.size(), m.nq(), "q");
   if (v.size()) checkSize(v.size(), m.nv(), "v");
   const Eigen::VectorXd& u = m_sim->auxiliaryState();
@@ -336,6 +339,18 @@ void TreeSystem::segments(const Eigen::VectorXd& q, const Eigen::VectorXd& v, st
       s.slack = !(tension > 0);
       out.push_back(s);
     }
+  }
+  // each slider-crank's connecting rod (pin to piston) and the piston's travel from its site
+  for (std::size_t a = 0; rods && a < m.actuators.size(); ++a) {
+    if (m.actuators[a].transmission != ActuatorSpec::Transmission::SliderCrank) continue;
+    const SliderCrankPoints p = sliderCrankPoints(m, m_data, static_cast<int>(a));
+    SegmentReport s;
+    s.kind = SegmentReport::Kind::Rod;
+    s.a = p.crank;
+    s.b = p.piston;
+    out.push_back(s);
+    s.a = p.slider;
+    out.push_back(s);
   }
 }
 

@@ -37,6 +37,17 @@ void tendonKinematics(const Model& model, Data& data, const VecRef& q, const Vec
 void actuation(const Model& model, Data& data, const VecRef& q, const VecRef& qd, const VecRef& ctrl,
                const VecRef& act);
 
+/// A slider-crank transmission's mechanism at the pose of the last actuation on `data` (world
+/// coordinates, m): the slider site, the slider point (where the rod, crankLength long from the
+/// crank pin, meets the slider's axis, the site's z axis; the pin's projection on the axis where
+/// the rod cannot reach it) and the crank pin: what the app draws as the piston's travel and
+/// the connecting rod. Throws std::invalid_argument for an actuator out of range or with
+/// another transmission.
+struct SliderCrankPoints {
+  Vec3 slider, piston, crank;
+};
+SliderCrankPoints sliderCrankPoints(const Model& model, const Data& data, int actuator);
+
 /// The potential energy of the joint and tendon springs at q (J): 1/2 k d^2 summed, d a hinge's
 /// or slide's q - springRef, a ball joint's rotation angle from its initial orientation (and a
 /// free joint's also its distance from its initial position), a tendon's L - springLength.

@@ -64,9 +64,11 @@ struct ContactReport {
 };
 
 /// A force element drawn as a line between two world points: a structure's spring, damper or
-/// cable (natural/structure.h, apparatuses), a piece of a tree's spatial tendon (a cable).
+/// cable (natural/structure.h, apparatuses), a piece of a tree's spatial tendon (a cable), or
+/// a rigid link that has no body (a slider-crank actuator's connecting rod and the piston's
+/// travel along its slider axis: a rod).
 struct SegmentReport {
-  enum class Kind { Spring, Damper, Cable };  // a damper: a spring without stiffness
+  enum class Kind { Spring, Damper, Cable, Rod };  // a damper: a spring without stiffness
   Kind kind = Kind::Spring;
   Vec3 a = Vec3::Zero(), b = Vec3::Zero();  // the two attachment points, world (m)
   double tension = 0.0;  // N, positive pulls the points together (never negative for cables)
