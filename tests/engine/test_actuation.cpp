@@ -16,6 +16,7 @@
 #include "articulate/formulations/tree_simulation.h"
 #include "articulate/model/model.h"
 #include "articulate/simulation/system.h"
+#include "arm7.h"
 
 using namespace art;
 
@@ -183,22 +184,7 @@ class TestActuation : public QObject {
   // Add Servos on a 7-joint arm under gravity, without a drive of its own: it falls; with the
   // servos (5 Hz, critically damped, gravity carried) it holds its pose within 0.01 rad for 5 s
   void servosHoldAnArm() {
-    ModelSpec spec;
-    spec.name = "arm7";
-    const JointType axes[7] = {JointType::Rz, JointType::Ry, JointType::Rz, JointType::Ry, JointType::Rz, JointType::Ry, JointType::Rz};
-    const double pose[7] = {0.3, 0.8, -0.2, -1.0, 0.4, 0.6, 0.1};
-    for (int i = 0; i < 7; ++i) {
-      BodySpec b;
-      b.name = "link" + std::to_string(i + 1);
-      b.parent = i - 1;
-      b.joint.type = axes[i];
-      b.translation = i ? Vec3(0, 0, 0.3) : Vec3::Zero();
-      b.inertia = InertiaSpec::fromMassComInertia(2.0 - 0.2 * i, Vec3(0, 0, 0.15), Vec3(0.02, 0.02, 0.004).asDiagonal());
-      b.q0 = pose[i];
-      b.damping = 0.1;
-      b.limits.effort = 300;
-      spec.bodies.push_back(b);
-    }
+    const ModelSpec spec = test::sevenJointArm();
     const auto worstDrift = [](const ModelSpec& s) {
       const Model m = compile(s);
       SimulationOptions o;
@@ -393,15 +379,17 @@ class TestActuation : public QObject {
     QVERIFY2(notes.find("the length range of 1 muscle(s) was found") != std::string::npos, notes.c_str());
   }
 
-  // a sweep varies an actuator's initial control and its gain by JSON pointers: each run's
-  // servo settles at its equilibrium kp (ctrl - q) = m g l sin q
+  // a sweep of an MJCF file varies an actuator's initial control and its gain by JSON pointers
+  // into its Articulate form: each run's servo settles at its equilibrium kp (ctrl - q) = m g l sin q
   void sweepOverControlsAndGains() {
     QTemporaryDir tmp;
-    const ModelSpec spec = specFromMjcf(pendulum("damping='4'", "<position name='servo' joint='hinge' kp='60'/>"), "servo.xml");
-    saveModel(tmp.filePath("servo.json").toStdString(), spec);
+    QFile xml(tmp.filePath("servo.xml"));
+    QVERIFY(xml.open(QIODevice::WriteOnly));
+    xml.write(pendulum("damping='4'", "<position name='servo' joint='hinge' kp='60'/>").c_str());
+    xml.close();
     QFile sweep(tmp.filePath("servo_sweep.json"));
     QVERIFY(sweep.open(QIODevice::WriteOnly));
-    sweep.write(R"({"format": "articulate-sweep", "version": 1, "model": "servo.json", "duration": 8, "dt": 0.001,
+    sweep.write(R"({"format": "articulate-sweep", "version": 1, "model": "servo.xml", "duration": 8, "dt": 0.001,
       "parameters": [{"name": "target", "pointer": "/actuators/0/initial_ctrl", "values": [-0.5, 0.25, 1.0]},
                      {"name": "kp", "pointer": "/actuators/0/gain_parameters/0", "values": [30.0, 90.0]}],
       "metrics": [{"final": "q0"}]})");

@@ -368,7 +368,7 @@ class TestSweep : public QObject {
   void cliInterruptAndResume() {
     QTemporaryDir tmp;
     json doc = doublePendulumSweep();
-    doc["duration"] = 20.0;  // long enough runs (about 0.1 s each) to interrupt
+    doc["duration"] = 4.0;  // 24 runs of 20,000 steps (about 0.02 s each): time to interrupt
     doc["dt"] = 2e-4;
     doc["every"] = 100;
     writeJson(tmp.filePath("dp.json"), doc);

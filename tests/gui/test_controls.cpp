@@ -15,6 +15,7 @@
 #include "main_window.h"
 #include "playback.h"
 #include "window_test.h"
+#include "../engine/arm7.h"
 #include "viewport/viewport.h"
 
 using namespace art;
@@ -135,21 +136,7 @@ class TestControls : public QObject {
   // Simulation > Add Servos, chosen with the keyboard (Alt+S, v): a servo on each of a 7-joint
   // arm's joints, one undoable edit, and the arm holds its pose under gravity for 5 s
   void addServosHoldsAnArm() {
-    ModelSpec spec;
-    spec.name = "arm7";
-    const JointType axes[7] = {JointType::Rz, JointType::Ry, JointType::Rz, JointType::Ry, JointType::Rz, JointType::Ry, JointType::Rz};
-    const double pose[7] = {0.3, 0.8, -0.2, -1.0, 0.4, 0.6, 0.1};
-    for (int i = 0; i < 7; ++i) {
-      BodySpec b;
-      b.name = "link" + std::to_string(i + 1);
-      b.parent = i - 1;
-      b.joint.type = axes[i];
-      b.translation = i ? Vec3(0, 0, 0.3) : Vec3::Zero();
-      b.inertia = InertiaSpec::fromMassComInertia(2.0 - 0.2 * i, Vec3(0, 0, 0.15), Vec3(0.02, 0.02, 0.004).asDiagonal());
-      b.appearance = nlohmann::json::parse("[[\"cyl\", [[0, 0, 0], [0, 0, 0.3]], 0.04]]");
-      b.q0 = pose[i];
-      spec.bodies.push_back(b);
-    }
+    const ModelSpec spec = test::sevenJointArm();
     QTemporaryDir tmp;
     const QString path = tmp.filePath("arm7.json");
     saveModel(path.toStdString(), spec);
@@ -171,7 +158,7 @@ class TestControls : public QObject {
     const Recording& r = w.playback()->recording();
     double drift = 0;
     for (std::size_t k = 0; k < r.size() && r.time(k) <= 5.0; ++k)
-      for (int i = 0; i < 7; ++i) drift = std::max(drift, std::abs(r.q(k)(i) - pose[i]));
+      for (int i = 0; i < 7; ++i) drift = std::max(drift, std::abs(r.q(k)(i) - spec.bodies[static_cast<std::size_t>(i)].q0));
     qInfo() << "arm7 with servos: largest drift over 5 s" << drift << "rad";
     QVERIFY(r.endTime() >= 5.0);
     QVERIFY2(drift < 0.01, qPrintable(QString::number(drift)));

@@ -342,7 +342,8 @@ std::shared_ptr<const Base> loadBase(const std::string& model, const std::string
     base->loaded = loadUrdfModel(model, b);
   else
     base->loaded = loadDocument(model);
-  if (const auto* tree = std::get_if<LoadedModel>(&base->loaded); tree && tree->format == "urdf")
+  // a URDF or MJCF base's pointers address its Articulate form (what convert writes)
+  if (const auto* tree = std::get_if<LoadedModel>(&base->loaded); tree && (tree->format == "urdf" || tree->format == "mjcf"))
     base->document = specToJson(tree->spec);
   else
     base->document = readJsonFile(model);
