@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-30}
 shift || true
 harnesses=("$@")
-[ ${#harnesses[@]} -gt 0 ] || harnesses=(fuzz_model_loader fuzz_spatial_v2 fuzz_urdf fuzz_mjcf fuzz_rigid_body fuzz_structure fuzz_appearance fuzz_sweep fuzz_mesh fuzz_slurm fuzz_recording)
+[ ${#harnesses[@]} -gt 0 ] || harnesses=(fuzz_model_loader fuzz_spatial_v2 fuzz_urdf fuzz_mjcf fuzz_rigid_body fuzz_structure fuzz_appearance fuzz_sweep fuzz_mesh fuzz_slurm fuzz_recording fuzz_controls)
 jobs=${JOBS:-$(nproc)}
 scripts/setup-deps.sh --fuzz
 # the harnesses are built in the asan preset (clang, -O1 -g1, ASan and UBSan, a unity build),
@@ -49,6 +49,7 @@ run_harness() {  # run_harness NAME: one harness for $seconds; its exit status i
     fuzz_mesh) corpus=mesh dict=tests/fuzz/mesh.dict extra=(-malloc_limit_mb=1048576) ;;
     fuzz_slurm) corpus=slurm dict=tests/fuzz/slurm.dict ;;
     fuzz_recording) corpus=recording dict= ;;
+    fuzz_controls) corpus=controls dict= ;;
     *) corpus=json dict=tests/fuzz/model.dict ;;
   esac
   local work=$build/corpus/$h

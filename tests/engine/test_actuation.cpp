@@ -10,6 +10,7 @@
 #include "articulate/dynamics/actuation.h"
 #include "articulate/dynamics/servos.h"
 #include "articulate/formats/articulate.h"
+#include "articulate/formats/controls.h"
 #include "articulate/formats/json.h"
 #include "articulate/formats/mjcf.h"
 #include "articulate/formats/urdf.h"
@@ -355,6 +356,14 @@ class TestActuation : public QObject {
     const QString error = QString::fromUtf8(p.readAllStandardError());
     QVERIFY2(error.contains("bad.csv: line 1, column 3: 'elbow' is not an actuator of the model (its actuators: servo)"),
              qPrintable(error));
+    // a header of times alone drives nothing: refused (found by fuzz_controls)
+    try {
+      readControlTable("t\n0\n1\n", "times.csv", specFromMjcf(xml, "servo.xml").actuators);
+      QFAIL("a table without actuator columns was read");
+    } catch (const FormatError& e) {
+      QVERIFY2(std::string(e.what()).find("times.csv: line 1: no actuator column after 't' (its actuators: servo)") != std::string::npos,
+               e.what());
+    }
   }
 
   // a muscle without lengthrange on a tendon across limited joints: its range is found as

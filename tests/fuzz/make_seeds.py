@@ -21,7 +21,10 @@
   DIR/slurm       sweep paths, results folders and partitions (fuzz_slurm): plain, with spaces
                   and quotes, $(...), backticks, and a newline followed by a command;
   DIR/recording   sweep run recordings (.arec): good ones of a few samples, and ones whose times
-                  are NaN, go back, or whose header lies about its size.
+                  are NaN, go back, or whose header lies about its size;
+  DIR/controls    control tables (CSV) for fuzz_controls' actuators: good ones (a ramp, comments
+                  and blank lines, an unnamed actuator's column, one row) and ones with an unknown
+                  or repeated column, no t, a short row, a NaN, 1e999, or times that go back.
 Deterministic: the same tree gives the same seeds."""
 import json
 import pathlib
@@ -149,6 +152,8 @@ mjcf = {
     "nested_near_limit.xml": "<mujoco>" + "<x>" * 250 + "</x>" * 250 + "<worldbody><body><joint/><geom size='1'/></body></worldbody></mujoco>",
 }
 mjcf["actuated_arm.xml"] = (root / "tests/data/mjcf/actuated_arm.xml").read_text()
+mjcf["muscle_arm.xml"] = (root / "models/robots/mjcf_muscle_arm/muscle_arm.xml").read_text()
+mjcf["slider_crank.xml"] = (root / "models/robots/mjcf_slider_crank/slider_crank.xml").read_text()
 for name, text in mjcf.items():
     (mjcf_dir / name).write_text(text)
 
@@ -250,6 +255,24 @@ arec("nan_time.arec", [(0.0, 0, 0, 0, 0), (float("nan"), 0, 0, 0, 0)])
 arec("backwards.arec", [(0.5, 0, 0, 0, 0), (0.1, 0, 0, 0, 0)])
 arec("lying.arec", [(0.0, 0, 0, 0, 0)], count=1000)
 arec("inf_state.arec", [(0.0, float("inf"), 0, 0, 0)])
+
+# control tables (CSV) for fuzz_controls' actuators 'servo', 'push' and an unnamed 'actuator 2'
+ctrl_dir = out / "controls"
+ctrl_dir.mkdir(parents=True, exist_ok=True)
+for name, text in {
+    "ramp.csv": "t,servo,push\n0,0,0\n1,1,0.2\n2,-0.5,0\n",
+    "comments.csv": "# scripted\nt,push\n\n0,1\n# held\n0.5,2.5e-1\n",
+    "unnamed.csv": "t,actuator 2,servo\n0,1,2\n",
+    "one_row.csv": "t,servo\n3,1\n",
+    "unknown.csv": "t,elbow\n0,1\n",
+    "repeated.csv": "t,servo,servo\n0,1,2\n",
+    "no_t.csv": "servo,push\n0,1\n",
+    "short_row.csv": "t,servo,push\n0,1\n",
+    "nan.csv": "t,servo\n0,nan\n",
+    "overflow.csv": "t,servo\n0,1e999\n",
+    "backwards.csv": "t,servo\n1,0\n0.5,1\n",
+}.items():
+    (ctrl_dir / name).write_text(text)
 
 print(f"make_seeds: {len(list(json_dir.iterdir()))} JSON, {len(list(urdf_dir.iterdir()))} URDF, "
       f"{len(list(app_dir.iterdir()))} drawing-list, {len(list(sweep_dir.iterdir()))} sweep seeds in {out}")

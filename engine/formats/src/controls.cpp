@@ -53,6 +53,8 @@ ControlTable readControlTable(const std::string& text, const std::string& source
     const std::string where = "line " + std::to_string(lineNo);
     if (!header) {
       if (c.empty() || c[0] != "t") throw FormatError(source, where + ": the first column must be 't' (s)");
+      if (c.size() < 2)  // a table of times alone drives nothing: surely not what was meant
+        throw FormatError(source, where + ": no actuator column after 't' (its actuators: " + known() + ")");
       std::map<int, std::size_t> seen;
       for (std::size_t j = 1; j < c.size(); ++j) {
         const auto it = byName.find(c[j]);

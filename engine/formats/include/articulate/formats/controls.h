@@ -13,7 +13,7 @@ namespace art {
 /// `t,NAME,...` naming one actuator per column (its name; an unnamed one as `actuator K`, K its index), then one row
 /// per time, times strictly increasing (s), every number finite. Blank lines and lines starting
 /// with `#` are skipped. Throws FormatError naming `source`, the line and the column for an
-/// unknown or repeated actuator column, a missing `t` column, a row of the wrong length, a
+/// unknown or repeated actuator column, a missing `t` column, a header without actuator columns, a row of the wrong length, a
 /// number that does not read, or times that do not increase.
 ControlTable readControlTable(const std::string& text, const std::string& source,
                               const std::vector<ActuatorSpec>& actuators);
