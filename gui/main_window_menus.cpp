@@ -41,8 +41,9 @@ void MainWindow::createShortcuts() {
   key(Qt::Key_N, [p] { p->jog(-1); });
   key(Qt::SHIFT | Qt::Key_M, [p] { p->jog(10); });
   key(Qt::SHIFT | Qt::Key_N, [p] { p->jog(-10); });
-  key(Qt::CTRL | Qt::Key_M, [p] { p->jog(100); });
-  key(Qt::CTRL | Qt::Key_N, [p] { p->jog(-100); });
+  // by 100 with Alt: Ctrl+N is File > New
+  key(Qt::ALT | Qt::Key_M, [p] { p->jog(100); });
+  key(Qt::ALT | Qt::Key_N, [p] { p->jog(-100); });
   key(Qt::Key_P, [this] {
     for (QToolBar* bar : findChildren<QToolBar*>())
       if (bar->objectName() == "playbackBar") bar->setVisible(!bar->isVisible());
@@ -60,7 +61,7 @@ void MainWindow::showKeys() {
          "<tr><td><b>r</b></td><td>auto-repeat</td></tr>"
          "<tr><td><b>/</b></td><td>reverse</td></tr>"
          "<tr><td><b>, .</b></td><td>slower, faster (0.001 to 20); <b>1</b> normal speed</td></tr>"
-         "<tr><td><b>n m</b></td><td>jog back, forward 1 step (N M: 10, Ctrl+N Ctrl+M: 100)</td></tr>"
+         "<tr><td><b>n m</b></td><td>jog back, forward 1 step (N M: 10, Alt+N Alt+M: 100)</td></tr>"
          "<tr><td><b>p</b></td><td>show / hide the playback bar</td></tr>"
          "<tr><td><b>arrows</b></td><td>pan; Shift: rotate 3&deg;; Ctrl+left/right: spin 2&deg;</td></tr>"
          "<tr><td><b>z Z</b></td><td>zoom out, in</td></tr>"
@@ -85,6 +86,7 @@ void MainWindow::createMenus() {
     if (maybeSave()) newModel();
   });
   newAction->setShortcut(QKeySequence::New);
+  newAction->setObjectName("newAction");
   QAction* open = file->addAction(tr("&Open..."), this, &MainWindow::openDialog);
   open->setShortcut(QKeySequence::Open);
   m_recentMenu = file->addMenu(tr("Open &Recent"));
@@ -157,7 +159,10 @@ void MainWindow::createMenus() {
   undo->setShortcut(QKeySequence::Undo);
   undo->setObjectName("undoAction");
   QAction* redo = m_document->undoStack()->createRedoAction(this, tr("&Redo"));
-  redo->setShortcut(QKeySequence::Redo);
+  // the platform's redo keys (Ctrl+Shift+Z here) and Ctrl+Y, which most desktops also take
+  QList<QKeySequence> redoKeys = QKeySequence::keyBindings(QKeySequence::Redo);
+  if (!redoKeys.contains(QKeySequence(Qt::CTRL | Qt::Key_Y))) redoKeys.append(QKeySequence(Qt::CTRL | Qt::Key_Y));
+  redo->setShortcuts(redoKeys);
   redo->setObjectName("redoAction");
   edit->addAction(undo);
   edit->addAction(redo);

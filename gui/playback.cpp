@@ -487,7 +487,7 @@ PlaybackBar::PlaybackBar(Playback* playback, QWidget* parent)
                         tr("Auto-repeat (R)"), true);
   m_coarse = slider(this, "coarseSlider", kCoarseSteps, tr("Time (coarse)"));
   m_fine = slider(this, "fineSlider", kFineSteps / kCoarseSteps - 1,
-                  tr("Time (fine: %1 steps over the whole range; jog with n m, N M, Ctrl+N Ctrl+M)")
+                  tr("Time (fine: %1 steps over the whole range; jog with n m, N M, Alt+N Alt+M)")
                       .arg(kFineSteps));
   m_fine->setMaximumWidth(140);
   m_time = new QLabel(this);

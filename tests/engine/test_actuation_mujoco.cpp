@@ -197,6 +197,12 @@ class TestActuationMujoco : public QObject {
     agrees(withRanges, "muscle arm", 8, false);
   }
 
+  // the shipped humanoid: 21 geared motors, two fixed tendons with springs, joint springs (its
+  // feet touch a floor, so qacc is not compared: MuJoCo has contact rows there)
+  void humanoidAgreesWithMujoco() {
+    agrees(ARTICULATE_MODELS_DIR "/robots/mjcf_humanoid/humanoid.xml", "humanoid", 8, false);
+  }
+
   void floatingAgreesWithMujoco() {
     QTemporaryDir tmp;
     const QString path = tmp.filePath("floating.xml");

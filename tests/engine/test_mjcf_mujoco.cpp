@@ -285,6 +285,12 @@ class TestMjcfMujoco : public QObject {
     agreesWithMujoco(ARTICULATE_MODELS_DIR "/robots/mjcf_quadruped/quadruped.xml", 6, 18, "mjcf_quadruped");
   }
 
+  // the shipped humanoid (models/robots/mjcf_humanoid): inertias from capsules along every
+  // direction, a default class, a floor plane, 21 hinges under a free joint
+  void shippedHumanoid() {
+    agreesWithMujoco(ARTICULATE_MODELS_DIR "/robots/mjcf_humanoid/humanoid.xml", 7, 27, "mjcf_humanoid");
+  }
+
   // <include> of defaults and of bodies, meshdir, and a mesh geom whose inertia comes from its
   // closed surface
   void includesAndMeshInertia() {

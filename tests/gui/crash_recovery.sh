@@ -26,7 +26,8 @@ export XDG_DATA_HOME=$tmp/data XDG_CONFIG_HOME=$tmp/config XDG_CACHE_HOME=$tmp/c
 export ARTICULATE_AUTOSAVE_SECONDS=0.2
 recovery=$XDG_DATA_HOME/Articulate/articulate/recovery
 
-fail() { echo "FAIL: $*"; exit 1; }
+# to stderr: window_of's output goes to /dev/null where its caller wants only the window
+fail() { echo "FAIL: $*" >&2; exit 1; }
 # waits up to $1 s for the command after it to succeed
 wait_for() {
   local limit=$1; shift
@@ -50,7 +51,7 @@ window_of() {
     done
     sleep 0.1
   done
-  fail "no window '$title' of process $pid within 30 s"
+  fail "no window '$title' of process $pid within 30 s; the program said: $(tail -n 20 "$tmp/app.log" 2>/dev/null)"
 }
 focus_window() { window_of "$1" '^Articulate'; }
 # starts the program as this shell's own child (not in a $(...) subshell, whose exit would leave

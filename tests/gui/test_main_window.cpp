@@ -9,6 +9,7 @@
 #include "articulate/formats/mesh.h"
 #include "articulate/formats/spatial_v2.h"
 #include "articulate/formats/files.h"
+#include "document.h"
 #include "import_report.h"
 #include "controls.h"
 #include "main_window.h"
@@ -190,6 +191,36 @@ class TestMainWindow : public QObject {
     QVERIFY(w.isVisible());
     closeNextDialog(&shown, QMessageBox::Discard);
     QVERIFY(w.close());
+  }
+
+  // no two actions share a key (Ctrl+N was both File > New and jog back 100, so neither ran);
+  // Ctrl+N, pressed, makes a new model, and Ctrl+Y redoes as Ctrl+Shift+Z does
+  void everyShortcutIsUnique() {
+    MainWindow w;
+    QVERIFY(art::test::openShown(w, kModels + "/double_pendulum.json"));
+    QMap<QString, QStringList> owners;
+    for (QAction* a : w.findChildren<QAction*>())
+      for (const QKeySequence& k : a->shortcuts())
+        if (!k.isEmpty()) owners[k.toString()] << (a->text().isEmpty() ? a->objectName() : a->text());
+    QStringList clashes;
+    for (auto it = owners.cbegin(); it != owners.cend(); ++it)
+      if (it.value().size() > 1) clashes << it.key() + ": " + it.value().join(", ");
+    QVERIFY2(clashes.isEmpty(), qPrintable(clashes.join("; ")));
+    QVERIFY(owners.size() > 40);
+    auto* newAction = w.findChild<QAction*>("newAction");
+    QVERIFY(newAction);
+    QSignalSpy made(newAction, &QAction::triggered);
+    w.centralWidget()->setFocus();
+    QTest::keyClick(w.centralWidget(), Qt::Key_N, Qt::ControlModifier);
+    QCOMPARE(made.count(), 1);
+    // an edit, undone with Ctrl+Z, comes back with Ctrl+Y
+    art::gui::ModelDocument* doc = w.document();
+    const std::optional<art::Vec3> before = doc->spec().gravity;
+    QVERIFY(doc->edit("Set gravity", [](art::ModelSpec& s) { s.gravity = art::Vec3(0, 0, -3); }).isEmpty());
+    QTest::keyClick(w.centralWidget(), Qt::Key_Z, Qt::ControlModifier);
+    QVERIFY(doc->spec().gravity == before);
+    QTest::keyClick(w.centralWidget(), Qt::Key_Y, Qt::ControlModifier);
+    QVERIFY(doc->spec().gravity == art::Vec3(0, 0, -3));
   }
 
   void aboutNamesVersionAndCredits() {
