@@ -96,9 +96,15 @@ Recording drain(Simulator& sim, long generation, int n, double wall) {
     if (sim.takeSnapshots(batch) && batch.generation == generation)
       for (std::size_t k = 0; k < batch.size(); ++k)
         rec.append(batch.time(k), batch.q(k), batch.qd(k), batch.kinetic(k), batch.potential(k));
+    // the thread's status of this generation only: until it applies the load, the status is the
+    // previous generation's (stopped after its steps), which once ended a drain early under TSan
     const SimulatorStatus st = sim.status();
+    if (st.generation != generation) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      continue;
+    }
     sawRunning = sawRunning || st.running || st.steps > 0;
-    if (sawRunning && !st.running && sim.generation() == generation) {
+    if (sawRunning && !st.running) {
       // stopped: one more take for what it published last
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
       while (sim.takeSnapshots(batch))
