@@ -216,13 +216,15 @@ bool MainWindow::restoreKeyframe(int k) {
     m_playback->setTime(f.time);
     const Eigen::VectorXd q = offerToLift(f.q, tr("Keyframe '%1'").arg(QString::fromStdString(f.name)));
     // its activations too: the auxiliary state's tail, after the contact state's reset value
+    // (read from the probe, whose state is set afresh for every frame: m_display keeps the
+    // model's initial state, which opening and exporting read)
     Eigen::VectorXd w;
-    if (const auto* tree = dynamic_cast<const TreeSystem*>(m_display.get());
-        tree && f.act.size() && f.act.size() == tree->model().na && q.size() == m_display->positionSize() &&
-        f.qd.size() == m_display->velocitySize()) {
-      m_display->setState(f.time, q, f.qd);
-      w.resize(m_display->auxiliarySize());
-      m_display->auxiliaryState(w);
+    if (const auto* tree = dynamic_cast<const TreeSystem*>(m_probe.get());
+        tree && f.act.size() && f.act.size() == tree->model().na && q.size() == m_probe->positionSize() &&
+        f.qd.size() == m_probe->velocitySize()) {
+      m_probe->setState(f.time, q, f.qd);
+      w.resize(m_probe->auxiliarySize());
+      m_probe->auxiliaryState(w);
       w.tail(f.act.size()) = f.act;
     }
     m_playback->setStateHere(q, f.qd, w);
