@@ -5,6 +5,7 @@
 
 #include <QUndoCommand>
 
+#include "articulate/formats/articulate.h"
 #include "articulate/model/model.h"
 
 namespace art::gui {
@@ -69,6 +70,7 @@ QString ModelDocument::push(const QString& name, ModelSpec after, Change change,
   } catch (const std::exception& e) {
     return QString::fromStdString(e.what());
   }
+  if (specToJson(after) == specToJson(m_spec)) return {};  // nothing changed: nothing to undo
   m_undo.push(new SpecCommand(this, text, m_spec, std::move(after), change, mergeKey));
   return {};
 }

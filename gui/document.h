@@ -36,7 +36,8 @@ class ModelDocument : public QObject {
 
   /// Pushes an edit named `name`: `edit` changes a copy of the model; the copy must compile
   /// (compile() in model.h) or the edit is refused with the reason (nothing changes). A
-  /// nonzero `mergeKey` merges with the previous command of the same key and name.
+  /// nonzero `mergeKey` merges with the previous command of the same key and name. An edit
+  /// that changes nothing (a drag released where it began) pushes nothing.
   /// Returns an empty string on success, else the reason.
   template <class Edit>
   QString edit(const QString& name, Edit&& edit, Change change = Change::Values, int mergeKey = 0) {

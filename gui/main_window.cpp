@@ -427,7 +427,6 @@ void MainWindow::turnJoint(int body, double delta, bool finished) {
     showFrame();
     return;
   }
-  if (m_playback->live() && !m_playback->playing()) m_playback->restart();
   selectBody(body);
 }
 
@@ -572,6 +571,13 @@ void MainWindow::showPick(const Pick& pick) {
 
 void MainWindow::documentChanged(ModelDocument::Change change) {
   if (!m_model || m_resetting) return;
+  followDocument(change);
+  // every view shows the timeline's state now, also when the new timeline's first frame is
+  // at the time of the old one's (the playback then has no frame to announce)
+  if (m_model) showFrame();
+}
+
+void MainWindow::followDocument(ModelDocument::Change change) {
   // only the camera or the keyframes changed: the view takes the camera, the simulation and
   // its recording go on (gravity, contacts and everything else restart it below)
   const auto withoutPresentation = [](const nlohmann::ordered_json& spec) {
@@ -584,6 +590,15 @@ void MainWindow::documentChanged(ModelDocument::Change change) {
   const bool presentationOnly = change == ModelDocument::Change::Values &&
                                 withoutPresentation(before) == withoutPresentation(after);
   const std::string previousSpec = presentationOnly ? std::string() : before.dump();
+  Eigen::VectorXd q0Before, qd0Before;  // the initial state before the edit
+  if (!presentationOnly) {
+    try {
+      const Model before = compile(m_model->spec);
+      q0Before = before.q0;
+      qd0Before = before.qd0;
+    } catch (const std::exception&) {  // it compiled when it was applied; nothing to compare
+    }
+  }
   m_model->spec = m_document->spec();
   if (presentationOnly) {
     if (!m_cameraEdit && before.value("camera", nlohmann::ordered_json()) !=
@@ -601,8 +616,11 @@ void MainWindow::documentChanged(ModelDocument::Change change) {
   const double t = m_playback->time();
   const bool live = m_playback->live(), playing = m_playback->playing();
   Recording history = m_playback->releaseRecording();
+  bool initialChanged = false;  // an edit of the initial state: the timeline starts from it
   try {
     const Model edited = compile(m_model->spec);
+    initialChanged = edited.q0.size() == q0Before.size() && edited.qd0.size() == qd0Before.size() &&
+                     (edited.q0 != q0Before || edited.qd0 != qd0Before);
     if (m_model->motion && Recording::fromMotion(*m_model->motion).positionSize() != edited.nq()) {
       // the motion cannot pose the edited model: it is set aside, and the model simulates
       m_setAside.push_back({previousSpec, std::move(history), std::move(m_model->motion), t});
@@ -627,6 +645,16 @@ void MainWindow::documentChanged(ModelDocument::Change change) {
   }
   if (m_setAside.size() > kSetAsideLimit) m_setAside.pop_front();
   if (!live || history.empty()) return;
+  if (initialChanged && !m_model->motion) {
+    // the recording began from another initial state: the timeline (started above from the
+    // edited model's initial state) replaces it, and it is set aside for Undo
+    m_setAside.push_back({previousSpec, std::move(history), std::nullopt, t});
+    if (m_setAside.size() > kSetAsideLimit) m_setAside.pop_front();
+    if (playing) m_playback->play();
+    statusBar()->showMessage(tr("The initial state changed: the timeline starts from it (Undo "
+                                "brings the recording back)"));
+    return;
+  }
   const bool sameSizes = history.positionSize() == m_display->positionSize() &&
                          history.velocitySize() == m_display->velocitySize() &&
                          history.constraintSize() == m_display->constraintSize() &&

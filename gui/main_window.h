@@ -285,6 +285,9 @@ class MainWindow : public QMainWindow {
   void fileChangedOnDisk();  // the watcher's debounced change: reloads if the bytes differ
   void startTimeline();
   void documentChanged(ModelDocument::Change change);
+  /// documentChanged's work: the timeline follows the edited model (carried over, restarted
+  /// from an edited initial state, set aside or brought back).
+  void followDocument(ModelDocument::Change change);
   /// After an edit, brings back the newest timeline set aside for the model whose canonical
   /// JSON is `key` (an undo): its motion, or a live recording with the simulation at its end.
   bool restoreSetAside(const std::string& key);

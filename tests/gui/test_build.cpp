@@ -16,7 +16,7 @@
 #include "playback.h"
 #include "properties.h"
 #include "viewport/viewport.h"
-#include "gui/gui_test.h"
+#include "gui/window_test.h"
 
 using namespace art;
 using namespace art::gui;
@@ -67,6 +67,25 @@ void clickAt(MainWindow& w, const Vec3& world) {
   QVERIFY2(v->rect().contains(at), qPrintable(QString("(%1, %2) is off the view %3 x %4").arg(at.x()).arg(at.y()).arg(v->width()).arg(v->height())));
   QTest::mouseClick(v, Qt::LeftButton, Qt::NoModifier, at);
   QApplication::processEvents();
+}
+
+// the view, the Joints dock and the timeline's state all show the document's initial state:
+// every drawn body where forward kinematics of the document's q0 puts it
+void checkViewIsTheDocument(MainWindow& w, const char* step) {
+  const Model m = compile(w.document()->spec());
+  Data d(m);
+  forwardKinematics(m, d, m.q0);
+  for (int k = 0; k < m.nb; ++k) {
+    const BodyPose fk = bodyPose(m, d, k), shown = w.viewport()->bodyPose(k);
+    QVERIFY2((fk.position - shown.position).norm() < 1e-9 && (fk.rotation - shown.rotation).norm() < 1e-9,
+             qPrintable(QString("%1: body %2 is drawn %3 m and %4 from where the document puts it")
+                            .arg(step).arg(k).arg((fk.position - shown.position).norm())
+                            .arg((fk.rotation - shown.rotation).norm())));
+  }
+  QVERIFY2((w.playback()->q() - m.q0).norm() < 1e-12,
+           qPrintable(QString("%1: the timeline starts from another state").arg(step)));
+  QVERIFY2((w.jointSliders()->pose() - m.q0).norm() < 1e-9,
+           qPrintable(QString("%1: the Joints dock shows another state").arg(step)));
 }
 
 }  // namespace
@@ -387,6 +406,82 @@ class TestBuild : public QObject {
     QVERIFY2(std::abs(angle) < 0.05, qPrintable(QString("off by %1 rad").arg(angle)));
     doc->undoStack()->undo();
     QCOMPARE(text(doc->spec()), json);
+  }
+
+  // issue 36's first walk: build, turn a link by dragging it, undo and redo each step with the
+  // keys; after every one the view, the Joints dock and what Space simulates are the
+  // document's state, and a drag that ends where it began adds nothing to undo
+  void viewIsTheDocumentThroughUndoAndRedo() {
+    MainWindow w;
+    w.resize(1400, 900);
+    QVERIFY(showActive(w));
+    w.newModel();
+    ModelDocument* doc = w.document();
+    w.addBodyAction()->setChecked(true);
+    clickAt(w, Vec3(0, -0.05, 0.8));
+    const double length = w.linkOptions()->options().length;
+    clickAt(w, worldPoint(doc->spec(), 0, Vec3(0.9 * length, 0, 0)));
+    QCOMPARE(doc->spec().bodies.size(), std::size_t(2));
+    key(w, Qt::Key_Escape);
+    checkViewIsTheDocument(w, "built");
+    key(w, Qt::Key_G);
+    QVERIFY(w.moveAction()->isChecked());
+    Viewport* v = w.viewport();
+    v->setSelectedBody(-1);
+    const auto drag = [&](QPoint from, QPoint to) {
+      QTest::mousePress(v, Qt::LeftButton, Qt::NoModifier, from);
+      for (int k = 1; k <= 6; ++k) {
+        const QPointF at = from + (to - from) * k / 6;
+        QMouseEvent move(QEvent::MouseMove, at, v->mapToGlobal(at), Qt::NoButton, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(v, &move);
+      }
+      QTest::mouseRelease(v, Qt::LeftButton, Qt::NoModifier, to);
+    };
+    // link1 dragged down: its initial q changes
+    const QPoint mid = v->widgetPoint(worldPoint(doc->spec(), 0, Vec3(0.15, 0, 0)));
+    drag(mid, mid + QPoint(-10, 80));
+    QCOMPARE(doc->undoStack()->undoText(), QString("Set initial state of 'link1'"));
+    QVERIFY(std::abs(doc->spec().bodies[0].q0) > 0.3);
+    checkViewIsTheDocument(w, "turned");
+    const int edits = doc->undoStack()->count();
+    // a drag that comes back to where it began changes nothing and pushes nothing
+    const QPoint tip2 = v->widgetPoint(worldPoint(doc->spec(), 1, Vec3(0.27, 0, 0)));
+    QTest::mousePress(v, Qt::LeftButton, Qt::NoModifier, tip2);
+    QMouseEvent away(QEvent::MouseMove, tip2 + QPoint(0, 40), v->mapToGlobal(tip2 + QPoint(0, 40)), Qt::NoButton, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(v, &away);
+    QMouseEvent back(QEvent::MouseMove, tip2, v->mapToGlobal(QPointF(tip2)), Qt::NoButton, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(v, &back);
+    QTest::mouseRelease(v, Qt::LeftButton, Qt::NoModifier, tip2);
+    QCOMPARE(doc->undoStack()->count(), edits);
+    key(w, Qt::Key_Escape);
+    // a mass edit in the Properties dock
+    w.properties()->setBody(1);
+    w.properties()->findChild<QDoubleSpinBox*>("massSpin")->setValue(3.0);
+    checkViewIsTheDocument(w, "mass");
+    // undo all of it with Ctrl+Z, then redo with Ctrl+Y and Ctrl+Shift+Z
+    for (const char* step : {"undo mass", "undo turn", "undo link2", "undo link1"}) {
+      key(w, Qt::Key_Z, Qt::ControlModifier);
+      checkViewIsTheDocument(w, step);
+    }
+    QCOMPARE(doc->spec().bodies.size(), std::size_t(0));
+    for (const char* step : {"redo link1", "redo link2", "redo turn"}) {
+      key(w, Qt::Key_Y, Qt::ControlModifier);
+      checkViewIsTheDocument(w, step);
+    }
+    key(w, Qt::Key_Z, Qt::ControlModifier | Qt::ShiftModifier);
+    checkViewIsTheDocument(w, "redo mass");
+    // undo the turn once more and simulate: the motion starts from the document's state
+    key(w, Qt::Key_Z, Qt::ControlModifier);
+    key(w, Qt::Key_Z, Qt::ControlModifier);
+    checkViewIsTheDocument(w, "undo before playing");
+    Playback* p = w.playback();
+    p->setUnpaced(true);
+    key(w, Qt::Key_Space);
+    QVERIFY(waitFor([&] { return p->endTime() > 0.05; }, 20));
+    key(w, Qt::Key_Space);
+    QVERIFY(waitFor([&] { return !p->simulating(); }, 5));
+    p->setTime(0);
+    QVERIFY((p->q() - compile(doc->spec()).q0).norm() < 1e-12);
   }
 
   void clickOnNothingAddsNothing() {

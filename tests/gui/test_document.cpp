@@ -115,6 +115,18 @@ class TestDocument : public QObject {
     QCOMPARE(doc.spec().bodies[0].q0, doublePendulum().bodies[0].q0);
   }
 
+  // an edit that leaves the model as it was (a drag released where it began) is nothing to undo
+  void editsThatChangeNothingPushNothing() {
+    ModelDocument doc;
+    doc.reset(doublePendulum());
+    const double q0 = doc.spec().bodies[0].q0;
+    QVERIFY(doc.edit("Move 'link1'", [q0](ModelSpec& s) { s.bodies[0].q0 = q0; }).isEmpty());
+    QCOMPARE(doc.undoStack()->count(), 0);
+    QVERIFY(!doc.isModified());
+    QVERIFY(doc.edit("Move 'link1'", [q0](ModelSpec& s) { s.bodies[0].q0 = q0 + 0.5; }).isEmpty());
+    QCOMPARE(doc.undoStack()->count(), 1);
+  }
+
   void invalidEditsAreRefused() {
     ModelDocument doc;
     doc.reset(doublePendulum());
