@@ -14,6 +14,7 @@
 #include <QVBoxLayout>
 
 #include "articulate/model/spec.h"
+#include "number_box.h"
 
 namespace art::gui {
 
@@ -125,11 +126,8 @@ void ControlsPanel::build(const ModelSpec& spec) {
     r.slider->setRange(0, kSteps);
     r.slider->setToolTip(tip);
     r.slider->setAccessibleName(name);
-    r.spin = new QDoubleSpinBox(m_inner);
-    r.spin->setRange(r.lo, r.hi);
-    r.spin->setDecimals(3);
+    r.spin = new NumberBox(m_inner, r.lo, r.hi, 3);
     r.spin->setSingleStep((r.hi - r.lo) / 100);
-    r.spin->setKeyboardTracking(false);
     r.force = new QLabel(m_inner);
     r.force->setMinimumWidth(r.force->fontMetrics().horizontalAdvance("-0000.00 N m"));
     r.force->setAlignment(Qt::AlignRight | Qt::AlignVCenter);

@@ -17,6 +17,7 @@
 #include "articulate/model/model.h"
 #include "articulate/model/edit.h"
 #include "document.h"
+#include "number_box.h"
 
 namespace art::gui {
 
@@ -182,14 +183,11 @@ void JointSlidersPanel::rebuild() {
       r.marker->setObjectName(QString("jointMarker%1").arg(row));
       r.slider = new QSlider(Qt::Horizontal, m_rowsWidget);
       r.slider->setObjectName(QString("jointSlider%1").arg(row));
-      r.spin = new QDoubleSpinBox(m_rowsWidget);
-      r.spin->setObjectName(QString("jointSpin%1").arg(row));
-      r.spin->setDecimals(angle ? 2 : 4);
-      r.spin->setSuffix(angle ? QString::fromUtf8("\u00b0") : QString(" m"));
-      r.spin->setKeyboardTracking(false);
-      r.spin->setMinimumWidth(90);
       const double range = angle ? 180.0 : m_reach;
-      r.spin->setRange(-range, range);
+      r.spin = new NumberBox(m_rowsWidget, -range, range, angle ? 2 : 4,
+                             angle ? QString::fromUtf8("\u00b0") : QString(" m"));
+      r.spin->setObjectName(QString("jointSpin%1").arg(row));
+      r.spin->setMinimumWidth(90);
       r.slider->setRange(static_cast<int>(-range * r.steps), static_cast<int>(range * r.steps));
       r.slider->setPageStep(angle ? 15 * r.steps : r.steps / 10);
       if (r.coupled) {

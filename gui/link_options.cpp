@@ -6,6 +6,7 @@
 #include <QFormLayout>
 
 #include "articulate/spatial/joint.h"
+#include "number_box.h"
 
 namespace art::gui {
 
@@ -13,11 +14,9 @@ namespace {
 
 QDoubleSpinBox* spin(QWidget* parent, double lo, double hi, double value, int decimals,
                      const QString& suffix, const char* name) {
-  auto* s = new QDoubleSpinBox(parent);
-  s->setRange(lo, hi);
-  s->setDecimals(decimals);
+  auto* s = new NumberBox(parent, lo, hi, decimals, suffix);
+  s->setKeyboardTracking(true);  // read when a link is added: the value typed so far counts
   s->setValue(value);
-  s->setSuffix(suffix);
   s->setObjectName(name);
   return s;
 }

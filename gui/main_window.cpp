@@ -593,9 +593,9 @@ void MainWindow::followDocument(ModelDocument::Change change) {
   Eigen::VectorXd q0Before, qd0Before;  // the initial state before the edit
   if (!presentationOnly) {
     try {
-      const Model before = compile(m_model->spec);
-      q0Before = before.q0;
-      qd0Before = before.qd0;
+      const Model old = compile(m_model->spec);
+      q0Before = old.q0;
+      qd0Before = old.qd0;
     } catch (const std::exception&) {  // it compiled when it was applied; nothing to compare
     }
   }

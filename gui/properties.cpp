@@ -10,6 +10,7 @@
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -24,6 +25,7 @@
 #include "document.h"
 #include "joint_code.h"
 #include "link_options.h"
+#include "number_box.h"
 
 namespace art::gui {
 
@@ -34,12 +36,7 @@ const JointType kSpatialJoints[] = {JointType::Rx, JointType::Ry, JointType::Rz,
 const JointType kPlanarJoints[] = {JointType::PlanarR, JointType::PlanarPx, JointType::PlanarPy};
 
 QDoubleSpinBox* spin(QWidget* parent, double lo, double hi, int decimals, const QString& suffix) {
-  auto* s = new QDoubleSpinBox(parent);
-  s->setRange(lo, hi);
-  s->setDecimals(decimals);
-  s->setSuffix(suffix);
-  s->setKeyboardTracking(false);  // one edit per value, not per keystroke
-  return s;
+  return new NumberBox(parent, lo, hi, decimals, suffix);  // one edit per value, not per keystroke
 }
 
 template <std::size_t N>
@@ -169,6 +166,8 @@ PropertiesPanel::PropertiesPanel(ModelDocument* document, QWidget* parent)
   m_mass->setObjectName("massSpin");
   m_q0 = spin(m_form, -1e4, 1e4, 4, "");
   m_qd0 = spin(m_form, -1e4, 1e4, 4, "");
+  m_q0->setObjectName("q0Spin");
+  m_qd0->setObjectName("qd0Spin");
   form->addRow(tr("Name"), m_name);
   form->addRow(tr("Joint"), m_joint);
   form->addRow(tr("Pitch"), m_pitch);
@@ -235,13 +234,14 @@ PropertiesPanel::PropertiesPanel(ModelDocument* document, QWidget* parent)
   m_none->setAlignment(Qt::AlignCenter);
   m_none->setEnabled(false);
   auto* layout = new QVBoxLayout(this);
+  layout->addWidget(m_error);  // at the top, where the eye is; the field shows it too
   layout->addWidget(m_none);
   layout->addWidget(m_form);
   layout->addWidget(m_modelForm);
-  layout->addWidget(m_error);
   layout->addStretch(1);
 
   connect(m_name, &QLineEdit::editingFinished, this, [this] { commit("name"); });
+  m_name->installEventFilter(this);
   connect(m_joint, &QComboBox::currentIndexChanged, this, [this] { commit("joint"); });
   connect(m_applyShape, &QPushButton::clicked, this, [this] { commit("shape"); });
   const auto key = [this](QDoubleSpinBox* s) -> QString {
@@ -262,9 +262,15 @@ PropertiesPanel::PropertiesPanel(ModelDocument* document, QWidget* parent)
       if (s == m_inertia[k]) return QString("inertia%1").arg(k);
     return {};  // the shape form's own fields
   };
-  for (QDoubleSpinBox* s : findChildren<QDoubleSpinBox*>())
+  for (auto* s : findChildren<NumberBox*>()) {
     if (const QString what = key(s); !what.isEmpty())
-      connect(s, &QDoubleSpinBox::valueChanged, this, [this, what] { commit(what); });
+      connect(s, &QDoubleSpinBox::valueChanged, this, [this, s, what] {
+        m_source = s;
+        commit(what);
+        m_source = nullptr;
+      });
+    connect(s, &NumberBox::refused, m_error, &QLabel::setText);
+  }
   connect(document, &ModelDocument::changed, this, &PropertiesPanel::refresh);
   refresh();
 }
@@ -276,6 +282,21 @@ void PropertiesPanel::setBody(int body) {
 }
 
 QString PropertiesPanel::lastError() const { return m_error->text(); }
+
+bool PropertiesPanel::eventFilter(QObject* watched, QEvent* event) {
+  if (watched == m_name && event->type() == QEvent::ShortcutOverride) {
+    auto* k = static_cast<QKeyEvent*>(event);
+    const bool undoRedo = k->matches(QKeySequence::Undo) || k->matches(QKeySequence::Redo) ||
+                          k->keyCombination() == QKeyCombination(Qt::CTRL, Qt::Key_Y);
+    const bool typing = m_body >= 0 && m_body < static_cast<int>(m_doc->spec().bodies.size()) &&
+                        m_name->text() != QString::fromStdString(m_doc->spec().bodies[m_body].name);
+    if (undoRedo && !typing) {
+      event->ignore();  // not the field's: the window's Undo and Redo take the key
+      return true;
+    }
+  }
+  return QWidget::eventFilter(watched, event);
+}
 
 void PropertiesPanel::refresh() {
   const ModelSpec& s = m_doc->spec();
@@ -352,10 +373,30 @@ void PropertiesPanel::refresh() {
 
 void PropertiesPanel::commit(const QString& what) {
   if (m_updating) return;
-  // the reason shows under the form; a refused value's field goes back to the stored value
-  const auto finish = [this](const QString& error) {
+  // the reason shows at the top and beside the field; the other fields show the stored values,
+  // and the refused field or list keeps what was typed for fixing
+  const auto finish = [this, what](const QString& error) {
     m_error->setText(error);
-    if (!error.isEmpty()) refresh();
+    if (error.isEmpty()) return;
+    NumberBox* source = m_source;
+    const QString typed = source ? source->typedText() : QString();
+    QListWidget* list = what == "appearance" ? m_appearance : what == "contacts" ? m_contacts : nullptr;
+    const QStringList rows = list ? rowsOf(list) : QStringList();
+    refresh();
+    m_error->setText(error);
+    if (source) {
+      source->keepText(typed);
+      source->refuse(error);
+    }
+    if (list) {
+      m_updating = true;
+      list->clear();
+      for (const QString& r : rows) {
+        auto* item = new QListWidgetItem(r, list);
+        item->setFlags(item->flags() | Qt::ItemIsEditable);
+      }
+      m_updating = false;
+    }
   };
   QString error;
   if (what == "gravity") {

@@ -22,6 +22,7 @@ namespace art::gui {
 
 class ModelDocument;
 class LinkOptionsForm;
+class NumberBox;
 
 class PropertiesPanel : public QWidget {
   Q_OBJECT
@@ -33,6 +34,11 @@ class PropertiesPanel : public QWidget {
   /// The reason the last edit was refused, or empty.
   QString lastError() const;
 
+ protected:
+  /// Ctrl+Z and Ctrl+Y in the name field undo and redo the model unless a rename is being
+  /// typed (NumberBox does the same for the numeric fields).
+  bool eventFilter(QObject* watched, QEvent* event) override;
+
  private:
   void refresh();
   void commit(const QString& what);
@@ -43,6 +49,7 @@ class PropertiesPanel : public QWidget {
   ModelDocument* m_doc;
   int m_body = -1;
   bool m_updating = false;
+  NumberBox* m_source = nullptr;  // the field whose value is being committed
   QLineEdit* m_name;
   QComboBox *m_joint, *m_cameraBody;
   QDoubleSpinBox* m_zoom;

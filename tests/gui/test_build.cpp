@@ -13,6 +13,7 @@
 #include "joint_sliders.h"
 #include "link_options.h"
 #include "main_window.h"
+#include "number_box.h"
 #include "playback.h"
 #include "properties.h"
 #include "viewport/viewport.h"
@@ -238,7 +239,10 @@ class TestBuild : public QObject {
     ixx->setValue(1.0);
     QVERIFY(panel->lastError().contains("triangle inequality"));
     QCOMPARE(doc->spec().bodies[0].inertia.aboutCom, before.aboutCom);
-    QCOMPARE(ixx->value(), std::round(before.aboutCom(0, 0) * 1e6) / 1e6);  // the field went back
+    // the field holds the stored value exactly and shows the refused text and its reason
+    QCOMPARE(ixx->value(), before.aboutCom(0, 0));
+    QVERIFY(qobject_cast<NumberBox*>(ixx)->refusal().contains("triangle inequality"));
+    QCOMPARE(qobject_cast<NumberBox*>(ixx)->typedText(), QString("1"));
     QCOMPARE(doc->undoStack()->count(), 1);
     // a product of inertia edits both symmetric entries
     auto* ixy = panel->findChild<QDoubleSpinBox*>("inertia3");
@@ -287,10 +291,15 @@ class TestBuild : public QObject {
     QCOMPARE(look->count(), 1);
     QVERIFY(look->item(0)->text().startsWith("\"cyl\""));
     const nlohmann::json lookBefore = doc->spec().bodies[0].appearance;
+    const QString rowBefore = look->item(0)->text();
     look->item(0)->setText("\"cyl\", [[0, 0, 0], [0.3, 0, 0]], -1");
     QVERIFY(panel->lastError().contains("radius"));
     QCOMPARE(doc->spec().bodies[0].appearance, lookBefore);
-    QVERIFY(look->item(0)->text().startsWith("\"cyl\""));
+    // the refused row stays as typed, for fixing; fixed, the error goes
+    QCOMPARE(look->item(0)->text(), QString("\"cyl\", [[0, 0, 0], [0.3, 0, 0]], -1"));
+    look->item(0)->setText(rowBefore);
+    QVERIFY2(panel->lastError().isEmpty(), qPrintable(panel->lastError()));
+    QCOMPARE(doc->spec().bodies[0].appearance, lookBefore);
     look->setCurrentRow(0);
     panel->findChild<QPushButton*>("appearanceListAdd")->click();  // a sphere after the cylinder
     QCOMPARE(doc->spec().bodies[0].appearance.size(), lookBefore.size() + 3);
@@ -482,6 +491,81 @@ class TestBuild : public QObject {
     QVERIFY(waitFor([&] { return !p->simulating(); }, 5));
     p->setTime(0);
     QVERIFY((p->q() - compile(doc->spec()).q0).norm() < 1e-12);
+  }
+
+  // numbers as people type them, into the Properties dock with real key presses: scientific
+  // notation and the locale's decimal mark are read exactly; anything the field cannot hold
+  // is refused with its reason beside the field, and the typed text stays for fixing
+  void propertiesReadNumbersAsTyped_data() {
+    QTest::addColumn<QString>("field");
+    QTest::addColumn<QString>("locale");
+    QTest::addColumn<QString>("typed");
+    QTest::addColumn<double>("value");    // NaN: refused
+    QTest::addColumn<QString>("reason");  // part of the refusal
+    const double no = std::nan("");
+    QTest::newRow("2e-4 inertia") << "inertia0" << "C" << "2e-4" << 2e-4 << "";
+    QTest::newRow("1.5E-3 inertia") << "inertia0" << "C" << "1.5E-3" << 1.5e-3 << "";
+    QTest::newRow("1e-12 inertia") << "inertia0" << "C" << "1e-12" << 1e-12 << "";
+    QTest::newRow("-0.05 q0") << "q0Spin" << "C" << "-0.05" << -0.05 << "";
+    QTest::newRow("1e308 q0") << "q0Spin" << "C" << "1e308" << no << "above";
+    QTest::newRow("0,25 German") << "q0Spin" << "de_DE" << "0,25" << 0.25 << "";
+    QTest::newRow("0.25 German") << "q0Spin" << "de_DE" << "0.25" << 0.25 << "";
+    QTest::newRow("2,5e-2 German") << "q0Spin" << "de_DE" << "2,5e-2" << 0.025 << "";
+    QTest::newRow("-1 kg") << "massSpin" << "C" << "-1" << no << "below";
+    QTest::newRow("3 kg typed") << "massSpin" << "C" << " 3 kg" << 3.0 << "";
+    QTest::newRow("abc") << "massSpin" << "C" << "abc" << no << "not a number";
+    QTest::newRow("inf") << "massSpin" << "C" << "inf" << no << "not a number";
+    QTest::newRow("nan") << "massSpin" << "C" << "nan" << no << "not a number";
+    QTest::newRow("1,000 group") << "massSpin" << "C" << "1,000" << no << "not a number";
+    QTest::newRow("0x10") << "massSpin" << "C" << "0x10" << no << "not a number";
+    QTest::newRow("2e-") << "massSpin" << "C" << "2e-" << no << "not a number";
+    QTest::newRow("unphysical inertia") << "inertia0" << "C" << "5" << no << "triangle";
+  }
+
+  void propertiesReadNumbersAsTyped() {
+    QFETCH(QString, field);
+    QFETCH(QString, locale);
+    QFETCH(QString, typed);
+    QFETCH(double, value);
+    QFETCH(QString, reason);
+    MainWindow w;
+    w.resize(1400, 900);
+    QVERIFY(showActive(w));
+    w.newModel();
+    ModelDocument* doc = w.document();
+    QVERIFY(addLink(doc, Vec3(0, -0.05, 0.8), Vec3(0, -1, 0)));
+    w.properties()->setBody(0);
+    auto* box = w.properties()->findChild<NumberBox*>(field);
+    QVERIFY(box);
+    box->setLocale(QLocale(locale));
+    const std::string before = text(doc->spec());
+    const int edits = doc->undoStack()->count();
+    box->setFocus();
+    QVERIFY(waitFor([&] { return box->hasFocus(); }, 5));
+    QTest::keyClick(box, Qt::Key_A, Qt::ControlModifier);
+    QTest::keyClicks(box, typed);
+    QTest::keyClick(box, Qt::Key_Return);
+    const BodySpec& b = doc->spec().bodies[0];
+    const double stored = field == "massSpin" ? b.inertia.mass : field == "q0Spin" ? b.q0 : b.inertia.aboutCom(0, 0);
+    if (!std::isnan(value)) {
+      QVERIFY2(box->refusal().isEmpty(), qPrintable(box->refusal()));
+      QCOMPARE(stored, value);
+      QCOMPARE(doc->undoStack()->count(), edits + 1);
+      // Ctrl+Z with the cursor still in the field undoes the model, not the text
+      QTest::keyClick(box, Qt::Key_Z, Qt::ControlModifier);
+      QCOMPARE(text(doc->spec()), before);
+      return;
+    }
+    QCOMPARE(text(doc->spec()), before);
+    QVERIFY2(box->refusal().contains(reason), qPrintable(box->refusal()));
+    QCOMPARE(w.properties()->lastError(), box->refusal());
+    QVERIFY2(box->typedText().contains(typed.trimmed()), qPrintable(box->typedText()));
+    // leaving the field keeps the text and the reason
+    w.properties()->findChild<QLineEdit*>("nameEdit")->setFocus();
+    QVERIFY(waitFor([&] { return !box->hasFocus(); }, 5));
+    QVERIFY2(box->typedText().contains(typed.trimmed()), qPrintable(box->typedText()));
+    QVERIFY(!box->refusal().isEmpty());
+    QCOMPARE(text(doc->spec()), before);
   }
 
   void clickOnNothingAddsNothing() {

@@ -210,9 +210,7 @@ class TestDocument : public QObject {
     // a refused value: a first principal moment larger than the other two together breaks the
     // triangle inequality; it is not stored and the field goes back
     const Mat3 inertia = w.model()->spec.bodies[2].inertia.aboutCom;
-    QDoubleSpinBox* moment = nullptr;
-    for (QDoubleSpinBox* s : panel->findChildren<QDoubleSpinBox*>())
-      if (!moment && s->suffix().isEmpty() && s->decimals() == 6) moment = s;
+    auto* moment = panel->findChild<QDoubleSpinBox*>("inertia0");
     QVERIFY(moment);
     moment->setValue(1000.0);
     QVERIFY2(panel->lastError().contains("triangle"), qPrintable(panel->lastError()));
