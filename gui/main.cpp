@@ -79,7 +79,8 @@ struct Parser {
   const QCommandLineOption screenshot{
       "screenshot", "Render one frame of the model to OUT.png and exit without a window.",
       "OUT.png"};
-  const QCommandLineOption size{"size", "Image size for --screenshot (default 1280x720).",
+  const QCommandLineOption size{"size", "Image size for --screenshot (default 1280x720); with "
+                                "--grab-window, the window's size.",
                                 "WIDTHxHEIGHT", "1280x720"};
   const QCommandLineOption time{
       "time",
@@ -220,6 +221,7 @@ int main(int argc, char** argv) {
   QApplication::setWindowIcon(QIcon(":/icons/articulate.png"));
   art::gui::MainWindow window;
   window.setAsking(options.grab.isEmpty());  // a grab for documentation runs unattended
+  if (!options.grab.isEmpty() && cli.parser.isSet(cli.size)) window.resize(options.size);
   window.show();
   const QString model = options.model.isEmpty() ? bundledModel() : options.model;
   QTimer::singleShot(0, &window, [&window, model, options] {

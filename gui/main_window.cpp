@@ -175,6 +175,19 @@ void MainWindow::createDocks() {
   resizeDocks({plots}, {200}, Qt::Vertical);
 }
 
+void MainWindow::showEvent(QShowEvent* event) {
+  QMainWindow::showEvent(event);
+  if (m_shownOnce) return;
+  m_shownOnce = true;
+  if (!m_settings.state.isEmpty()) return;  // the remembered layout stays
+  // first start: the plots a quarter of the window's height (a readable chart), the left docks
+  // wide enough for the Properties dock's rows of three numbers
+  auto* plots = findChild<QDockWidget*>("plotsDock");
+  auto* tree = findChild<QDockWidget*>("modelDock");
+  resizeDocks({plots}, {std::max(230, height() / 4)}, Qt::Vertical);
+  resizeDocks({tree}, {std::max(360, width() / 4)}, Qt::Horizontal);
+}
+
 QString MainWindow::addKeyframe(const QString& name) {
   if (!m_model || m_rigid || m_structure || !m_display ||
       m_playback->q().size() != m_display->positionSize() ||

@@ -239,6 +239,7 @@ class MainWindow : public QMainWindow {
   Autosaver* autosaver() const { return m_autosaver; }
 
  protected:
+  void showEvent(QShowEvent* event) override;
   void closeEvent(QCloseEvent* event) override;
   void dragEnterEvent(QDragEnterEvent* event) override;
   void dropEvent(QDropEvent* event) override;
@@ -396,6 +397,7 @@ class MainWindow : public QMainWindow {
   };
   static constexpr std::size_t kSetAsideLimit = 8;
   std::deque<SetAside> m_setAside;
+  bool m_shownOnce = false;  // the first show sizes the docks (showEvent)
 };
 
 }  // namespace art::gui

@@ -24,6 +24,21 @@
 
 namespace art::gui {
 
+namespace {
+
+// colours of the quantities that are not energies, in turn: none is near the red "now" line
+// or an energy's colour
+const QColor kPalette[] = {QColor(140, 86, 75), QColor(0, 0, 139),    QColor(0, 110, 60),
+                           QColor(120, 0, 120), QColor(90, 90, 90),   QColor(0, 120, 140),
+                           QColor(200, 160, 0), QColor(70, 90, 200),  QColor(160, 82, 45)};
+// fixed colours of the energies: kinetic blue, potential green, total near-black, dissipated
+// violet, total + dissipated olive, actuator work orange, total + dissipated - work teal
+const QColor kEnergyColours[PlotsPanel::kEnergies] = {
+    QColor(31, 119, 180), QColor(44, 160, 44),  QColor(40, 40, 40),  QColor(148, 103, 189),
+    QColor(188, 189, 34), QColor(255, 127, 14), QColor(23, 190, 207)};
+
+}  // namespace
+
 PlotsPanel::PlotsPanel(QWidget* parent) : QWidget(parent) {
   setObjectName("plotsPanel");
   m_chart = new QChart();
@@ -31,23 +46,27 @@ PlotsPanel::PlotsPanel(QWidget* parent) : QWidget(parent) {
   m_chart->setMargins(QMargins(2, 2, 2, 2));
   m_x = new QValueAxis(m_chart);
   m_x->setTitleText(tr("t (s)"));
-  m_y = new QValueAxis(m_chart);
-  m_y->setLabelFormat("%.4g");
   m_chart->addAxis(m_x, Qt::AlignBottom);
-  m_chart->addAxis(m_y, Qt::AlignLeft);
+  m_nowAxis = new QValueAxis(m_chart);
+  m_nowAxis->setRange(0, 1);
+  m_nowAxis->setVisible(false);
+  m_chart->addAxis(m_nowAxis, Qt::AlignLeft);
   m_cursor = new QLineSeries(m_chart);
   m_cursor->setName(tr("now"));
-  m_cursor->setPen(QPen(QColor(200, 40, 40), 1, Qt::DashLine));
+  m_cursor->setPen(QPen(nowColour(), 1.5, Qt::DashLine));
   m_chart->addSeries(m_cursor);
   m_cursor->attachAxis(m_x);
-  m_cursor->attachAxis(m_y);
+  m_cursor->attachAxis(m_nowAxis);
   auto* view = new QChartView(m_chart, this);
+  view->setObjectName("plotView");
   view->setRenderHint(QPainter::Antialiasing, false);
-  view->setMinimumHeight(160);
+  // tall enough for the legend, two or three labelled ticks and the time axis: a shorter chart
+  // elides its labels
+  view->setMinimumHeight(210);
 
   m_list = new QListWidget(this);
   m_list->setObjectName("plotChoice");
-  m_list->setMaximumWidth(170);
+  m_list->setMaximumWidth(m_list->fontMetrics().horizontalAdvance("total + dissipated - work") + 48);
   connect(m_list, &QListWidget::itemChanged, this, [this] { redraw(); });
   auto* csv = new QPushButton(tr("Export CSV..."), this);
   csv->setObjectName("exportCsvButton");
@@ -76,6 +95,49 @@ QString PlotsPanel::quantityName(int k) const {
                        "dissipated",      "total + dissipated", "actuator work",
                        "total + dissipated - work"}[k];
   return QString::fromStdString(m_names[k - kEnergies]);
+}
+
+PlotsPanel::Kind PlotsPanel::kindOf(int k) const {
+  if (k < kEnergies) return Kind::Energy;
+  k -= kEnergies;
+  if (k < m_nq) return Kind::Position;
+  if (k < m_nq + m_nv) return Kind::Velocity;
+  if (k < m_nq + m_nv + m_nc) return Kind::Force;
+  const std::string& name = m_names[static_cast<std::size_t>(k)];
+  if (name.rfind("force[", 0) == 0) return Kind::Force;
+  if (name.rfind("length[", 0) == 0) return Kind::Length;
+  return Kind::Control;
+}
+
+QColor PlotsPanel::nowColour() { return QColor(200, 40, 40); }
+
+QColor PlotsPanel::seriesColour(const QString& name) const {
+  for (int k = 0; k < static_cast<int>(m_series.size()); ++k)
+    if (m_series[k] && quantityName(k) == name) return m_series[k]->pen().color();
+  return {};
+}
+
+double PlotsPanel::niceStep(double span, int ticks, int* decimals) {
+  if (!(span > 0) || !std::isfinite(span)) span = 1;
+  const double raw = span / std::max(1, ticks);
+  const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
+  const double r = raw / magnitude;
+  const double step = (r < 1.5 ? 1 : r < 3.5 ? 2 : r < 7.5 ? 5 : 10) * magnitude;
+  if (decimals) *decimals = std::max(0, static_cast<int>(std::ceil(-std::log10(step) - 1e-9)));
+  return step;
+}
+
+void PlotsPanel::setRounded(QValueAxis* axis, double lo, double hi, int ticks) {
+  int decimals = 0;
+  const double step = niceStep(hi - lo, ticks, &decimals);
+  // the ticks first: Qt Charts lays the labels out when the range changes, not the interval
+  axis->setTickType(QValueAxis::TicksDynamic);
+  axis->setTickAnchor(0);
+  axis->setTickInterval(step);
+  const double largest = std::max(std::abs(lo), std::abs(hi));
+  // round values print in full ("0.25", "120"); only extreme magnitudes in powers of ten
+  axis->setLabelFormat(decimals <= 5 && largest < 1e7 ? QString("%.%1f").arg(decimals) : QString("%.2e"));
+  axis->setRange(lo, hi);
 }
 
 double PlotsPanel::value(const Recording& r, int k, std::size_t s) const {
@@ -186,7 +248,7 @@ void PlotsPanel::setRecording(const Recording* recording) {
 
 void PlotsPanel::setCursor(double t) {
   m_cursorTime = t;
-  const QList<QPointF> line{{t, m_y->min()}, {t, m_y->max()}};
+  const QList<QPointF> line{{t, 0.0}, {t, 1.0}};
   m_cursor->replace(line);
 }
 
@@ -195,7 +257,33 @@ void PlotsPanel::redraw() {
                         m_recording->positionSize() == m_nq && m_recording->velocitySize() == m_nv;
   // a loaded motion has no constraint forces: their series stay empty
   const bool haveForces = haveData && m_recording->constraintSize() == m_nc;
-  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  double lo[kKinds], hi[kKinds];
+  bool used[kKinds] = {};
+  std::fill(std::begin(lo), std::end(lo), kInf);
+  std::fill(std::begin(hi), std::end(hi), -kInf);
+  // the axis of a kind, created on the left when none is there yet, else on the right
+  const auto axisOf = [&](int k) {
+    const int kind = static_cast<int>(kindOf(k));
+    used[kind] = true;
+    QValueAxis*& a = m_axes[kind];
+    if (!a) {
+      // short: a vertical title longer than the plot's height is elided
+      static const char* const kTitles[kKinds] = {
+          QT_TR_NOOP("energy (J)"), QT_TR_NOOP("q (rad, m)"),     QT_TR_NOOP("qd (rad/s, m/s)"),
+          QT_TR_NOOP("force (N, N m)"), QT_TR_NOOP("length (m)"), QT_TR_NOOP("ctrl, act")};
+      bool left = false;
+      for (const QValueAxis* other : m_axes)
+        if (other && other->alignment() == Qt::AlignLeft) left = true;
+      a = new QValueAxis(m_chart);
+      a->setTitleText(tr(kTitles[kind]));
+      QFont font = a->titleFont();
+      font.setPointSizeF(font.pointSizeF() * 0.85);
+      a->setTitleFont(font);
+      m_chart->addAxis(a, left ? Qt::AlignRight : Qt::AlignLeft);
+    }
+    return kind;
+  };
   const std::size_t size = haveData ? m_recording->size() : 0;
   const std::size_t stride = std::max<std::size_t>(1, (size + kMaxPoints - 1) / kMaxPoints);
   for (int k = 0; k < quantities(); ++k) {
@@ -209,21 +297,14 @@ void PlotsPanel::redraw() {
       }
       continue;
     }
+    const int kind = axisOf(k);
     if (!series) {
       series = new QLineSeries(m_chart);
       series->setName(quantityName(k));
       m_chart->addSeries(series);
-      if (k < kEnergies) {
-        // fixed colours, none near the red "now" cursor: kinetic blue, potential green, total
-        // near-black, dissipated violet, total + dissipated olive, actuator work orange, total +
-        // dissipated - work teal
-        static const QColor kEnergyColours[kEnergies] = {QColor(31, 119, 180), QColor(44, 160, 44), QColor(40, 40, 40),
-                                                         QColor(148, 103, 189), QColor(188, 189, 34), QColor(255, 127, 14),
-                                                         QColor(23, 190, 207)};
-        series->setPen(QPen(kEnergyColours[k], 2));
-      }
+      series->setPen(QPen(k < kEnergies ? kEnergyColours[k] : kPalette[(k - kEnergies) % std::size(kPalette)], 2));
       series->attachAxis(m_x);
-      series->attachAxis(m_y);
+      series->attachAxis(m_axes[kind]);
     }
     QList<QPointF> points;
     if (k - kEnergies >= m_nq + m_nv && !haveForces) {
@@ -231,18 +312,14 @@ void PlotsPanel::redraw() {
       continue;
     }
     points.reserve(static_cast<qsizetype>(size / stride + 2));
-    for (std::size_t s = 0; s < size; s += stride) {
+    const auto add = [&](std::size_t s) {
       const double v = value(*m_recording, k, s);
       points.append({m_recording->time(s), v});
-      lo = std::min(lo, v);
-      hi = std::max(hi, v);
-    }
-    if (size && (size - 1) % stride) {  // always end at the newest sample
-      const double v = value(*m_recording, k, size - 1);
-      points.append({m_recording->time(size - 1), v});
-      lo = std::min(lo, v);
-      hi = std::max(hi, v);
-    }
+      lo[kind] = std::min(lo[kind], v);
+      hi[kind] = std::max(hi[kind], v);
+    };
+    for (std::size_t s = 0; s < size; s += stride) add(s);
+    if (size && (size - 1) % stride) add(size - 1);  // always end at the newest sample
     series->replace(points);
   }
   // the ghosts: each chosen quantity of each ghost recording of the plotted sizes, dashed
@@ -251,7 +328,7 @@ void PlotsPanel::redraw() {
     delete g;
   }
   m_ghostSeries.clear();
-  double ghostEnd = -std::numeric_limits<double>::infinity();
+  double ghostEnd = -kInf;
   for (const auto& [label, ghost] : m_ghosts) {
     if (!ghost || ghost->empty() || ghost->positionSize() != m_nq || ghost->velocitySize() != m_nv) continue;
     ghostEnd = std::max(ghostEnd, ghost->endTime());
@@ -260,6 +337,7 @@ void PlotsPanel::redraw() {
     for (int k = 0; k < quantities(); ++k) {
       if (!m_series[k] || (k - kEnergies >= m_nq + m_nv && ghost->constraintSize() != m_nc))
         continue;
+      const int kind = axisOf(k);
       auto* series = new QLineSeries(m_chart);
       series->setName(quantityName(k) + " (" + label + ")");
       QPen pen(m_series[k]->color());
@@ -271,24 +349,36 @@ void PlotsPanel::redraw() {
         s = std::min(s, n - 1);
         const double v = value(*ghost, k, s);
         points.append({ghost->time(s), v});
-        lo = std::min(lo, v);
-        hi = std::max(hi, v);
+        lo[kind] = std::min(lo[kind], v);
+        hi[kind] = std::max(hi[kind], v);
         if (s == n - 1) break;
       }
       series->replace(points);
       m_chart->addSeries(series);
       series->attachAxis(m_x);
-      series->attachAxis(m_y);
+      series->attachAxis(m_axes[kind]);
       m_ghostSeries.push_back(series);
     }
   }
-  if (!(lo <= hi)) lo = 0, hi = 1;
-  // a flat series gets a range around it in proportion to its size
-  const double pad = std::max({1e-9, 0.05 * (hi - lo), 1e-3 * std::max(std::abs(lo), std::abs(hi))});
-  m_y->setRange(lo - pad, hi + pad);
+  for (int kind = 0; kind < kKinds; ++kind) {
+    QValueAxis*& a = m_axes[kind];
+    if (!used[kind]) {  // no series of this kind: its axis goes
+      if (a) {
+        m_chart->removeAxis(a);
+        delete a;
+        a = nullptr;
+      }
+      continue;
+    }
+    double l = lo[kind], h = hi[kind];
+    if (!(l <= h)) l = 0, h = 1;
+    // a flat series gets a range around it in proportion to its size
+    const double pad = std::max({1e-9, 0.05 * (h - l), 1e-3 * std::max(std::abs(l), std::abs(h))});
+    setRounded(a, l - pad, h + pad, 4);
+  }
   const double t0 = haveData ? m_recording->startTime() : 0.0;
   const double t1 = std::max(haveData ? m_recording->endTime() : 1.0, ghostEnd);
-  m_x->setRange(t0, t1 > t0 ? t1 : t0 + 1.0);
+  setRounded(m_x, t0, t1 > t0 ? t1 : t0 + 1.0, 6);
   setCursor(m_cursorTime);
 }
 

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include <QColor>
 #include <QWidget>
 
 #include "articulate/simulation/recording.h"
@@ -68,6 +69,25 @@ class PlotsPanel : public QWidget {
   /// Points drawn in the named series (for tests).
   int pointCount(const QString& name) const;
 
+  /// What a quantity measures; each kind plotted gets a y axis of its own (the first on the
+  /// left, the others on the right), titled with its units, so that angles never flatten
+  /// against joules: energies (J), joint positions (rad or m), velocities (rad/s or m/s),
+  /// forces (constraint and actuator forces: N or N m), tendon lengths (m), and controls and
+  /// activations (no unit).
+  enum class Kind { Energy, Position, Velocity, Force, Length, Control };
+  static constexpr int kKinds = 6;
+  Kind kindOf(int quantity) const;
+  /// The y axis of a kind as drawn now (null when no chosen quantity is of the kind), and the
+  /// time axis.
+  QValueAxis* axis(Kind kind) const { return m_axes[static_cast<int>(kind)]; }
+  QValueAxis* timeAxis() const { return m_x; }
+  /// The pen colour of the named series (invalid when not drawn) and of the "now" line.
+  QColor seriesColour(const QString& name) const;
+  static QColor nowColour();
+  /// A tick spacing of 1, 2 or 5 times a power of ten giving about `ticks` intervals over
+  /// `span`, and the decimals its labels need.
+  static double niceStep(double span, int ticks, int* decimals = nullptr);
+
   static constexpr int kMaxPoints = 2000;
   /// The energy series, first in the list: kinetic, potential, total, dissipated, total +
   /// dissipated, actuator work, total + dissipated - work.
@@ -85,7 +105,10 @@ class PlotsPanel : public QWidget {
   int m_nq = 0, m_nv = 0, m_nc = 0, m_nd = 0;  // ... and derived quantities
   DerivedValue m_derived;
   QChart* m_chart = nullptr;
-  QValueAxis *m_x = nullptr, *m_y = nullptr;
+  // the y axes by kind, created when a quantity of the kind is chosen; the "now" line lives
+  // on a hidden axis of its own from 0 to 1
+  QValueAxis *m_x = nullptr, *m_axes[kKinds] = {}, *m_nowAxis = nullptr;
+  void setRounded(QValueAxis* axis, double lo, double hi, int ticks);
   QLineSeries* m_cursor = nullptr;
   std::vector<QLineSeries*> m_series;  // per quantity, null when not chosen
   std::vector<std::pair<QString, const Recording*>> m_ghosts;

@@ -6,6 +6,7 @@
 #include <QtWidgets>
 #include <QChartView>
 #include <QLineSeries>
+#include <QValueAxis>
 
 #include <cmath>
 
@@ -22,6 +23,7 @@
 #include "plots.h"
 #include "viewport/viewport.h"
 #include "gui/window_test.h"
+#include "render/baseline.h"
 
 using namespace art;
 using namespace art::gui;
@@ -361,6 +363,107 @@ class TestPlayback : public QObject {
 
   // a model with constraints records its constraint forces with every sample, and the plots
   // offer one series per constraint row: the four-bar's loop forces, equal to the System's own
+  // issue 36's plots at 1280x800 with every dock open (the Import Report's tab too): no label
+  // or title is elided, each kind of quantity has its own y axis with its unit, ticks fall on
+  // round values, and no series is drawn near the "now" line's red
+  void plotsAreReadable() {
+    QSettings().clear();
+    MainWindow w;
+    w.resize(1280, 800);
+    QVERIFY(showActive(w));
+    QVERIFY(w.openFile(kModels + "/double_pendulum.json"));
+    // a first start gives the plots about a quarter of the window
+    auto* plotsDock = w.findChild<QDockWidget*>("plotsDock");
+    QVERIFY2(plotsDock->height() >= w.height() / 4 - 30, qPrintable(QString("%1 of %2").arg(plotsDock->height()).arg(w.height())));
+    for (QDockWidget* dock : w.findChildren<QDockWidget*>()) dock->show();
+    QVERIFY(simulateUntil(w.playback(), 1.0));
+    PlotsPanel* plots = w.plots();
+    plots->choose({"kinetic", "total", "q[1] link2", "qd[0] link1"});
+    plots->setCursor(0.5);
+    plots->redraw();
+    QTest::qWait(400);  // the chart lays itself out in the event loop
+    auto* view = plots->findChild<QChartView*>("plotView");
+    QVERIFY(view && view->isVisible());
+    QVERIFY2(view->height() >= 200, qPrintable(QString("%1 px").arg(view->height())));
+    int texts = 0;
+    for (QGraphicsItem* item : view->scene()->items()) {
+      QString t;
+      if (auto* a = dynamic_cast<QGraphicsTextItem*>(item)) t = a->toPlainText();
+      else if (auto* b = dynamic_cast<QGraphicsSimpleTextItem*>(item)) t = b->text();
+      else continue;
+      if (!item->isVisible() || t.isEmpty()) continue;
+      ++texts;
+      QVERIFY2(!t.contains(QChar(0x2026)) && !t.contains("..."), qPrintable("elided: " + t));
+    }
+    QVERIFY(texts > 10);  // the ticks, the titles and the legend were looked at
+    // angles on their own axis in rad, energies in J
+    QValueAxis* energy = plots->axis(PlotsPanel::Kind::Energy);
+    QValueAxis* position = plots->axis(PlotsPanel::Kind::Position);
+    QValueAxis* velocity = plots->axis(PlotsPanel::Kind::Velocity);
+    QVERIFY(energy && position && velocity);
+    QVERIFY(energy->titleText().contains("(J)"));
+    QVERIFY(position->titleText().contains("rad"));
+    QVERIFY(velocity->titleText().contains("rad/s"));
+    QVERIFY(!plots->axis(PlotsPanel::Kind::Force));
+    for (QAbstractSeries* series : view->chart()->series()) {
+      if (series->name() != "q[1] link2") continue;
+      QVERIFY(series->attachedAxes().contains(position));
+      QVERIFY(!series->attachedAxes().contains(energy));
+    }
+    // the q axis spans q's own range, not the joules'
+    const Recording& r = w.playback()->recording();
+    double qlo = 1e9, qhi = -1e9;
+    for (std::size_t k = 0; k < r.size(); ++k) qlo = std::min(qlo, r.q(k)(1)), qhi = std::max(qhi, r.q(k)(1));
+    QVERIFY(position->min() <= qlo && position->max() >= qhi);
+    QVERIFY(position->max() - position->min() < 1.5 * (qhi - qlo) + 1e-6);
+    // round ticks: 1, 2 or 5 times a power of ten, from 0
+    for (QValueAxis* a : {energy, position, velocity, plots->timeAxis()}) {
+      QCOMPARE(a->tickType(), QValueAxis::TicksDynamic);
+      QCOMPARE(a->tickAnchor(), 0.0);
+      const double m = a->tickInterval() / std::pow(10.0, std::floor(std::log10(a->tickInterval())));
+      QVERIFY2(std::abs(m - 1) < 1e-9 || std::abs(m - 2) < 1e-9 || std::abs(m - 5) < 1e-9,
+               qPrintable(QString("%1: tick %2").arg(a->titleText()).arg(a->tickInterval())));
+    }
+    // colours apart from the "now" line
+    const QColor now = PlotsPanel::nowColour();
+    for (const QString& name : plots->chosen()) {
+      const QColor c = plots->seriesColour(name);
+      QVERIFY(c.isValid());
+      const double d = std::hypot(c.red() - now.red(), c.green() - now.green(), c.blue() - now.blue());
+      QVERIFY2(d > 100, qPrintable(QString("%1 is %2 from the now line").arg(name).arg(d)));
+    }
+    if (qEnvironmentVariableIsSet("ARTICULATE_TEST_SHOTS"))
+      w.screen()->grabWindow(w.winId()).save(qEnvironmentVariable("ARTICULATE_TEST_SHOTS") + "/plots_all_docks.png");
+  }
+
+  // the plot of a fixed recording looks as its baseline image does (tests/render/baselines)
+  void plotsMatchTheirBaseline() {
+    Recording r(2, 2);
+    for (int k = 0; k <= 300; ++k) {
+      const double t = 0.01 * k;
+      const Eigen::Vector2d q(std::sin(2 * t), 0.5 * std::cos(3 * t)), qd(2 * std::cos(2 * t), -1.5 * std::sin(3 * t));
+      const double kinetic = 0.5 * qd.squaredNorm(), potential = 9.81 * (1 - std::cos(q(0)));
+      r.append(t, q, qd, kinetic, potential);
+    }
+    PlotsPanel plots;
+    plots.setQuantities({"q[0] a", "q[1] b"}, {"qd[0] a", "qd[1] b"});
+    plots.resize(900, 320);
+    plots.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&plots));
+    plots.setRecording(&r);
+    plots.choose({"kinetic", "potential", "total", "q[1] b"});
+    plots.setCursor(1.25);
+    plots.redraw();
+    QTest::qWait(400);  // the chart lays itself out in the event loop
+    const QImage image = plots.findChild<QChartView*>("plotView")->grab().toImage();
+    if (qEnvironmentVariableIsSet("ARTICULATE_UPDATE_BASELINES")) {
+      QVERIFY(image.save(QStringLiteral(ARTICULATE_RENDER_BASELINES) + "/plots.png"));
+      QSKIP("baseline written");
+    }
+    const QString problem = compareWithBaseline(image, "plots");
+    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+  }
+
   void constraintForcesArePlotted() {
     MainWindow w;
     QVERIFY(showActive(w));
