@@ -340,10 +340,12 @@ void MainWindow::createBuildBar() {
   m_moveAction->setObjectName("moveAction");
   m_moveAction->setCheckable(true);
   m_moveAction->setShortcut(QKeySequence(tr("G")));
-  m_moveAction->setToolTip(tr("Move (G): a handle on the selected body; drag its centre to move "
-                              "the joint placement, its faces to turn it; Ctrl snaps to 1 cm and "
-                              "15 degrees. Drag a body elsewhere to turn it about its joint axis "
-                              "(its home position)"));
+  m_moveAction->setToolTip(tr("Move (G): handles on the selected body's joint frame; drag an "
+                              "arrow to move the joint placement along an axis, a ring to turn it "
+                              "about one, the ball to move it in the view's plane; Ctrl snaps to "
+                              "1 cm and 15 degrees. Drag a body elsewhere to turn it about its "
+                              "joint axis (its initial position)"));
+  connect(m_viewport, &Viewport::hint, this, [this](const QString& text) { statusBar()->showMessage(text); });
   connect(m_moveAction, &QAction::toggled, m_viewport, &Viewport::setTransformHandle);
   connect(m_viewport, &Viewport::handleDragged, this, &MainWindow::moveBody);
   connect(m_viewport, &Viewport::jointDragged, this, &MainWindow::turnJoint);

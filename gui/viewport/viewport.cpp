@@ -14,9 +14,6 @@
 #include <vtkActor.h>
 #include <vtkCamera.h>
 #include <vtkCellPicker.h>
-#include <vtkBoxRepresentation.h>
-#include <vtkBoxWidget2.h>
-#include <vtkGenericRenderWindowInteractor.h>
 #include <vtkLight.h>
 #include <vtkMatrix4x4.h>
 #include <vtkTextActor.h>
@@ -32,6 +29,7 @@
 #include <vtkWindowToImageFilter.h>
 
 #include "viewport/camera.h"
+#include "viewport/gizmo.h"
 #include "viewport/scene.h"
 #include "viewport/x_display.h"
 
@@ -177,12 +175,16 @@ struct SceneView {
 
 struct Viewport::Impl {
   vtkSmartPointer<vtkRenderWindow> window = vtkSmartPointer<vtkRenderWindow>::New();
-  // the transform handle: VTK's box widget, fed the mouse events that land on it through an
-  // interactor that has no camera style of its own (the viewport moves the camera itself)
-  vtkNew<vtkGenericRenderWindowInteractor> interactor;
-  vtkNew<vtkBoxWidget2> handle;
-  vtkNew<vtkBoxRepresentation> handleRep;
+  // the Move tool's gizmo (gizmo.h) on the selected body's joint frame, and its drag: the part
+  // grabbed and the frame, the axis parameter and the view-plane point at the press
+  std::unique_ptr<MoveGizmo> gizmo;
   bool handleOn = false, handleDragging = false;
+  GizmoPart dragPart;
+  Vec3 dragOrigin = Vec3::Zero(), dragPlane0 = Vec3::Zero();
+  Mat3 dragAxes = Mat3::Identity(), dragR = Mat3::Identity();
+  Vec3 dragT = Vec3::Zero();
+  double dragS0 = 0;
+  int widgetHeight = 1;
   int jointDragBody = -1;  // the body turned about its joint axis by a Move-tool drag
   bool perturbable = false;
   vtkSmartPointer<vtkTextActor> info;  // the status overlay, created on first use
@@ -207,35 +209,70 @@ struct Viewport::Impl {
     window->AddRenderer(view.renderer);
     window->AddRenderer(view.overlay);
     picker->SetTolerance(0.002);
-    interactor->SetInteractorStyle(nullptr);
-    interactor->SetRenderWindow(window);
-    interactor->EnableRenderOff();  // the viewport renders
-    interactor->Enable();           // takes events without Initialize (no window of its own)
-    handleRep->SetPlaceFactor(1.15);
-    handleRep->HandlesOn();
-    handle->SetRepresentation(handleRep);
-    handle->SetInteractor(interactor);
-    handle->SetCurrentRenderer(view.renderer);
-    handle->ScalingEnabledOff();
-    handle->MoveFacesEnabledOff();
+    gizmo = std::make_unique<MoveGizmo>(view.overlay);
   }
 
-  // places the handle around the selected body (hidden without one)
+  // the selected body's joint frame as drawn now (base coordinates): its parent's pose times
+  // the placement (the spec's rotation maps parent to joint coordinates)
+  bool jointFrame(Vec3& origin, Mat3& axes) const {
+    if (!view.scene || selected < 0 || selected >= view.scene->bodies() ||
+        selected >= static_cast<int>(spec.bodies.size()))
+      return false;
+    const BodySpec& b = spec.bodies[static_cast<std::size_t>(selected)];
+    const Mat3 Rp = b.parent < 0 ? Mat3::Identity() : view.scene->pose(b.parent).rotation;
+    const Vec3 pp = b.parent < 0 ? Vec3::Zero() : view.scene->pose(b.parent).position;
+    origin = pp + Rp * b.translation;
+    axes = Rp * b.rotation.transpose();
+    return true;
+  }
+
+  // metres per widget pixel at a point's depth
+  double metresPerPixel(const Vec3& at) const {
+    vtkCamera* c = view.renderer->GetActiveCamera();
+    if (c->GetParallelProjection()) return 2 * c->GetParallelScale() / widgetHeight;
+    const double depth = (at - v3(c->GetPosition())).dot(v3(c->GetDirectionOfProjection()));
+    return 2 * std::max(depth, 1e-6) * std::tan(0.5 * c->GetViewAngle() * M_PI / 180) / widgetHeight;
+  }
+
+  // shows the gizmo on the selected body's joint frame, 90 pixels long (moved with the drag
+  // while one goes on), or hides it
   void placeHandle() {
-    const bool show = handleOn && view.scene && selected >= 0 && selected < view.scene->bodies();
-    if (!show) {
-      if (handle->GetEnabled()) handle->Off();
+    Vec3 o;
+    Mat3 axes;
+    if (handleDragging) {
+      o = dragR * dragOrigin + dragT;
+      axes = dragR * dragAxes;
+    } else if (!handleOn || !jointFrame(o, axes)) {
+      if (gizmo->visible()) gizmo->hide();
       return;
     }
-    Vec3 lo, hi;
-    view.scene->bodyBounds(selected, lo, hi);
-    if (lo.x() > hi.x()) {  // nothing drawn: a box around the body's origin
-      lo = view.scene->pose(selected).position - Vec3::Constant(0.05);
-      hi = lo + Vec3::Constant(0.1);
-    }
-    double b[6] = {lo.x(), hi.x(), lo.y(), hi.y(), lo.z(), hi.z()};
-    handleRep->PlaceWidget(b);
-    if (!handle->GetEnabled()) handle->On();
+    gizmo->place(o, axes, 90 * metresPerPixel(o));
+  }
+
+  Vec2 widgetOf(const Vec3& x) { return toScreen(x, widgetHeight); }
+
+  // the mouse ray through a widget point (world): a point on it and its unit direction
+  void ray(const QPoint& p, Vec3& from, Vec3& direction) {
+    vtkRenderer* r = view.renderer;
+    const auto unproject = [&](double depth) {
+      r->SetDisplayPoint(p.x(), widgetHeight - 1 - p.y(), depth);
+      r->DisplayToWorld();
+      const double* w = r->GetWorldPoint();
+      return Vec3(w[0] / w[3], w[1] / w[3], w[2] / w[3]);
+    };
+    from = unproject(0.0);
+    direction = (unproject(1.0) - from).normalized();
+  }
+
+  // the parameter s of the point o + s a of the drag's axis line nearest the mouse ray at p
+  // (nullopt when the axis points along the ray)
+  std::optional<double> axisParameter(const QPoint& p) {
+    Vec3 e, dir;
+    ray(p, e, dir);
+    const Vec3 a = dragAxes.col(dragPart.axis), w = e - dragOrigin;
+    const double b = a.dot(dir), denominator = 1 - b * b;
+    if (denominator < 1e-6) return std::nullopt;
+    return (a.dot(w) - b * dir.dot(w)) / denominator;
   }
 
   // the joint axis of a body in base coordinates (unit) and a point on it, at the current pose
@@ -279,26 +316,41 @@ struct Viewport::Impl {
     return (p1 - p0).dot(as) / as.squaredNorm();
   }
 
-  // hands the interactor a mouse event's position and modifiers (the box widget reads them)
-  void handleEvent(const QMouseEvent* e) {
-    interactor->SetEventInformationFlipY(e->pos().x(), e->pos().y(),
-                                         (e->modifiers() & Qt::ControlModifier) ? 1 : 0,
-                                         (e->modifiers() & Qt::ShiftModifier) ? 1 : 0);
+  // the gizmo drag's motion from the press to widget point p, as x -> dragR x + dragT
+  void dragMotion(const QPoint& p, const QPoint& press) {
+    dragR.setIdentity();
+    dragT.setZero();
+    const Vec3& o = dragOrigin;
+    if (dragPart.kind == GizmoPart::Kind::Arrow) {
+      if (const std::optional<double> s = axisParameter(p)) dragT = (*s - dragS0) * dragAxes.col(dragPart.axis);
+    } else if (dragPart.kind == GizmoPart::Kind::Ring) {
+      // the angle swept around the origin's screen point; screen y runs down, and an axis
+      // pointing away from the viewer turns the other way
+      const Vec3 a = dragAxes.col(dragPart.axis);
+      const Vec2 os = widgetOf(o);
+      const Vec2 p0 = Vec2(press.x(), press.y()) - os, p1 = Vec2(p.x(), p.y()) - os;
+      double angle = std::atan2(p0.x() * p1.y() - p0.y() * p1.x(), p0.dot(p1));
+      if (a.dot(v3(view.renderer->GetActiveCamera()->GetPosition()) - o) > 0) angle = -angle;
+      dragR = Eigen::AngleAxisd(angle, a).toRotationMatrix();
+      dragT = o - dragR * o;
+    } else if (dragPart.kind == GizmoPart::Kind::Centre) {
+      dragT = planePoint(p, o) - dragPlane0;
+    }
   }
 
-  // the handle's motion since it was placed, as x -> R x + t
-  void handleMotion(Mat3& R, Vec3& t) {
-    vtkNew<vtkTransform> tf;
-    handleRep->GetTransform(tf);
-    vtkMatrix4x4* m = tf->GetMatrix();
-    for (int r = 0; r < 3; ++r) {
-      for (int c = 0; c < 3; ++c) R(r, c) = m->GetElement(r, c);
-      t(r) = m->GetElement(r, 3);
-    }
+  // where the mouse ray at p meets the plane through `point` facing the camera
+  Vec3 planePoint(const QPoint& p, const Vec3& point) {
+    Vec3 e, dir;
+    ray(p, e, dir);
+    const Vec3 normal = v3(view.renderer->GetActiveCamera()->GetDirectionOfProjection());
+    const double along = dir.dot(normal);
+    if (std::abs(along) < 1e-12) return point;
+    return e + dir * ((point - e).dot(normal) / along);
   }
 
   void render() {
     if (!native) return;
+    placeHandle();  // the gizmo keeps its size on screen as the camera moves
     view.renderer->ResetCameraClippingRange();
     window->Render();
   }
@@ -336,6 +388,7 @@ void Viewport::showEvent(QShowEvent*) {
   d->window->SetDisplayId(x11->display());
   d->window->SetWindowId(reinterpret_cast<void*>(winId()));
   d->window->SetSize(width(), height());
+  d->widgetHeight = std::max(1, height());
   d->native = true;
   d->view.frame(double(width()) / std::max(1, height()));
 }
@@ -343,6 +396,7 @@ void Viewport::showEvent(QShowEvent*) {
 void Viewport::paintEvent(QPaintEvent*) { d->render(); }
 
 void Viewport::resizeEvent(QResizeEvent*) {
+  d->widgetHeight = std::max(1, height());
   if (!d->native) return;
   d->window->SetSize(width(), height());
   d->render();
@@ -477,6 +531,7 @@ void Viewport::setSelectedBody(int body) {
 
 void Viewport::setTransformHandle(bool on) {
   d->handleOn = on;
+  setMouseTracking(on);  // the hint of what a drag will do follows the mouse
   d->placeHandle();
   d->render();
 }
@@ -558,6 +613,43 @@ QPoint Viewport::widgetPoint(const Vec3& world) {
                 static_cast<int>(std::lround(height() - 1 - display[1])));
 }
 
+GizmoPart Viewport::gizmoPartAt(const QPoint& position) {
+  if (!d->handleOn || !d->gizmo->visible()) return {};
+  return d->gizmo->partAt(Vec2(position.x(), position.y()), [this](const Vec3& x) { return d->widgetOf(x); });
+}
+
+QPoint Viewport::gizmoPoint(const GizmoPart& part) {
+  d->widgetHeight = std::max(1, height());
+  d->placeHandle();
+  if (!d->gizmo->visible()) return {-1, -1};
+  return widgetPoint(d->gizmo->grabPoint(part, v3(d->view.renderer->GetActiveCamera()->GetPosition())));
+}
+
+QString Viewport::dragHint(const GizmoPart& part, const QPoint& position) {
+  const QString name = d->selected >= 0 && d->selected < static_cast<int>(d->spec.bodies.size())
+                           ? QString::fromStdString(d->spec.bodies[static_cast<std::size_t>(d->selected)].name)
+                           : QString();
+  const char* axis[3] = {"x", "y", "z"};
+  switch (part.kind) {
+    case GizmoPart::Kind::Arrow:
+      return tr("Drag: move '%1' along its joint frame's %2 axis (Ctrl: 1 cm steps)").arg(name, axis[part.axis]);
+    case GizmoPart::Kind::Ring:
+      return tr("Drag: turn '%1' about its joint frame's %2 axis (Ctrl: 15 degree steps)").arg(name, axis[part.axis]);
+    case GizmoPart::Kind::Centre:
+      return tr("Drag: move '%1' in the view's plane (Ctrl: 1 cm steps)").arg(name);
+    case GizmoPart::Kind::None: break;
+  }
+  const std::optional<Pick> p = pickAt(position);
+  if (p && p->body >= 0 && p->body < static_cast<int>(d->spec.bodies.size())) {
+    const QString body = QString::fromStdString(d->spec.bodies[static_cast<std::size_t>(p->body)].name);
+    if (hasQuaternion(d->spec.bodies[static_cast<std::size_t>(p->body)].joint.type))
+      return tr("Click: select '%1'").arg(body);
+    return tr("Drag: turn '%1' about its joint (its initial position); click: select it").arg(body);
+  }
+  return name.isEmpty() ? tr("Move: click a body to select it and show its handles")
+                        : tr("Move '%1': drag an arrow to move it, a ring to turn it; drag the background to turn the view").arg(name);
+}
+
 void Viewport::setPerturbable(bool on) { d->perturbable = on; }
 bool Viewport::perturbable() const { return d->perturbable; }
 
@@ -583,10 +675,9 @@ void Viewport::mousePressEvent(QMouseEvent* e) {
   d->button = e->button();
   d->modifiers = e->modifiers();
   setFocus();
-  const bool onHandle =
-      e->button() == Qt::LeftButton && d->handle->GetEnabled() &&
-      d->handleRep->ComputeInteractionState(e->pos().x(), height() - 1 - e->pos().y()) !=
-          vtkBoxRepresentation::Outside;
+  d->widgetHeight = std::max(1, height());
+  const GizmoPart part = e->button() == Qt::LeftButton ? gizmoPartAt(e->pos()) : GizmoPart{};
+  const bool onHandle = part.kind != GizmoPart::Kind::None;
   // the transform handle first (Ctrl snaps it), then Ctrl+drag pulls a body
   if (!onHandle && e->button() == Qt::LeftButton && d->perturbable &&
       (e->modifiers() & Qt::ControlModifier)) {
@@ -602,9 +693,16 @@ void Viewport::mousePressEvent(QMouseEvent* e) {
     }
   }
   if (onHandle) {
+    d->dragPart = part;
+    d->dragOrigin = d->gizmo->origin();
+    d->dragAxes = d->gizmo->axes();
+    d->dragR.setIdentity();
+    d->dragT.setZero();
+    d->dragPlane0 = d->planePoint(e->pos(), d->dragOrigin);
+    d->dragS0 = 0;
+    if (part.kind == GizmoPart::Kind::Arrow) d->dragS0 = d->axisParameter(e->pos()).value_or(0.0);
     d->handleDragging = true;
-    d->handleEvent(e);
-    d->interactor->LeftButtonPressEvent();
+    d->gizmo->highlight(part);
   } else if (e->button() == Qt::LeftButton && d->handleOn && !(e->modifiers() & Qt::ShiftModifier)) {
     const std::optional<Pick> p = pickAt(e->pos());
     if (p && p->body >= 0) {
@@ -622,13 +720,18 @@ void Viewport::mouseMoveEvent(QMouseEvent* e) {
   }
   if (d->handleDragging) {
     d->modifiers = e->modifiers();
-    d->handleEvent(e);
-    d->interactor->MouseMoveEvent();
-    Mat3 R;
-    Vec3 t;
-    d->handleMotion(R, t);
-    emit handleDragged(d->selected, R, t, e->modifiers() & Qt::ControlModifier, false);
+    d->dragMotion(e->pos(), d->pressPos);
+    emit handleDragged(d->selected, d->dragR, d->dragT, e->modifiers() & Qt::ControlModifier, false);
     d->render();
+    return;
+  }
+  if (d->button == Qt::NoButton && d->handleOn) {  // hovering: say what a drag would do
+    const GizmoPart part = gizmoPartAt(e->pos());
+    if (part != d->gizmo->highlighted()) {
+      d->gizmo->highlight(part);
+      d->render();
+    }
+    emit hint(dragHint(part, e->pos()));
     return;
   }
   if (d->jointDragBody >= 0) {
@@ -673,17 +776,14 @@ void Viewport::mouseReleaseEvent(QMouseEvent* e) {
     return;
   }
   if (d->handleDragging) {
-    d->handleEvent(e);
-    d->interactor->LeftButtonReleaseEvent();
+    d->dragMotion(e->pos(), d->pressPos);
     d->handleDragging = false;
     d->button = Qt::NoButton;
-    Mat3 R;
-    Vec3 t;
-    d->handleMotion(R, t);
-    const int body = d->selected;
-    emit handleDragged(body, R, t, e->modifiers() & Qt::ControlModifier, true);
-    d->placeHandle();  // around the body where it now is
-    d->render();
+    const Mat3 R = d->dragR;
+    const Vec3 t = d->dragT;
+    d->gizmo->highlight(gizmoPartAt(e->pos()));
+    emit handleDragged(d->selected, R, t, e->modifiers() & Qt::ControlModifier, true);
+    d->render();  // the gizmo on the joint frame where it now is
     return;
   }
   if (d->jointDragBody >= 0) {

@@ -15,6 +15,7 @@
 #include "articulate/dynamics/dynamics.h"
 #include "articulate/model/spec.h"
 #include "articulate/simulation/system.h"
+#include "viewport/gizmo.h"
 
 namespace art::gui {
 
@@ -218,9 +219,11 @@ class Viewport : public QWidget {
   Overlays overlays() const;
   /// Highlights a body (-1: none).
   void setSelectedBody(int body);
-  /// Shows a transform handle (VTK's box widget: drag its centre to move, its faces to turn)
-  /// around the selected body, or hides it. Dragging it emits handleDragged; dragging a body
-  /// elsewhere turns (or slides) it about its own joint axis and emits jointDragged.
+  /// Shows the Move tool's gizmo (gizmo.h) on the selected body's joint frame, or hides it:
+  /// its arrows move the frame along its axes, its rings turn it about them, its ball moves it
+  /// in the view plane (each drag emits handleDragged); dragging a body elsewhere turns (or
+  /// slides) it about its own joint axis and emits jointDragged. While it is shown, hovering
+  /// emits hint() with what a drag from there would do.
   void setTransformHandle(bool on);
   bool transformHandle() const;
   int selectedBody() const;
@@ -238,6 +241,12 @@ class Viewport : public QWidget {
   /// facing the camera (the perturbation's drag plane); `point` itself when the ray runs
   /// along the plane.
   Vec3 dragPlanePoint(const QPoint& position, const Vec3& point);
+  /// The gizmo's part under a widget position (None when the gizmo is hidden or nothing is
+  /// near), and a widget position on a part (for tests; (-1, -1) when hidden).
+  GizmoPart gizmoPartAt(const QPoint& position);
+  QPoint gizmoPoint(const GizmoPart& part);
+  /// What a left-button drag from `position` would do with the Move tool, over `part`.
+  QString dragHint(const GizmoPart& part, const QPoint& position);
   /// Picks the body under a widget position, if any.
   std::optional<Pick> pickAt(const QPoint& position);
   /// Where a point (base coordinates, m) appears in the widget (pixels from the top left), for
@@ -261,6 +270,8 @@ class Viewport : public QWidget {
   /// the press (rad for revolute and helical joints, measured around the axis as seen; m for
   /// prismatic ones, along the axis). `finished`: the button was released.
   void jointDragged(int body, double delta, bool finished);
+  /// With the Move tool on, what a drag from under the mouse would do (dragHint), as it moves.
+  void hint(const QString& text);
   /// Ctrl+drag of a body while perturbable: `point` is the grabbed point (body coordinates, m)
   /// and `target` where the mouse is now, in the plane through the grabbed point facing the
   /// camera (world, m); `torque`: Shift was held at the press (turn, do not pull). Emitted at

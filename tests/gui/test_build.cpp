@@ -16,6 +16,7 @@
 #include "number_box.h"
 #include "playback.h"
 #include "properties.h"
+#include "viewport/gizmo.h"
 #include "viewport/viewport.h"
 #include "gui/window_test.h"
 
@@ -352,6 +353,11 @@ class TestBuild : public QObject {
     QVERIFY(!doc->spec().camera.zoom || *doc->spec().camera.zoom == 1.0);
   }
 
+  // the Move tool's gizmo (issue 36: "the visible handles do nothing"): with real mouse events,
+  // each arrow moves the joint frame along its axis by as much as the mouse moved along the
+  // arrow on screen, each ring turns it about its axis, the ball moves it in the view plane,
+  // Ctrl snaps, hovering says what a drag will do, and a drag that ends where it began adds
+  // nothing to undo
   void transformHandleMovesTheJointPlacement() {
     MainWindow w;
     QVERIFY(showNewModel(w, QSize(1400, 900)));
@@ -376,28 +382,96 @@ class TestBuild : public QObject {
         w.screen()->grabWindow(w.winId()).save(qEnvironmentVariable("ARTICULATE_TEST_SHOTS") + "/handle.png");
       QTest::mouseRelease(v, Qt::LeftButton, mods, from + by);
     };
-    // drag the handle's centre (the middle of the link) 60 pixels right: the link follows the
-    // mouse in the view plane
-    const QPoint start = v->widgetPoint(worldPoint(doc->spec(), 0, Vec3(0.15, 0, 0)));
-    drag(start, QPoint(60, 0), Qt::NoModifier);
+    const auto hover = [&](QPoint at) {
+      QMouseEvent move(QEvent::MouseMove, at, v->mapToGlobal(QPointF(at)), Qt::NoButton, Qt::NoButton, Qt::NoModifier);
+      QApplication::sendEvent(v, &move);
+      return w.statusText();
+    };
+    // the joint frame in the base: x along the link, z its axis (0, -1, 0)
+    const Mat3 frame = before.rotation.transpose();
+    const Vec3 origin = before.translation;
+    // every part is visible and grabbable, and says what it does before the drag
+    for (int k = 0; k < 3; ++k) {
+      for (auto kind : {GizmoPart::Kind::Arrow, GizmoPart::Kind::Ring}) {
+        const QPoint at = v->gizmoPoint({kind, k});
+        QVERIFY(v->rect().contains(at));
+        QCOMPARE(v->gizmoPartAt(at), (GizmoPart{kind, k}));
+        const QString said = hover(at);
+        QVERIFY2(said.contains(kind == GizmoPart::Kind::Arrow ? "move 'link1' along" : "turn 'link1' about") &&
+                     said.contains(QString("xyz").mid(k, 1) + " axis"),
+                 qPrintable(said));
+      }
+    }
+    QVERIFY(hover(v->gizmoPoint({GizmoPart::Kind::Centre, 0})).contains("view's plane"));
+    if (qEnvironmentVariableIsSet("ARTICULATE_TEST_SHOTS")) {  // the z ring under the mouse, as seen
+      hover(v->gizmoPoint({GizmoPart::Kind::Ring, 2}));
+      QTest::qWait(100);
+      w.screen()->grabWindow(w.winId()).save(qEnvironmentVariable("ARTICULATE_TEST_SHOTS") + "/gizmo.png");
+    }
+
+    // the x arrow, dragged 60 pixels along its direction on screen: the frame moves along x
+    // only, by the distance the arrow's screen scale gives
+    const QPoint xArrow = v->gizmoPoint({GizmoPart::Kind::Arrow, 0});
+    const QPoint o = v->widgetPoint(origin), xEnd = v->widgetPoint(origin + 0.1 * frame.col(0));
+    const QPointF dir = QPointF(xEnd - o) / std::hypot(double((xEnd - o).x()), double((xEnd - o).y()));
+    drag(xArrow, (dir * 60).toPoint(), Qt::NoModifier);
     QCOMPARE(doc->undoStack()->undoText(), QString("Move 'link1'"));
-    const BodySpec& after = doc->spec().bodies[0];
-    const QPoint landed = v->widgetPoint(worldPoint(doc->spec(), 0, Vec3(0.15, 0, 0)));
-    QVERIFY2((landed - start - QPoint(60, 0)).manhattanLength() <= 3,
-             qPrintable(QString("landed at (%1, %2) from (%3, %4)").arg(landed.x()).arg(landed.y()).arg(start.x()).arg(start.y())));
-    QVERIFY(after.translation.x() > before.translation.x());
-    QVERIFY(after.rotation.isApprox(before.rotation, 1e-9));  // a move does not turn it
+    Vec3 moved = doc->spec().bodies[0].translation - origin;
+    const double pixelsPerMetre = std::hypot(double((xEnd - o).x()), double((xEnd - o).y())) / 0.1;
+    QVERIFY2(std::abs(moved.dot(frame.col(0)) - 60 / pixelsPerMetre) < 0.1 * 60 / pixelsPerMetre,
+             qPrintable(QString("moved %1 m along x, expected %2").arg(moved.dot(frame.col(0))).arg(60 / pixelsPerMetre)));
+    QVERIFY((moved - moved.dot(frame.col(0)) * frame.col(0)).norm() < 1e-9);  // along x only
+    QVERIFY(doc->spec().bodies[0].rotation.isApprox(before.rotation, 1e-12));
     doc->undoStack()->undo();
     QCOMPARE(text(doc->spec()), json);
     // with Ctrl the position snaps to whole centimetres
-    drag(start, QPoint(47, -23), Qt::ControlModifier);
-    QCOMPARE(doc->undoStack()->undoText(), QString("Move 'link1'"));
+    drag(xArrow, (dir * 47).toPoint(), Qt::ControlModifier);
     for (int k = 0; k < 3; ++k) {
       const double x = doc->spec().bodies[0].translation(k);
       QVERIFY2(std::abs(x * 100 - std::round(x * 100)) < 1e-9, qPrintable(QString("%1").arg(x)));
     }
-    QVERIFY((doc->spec().bodies[0].translation - before.translation).norm() > 0.005);
+    QVERIFY((doc->spec().bodies[0].translation - origin).norm() > 0.005);
     doc->undoStack()->undo();
+    QCOMPARE(text(doc->spec()), json);
+    // the z ring (about the joint axis) dragged a quarter of the way around: the frame turns
+    // about z, its origin stays
+    const QPoint zRing = v->gizmoPoint({GizmoPart::Kind::Ring, 2});
+    const QPointF r0 = QPointF(zRing - o);
+    const double a0 = std::atan2(r0.y(), r0.x());
+    QTest::mousePress(v, Qt::LeftButton, Qt::NoModifier, zRing);
+    QPoint last = zRing;
+    for (int k = 1; k <= 8; ++k) {
+      const double a = a0 + 0.5 * k / 8;
+      last = o + QPointF(std::hypot(r0.x(), r0.y()) * std::cos(a), std::hypot(r0.x(), r0.y()) * std::sin(a)).toPoint();
+      QMouseEvent move(QEvent::MouseMove, last, v->mapToGlobal(QPointF(last)), Qt::NoButton, Qt::LeftButton, Qt::NoModifier);
+      QApplication::sendEvent(v, &move);
+    }
+    QTest::mouseRelease(v, Qt::LeftButton, Qt::NoModifier, last);
+    QCOMPARE(doc->undoStack()->undoText(), QString("Move 'link1'"));
+    const Mat3 turned = doc->spec().bodies[0].rotation.transpose();
+    QVERIFY((doc->spec().bodies[0].translation - origin).norm() < 1e-9);
+    QVERIFY((turned.col(2) - frame.col(2)).norm() < 1e-9);  // about z
+    const double turnedBy = std::acos(std::clamp(turned.col(0).dot(frame.col(0)), -1.0, 1.0));
+    QVERIFY2(std::abs(turnedBy - 0.5) < 0.05, qPrintable(QString("turned %1 rad").arg(turnedBy)));
+    doc->undoStack()->undo();
+    QCOMPARE(text(doc->spec()), json);
+    // the ball: 60 pixels right moves the origin in the view's plane, as the mouse went
+    const QPoint ball = v->gizmoPoint({GizmoPart::Kind::Centre, 0});
+    drag(ball, QPoint(60, 0), Qt::NoModifier);
+    const QPoint landed = v->widgetPoint(doc->spec().bodies[0].translation);
+    QVERIFY2((landed - ball - QPoint(60, 0)).manhattanLength() <= 3,
+             qPrintable(QString("landed at (%1, %2) from (%3, %4)").arg(landed.x()).arg(landed.y()).arg(ball.x()).arg(ball.y())));
+    doc->undoStack()->undo();
+    QCOMPARE(text(doc->spec()), json);
+    // a drag that comes back to where it began changes nothing and adds nothing to undo
+    const int count = doc->undoStack()->count();
+    QTest::mousePress(v, Qt::LeftButton, Qt::NoModifier, xArrow);
+    for (const QPoint& at : {xArrow + QPoint(30, 0), xArrow}) {
+      QMouseEvent move(QEvent::MouseMove, at, v->mapToGlobal(QPointF(at)), Qt::NoButton, Qt::LeftButton, Qt::NoModifier);
+      QApplication::sendEvent(v, &move);
+    }
+    QTest::mouseRelease(v, Qt::LeftButton, Qt::NoModifier, xArrow);
+    QCOMPARE(doc->undoStack()->count(), count);
     QCOMPARE(text(doc->spec()), json);
 
     // with no handle in the way, dragging the link turns it about its joint: the home position
