@@ -4,6 +4,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QHeaderView>
+#include <QKeyEvent>
 #include <QTableWidget>
 #include <QPushButton>
 #include <QVBoxLayout>
@@ -34,6 +35,7 @@ KeyframesPanel::KeyframesPanel(ModelDocument* document, QWidget* parent)
   m_list->setEditTriggers(QAbstractItemView::EditKeyPressed | QAbstractItemView::SelectedClicked);
   m_list->setToolTip(tr("The model's keyframes, saved with it. F2 or a click on the selected "
                         "one renames it; a double-click restores it."));
+  m_list->installEventFilter(this);
   layout->addWidget(m_list, 1);
   const auto button = [&](const QString& text, const char* name, const QString& tip) {
     auto* b = new QPushButton(text, this);
@@ -168,6 +170,16 @@ QString KeyframesPanel::add(double t, const Eigen::VectorXd& q, const Eigen::Vec
                                      QItemSelectionModel::Select | QItemSelectionModel::Rows);
   }
   return error;
+}
+
+bool KeyframesPanel::eventFilter(QObject* watched, QEvent* event) {
+  if (watched == m_list && event->type() == QEvent::ShortcutOverride &&
+      static_cast<QKeyEvent*>(event)->key() == Qt::Key_F2 &&
+      static_cast<QKeyEvent*>(event)->modifiers() == Qt::NoModifier) {
+    event->accept();  // the list's own edit key, not the window's shortcut
+    return true;
+  }
+  return QWidget::eventFilter(watched, event);
 }
 
 QString KeyframesPanel::rename(int k, const QString& name) {

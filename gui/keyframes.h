@@ -47,6 +47,10 @@ class KeyframesPanel : public QWidget {
   /// Export Video Between was clicked with two keyframes selected: times in increasing order.
   void exportRequested(double from, double to);
 
+ protected:
+  /// F2 in the list renames the current keyframe: the window's F2 (the status overlay) waits.
+  bool eventFilter(QObject* watched, QEvent* event) override;
+
  private:
   void refresh();
   void updateButtons();

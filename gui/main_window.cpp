@@ -7,6 +7,7 @@
 #include <QAction>
 #include <QCloseEvent>
 #include <QDockWidget>
+#include <QDir>
 #include <QFileInfo>
 #include <QInputDialog>
 #include <QMenu>
@@ -224,9 +225,10 @@ bool MainWindow::restoreKeyframe(int k) {
     m_playback->pause();
     m_playback->setTime(f.time);
   } else {
-    // at the keyframe's time (clamped to the recording), its state, paused: Play goes on from it
+    // its state at the end of the recording, paused: the recording is kept whole, and Play goes
+    // on from the keyframe (setting it at its own time would discard what came after)
     m_playback->pause();
-    m_playback->setTime(f.time);
+    m_playback->setTime(m_playback->endTime());
     const Eigen::VectorXd q = offerToLift(f.q, tr("Keyframe '%1'").arg(QString::fromStdString(f.name)));
     // its activations too: the auxiliary state's tail, after the contact state's reset value
     // (read from the probe, whose state is set afresh for every frame: m_display keeps the
@@ -235,7 +237,7 @@ bool MainWindow::restoreKeyframe(int k) {
     if (const auto* tree = dynamic_cast<const TreeSystem*>(m_probe.get());
         tree && f.act.size() && f.act.size() == tree->model().na && q.size() == m_probe->positionSize() &&
         f.qd.size() == m_probe->velocitySize()) {
-      m_probe->setState(f.time, q, f.qd);
+      m_probe->setState(m_playback->time(), q, f.qd);
       w.resize(m_probe->auxiliarySize());
       m_probe->auxiliaryState(w);
       w.tail(f.act.size()) = f.act;
@@ -245,9 +247,14 @@ bool MainWindow::restoreKeyframe(int k) {
     if (f.ctrl.size() && f.ctrl.size() == m_display->actuatorSize()) m_playback->setControls(f.ctrl);
     showControls();
   }
-  statusBar()->showMessage(tr("Restored keyframe '%1' (t = %2 s)")
-                               .arg(QString::fromStdString(f.name))
-                               .arg(m_playback->time(), 0, 'f', 3));
+  statusBar()->showMessage(m_playback->live()
+                               ? tr("Restored keyframe '%1' at the end of the recording (t = %2 s): "
+                                    "what was recorded stays, and Play goes on from the keyframe")
+                                     .arg(QString::fromStdString(f.name))
+                                     .arg(m_playback->time(), 0, 'f', 3)
+                               : tr("Restored keyframe '%1' (t = %2 s)")
+                                     .arg(QString::fromStdString(f.name))
+                                     .arg(m_playback->time(), 0, 'f', 3));
   return true;
 }
 
@@ -732,9 +739,18 @@ void MainWindow::updateTitle() {
     setWindowTitle(tr("Articulate"));
     return;
   }
-  const QString name = m_model->spec.name.empty() ? QFileInfo(m_path).fileName()
-                                                  : QString::fromStdString(m_model->spec.name);
-  setWindowTitle(tr("Articulate — %1[*]").arg(name));
+  setWindowTitle(tr("Articulate — %1[*]").arg(displayName()));
+}
+
+QString MainWindow::displayName() const {
+  if (!m_path.isEmpty()) return QFileInfo(m_path).fileName();
+  if (m_model && !m_model->spec.name.empty()) return QString::fromStdString(m_model->spec.name);
+  return tr("untitled");
+}
+
+QString MainWindow::exportStem() const {
+  if (!m_path.isEmpty()) return QFileInfo(m_path).dir().filePath(QFileInfo(m_path).completeBaseName());
+  return m_model && !m_model->spec.name.empty() ? QString::fromStdString(m_model->spec.name) : tr("untitled");
 }
 
 void MainWindow::showError(const QString& title, const QString& details) {

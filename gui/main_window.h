@@ -197,6 +197,12 @@ class MainWindow : public QMainWindow {
   QString lastError() const { return m_lastError; }
   /// The text shown in the status bar.
   QString statusText() const;
+  /// The model's name as the title and prompts show it: its file's name, else the model's
+  /// name, else "untitled".
+  QString displayName() const;
+  /// Where exports of the model go by default, without extension: beside its file with its
+  /// base name, else the model's name (in the dialog's folder).
+  QString exportStem() const;
   Viewport* viewport() const { return m_viewport; }
   Playback* playback() const { return m_playback; }
   ModelDocument* document() const { return m_document; }

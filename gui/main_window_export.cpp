@@ -188,7 +188,7 @@ void MainWindow::exportAnimationDialog(bool video, std::optional<std::pair<doubl
   connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
   form->addRow(buttons);
   if (dialog.exec() != QDialog::Accepted) return;
-  const QString name = QString::fromStdString(m_model->spec.name);
+  const QString name = exportStem();
   const QString path =
       video ? QFileDialog::getSaveFileName(this, tr("Export Video"), name + (ffmpeg ? ".mp4" : ".ogv"),
                                            ffmpeg ? tr("Videos (*.mp4 *.mkv *.webm *.ogv)")
@@ -236,8 +236,7 @@ bool MainWindow::exportModel(const QString& path) {
 
 void MainWindow::exportModelDialog(bool urdf) {
   if (!m_model) return;
-  const QString name = m_path.isEmpty() ? QString::fromStdString(m_model->spec.name)
-                                        : QFileInfo(m_path).dir().filePath(QFileInfo(m_path).completeBaseName());
+  const QString name = exportStem();
   const QString path = QFileDialog::getSaveFileName(
       this, urdf ? tr("Export URDF") : tr("Export spatial_v2 JSON"),
       name + (urdf ? ".urdf" : "-spatial_v2.json"),

@@ -607,8 +607,7 @@ bool MainWindow::maybeSave() {
   if (!m_model || !isWindowModified()) return true;
   const auto answer = QMessageBox::question(
       this, tr("Articulate"),
-      tr("'%1' has unsaved changes. Save them before closing the model?")
-          .arg(QFileInfo(m_path).fileName()),
+      tr("'%1' has unsaved changes. Save them before closing the model?").arg(displayName()),
       QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
   if (answer == QMessageBox::Save) return save();
   return answer == QMessageBox::Discard;

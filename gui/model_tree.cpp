@@ -10,6 +10,8 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 
+#include "articulate/dynamics/dynamics.h"
+#include "articulate/model/model.h"
 #include "articulate/spatial/joint.h"
 #include "articulate/model/edit.h"
 #include "document.h"
@@ -18,6 +20,38 @@
 namespace art::gui {
 
 namespace {
+
+// where the copy of a duplicated subtree goes: this far along the base's x axis (m)
+constexpr double kDuplicateOffset = 0.25;
+
+// body `parent`'s pose in the base at the model's initial state (the base: identity); the
+// keyframes are left out (mid-edit they may not fit yet)
+BodyPose initialPose(const ModelSpec& s, int parent) {
+  if (parent < 0) return {};
+  ModelSpec bare = s;
+  bare.keyframes.clear();
+  const Model m = compile(bare);
+  Data d(m);
+  forwardKinematics(m, d, m.q0);
+  return bodyPose(m, d, parent);
+}
+
+// body b's joint frame in the base at the model's initial state: rotation and origin
+void jointFrameInBase(const ModelSpec& s, int b, Mat3& R, Vec3& o) {
+  const BodySpec& body = s.bodies[static_cast<std::size_t>(b)];
+  const BodyPose parent = initialPose(s, body.parent);
+  R = parent.rotation * body.rotation.transpose();
+  o = parent.position + parent.rotation * body.translation;
+}
+
+// places body b's joint frame at (R, o) in the base, at the initial state, by its placement in
+// its parent
+void placeJointFrame(ModelSpec& s, int b, const Mat3& R, const Vec3& o) {
+  const BodyPose parent = initialPose(s, s.bodies[static_cast<std::size_t>(b)].parent);
+  BodySpec& body = s.bodies[static_cast<std::size_t>(b)];
+  body.rotation = R.transpose() * parent.rotation;
+  body.translation = parent.rotation.transpose() * (o - parent.position);
+}
 
 constexpr const char* kMime = "application/x-articulate-body";
 
@@ -191,8 +225,14 @@ bool ModelTreeModel::dropMimeData(const QMimeData* data, Qt::DropAction action, 
   const ModelSpec& s = m_doc->spec();
   if (s.bodies[body].parent == target) return false;
   const QString name = tr("Move '%1' under '%2'").arg(bodyName(s, body), bodyName(s, target));
-  m_error = m_doc->edit(name, [body, target](ModelSpec& m) { reparent(m, body, target); },
-                        ModelDocument::Change::Structure);
+  // the body stays where it is in the world (at the initial state): its placement becomes
+  // relative to the new parent
+  m_error = m_doc->edit(name, [body, target](ModelSpec& m) {
+    Mat3 R;
+    Vec3 o;
+    jointFrameInBase(m, body, R, o);
+    placeJointFrame(m, reparent(m, body, target), R, o);
+  }, ModelDocument::Change::Structure);
   if (!m_error.isEmpty()) emit refused(m_error);
   // the document rebuilt the model; returning false keeps the view from removing the source row
   return false;
@@ -275,6 +315,11 @@ int ModelTreePanel::duplicate(int body) {
           newIndex[i] = addBody(m, b);
         }
         copy = newIndex[body];
+        // beside the original, not on it
+        Mat3 R;
+        Vec3 o;
+        jointFrameInBase(m, copy, R, o);
+        placeJointFrame(m, copy, R, o + kDuplicateOffset * Vec3::UnitX());
       },
       ModelDocument::Change::Structure);
   return error.isEmpty() ? copy : -1;

@@ -16,9 +16,9 @@
 namespace art::gui {
 
 double speedAt(int index) {
+  static constexpr double kMantissa[6] = {1, 1.5, 2, 3, 5, 7};
   index = std::clamp(index, 0, kSpeedSteps - 1);
-  if (index <= kSpeedOne) return std::pow(10.0, -3.0 * (kSpeedOne - index) / kSpeedOne);
-  return std::pow(20.0, double(index - kSpeedOne) / (kSpeedSteps - 1 - kSpeedOne));
+  return kMantissa[index % 6] * std::pow(10.0, index / 6 - 3);
 }
 
 int speedIndex(double speed) {
@@ -29,8 +29,10 @@ int speedIndex(double speed) {
   return best;
 }
 
-int timeDecimals(double speed) {
-  return std::clamp(2 + static_cast<int>(std::ceil(-std::log10(speed) - 1e-9)), 2, 6);
+int timeDecimals(double speed, double spacing) {
+  int decimals = 2 + static_cast<int>(std::ceil(-std::log10(speed) - 1e-9));
+  if (spacing > 0) decimals = std::max(decimals, static_cast<int>(std::ceil(-std::log10(spacing) - 1e-9)));
+  return std::clamp(decimals, 2, 6);
 }
 
 Playback::Playback(QObject* parent) : QObject(parent) {
@@ -112,10 +114,6 @@ void Playback::setPerturbation(const std::optional<Perturbation>& perturbation) 
   simulator()->setPerturbation(perturbation);
 }
 
-double Playback::jogStep() const {
-  return std::max(1e-6, (endTime() - startTime()) / kFineSteps);
-}
-
 void Playback::play() {
   if (m_live) {
     if (m_simStatus.generation == m_generation && m_simStatus.divergence) {
@@ -167,7 +165,11 @@ void Playback::setTime(double t) {
 
 void Playback::jog(int steps) {
   if (m_playing) pause();
-  setTime(m_time + steps * jogStep());
+  if (m_recording.empty() || steps == 0) return;
+  const auto n = static_cast<long>(m_recording.size());
+  long k = static_cast<long>(m_recording.indexAt(m_time));
+  if (steps < 0 && m_time > m_recording.time(static_cast<std::size_t>(k))) ++k;  // between two: back to k
+  setTime(m_recording.time(static_cast<std::size_t>(std::clamp(k + steps, 0L, n - 1))));
 }
 
 void Playback::setSpeedIndex(int index) {
@@ -565,7 +567,9 @@ void PlaybackBar::refresh() {
   m_coarse->setValue(pos / (kFineSteps / kCoarseSteps));
   m_fine->setValue(pos % (kFineSteps / kCoarseSteps));
   m_speed->setValue(p.speedIndex());
-  const int dec = timeDecimals(p.speed());
+  const Recording& r = p.recording();
+  const double spacing = r.size() > 1 ? (r.endTime() - r.startTime()) / double(r.size() - 1) : 0.0;
+  const int dec = timeDecimals(p.speed(), spacing);
   m_speedLabel->setText(QString::fromUtf8("\u00d7%1").arg(p.speed(), 0, 'g', 3));
   m_time->setText(tr("t = %1 s / %2 s").arg(p.time(), 0, 'f', dec).arg(p.endTime(), 0, 'f', dec));
   QString live;

@@ -27,15 +27,17 @@ class QToolButton;
 
 namespace art::gui {
 
-/// showmotion's speed scale: positions 0..kSpeedSteps-1, log-uniform from 0.001 to 1 over the
-/// first half and from 1 to 20 over the second; 1.0 at kSpeedOne.
-inline constexpr int kSpeedSteps = 68;
-inline constexpr int kSpeedOne = 34;
+/// The speed scale, logarithmic as showmotion's: positions 0..kSpeedSteps-1 run through round
+/// speeds, six per decade (1, 1.5, 2, 3, 5, 7 times a power of ten), from 0.001 to 20; 1.0 at
+/// kSpeedOne, eight presses of '.' from it to 20.
+inline constexpr int kSpeedSteps = 27;
+inline constexpr int kSpeedOne = 18;
 double speedAt(int index);
 /// The position whose speed is nearest (in log) to `speed`.
 int speedIndex(double speed);
-/// Decimals of the time readout at a speed: more when slower (2 at speed 1 and above).
-int timeDecimals(double speed);
+/// Decimals of the time readout at a speed: more when slower (2 at speed 1 and above), and at
+/// least enough to tell samples `spacing` s apart (0: no samples).
+int timeDecimals(double speed, double spacing = 0);
 /// Steps of the fine slider over the whole range, and of the coarse one.
 inline constexpr int kFineSteps = 10000;
 inline constexpr int kCoarseSteps = 100;
@@ -111,8 +113,6 @@ class Playback : public QObject {
   /// The controls in force at time t: the recording's (Recording::controlsAt), else those set
   /// last (live), else empty.
   Eigen::VectorXd controlsAt(double t) const;
-  /// Time of one jog step: the range over kFineSteps (at least 1e-6 s).
-  double jogStep() const;
 
  public slots:
   /// Plays: a live timeline runs the simulation too; at the end of an animation it rewinds
@@ -125,7 +125,9 @@ class Playback : public QObject {
   void stopRewind();
   /// Moves the playhead (scrubbing); a live simulation keeps running. Clamped to the range.
   void setTime(double t);
-  /// Moves the playhead by `steps` jog steps and pauses playback (showmotion's jog).
+  /// Moves the playhead by `steps` recorded samples (one step of the simulation or one frame of
+  /// a motion; from between two samples, the first step lands on the next one) and pauses
+  /// playback (showmotion's jog). Clamped to the recording.
   void jog(int steps);
   void setSpeedIndex(int index);
   void slower() { setSpeedIndex(m_speedIndex - 1); }

@@ -11,6 +11,8 @@
 #include "articulate/formats/files.h"
 #include "document.h"
 #include "import_report.h"
+#include "model_tree.h"
+#include "articulate/dynamics/dynamics.h"
 #include "controls.h"
 #include "main_window.h"
 #include "playback.h"
@@ -191,6 +193,90 @@ class TestMainWindow : public QObject {
     QVERIFY(w.isVisible());
     closeNextDialog(&shown, QMessageBox::Discard);
     QVERIFY(w.close());
+  }
+
+  // an untitled model is "untitled" in the title and the close prompt; saved, both use the
+  // file's name, and exports default beside it with its base name
+  void titleAndPromptsUseTheFileName() {
+    using namespace art;
+    using namespace art::test;
+    MainWindow w;
+    QVERIFY(showActive(w));
+    key(w, Qt::Key_N, Qt::ControlModifier);
+    QVERIFY2(w.windowTitle().contains("untitled"), qPrintable(w.windowTitle()));
+    w.saveCameraToModel();  // a change
+    QString shown;
+    closeNextDialog(&shown, QMessageBox::Cancel);
+    QVERIFY(!w.close());
+    QVERIFY2(shown.contains("'untitled' has unsaved changes"), qPrintable(shown));
+    QTemporaryDir dir;
+    QVERIFY(w.saveTo(dir.filePath("pendulum.json")));
+    QVERIFY2(w.windowTitle().contains("pendulum.json") && !w.windowTitle().contains("untitled"),
+             qPrintable(w.windowTitle()));
+    QCOMPARE(w.exportStem(), QDir(dir.path()).filePath("pendulum"));
+    w.document()->edit("Set gravity", [](ModelSpec& m) { m.gravity = Vec3(0, 0, -1); });
+    closeNextDialog(&shown, QMessageBox::Discard);
+    QVERIFY(w.close());
+    QVERIFY2(shown.contains("'pendulum.json' has unsaved changes"), qPrintable(shown));
+  }
+
+  // Duplicate Subtree (from the tree's context menu) puts the copy beside the original, not on
+  // it; moving a body under another keeps it where it is in the world
+  void duplicateIsOffsetAndReparentKeepsTheWorldPose() {
+    using namespace art;
+    using namespace art::gui;
+    using namespace art::test;
+    MainWindow w;
+    QVERIFY(openShown(w, kModels + "/arm6.json"));
+    ModelTreePanel* panel = w.modelTree();
+    QTreeView* view = panel->view();
+    view->expandAll();
+    const ModelSpec& s = w.document()->spec();
+    const auto frameOrigin = [&](const std::string& name) {
+      const Model m = compile(s);
+      Data d(m);
+      forwardKinematics(m, d, m.q0);
+      const int b = s.findBody(name);
+      const BodySpec& body = s.bodies[static_cast<std::size_t>(b)];
+      const BodyPose parent = body.parent < 0 ? BodyPose{} : bodyPose(m, d, body.parent);
+      return std::make_pair(BodyPose{Mat3(parent.rotation * body.rotation.transpose()),
+                                     Vec3(parent.position + parent.rotation * body.translation)},
+                            bodyPose(m, d, b));
+    };
+    const std::string name = s.bodies[2].name;
+    const auto original = frameOrigin(name);
+    // right-click the body's row, choose Duplicate Subtree
+    const QModelIndex row = panel->model()->indexOfBody(2);
+    view->scrollTo(row);
+    const QPoint at = view->visualRect(row).center();
+    QTimer::singleShot(300, [] {
+      auto* menu = qobject_cast<QMenu*>(QApplication::activePopupWidget());
+      if (!menu) return;
+      for (QAction* a : menu->actions())
+        if (a->text().startsWith("Duplicate")) QTest::mouseClick(menu, Qt::LeftButton, {}, menu->actionGeometry(a).center());
+      if (QApplication::activePopupWidget()) QApplication::activePopupWidget()->close();
+    });
+    QContextMenuEvent menuEvent(QContextMenuEvent::Mouse, at, view->viewport()->mapToGlobal(at));
+    QApplication::sendEvent(view->viewport(), &menuEvent);
+    QVERIFY(waitFor([&] { return s.findBody(name + "_copy") >= 0; }, 5));
+    const auto copy = frameOrigin(name + "_copy");
+    QVERIFY2((copy.first.position - original.first.position - Vec3(0.25, 0, 0)).norm() < 1e-12,
+             qPrintable(QString("copy %1 m from the original").arg((copy.first.position - original.first.position).norm())));
+    QVERIFY((copy.first.rotation - original.first.rotation).norm() < 1e-12);
+    w.document()->undoStack()->undo();
+    // link 3 moved under the base: its joint frame and its body stay where they were
+    const std::string moved = s.bodies[3].name;
+    const auto before = frameOrigin(moved);
+    ModelTreeModel* m = panel->model();
+    auto* mime = m->mimeData({m->indexOfBody(3)});
+    m->dropMimeData(mime, Qt::MoveAction, -1, -1, m->indexOfBody(-1));
+    delete mime;
+    QCOMPARE(s.bodies[static_cast<std::size_t>(s.findBody(moved))].parent, -1);
+    const auto after = frameOrigin(moved);
+    QVERIFY2((after.first.position - before.first.position).norm() < 1e-12 &&
+                 (after.first.rotation - before.first.rotation).norm() < 1e-12,
+             qPrintable(QString("the joint frame moved %1 m").arg((after.first.position - before.first.position).norm())));
+    QVERIFY((after.second.position - before.second.position).norm() < 1e-12);
   }
 
   // no two actions share a key (Ctrl+N was both File > New and jog back 100, so neither ran);

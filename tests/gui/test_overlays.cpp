@@ -243,20 +243,46 @@ class TestOverlays : public QObject {
     panel->list()->selectAll();
     QVERIFY(exportBetween->isEnabled());
     QVERIFY(!restore->isEnabled());
-    // renamed in place; a name in use is refused
-    QVERIFY(panel->rename(0, "swing").isEmpty());
-    QVERIFY(!panel->rename(1, "swing").isEmpty());
+    // renamed in place with F2 in the list (the window's F2, the status overlay, waits); a
+    // name in use is refused
+    panel->list()->clearSelection();
+    panel->list()->setCurrentCell(0, 0);
+    panel->list()->setFocus();
+    QVERIFY(waitFor([&] { return panel->list()->hasFocus(); }, 5));
+    const bool overlay = !w.viewport()->infoText().isEmpty();
+    key(w, Qt::Key_F2);
+    QCOMPARE(!w.viewport()->infoText().isEmpty(), overlay);
+    QCOMPARE(panel->list()->state(), QAbstractItemView::EditingState);
+    QWidget* editor = QApplication::focusWidget();
+    QVERIFY(editor && editor != panel->list());
+    QTest::keyClick(editor, Qt::Key_A, Qt::ControlModifier);
+    QTest::keyClicks(editor, "swing");
+    QTest::keyClick(editor, Qt::Key_Return);
     QCOMPARE(QString::fromStdString(frames[0].name), QString("swing"));
+    QVERIFY(!panel->rename(1, "swing").isEmpty());
+    // elsewhere F2 is the status overlay
+    w.viewport()->setFocus();
+    key(w, Qt::Key_F2);
+    QCOMPARE(!w.viewport()->infoText().isEmpty(), !overlay);
+    key(w, Qt::Key_F2);
 
-    // restore the first: paused at 0.3 s with its state; later samples dropped
+    // restore the first: paused with its state at the end of the recording, which is kept
+    // whole (it used to be cut at 0.3 s, and Export Video Between then offered 0 to 0 s)
     panel->list()->clearSelection();
     panel->list()->selectRow(0);
     QVERIFY(restore->isEnabled());
+    const double recorded = p->endTime();
+    const Eigen::VectorXd qEarly = p->recording().q(p->recording().indexAt(0.1));
     QTest::mouseClick(restore, Qt::LeftButton);
     QVERIFY(!p->playing());
-    QVERIFY(waitFor([&] { return p->endTime() <= 0.3 + 1e-12 && p->recording().size() > 0; }, 5));
+    QVERIFY(waitFor([&] { return p->time() >= recorded - 1e-12 && p->endTime() >= recorded - 1e-12; }, 5));
+    QCOMPARE(p->recording().startTime(), 0.0);
+    QCOMPARE(p->recording().q(p->recording().indexAt(0.1)), qEarly);
     QVERIFY((p->q() - q03).norm() < 1e-12);
     QVERIFY((p->qd() - qd03).norm() < 1e-12);
+    // Play goes on from the keyframe's state
+    QVERIFY(simulateUntil(p, recorded + 0.05));
+    QVERIFY(p->recording().startTime() == 0.0);
 
     // as the initial state, undoably
     const std::string before = text(w.model()->spec);

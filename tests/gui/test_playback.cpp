@@ -65,11 +65,16 @@ class TestPlayback : public QObject {
     QCOMPARE(speedAt(0), 0.001);
     QCOMPARE(speedAt(kSpeedOne), 1.0);
     QVERIFY(std::abs(speedAt(kSpeedSteps - 1) - 20.0) < 1e-12);
+    // round speeds, about 1.5 times apart: from 1 to 20 in eight presses (the old scale took 33)
+    QCOMPARE(kSpeedSteps - 1 - kSpeedOne, 8);
+    QVERIFY(std::abs(speedAt(kSpeedOne + 1) - 1.5) < 1e-12 && std::abs(speedAt(kSpeedOne - 1) - 0.7) < 1e-12);
+    for (int i = 1; i < kSpeedSteps; ++i) QVERIFY(speedAt(i) / speedAt(i - 1) < 1.7);
     for (int i = 1; i < kSpeedSteps; ++i) QVERIFY(speedAt(i) > speedAt(i - 1));
     for (int i = 0; i < kSpeedSteps; ++i) QCOMPARE(speedIndex(speedAt(i)), i);
     QCOMPARE(timeDecimals(1.0), 2);
     QCOMPARE(timeDecimals(0.01), 4);
     QCOMPARE(timeDecimals(0.001), 5);
+    QCOMPARE(timeDecimals(1.0, 0.001), 3);  // samples 1 ms apart are told apart
   }
 
   void playPauseScrubResume() {
@@ -110,12 +115,19 @@ class TestPlayback : public QObject {
     QVERIFY(p->q().isApprox(q, 1e-15));
     QVERIFY(std::abs(labelTime(w) - scrubbed) < 0.006);
 
-    // jog: m forward one step, Shift+N back ten; jogging pauses
-    const double step = p->jogStep();
+    // jog: m forward one recorded sample (one simulation step), Shift+N back ten; from between
+    // two samples the first step lands on the next one; jogging pauses
+    const Recording& rec = p->recording();
+    const std::size_t at = rec.indexAt(scrubbed);
     key(w, Qt::Key_M);
-    QVERIFY(std::abs(p->time() - (scrubbed + step)) < 1e-12);
+    QCOMPARE(p->time(), rec.time(at + 1));
     key(w, Qt::Key_N, Qt::ShiftModifier);
-    QVERIFY(std::abs(p->time() - (scrubbed - 9 * step)) < 1e-12);
+    QCOMPARE(p->time(), rec.time(at - 9));
+    key(w, Qt::Key_M);
+    QCOMPARE(p->time(), rec.time(at - 8));
+    // the time label tells samples apart: as many decimals as the step needs
+    QVERIFY2(std::abs(labelTime(w) - p->time()) < 0.5 * (rec.time(1) - rec.time(0)),
+             qPrintable(QString("label %1, time %2").arg(labelTime(w)).arg(p->time())));
 
     // speed keys
     key(w, Qt::Key_Comma);
