@@ -93,6 +93,12 @@ JointSlidersPanel::JointSlidersPanel(ModelDocument* document, QWidget* parent)
   documentChanged();
 }
 
+void JointSlidersPanel::setJointNames(const std::map<std::string, std::string>& names) {
+  m_jointNames = names;
+  m_key.clear();  // rebuilt with the names
+  documentChanged();
+}
+
 QString JointSlidersPanel::rowLabel(int row) const { return m_rows[row].label->text(); }
 
 QString JointSlidersPanel::rowMarker(int row) const { return m_rows[row].marker->text(); }
@@ -152,7 +158,9 @@ void JointSlidersPanel::rebuild() {
   m_reach = std::max(1.0, std::ceil(m_reach));
   for (int i = 0; i < static_cast<int>(s.bodies.size()); ++i) {
     const BodySpec& b = s.bodies[i];
-    const QString name = QString::fromStdString(b.name);
+    const auto named = m_jointNames.find(b.name);
+    const bool fileName = named != m_jointNames.end() && !named->second.empty();
+    const QString name = QString::fromStdString(fileName ? named->second : b.name);
     // a free joint: its position x y z, then its orientation as a rotation vector rx ry rz
     // (degrees); a ball joint: that rotation vector alone
     const JointType type = b.joint.type;
@@ -245,6 +253,9 @@ void JointSlidersPanel::applyLimits() {
       return angle ? tr("%1 rad (%2\u00b0)").arg(v).arg(v * r.scale, 0, 'f', 2) : tr("%1 m").arg(v);
     };
     QStringList tip;
+    const auto named = m_jointNames.find(b.name);
+    if (named != m_jointNames.end() && !named->second.empty())
+      tip << tr("joint '%1' of body '%2'").arg(QString::fromStdString(named->second), QString::fromStdString(b.name));
     if (r.coupled) tip << tr("Follows its master joint (coupling constraint)");
     if (r.lower) tip << tr("lower stop %1").arg(position(*r.lower));
     if (r.upper) tip << tr("upper stop %1").arg(position(*r.upper));

@@ -29,6 +29,9 @@
 #include <vector>
 
 #include <Eigen/Core>
+#include <map>
+#include <string>
+
 #include <QWidget>
 
 class QDoubleSpinBox;
@@ -63,6 +66,10 @@ class JointSlidersPanel : public QWidget {
   /// Greys the sliders and numbers (playback runs); they still follow setPose.
   void setReadOnly(bool readOnly);
   bool readOnly() const { return m_readOnly; }
+  /// The joints' names in the model's file (URDF, MJCF), by body name: rows are labelled by
+  /// them, with the body in the tooltip; a body not listed (or renamed since) shows its own
+  /// name. Rebuilds the rows.
+  void setJointNames(const std::map<std::string, std::string>& names);
   /// The panel is unavailable for this model, with the reason shown instead of the sliders
   /// (rigid bodies and structures); an empty reason makes it available again.
   void setUnavailable(const QString& reason);
@@ -121,6 +128,7 @@ class JointSlidersPanel : public QWidget {
   int m_nv = 0;
   double m_reach = 1.0;  // m: the range of prismatic and free-joint sliders
   QString m_key;          // what the rows were built for
+  std::map<std::string, std::string> m_jointNames;  // body name -> the file's joint name
   bool m_updating = false, m_readOnly = false;
   QScrollArea* m_scroll;
   QWidget* m_rowsWidget;

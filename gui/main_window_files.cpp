@@ -313,6 +313,11 @@ bool MainWindow::showModel(LoadedModel loaded, std::optional<RigidBodySpec> rigi
   m_plots->setGhosts({});
   m_ghosts.clear();
   m_model = std::move(loaded);
+  std::map<std::string, std::string> jointNames;  // the file's joint names, by body
+  if (m_model->jointNames.size() == m_model->spec.bodies.size())
+    for (std::size_t b = 0; b < m_model->spec.bodies.size(); ++b)
+      jointNames[m_model->spec.bodies[b].name] = m_model->jointNames[b];
+  m_joints->setJointNames(jointNames);
   m_rigid = std::move(rigid);
   m_structure = std::move(structure);
   // rigid bodies and structures are edited in their files, not as trees

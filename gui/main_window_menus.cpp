@@ -197,6 +197,18 @@ void MainWindow::createMenus() {
   m_sitesAction = overlay(tr("S&ites"), m_settings.sites);
   m_sitesAction->setObjectName("sitesAction");
   m_sitesAction->setToolTip(tr("The model's sites (MJCF <site>): named points drawn as small spheres"));
+  QAction* trackball = view->addAction(tr("T&rackball Camera"));
+  trackball->setObjectName("trackballAction");
+  trackball->setCheckable(true);
+  trackball->setChecked(m_settings.trackball);
+  trackball->setToolTip(tr("Drag to turn the view freely (roll outside the middle); off: a turntable "
+                           "about the vertical, as MuJoCo, RViz and Blender turn it"));
+  m_viewport->setTurntable(!m_settings.trackball);
+  connect(trackball, &QAction::toggled, this, [this](bool on) {
+    m_viewport->setTurntable(!on);
+    m_settings.trackball = on;
+    m_settings.save();
+  });
   m_statusOverlayAction = overlay(tr("&Status Overlay"), m_settings.statusOverlay);
   m_statusOverlayAction->setShortcut(QKeySequence(Qt::Key_F2));
   m_statusOverlayAction->setToolTip(tr("Time, real-time factor, step, frame rate and energy in "

@@ -57,6 +57,7 @@ QJsonObject Settings::toJson() const {
   json["centresOfMass"] = centresOfMass;
   json["sites"] = sites;
   json["statusOverlay"] = statusOverlay;
+  json["trackball"] = trackball;
   json["contactForces"] = contactForces;
   json["constraintForces"] = constraintForces;
   json["systemCom"] = systemCom;
@@ -86,6 +87,7 @@ Settings Settings::fromJson(const QJsonObject& json) {
   flag("centresOfMass", s.centresOfMass);
   flag("sites", s.sites);
   flag("statusOverlay", s.statusOverlay);
+  flag("trackball", s.trackball);
   flag("contactForces", s.contactForces);
   flag("constraintForces", s.constraintForces);
   flag("systemCom", s.systemCom);

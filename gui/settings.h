@@ -26,6 +26,7 @@ struct Settings {
   bool bodyNames = false;         // View > Body Names (F6)
   bool trails = false;            // View > Trails (F7)
   double trailSeconds = 2.0;      // View > Trail Length (s, 0.1 to 60)
+  bool trackball = false;         // View > Trackball Camera (else the turntable)
   // File > URDF Base, per robot file: "fixed:PATH" or "floating:PATH" (absolute), most recent
   // first, at most kMaxUrdfBases; a file not listed takes the automatic base
   QStringList urdfBases;

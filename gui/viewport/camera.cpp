@@ -1,6 +1,9 @@
 #include "viewport/camera.h"
 
+#include <algorithm>
 #include <cmath>
+
+#include <Eigen/Geometry>
 
 namespace art::gui {
 
@@ -44,6 +47,20 @@ CameraPose initialCamera(const ResolvedCamera& cam, const Vec3& lo, const Vec3& 
     p.windowCentre = Vec2(-cam.locus.x() * sx, -cam.locus.y() * sy);
   }
   return p;
+}
+
+Vec3 turntableOrbit(const Vec3& eye, const Vec3& focus, const Vec3& up, double azimuth, double elevation) {
+  const Vec3 u = up.normalized();
+  Vec3 v = Eigen::AngleAxisd(azimuth, u) * (eye - focus);
+  const double r = v.norm();
+  if (r < 1e-12) return eye;
+  const double limit = M_PI / 2 - M_PI / 180;
+  const double now = std::asin(std::clamp(v.dot(u) / r, -1.0, 1.0));
+  const double target = std::clamp(now + elevation, -limit, limit);
+  Vec3 across = u.cross(v);
+  if (across.norm() < 1e-12) return eye;  // straight above: no horizontal axis to turn about
+  v = Eigen::AngleAxisd(target - now, across.normalized()) * v;  // about u x v: towards up
+  return focus + v;
 }
 
 Vec3 trackingShift(const ResolvedCamera& cam, const Vec3& trackNow, const Vec3& trackStart) {

@@ -44,4 +44,11 @@ CameraPose initialCamera(const ResolvedCamera& cam, const Vec3& lo, const Vec3& 
 /// along `up` removed (horizontal only).
 Vec3 trackingShift(const ResolvedCamera& cam, const Vec3& trackNow, const Vec3& trackStart);
 
+/// The turntable orbit (Blender's, MuJoCo's and RViz's default): the eye turned about the focus
+/// by `azimuth` (rad) about the vertical `up` and by `elevation` (rad, positive raises the eye)
+/// about the horizontal axis across the view, stopping 1 degree short of straight above or
+/// below. The horizon never rolls: view up stays `up` projected off the view direction.
+/// Returns the new eye position.
+Vec3 turntableOrbit(const Vec3& eye, const Vec3& focus, const Vec3& up, double azimuth, double elevation);
+
 }  // namespace art::gui

@@ -1031,6 +1031,32 @@ void Scene::movingBounds(Vec3& lo, Vec3& hi) const {
     }
 }
 
+void Scene::reachBounds(Vec3& lo, Vec3& hi) const {
+  lo = Vec3::Constant(INFINITY);
+  hi = Vec3::Constant(-INFINITY);
+  const int nb = m_model.nb;
+  std::vector<double> reach(static_cast<std::size_t>(nb), 0.0);
+  std::vector<int> root(static_cast<std::size_t>(nb), -1);
+  for (int b = 0; b < nb; ++b) {
+    const int p = m_model.parent[b];
+    if (p < 0) {
+      root[b] = m_model.joints[b].type == JointType::Free ? -1 : b;
+    } else {
+      root[b] = root[p];
+      reach[b] = reach[p] + (m_poses[b].position - m_poses[p].position).norm();
+    }
+    if (root[b] < 0) continue;
+    double radius = 0;  // of the body's drawing about its origin
+    if (m_bodyPointStart.size() > static_cast<std::size_t>(b + 1))
+      for (long long k = m_bodyPointStart[b]; k < m_bodyPointStart[b + 1]; ++k)
+        radius = std::max(radius, m_localPoints[static_cast<std::size_t>(k)].norm());
+    const double r = reach[b] + radius;
+    const Vec3& c = m_poses[root[b]].position;
+    lo = lo.cwiseMin(c - Vec3::Constant(r));
+    hi = hi.cwiseMax(c + Vec3::Constant(r));
+  }
+}
+
 void Scene::bodyBounds(int body, Vec3& lo, Vec3& hi) const {
   lo = Vec3::Constant(INFINITY);
   hi = Vec3::Constant(-INFINITY);

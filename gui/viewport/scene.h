@@ -67,6 +67,11 @@ class Scene {
   const BodyPose& pose(int body) const { return m_poses[body]; }
   /// Bounding box of the moving bodies' geometry at the current pose (lo > hi when empty).
   void movingBounds(Vec3& lo, Vec3& hi) const;
+  /// A box every pose of the bodies on fixed-base chains stays inside, whatever their revolute
+  /// joints do: around each such chain's root, the path from the root to each body (its joint
+  /// origins' distances at the current pose) plus the body's drawn radius. Bodies under a free
+  /// joint are left out (they go anywhere); lo > hi when none is left.
+  void reachBounds(Vec3& lo, Vec3& hi) const;
   /// Bounding box (base coordinates) of one body's surfaces at the current pose (lo > hi when
   /// it draws none).
   void bodyBounds(int body, Vec3& lo, Vec3& hi) const;

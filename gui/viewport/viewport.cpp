@@ -120,10 +120,20 @@ struct SceneView {
   }
 
   /// The initial view for the current pose; `aspect` is width / height.
-  void frame(double aspect) {
+  /// Frames the moving bodies; with `reach`, everywhere their fixed-base chains can swing
+  /// (Scene::reachBounds), so that a simulation stays in view.
+  void frame(double aspect, bool reach = false) {
     if (!scene) return;
     Vec3 lo, hi;
     scene->movingBounds(lo, hi);
+    if (reach) {
+      Vec3 rlo, rhi;
+      scene->reachBounds(rlo, rhi);
+      if (rlo.x() <= rhi.x()) {
+        lo = lo.cwiseMin(rlo);
+        hi = hi.cwiseMax(rhi);
+      }
+    }
     lastTrack = trackPoint();
     const CameraPose pose = initialCamera(camera, lo, hi, lastTrack, aspect);
     defaultDistance = (pose.position - pose.focus).norm();
@@ -187,6 +197,7 @@ struct Viewport::Impl {
   int widgetHeight = 1;
   int jointDragBody = -1;  // the body turned about its joint axis by a Move-tool drag
   bool perturbable = false;
+  bool turntable = true;  // left drags orbit as a turntable (else a trackball)
   vtkSmartPointer<vtkTextActor> info;  // the status overlay, created on first use
   QString infoText;
   int grabBody = -1;                  // the body a Ctrl+drag pulls (perturbationDragged)
@@ -390,7 +401,7 @@ void Viewport::showEvent(QShowEvent*) {
   d->window->SetSize(width(), height());
   d->widgetHeight = std::max(1, height());
   d->native = true;
-  d->view.frame(double(width()) / std::max(1, height()));
+  d->view.frame(double(width()) / std::max(1, height()), true);
 }
 
 void Viewport::paintEvent(QPaintEvent*) { d->render(); }
@@ -419,7 +430,7 @@ void Viewport::setModel(const ModelSpec& spec, const Eigen::VectorXd& q) {
   d->view.scene->setSitesVisible(d->overlays.sites);
   d->view.scene->setTensionShading(d->overlays.constraintForces);
   d->view.scene->setAnnotations({}, d->overlays.bodyNames);
-  if (first) d->view.frame(double(width()) / std::max(1, height()));
+  if (first) d->view.frame(double(width()) / std::max(1, height()), true);
   else d->view.renderer->GetActiveCamera()->DeepCopy(keep);
   d->render();
 }
@@ -476,7 +487,7 @@ BodyPose Viewport::bodyPose(int body) const {
 }
 
 void Viewport::resetView() {
-  d->view.frame(double(width()) / std::max(1, height()));
+  d->view.frame(double(width()) / std::max(1, height()), true);
   d->render();
 }
 
@@ -650,6 +661,9 @@ QString Viewport::dragHint(const GizmoPart& part, const QPoint& position) {
                         : tr("Move '%1': drag an arrow to move it, a ring to turn it; drag the background to turn the view").arg(name);
 }
 
+void Viewport::setTurntable(bool on) { d->turntable = on; }
+bool Viewport::turntable() const { return d->turntable; }
+
 void Viewport::setPerturbable(bool on) { d->perturbable = on; }
 bool Viewport::perturbable() const { return d->perturbable; }
 
@@ -747,6 +761,15 @@ void Viewport::mouseMoveEvent(QMouseEvent* e) {
                        (d->button == Qt::LeftButton && (d->modifiers & Qt::ShiftModifier));
   if (panning) {
     d->pan(double(delta.x()) / height(), double(delta.y()) / height());
+  } else if (d->button == Qt::LeftButton && d->turntable) {
+    // turntable: about the model's vertical and the horizontal across the view; the horizon
+    // stays level
+    const double k = M_PI / std::max(1, std::min(width(), height()));
+    const Vec3 eye = turntableOrbit(v3(c->GetPosition()), v3(c->GetFocalPoint()), d->view.camera.up,
+                                    -delta.x() * k, delta.y() * k);
+    c->SetPosition(eye.data());
+    c->SetViewUp(d->view.camera.up.data());
+    c->OrthogonalizeViewUp();
   } else if (d->button == Qt::LeftButton) {
     // trackball inside 80% of the ball, spin outside
     const QPointF centre(width() / 2.0, height() / 2.0);

@@ -233,6 +233,11 @@ class Viewport : public QWidget {
   ViewState viewState() const;
   /// Takes a camera and lights as viewState() gave them (a reload keeps the view) and renders.
   void setViewState(const ViewState& state);
+  /// How a left drag turns the view: a turntable (on, the default: azimuth about the model's
+  /// vertical, elevation about the horizontal across the view, no roll) or a trackball (off:
+  /// free rotation inside 80% of the view, roll outside).
+  void setTurntable(bool on);
+  bool turntable() const;
   /// Whether Ctrl+drag on a body pulls it (perturbationDragged; while a simulation runs) instead
   /// of turning the camera. Off by default.
   void setPerturbable(bool on);

@@ -11,6 +11,7 @@
 #include "articulate/formats/files.h"
 #include "document.h"
 #include "import_report.h"
+#include "joint_sliders.h"
 #include "model_tree.h"
 #include "articulate/dynamics/dynamics.h"
 #include "controls.h"
@@ -277,6 +278,89 @@ class TestMainWindow : public QObject {
                  (after.first.rotation - before.first.rotation).norm() < 1e-12,
              qPrintable(QString("the joint frame moved %1 m").arg((after.first.position - before.first.position).norm())));
     QVERIFY((after.second.position - before.second.position).norm() < 1e-12);
+  }
+
+  // a model without a camera is framed so that its motion stays in view: every sample of a
+  // double pendulum swinging wildly (from the horizontal) draws inside the view
+  void cameraFramesTheWholeMotion() {
+    using namespace art;
+    using namespace art::gui;
+    using namespace art::test;
+    MainWindow w;
+    QVERIFY(openShown(w, kModels + "/double_pendulum.json", QSize(1280, 800)));
+    // both links start level: they swing through everything below and beside the pivot
+    QVERIFY(w.document()->edit("Set initial state", [](ModelSpec& m) { m.bodies[0].q0 = 0; m.bodies[1].q0 = 0; }).isEmpty());
+    w.viewport()->resetView();
+    Playback* p = w.playback();
+    QVERIFY(simulateUntil(p, 4.0));
+    Viewport* v = w.viewport();
+    const QRect inside = v->rect();
+    const Recording& r = p->recording();
+    for (std::size_t k = 0; k < r.size(); k += std::max<std::size_t>(1, r.size() / 200)) {
+      p->setTime(r.time(k));
+      for (int b = 0; b < 2; ++b) {
+        const BodyPose pose = v->bodyPose(b);
+        for (const Vec3& local : {Vec3(0, 0, 0), Vec3(0.3, 0, 0)}) {  // the joint and the link's end
+          const QPoint at = v->widgetPoint(pose.position + pose.rotation * local);
+          QVERIFY2(inside.contains(at), qPrintable(QString("t = %1: body %2 drawn at (%3, %4), outside %5 x %6")
+                                                        .arg(r.time(k)).arg(b).arg(at.x()).arg(at.y()).arg(inside.width()).arg(inside.height())));
+        }
+      }
+    }
+  }
+
+  // dragging with the left button turns the view as a turntable: however the mouse goes, the
+  // horizon stays level (View > Trackball Camera gives the free trackball, which rolls it)
+  void turntableCameraKeepsTheHorizonLevel() {
+    using namespace art;
+    using namespace art::gui;
+    using namespace art::test;
+    QSettings().clear();
+    MainWindow w;
+    QVERIFY(openShown(w, kModels + "/arm6.json", QSize(1000, 700)));
+    Viewport* v = w.viewport();
+    QVERIFY(v->turntable());
+    const auto roll = [&] {
+      const ViewState s = v->viewState();
+      const Vec3 right = (s.focus - s.position).cross(s.up).normalized();
+      return std::abs(right.dot(Vec3::UnitZ()));  // arm6's up is z
+    };
+    const auto circle = [&] {
+      const QPoint c(v->width() / 2 + 40, v->height() / 2 - 30);
+      QTest::mousePress(v, Qt::LeftButton, Qt::NoModifier, c);
+      for (int k = 1; k <= 21; ++k) {  // one and three quarter turns: it ends elsewhere
+        const QPointF at = c + QPointF(120 * std::sin(k * M_PI / 6), 90 * (1 - std::cos(k * M_PI / 6)));
+        QMouseEvent move(QEvent::MouseMove, at, v->mapToGlobal(at), Qt::NoButton, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(v, &move);
+      }
+      QTest::mouseRelease(v, Qt::LeftButton, Qt::NoModifier, c + QPoint(-120, 90));
+    };
+    const ViewState before = v->viewState();
+    circle();
+    QVERIFY((v->viewState().position - before.position).norm() > 1e-3);  // it turned
+    QVERIFY2(roll() < 1e-9, qPrintable(QString("the horizon rolled by %1").arg(roll())));
+    auto* trackball = w.findChild<QAction*>("trackballAction");
+    QVERIFY(trackball);
+    trackball->trigger();
+    QVERIFY(!v->turntable());
+    circle();
+    QVERIFY2(roll() > 1e-3, qPrintable(QString("the trackball kept the horizon: %1").arg(roll())));
+    trackball->trigger();
+  }
+
+  // the Joints dock names joints as the file does (MJCF's abdomen_z, not the body lower_waist
+  // or a generated lower_waist_abdomen_z), with the body in the tooltip
+  void jointsDockShowsTheFilesJointNames() {
+    using namespace art::gui;
+    MainWindow w;
+    QVERIFY(art::test::openShown(w, kModels + "/robots/mjcf_humanoid/humanoid.xml"));
+    JointSlidersPanel* joints = w.jointSliders();
+    int found = -1;
+    for (int r = 0; r < joints->rowCount(); ++r)
+      if (joints->rowLabel(r).startsWith("abdomen_z")) found = r;
+    QVERIFY2(found >= 0, qPrintable(joints->rowLabel(std::min(joints->rowCount() - 1, 6))));
+    QVERIFY2(joints->rowToolTip(found).contains("abdomen_z") && joints->rowToolTip(found).contains("lower_waist"),
+             qPrintable(joints->rowToolTip(found)));
   }
 
   // no two actions share a key (Ctrl+N was both File > New and jog back 100, so neither ran);
