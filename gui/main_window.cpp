@@ -360,7 +360,7 @@ void MainWindow::createBuildBar() {
   // Ctrl+drag pulls bodies while a simulation is live (the camera otherwise)
   connect(m_playback, &Playback::stateChanged, this,
           [this] { m_viewport->setPerturbable(m_playback->live()); });
-  auto* stop = new QAction(this);
+  auto* stop = new QAction(tr("Leave Add Body or Move"), this);
   stop->setShortcut(Qt::Key_Escape);
   connect(stop, &QAction::triggered, this, [this] {
     m_addBodyAction->setChecked(false);

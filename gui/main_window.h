@@ -20,6 +20,7 @@
 #include "viewport/viewport.h"
 
 class QAction;
+class QDialog;
 class QDockWidget;
 class QFileSystemWatcher;
 class QLabel;
@@ -200,6 +201,9 @@ class MainWindow : public QMainWindow {
   /// The model's name as the title and prompts show it: its file's name, else the model's
   /// name, else "untitled".
   QString displayName() const;
+  /// Every key of the window, from its actions (menu or group, key, what it does) and the
+  /// view's own keys: what Help > Keyboard Shortcuts lists.
+  QList<QStringList> keyboardShortcuts() const;
   /// Where exports of the model go by default, without extension: beside its file with its
   /// base name, else the model's name (in the dialog's folder).
   QString exportStem() const;
@@ -403,7 +407,8 @@ class MainWindow : public QMainWindow {
   };
   static constexpr std::size_t kSetAsideLimit = 8;
   std::deque<SetAside> m_setAside;
-  bool m_shownOnce = false;  // the first show sizes the docks (showEvent)
+  bool m_shownOnce = false;
+  QDialog* m_keysDialog = nullptr;  // Help > Keyboard Shortcuts, made on first use  // the first show sizes the docks (showEvent)
 };
 
 }  // namespace art::gui

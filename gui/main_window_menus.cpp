@@ -13,6 +13,11 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QToolBar>
+#include <QVBoxLayout>
+#include <QTableWidget>
+#include <QHeaderView>
+#include <QDialogButtonBox>
+#include <QDialog>
 
 #include "playback.h"
 #include "viewport/viewport.h"
@@ -20,63 +25,95 @@
 namespace art::gui {
 
 void MainWindow::createShortcuts() {
-  // showmotion's playback keys, active wherever the focus is in the window
-  const auto key = [this](const QKeySequence& seq, auto slot) {
-    auto* a = new QAction(this);
+  // showmotion's playback keys, active wherever the focus is in the window; each action's text
+  // is what Help > Keyboard Shortcuts lists for it
+  const auto key = [this](const QKeySequence& seq, const QString& what, auto slot) {
+    auto* a = new QAction(what, this);
     a->setShortcut(seq);
     a->setShortcutContext(Qt::WindowShortcut);
+    a->setProperty("keyGroup", tr("Playback"));
     connect(a, &QAction::triggered, this, slot);
     addAction(a);
     return a;
   };
   Playback* p = m_playback;
-  key(Qt::Key_Space, [p] { p->togglePlay(); });
-  key(Qt::Key_0, [p] { p->stopRewind(); });
-  key(Qt::Key_R, [p] { p->toggleRepeating(); });
-  key(Qt::Key_Comma, [p] { p->slower(); });
-  key(Qt::Key_Period, [p] { p->faster(); });
-  key(Qt::Key_Slash, [p] { p->toggleReversed(); });
-  key(Qt::Key_1, [p] { p->setSpeedOne(); });
-  key(Qt::Key_M, [p] { p->jog(1); });
-  key(Qt::Key_N, [p] { p->jog(-1); });
-  key(Qt::SHIFT | Qt::Key_M, [p] { p->jog(10); });
-  key(Qt::SHIFT | Qt::Key_N, [p] { p->jog(-10); });
+  key(Qt::Key_Space, tr("Play / pause (a model without a motion simulates)"), [p] { p->togglePlay(); });
+  key(Qt::Key_0, tr("Stop and rewind (to the start; at the start, to the end)"), [p] { p->stopRewind(); });
+  key(Qt::Key_R, tr("Auto-repeat"), [p] { p->toggleRepeating(); });
+  key(Qt::Key_Comma, tr("Slower (0.001 to 20)"), [p] { p->slower(); });
+  key(Qt::Key_Period, tr("Faster (0.001 to 20)"), [p] { p->faster(); });
+  key(Qt::Key_Slash, tr("Reverse"), [p] { p->toggleReversed(); });
+  key(Qt::Key_1, tr("Normal speed"), [p] { p->setSpeedOne(); });
+  key(Qt::Key_M, tr("Jog forward one sample"), [p] { p->jog(1); });
+  key(Qt::Key_N, tr("Jog back one sample"), [p] { p->jog(-1); });
+  key(Qt::SHIFT | Qt::Key_M, tr("Jog forward 10 samples"), [p] { p->jog(10); });
+  key(Qt::SHIFT | Qt::Key_N, tr("Jog back 10 samples"), [p] { p->jog(-10); });
   // by 100 with Alt: Ctrl+N is File > New
-  key(Qt::ALT | Qt::Key_M, [p] { p->jog(100); });
-  key(Qt::ALT | Qt::Key_N, [p] { p->jog(-100); });
-  key(Qt::Key_P, [this] {
+  key(Qt::ALT | Qt::Key_M, tr("Jog forward 100 samples"), [p] { p->jog(100); });
+  key(Qt::ALT | Qt::Key_N, tr("Jog back 100 samples"), [p] { p->jog(-100); });
+  key(Qt::Key_P, tr("Show / hide the playback bar"), [this] {
     for (QToolBar* bar : findChildren<QToolBar*>())
       if (bar->objectName() == "playbackBar") bar->setVisible(!bar->isVisible());
   });
-  key(Qt::Key_H, [this] { showKeys(); });
-  key(Qt::Key_Question, [this] { showKeys(); });
+  key(Qt::Key_H, tr("Keyboard shortcuts (this list)"), [this] { showKeys(); });
+  key(Qt::Key_Question, tr("Keyboard shortcuts (this list)"), [this] { showKeys(); });
+}
+
+QList<QStringList> MainWindow::keyboardShortcuts() const {
+  QList<QStringList> rows;
+  // every action of the window with a key: its menu (or group), its key, what it does
+  for (QAction* a : findChildren<QAction*>()) {
+    if (a->shortcuts().isEmpty()) continue;
+    QString where = a->property("keyGroup").toString();
+    for (QWidget* w : a->associatedWidgets()) {
+      if (auto* menu = qobject_cast<QMenu*>(w)) where = menu->title().remove('&');
+      else if (auto* bar = qobject_cast<QToolBar*>(w); bar && where.isEmpty()) where = bar->windowTitle();
+    }
+    if (where.isEmpty()) where = tr("Window");
+    QString what = a->text().remove('&');
+    if (what.endsWith("...")) what.chop(3);
+    if (what.isEmpty()) what = a->toolTip();
+    QStringList keys;
+    for (const QKeySequence& k : a->shortcuts()) keys << k.toString(QKeySequence::NativeText);
+    rows.append({where, keys.join(", "), what});
+  }
+  std::sort(rows.begin(), rows.end());
+  // the view's own keys and mouse (Viewport::keyBindings)
+  for (const auto& [keys, what] : Viewport::keyBindings()) rows.append({tr("View (in the 3D view)"), keys, what});
+  return rows;
 }
 
 void MainWindow::showKeys() {
-  QMessageBox::information(
-      this, tr("Keys"),
-      tr("<table>"
-         "<tr><td><b>Space</b></td><td>play / pause (a model without a motion simulates)</td></tr>"
-         "<tr><td><b>0</b></td><td>stop and rewind (to the start; at the start, to the end)</td></tr>"
-         "<tr><td><b>r</b></td><td>auto-repeat</td></tr>"
-         "<tr><td><b>/</b></td><td>reverse</td></tr>"
-         "<tr><td><b>, .</b></td><td>slower, faster (0.001 to 20); <b>1</b> normal speed</td></tr>"
-         "<tr><td><b>n m</b></td><td>jog back, forward 1 step (N M: 10, Alt+N Alt+M: 100)</td></tr>"
-         "<tr><td><b>p</b></td><td>show / hide the playback bar</td></tr>"
-         "<tr><td><b>arrows</b></td><td>pan; Shift: rotate 3&deg;; Ctrl+left/right: spin 2&deg;</td></tr>"
-         "<tr><td><b>z Z</b></td><td>zoom out, in</td></tr>"
-         "<tr><td><b>i</b></td><td>reset the view</td></tr>"
-         "<tr><td><b>l L o O</b></td><td>headlight, overhead light dimmer / brighter</td></tr>"
-         "<tr><td><b>Ctrl+P</b></td><td>save a screenshot beside the model</td></tr>"
-         "<tr><td><b>F11</b></td><td>full screen</td></tr>"
-         "<tr><td><b>F2</b></td><td>status overlay: time, real-time factor, step, fps, energy</td></tr>"
-         "<tr><td><b>F3 F4</b></td><td>contact forces; loop and gear forces</td></tr>"
-         "<tr><td><b>F5 F6 F7</b></td><td>system centre of mass; body names; trails (T: trail the selected body)</td></tr>"
-         "<tr><td><b>F8 F9 F10</b></td><td>body frames; joint axes; centres of mass</td></tr>"
-         "<tr><td><b>Ctrl+K</b></td><td>keep the state at the playhead as a keyframe</td></tr>"
-         "<tr><td><b>Ctrl+drag</b></td><td>while simulating: pull a body towards the mouse "
-         "(Ctrl+Shift+drag: turn it)</td></tr>"
-         "<tr><td><b>h ?</b></td><td>this help</td></tr></table>"));
+  if (!m_keysDialog) {
+    m_keysDialog = new QDialog(this);
+    m_keysDialog->setObjectName("keysDialog");
+    m_keysDialog->setWindowTitle(tr("Keyboard Shortcuts"));
+    auto* layout = new QVBoxLayout(m_keysDialog);
+    auto* table = new QTableWidget(m_keysDialog);
+    table->setObjectName("shortcutTable");
+    table->setColumnCount(3);
+    table->setHorizontalHeaderLabels({tr("Where"), tr("Key"), tr("Does")});
+    table->verticalHeader()->hide();
+    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table->horizontalHeader()->setStretchLastSection(true);
+    table->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    layout->addWidget(table);
+    auto* close = new QDialogButtonBox(QDialogButtonBox::Close, m_keysDialog);
+    connect(close, &QDialogButtonBox::rejected, m_keysDialog, &QDialog::close);
+    layout->addWidget(close);
+    m_keysDialog->resize(760, 620);
+  }
+  // built afresh from the actions each time: what it lists is what the keys do now
+  auto* table = m_keysDialog->findChild<QTableWidget*>("shortcutTable");
+  const QList<QStringList> rows = keyboardShortcuts();
+  table->setRowCount(static_cast<int>(rows.size()));
+  for (int r = 0; r < rows.size(); ++r)
+    for (int c = 0; c < 3; ++c) table->setItem(r, c, new QTableWidgetItem(rows[r][c]));
+  table->resizeColumnsToContents();
+  m_keysDialog->show();
+  m_keysDialog->raise();
+  m_keysDialog->activateWindow();
 }
 
 void MainWindow::createMenus() {
@@ -302,6 +339,9 @@ void MainWindow::createMenus() {
 
   // help
   QMenu* help = menuBar()->addMenu(tr("&Help"));
+  QAction* keys = help->addAction(tr("&Keyboard Shortcuts"), this, &MainWindow::showKeys);
+  keys->setObjectName("keysAction");
+  keys->setShortcut(QKeySequence(Qt::Key_F1));
   help->addAction(tr("&About Articulate"), this, &MainWindow::about)
       ->setMenuRole(QAction::AboutRole);
   help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt)->setMenuRole(QAction::AboutQtRole);

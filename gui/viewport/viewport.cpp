@@ -835,6 +835,21 @@ void Viewport::wheelEvent(QWheelEvent* e) {
   d->render();
 }
 
+std::vector<std::pair<QString, QString>> Viewport::keyBindings() {
+  return {{tr("Left drag"), tr("Turn the view (a turntable; View > Trackball Camera: a trackball)")},
+          {tr("Shift+left drag, middle drag"), tr("Pan")},
+          {tr("Wheel"), tr("Zoom")},
+          {tr("Click"), tr("Select a body")},
+          {tr("Ctrl+drag"), tr("While simulating: pull a body towards the mouse (Ctrl+Shift+drag: turn it)")},
+          {tr("Arrows"), tr("Pan")},
+          {tr("Shift+arrows"), tr("Turn the view 3 degrees")},
+          {tr("Ctrl+Left, Ctrl+Right"), tr("Roll the view 2 degrees")},
+          {tr("z, Z"), tr("Zoom out, in")},
+          {tr("i"), tr("Reset the view")},
+          {tr("l, L"), tr("Headlight dimmer, brighter")},
+          {tr("o, O"), tr("Overhead light dimmer, brighter")}};
+}
+
 void Viewport::keyPressEvent(QKeyEvent* e) {
   vtkCamera* c = d->view.renderer->GetActiveCamera();
   const bool shift = e->modifiers() & Qt::ShiftModifier, ctrl = e->modifiers() & Qt::ControlModifier;

@@ -258,6 +258,10 @@ class Viewport : public QWidget {
   /// placing clicks in tests and overlays.
   QPoint widgetPoint(const Vec3& world);
 
+  /// The keys and mouse actions the view handles itself (keyPressEvent and the mouse events),
+  /// as (keys, what they do), for Help > Keyboard Shortcuts.
+  static std::vector<std::pair<QString, QString>> keyBindings();
+
   /// Renders one frame of `spec` at `q` into a PNG without showing a window. Throws
   /// std::runtime_error naming the file on failure.
   static void renderToPng(const ModelSpec& spec, const Eigen::VectorXd& q, int width, int height,

@@ -363,6 +363,44 @@ class TestMainWindow : public QObject {
              qPrintable(joints->rowToolTip(found)));
   }
 
+  // Help > Keyboard Shortcuts (F1, h or ?) lists every key, built from the actions themselves:
+  // each action's key is in the list with what it does
+  void keyboardShortcutsAreListedFromTheActions() {
+    using namespace art::test;
+    MainWindow w;
+    QVERIFY(showActive(w));
+    key(w, Qt::Key_F1);
+    auto* dialog = w.findChild<QDialog*>("keysDialog");
+    QVERIFY(dialog && dialog->isVisible());
+    auto* table = dialog->findChild<QTableWidget*>("shortcutTable");
+    QVERIFY(table);
+    QStringList listed;
+    for (int r = 0; r < table->rowCount(); ++r) {
+      for (int c = 0; c < 3; ++c)
+        QVERIFY2(table->item(r, c) && !table->item(r, c)->text().isEmpty(), qPrintable(QString("row %1 column %2 is empty").arg(r).arg(c)));
+      listed << table->item(r, 1)->text();
+    }
+    const auto has = [&](const QString& text) {
+      return std::any_of(listed.begin(), listed.end(), [&](const QString& l) { return l.split(", ").contains(text); });
+    };
+    int actions = 0;
+    for (QAction* a : w.findChildren<QAction*>())
+      for (const QKeySequence& k : a->shortcuts()) {
+        ++actions;
+        const QString text = k.toString(QKeySequence::NativeText);
+        QVERIFY2(has(text), qPrintable(text + " (" + a->text() + ") is not listed"));
+      }
+    QVERIFY(actions > 30);
+    QVERIFY(has("Ctrl+Y") && has("Alt+N") && has("z") && has("F2"));
+    if (qEnvironmentVariableIsSet("ARTICULATE_TEST_SHOTS"))
+      dialog->grab().save(qEnvironmentVariable("ARTICULATE_TEST_SHOTS") + "/keys.png");
+    dialog->close();
+    QVERIFY(showActive(w));
+    key(w, Qt::Key_H);
+    QVERIFY(dialog->isVisible());
+    dialog->close();
+  }
+
   // no two actions share a key (Ctrl+N was both File > New and jog back 100, so neither ran);
   // Ctrl+N, pressed, makes a new model, and Ctrl+Y redoes as Ctrl+Shift+Z does
   void everyShortcutIsUnique() {
