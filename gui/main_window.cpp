@@ -40,6 +40,9 @@ namespace art::gui {
 namespace {
 
 constexpr int kVisibleProblemLines = 12;  // the rest of a long error is under "Show Details"
+// clicked points and dragged placements are rounded to a micrometre: k / kPerMetre with k whole
+// (divided by an exact power of ten, the nearest double to the decimal, as a file would hold it)
+constexpr double kPerMetre = 1e6;
 
 }  // namespace
 
@@ -394,8 +397,9 @@ void MainWindow::moveBody(int body, const Mat3& rotation, const Vec3& translatio
   // moved: the new placement in the parent
   Mat3 E = (Rp.transpose() * rotation * RJ0).transpose();
   Vec3 r = Rp.transpose() * (rotation * oJ0 + translation - pp);
+  if (!snap) r = (r * kPerMetre).array().round() / kPerMetre;  // see addBodyAt
   if (snap) {
-    r = (r / 0.01).array().round() * 0.01;
+    r = (r * 100).array().round() / 100;
     // roll-pitch-yaw of the frame in its parent (the spec stores the inverse), each to 15 degrees
     const double step = M_PI / 12;
     const Vec3 rpy = (rpyAngles(E.transpose()) / step).array().round() * step;
@@ -462,12 +466,19 @@ int MainWindow::addBodyAt(const Pick& pick) {
     return -1;
   }
   const LinkOptions options = m_linkOptions->options();
-  const Vec3 axis = m_linkOptions->axisFor(m_document->spec(), pick.body, pick.normal);
+  // what a click means, not the picker's single-precision noise: the point to the micrometre
+  // (a pixel is about a millimetre), the surface normal to 1e-6 before it is made unit
+  // (-0.05000000074505806 is saved as -0.05)
+  const auto rounded = [](const Vec3& v) { return Vec3((v * kPerMetre).array().round() / kPerMetre); };
+  const Vec3 point = rounded(pick.point);
+  Vec3 normal = rounded(pick.normal);
+  normal = normal.norm() > 0 ? Vec3(normal.normalized()) : pick.normal;
+  const Vec3 axis = m_linkOptions->axisFor(m_document->spec(), pick.body, normal);
   const QString name = QString::fromStdString(freeBodyName(m_document->spec(), "link"));
   int added = -1;
   const QString error = m_document->edit(
       tr("Add body '%1'").arg(name),
-      [&](ModelSpec& s) { added = addBody(s, makeLink(s, pick.body, pick.point, axis, options)); },
+      [&](ModelSpec& s) { added = addBody(s, makeLink(s, pick.body, point, axis, options)); },
       ModelDocument::Change::Structure);
   if (!error.isEmpty()) {
     statusBar()->showMessage(tr("Could not add a body: %1").arg(error));

@@ -28,6 +28,8 @@ constexpr double kBallPixels = 11;     // grab tolerances on screen
 constexpr double kArrowPixels = 8;
 constexpr double kRingPixels = 7;
 constexpr int kRingPoints = 64;
+constexpr double kEndOn = 0.96;   // |cos| between an arrow and the view beyond which it is hidden
+constexpr double kEdgeOn = 0.2;   // |cos| between a ring's axis and the view below which it is hidden
 
 const std::array<std::array<double, 3>, 3> kAxisColours = {{{0.86, 0.2, 0.2}, {0.24, 0.7, 0.24}, {0.24, 0.36, 0.9}}};
 const std::array<double, 3> kHighlight = {1.0, 0.85, 0.0};
@@ -122,16 +124,27 @@ MoveGizmo::MoveGizmo(vtkRenderer* overlay) : d(std::make_unique<Impl>(overlay)) 
 
 MoveGizmo::~MoveGizmo() = default;
 
-void MoveGizmo::place(const Vec3& origin, const Mat3& axes, double length) {
+void MoveGizmo::place(const Vec3& origin, const Mat3& axes, double length, const Vec3& eye) {
   m_origin = origin;
   m_axes = axes;
   m_length = length;
+  const Vec3 view = (origin - eye).normalized();
+  for (int k = 0; k < 3; ++k) {
+    const double along = std::abs(view.dot(axes.col(k)));
+    m_arrowShown[k] = along < kEndOn;   // an arrow pointing at the eye is a dot
+    m_ringShown[k] = along > kEdgeOn;   // a ring whose plane holds the eye is a line
+  }
   for (int r = 0; r < 3; ++r) {
     for (int c = 0; c < 3; ++c) d->matrix->SetElement(r, c, axes(r, c) * length);
     d->matrix->SetElement(r, 3, origin(r));
   }
   d->matrix->Modified();
   d->setVisible(true);
+  for (int k = 0; k < 3; ++k) {
+    d->shafts[k]->SetVisibility(m_arrowShown[k]);
+    d->tips[k]->SetVisibility(m_arrowShown[k]);
+    d->rings[k]->SetVisibility(m_ringShown[k]);
+  }
   m_visible = true;
 }
 
@@ -139,6 +152,13 @@ void MoveGizmo::hide() {
   d->setVisible(false);
   m_visible = false;
   highlight({});
+}
+
+bool MoveGizmo::shown(const GizmoPart& part) const {
+  if (!m_visible) return false;
+  if (part.kind == GizmoPart::Kind::Arrow) return m_arrowShown[part.axis];
+  if (part.kind == GizmoPart::Kind::Ring) return m_ringShown[part.axis];
+  return part.kind == GizmoPart::Kind::Centre;
 }
 
 void MoveGizmo::highlight(const GizmoPart& part) {
@@ -166,12 +186,13 @@ GizmoPart MoveGizmo::partAt(const Vec2& p, const std::function<Vec2(const Vec3&)
   double bestDistance = 1e300;
   for (int k = 0; k < 3; ++k) {
     const Vec3 a = m_axes.col(k);
-    const double arrow = segmentDistance(p, toWidget(m_origin + kArrowStart * m_length * a),
+    const double arrow = !m_arrowShown[k] ? 1e300 : segmentDistance(p, toWidget(m_origin + kArrowStart * m_length * a),
                                          toWidget(m_origin + m_length * a));
     if (arrow <= kArrowPixels && arrow < bestDistance) {
       best = {GizmoPart::Kind::Arrow, k};
       bestDistance = arrow;
     }
+    if (!m_ringShown[k]) continue;
     Vec3 u, v;
     ringBasis(k, u, v);
     u = m_axes * u;

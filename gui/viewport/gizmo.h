@@ -33,8 +33,12 @@ class MoveGizmo {
   MoveGizmo& operator=(const MoveGizmo&) = delete;
 
   /// Shows the gizmo at `origin` (world, m) with its arrows along the columns of `axes`
-  /// (orthonormal), each `length` m long (the rings' radius is 0.8 of it).
-  void place(const Vec3& origin, const Mat3& axes, double length);
+  /// (orthonormal), each `length` m long (the rings' radius is 0.8 of it), seen from `eye`: a
+  /// ring seen edge-on and an arrow seen end-on turn nothing one can aim at, and are hidden
+  /// (as Blender hides them) until the view turns.
+  void place(const Vec3& origin, const Mat3& axes, double length, const Vec3& eye);
+  /// Whether a part is drawn (and can be grabbed) from the eye place() was given.
+  bool shown(const GizmoPart& part) const;
   void hide();
   bool visible() const { return m_visible; }
   const Vec3& origin() const { return m_origin; }
@@ -61,6 +65,7 @@ class MoveGizmo {
   Mat3 m_axes = Mat3::Identity();
   double m_length = 1.0;
   GizmoPart m_highlight;
+  bool m_arrowShown[3] = {true, true, true}, m_ringShown[3] = {true, true, true};
 };
 
 }  // namespace art::gui

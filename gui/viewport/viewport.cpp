@@ -257,7 +257,7 @@ struct Viewport::Impl {
       if (gizmo->visible()) gizmo->hide();
       return;
     }
-    gizmo->place(o, axes, 90 * metresPerPixel(o));
+    gizmo->place(o, axes, 90 * metresPerPixel(o), v3(view.renderer->GetActiveCamera()->GetPosition()));
   }
 
   Vec2 widgetOf(const Vec3& x) { return toScreen(x, widgetHeight); }
@@ -306,6 +306,28 @@ struct Viewport::Impl {
     return Vec2(d[0], h - 1 - d[1]);
   }
 
+  // the angle (rad, right-handed about `a`) a drag from `from` to `to` sweeps about the axis
+  // through `o`: between the points where the mouse rays meet the plane normal to the axis, so
+  // that what is turned follows the mouse as seen; a plane seen nearly edge-on takes the angle
+  // swept around the axis's point on screen instead
+  double sweptAngle(const Vec3& o, const Vec3& a, const QPoint& from, const QPoint& to, int h) {
+    widgetHeight = std::max(1, h);
+    Vec3 e0, d0, e1, d1;
+    ray(from, e0, d0);
+    ray(to, e1, d1);
+    if (std::abs(d0.dot(a)) > 0.2 && std::abs(d1.dot(a)) > 0.2) {
+      const Vec3 p0 = e0 + d0 * ((o - e0).dot(a) / d0.dot(a)) - o;
+      const Vec3 p1 = e1 + d1 * ((o - e1).dot(a) / d1.dot(a)) - o;
+      return std::atan2(p0.cross(p1).dot(a), p0.dot(p1));
+    }
+    // screen y runs down, and an axis pointing away from the viewer turns the other way
+    const Vec2 os = toScreen(o, h);
+    const Vec2 q0 = Vec2(from.x(), from.y()) - os, q1 = Vec2(to.x(), to.y()) - os;
+    double angle = std::atan2(q0.x() * q1.y() - q0.y() * q1.x(), q0.dot(q1));
+    if (a.dot(v3(view.renderer->GetActiveCamera()->GetPosition()) - o) > 0) angle = -angle;
+    return angle;
+  }
+
   // the joint change for a drag from `from` to `to` (widget pixels) of `body`
   double jointDragDelta(int body, const QPoint& from, const QPoint& to, int h) {
     Vec3 o, a;
@@ -313,14 +335,7 @@ struct Viewport::Impl {
     if (!jointAxis(body, o, a, rotational)) return 0;
     const Vec2 os = toScreen(o, h);
     const Vec2 p0 = Vec2(from.x(), from.y()) - os, p1 = Vec2(to.x(), to.y()) - os;
-    if (rotational) {
-      // the angle swept around the axis's screen point; screen y runs down, and an axis
-      // pointing away from the viewer turns the other way
-      double angle = std::atan2(p0.x() * p1.y() - p0.y() * p1.x(), p0.dot(p1));
-      const Vec3 eye = v3(view.renderer->GetActiveCamera()->GetPosition());
-      if (a.dot(eye - o) > 0) angle = -angle;
-      return angle;
-    }
+    if (rotational) return sweptAngle(o, a, from, to, h);
     // along the axis: the mouse motion projected on the axis's screen direction
     const Vec2 as = toScreen(o + a, h) - os;
     if (as.squaredNorm() < 1e-9) return 0;
@@ -335,14 +350,8 @@ struct Viewport::Impl {
     if (dragPart.kind == GizmoPart::Kind::Arrow) {
       if (const std::optional<double> s = axisParameter(p)) dragT = (*s - dragS0) * dragAxes.col(dragPart.axis);
     } else if (dragPart.kind == GizmoPart::Kind::Ring) {
-      // the angle swept around the origin's screen point; screen y runs down, and an axis
-      // pointing away from the viewer turns the other way
       const Vec3 a = dragAxes.col(dragPart.axis);
-      const Vec2 os = widgetOf(o);
-      const Vec2 p0 = Vec2(press.x(), press.y()) - os, p1 = Vec2(p.x(), p.y()) - os;
-      double angle = std::atan2(p0.x() * p1.y() - p0.y() * p1.x(), p0.dot(p1));
-      if (a.dot(v3(view.renderer->GetActiveCamera()->GetPosition()) - o) > 0) angle = -angle;
-      dragR = Eigen::AngleAxisd(angle, a).toRotationMatrix();
+      dragR = Eigen::AngleAxisd(sweptAngle(o, a, press, p, widgetHeight), a).toRotationMatrix();
       dragT = o - dragR * o;
     } else if (dragPart.kind == GizmoPart::Kind::Centre) {
       dragT = planePoint(p, o) - dragPlane0;
@@ -351,9 +360,13 @@ struct Viewport::Impl {
 
   // where the mouse ray at p meets the plane through `point` facing the camera
   Vec3 planePoint(const QPoint& p, const Vec3& point) {
+    return rayPlane(p, point, v3(view.renderer->GetActiveCamera()->GetDirectionOfProjection()));
+  }
+
+  // where the mouse ray at p meets the plane through `point` normal to `normal`
+  Vec3 rayPlane(const QPoint& p, const Vec3& point, const Vec3& normal) {
     Vec3 e, dir;
     ray(p, e, dir);
-    const Vec3 normal = v3(view.renderer->GetActiveCamera()->GetDirectionOfProjection());
     const double along = dir.dot(normal);
     if (std::abs(along) < 1e-12) return point;
     return e + dir * ((point - e).dot(normal) / along);
@@ -632,8 +645,26 @@ GizmoPart Viewport::gizmoPartAt(const QPoint& position) {
 QPoint Viewport::gizmoPoint(const GizmoPart& part) {
   d->widgetHeight = std::max(1, height());
   d->placeHandle();
-  if (!d->gizmo->visible()) return {-1, -1};
-  return widgetPoint(d->gizmo->grabPoint(part, v3(d->view.renderer->GetActiveCamera()->GetPosition())));
+  if (!d->gizmo->shown(part)) return {-1, -1};
+  // the part's preferred point, else the first point of its drawing that grabs it (another part
+  // may be drawn over some of it from this view)
+  const Vec3 eye = v3(d->view.renderer->GetActiveCamera()->GetPosition());
+  const QPoint preferred = widgetPoint(d->gizmo->grabPoint(part, eye));
+  if (gizmoPartAt(preferred) == part) return preferred;
+  const MoveGizmo& g = *d->gizmo;
+  for (int i = 0; i < 96; ++i) {
+    Vec3 x = g.origin();
+    if (part.kind == GizmoPart::Kind::Arrow) {
+      x += (0.25 + 0.75 * i / 95.0) * g.length() * g.axes().col(part.axis);
+    } else if (part.kind == GizmoPart::Kind::Ring) {
+      const double a = 2 * M_PI * i / 96;
+      const Vec3 u = g.axes().col((part.axis + 1) % 3), v = g.axes().col((part.axis + 2) % 3);
+      x += 0.8 * g.length() * (std::cos(a) * u + std::sin(a) * v);
+    }
+    const QPoint at = widgetPoint(x);
+    if (gizmoPartAt(at) == part) return at;
+  }
+  return preferred;
 }
 
 QString Viewport::dragHint(const GizmoPart& part, const QPoint& position) {
@@ -668,20 +699,12 @@ void Viewport::setPerturbable(bool on) { d->perturbable = on; }
 bool Viewport::perturbable() const { return d->perturbable; }
 
 Vec3 Viewport::dragPlanePoint(const QPoint& position, const Vec3& point) {
-  vtkRenderer* r = d->view.renderer;
-  vtkCamera* c = r->GetActiveCamera();
-  const Vec3 normal = v3(c->GetDirectionOfProjection());
-  // the mouse ray: the display point at the near and the far clipping planes, in the world
-  auto unproject = [&](double depth) {
-    r->SetDisplayPoint(position.x(), height() - 1 - position.y(), depth);
-    r->DisplayToWorld();
-    const double* w = r->GetWorldPoint();
-    return Vec3(w[0] / w[3], w[1] / w[3], w[2] / w[3]);
-  };
-  const Vec3 a = unproject(0.0), b = unproject(1.0);
-  const double along = (b - a).dot(normal);
-  if (std::abs(along) < 1e-12) return point;
-  return a + (b - a) * ((point - a).dot(normal) / along);
+  return rayPlanePoint(position, point, v3(d->view.renderer->GetActiveCamera()->GetDirectionOfProjection()));
+}
+
+Vec3 Viewport::rayPlanePoint(const QPoint& position, const Vec3& point, const Vec3& normal) {
+  d->widgetHeight = std::max(1, height());
+  return d->rayPlane(position, point, normal);
 }
 
 void Viewport::mousePressEvent(QMouseEvent* e) {

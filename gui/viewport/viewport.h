@@ -246,6 +246,9 @@ class Viewport : public QWidget {
   /// facing the camera (the perturbation's drag plane); `point` itself when the ray runs
   /// along the plane.
   Vec3 dragPlanePoint(const QPoint& position, const Vec3& point);
+  /// Where the mouse ray at a widget position meets the plane through `point` (world, m) normal
+  /// to `normal`; `point` itself when the ray runs along the plane.
+  Vec3 rayPlanePoint(const QPoint& position, const Vec3& point, const Vec3& normal);
   /// The gizmo's part under a widget position (None when the gizmo is hidden or nothing is
   /// near), and a widget position on a part (for tests; (-1, -1) when hidden).
   GizmoPart gizmoPartAt(const QPoint& position);

@@ -139,6 +139,12 @@ class TestBuild : public QObject {
       states.push_back(text(doc->spec()));
     }
     QCOMPARE(doc->undoStack()->undoText(), QString("Add body 'link3'"));
+    // the clicked points are saved as meant: to the micrometre, not with the picker's float
+    // noise (-0.05000000074505806)
+    for (const BodySpec& b : doc->spec().bodies)
+      for (int i = 0; i < 3; ++i)
+        QVERIFY2(b.translation(i) == std::round(b.translation(i) * 1e6) / 1e6,
+                 qPrintable(QString("%1: %2").arg(QString::fromStdString(b.name)).arg(b.translation(i), 0, 'g', 17)));
     if (qEnvironmentVariableIsSet("ARTICULATE_TEST_SHOTS")) {  // the tool's options popup, as seen
       auto* button = w.findChild<QToolButton*>();
       for (auto* b : w.findChildren<QToolButton*>())
@@ -390,18 +396,25 @@ class TestBuild : public QObject {
     // the joint frame in the base: x along the link, z its axis (0, -1, 0)
     const Mat3 frame = before.rotation.transpose();
     const Vec3 origin = before.translation;
-    // every part is visible and grabbable, and says what it does before the drag
+    // every part drawn can be grabbed and says what it does before the drag; a ring seen
+    // edge-on or an arrow seen end-on is hidden (here the x ring: the camera is in its plane)
+    int drawn = 0;
     for (int k = 0; k < 3; ++k) {
       for (auto kind : {GizmoPart::Kind::Arrow, GizmoPart::Kind::Ring}) {
         const QPoint at = v->gizmoPoint({kind, k});
+        if (at == QPoint(-1, -1)) continue;
+        ++drawn;
         QVERIFY(v->rect().contains(at));
-        QCOMPARE(v->gizmoPartAt(at), (GizmoPart{kind, k}));
+        QVERIFY2(v->gizmoPartAt(at) == (GizmoPart{kind, k}),
+                 qPrintable(QString("part %1 of axis %2 at (%3, %4) gives %5 %6").arg(int(kind)).arg(k).arg(at.x()).arg(at.y())
+                                .arg(int(v->gizmoPartAt(at).kind)).arg(v->gizmoPartAt(at).axis)));
         const QString said = hover(at);
         QVERIFY2(said.contains(kind == GizmoPart::Kind::Arrow ? "move 'link1' along" : "turn 'link1' about") &&
                      said.contains(QString("xyz").mid(k, 1) + " axis"),
                  qPrintable(said));
       }
     }
+    QVERIFY2(drawn >= 5, qPrintable(QString("%1 parts drawn").arg(drawn)));
     QVERIFY(hover(v->gizmoPoint({GizmoPart::Kind::Centre, 0})).contains("view's plane"));
     if (qEnvironmentVariableIsSet("ARTICULATE_TEST_SHOTS")) {  // the z ring under the mouse, as seen
       hover(v->gizmoPoint({GizmoPart::Kind::Ring, 2}));
@@ -436,13 +449,12 @@ class TestBuild : public QObject {
     // the z ring (about the joint axis) dragged a quarter of the way around: the frame turns
     // about z, its origin stays
     const QPoint zRing = v->gizmoPoint({GizmoPart::Kind::Ring, 2});
-    const QPointF r0 = QPointF(zRing - o);
-    const double a0 = std::atan2(r0.y(), r0.x());
+    // the mouse goes round the ring in its plane, as seen: the frame turns as far
+    const Vec3 z = frame.col(2), grabbed = v->rayPlanePoint(zRing, origin, z);
     QTest::mousePress(v, Qt::LeftButton, Qt::NoModifier, zRing);
     QPoint last = zRing;
     for (int k = 1; k <= 8; ++k) {
-      const double a = a0 + 0.5 * k / 8;
-      last = o + QPointF(std::hypot(r0.x(), r0.y()) * std::cos(a), std::hypot(r0.x(), r0.y()) * std::sin(a)).toPoint();
+      last = v->widgetPoint(origin + Eigen::AngleAxisd(0.5 * k / 8, z) * (grabbed - origin));
       QMouseEvent move(QEvent::MouseMove, last, v->mapToGlobal(QPointF(last)), Qt::NoButton, Qt::LeftButton, Qt::NoModifier);
       QApplication::sendEvent(v, &move);
     }
@@ -452,7 +464,7 @@ class TestBuild : public QObject {
     QVERIFY((doc->spec().bodies[0].translation - origin).norm() < 1e-9);
     QVERIFY((turned.col(2) - frame.col(2)).norm() < 1e-9);  // about z
     const double turnedBy = std::acos(std::clamp(turned.col(0).dot(frame.col(0)), -1.0, 1.0));
-    QVERIFY2(std::abs(turnedBy - 0.5) < 0.05, qPrintable(QString("turned %1 rad").arg(turnedBy)));
+    QVERIFY2(std::abs(turnedBy - 0.5) < 0.02, qPrintable(QString("turned %1 rad").arg(turnedBy)));
     doc->undoStack()->undo();
     QCOMPARE(text(doc->spec()), json);
     // the ball: 60 pixels right moves the origin in the view's plane, as the mouse went
