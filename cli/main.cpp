@@ -12,6 +12,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "articulate/batch/sweep.h"
 #include "articulate/batch/system_factory.h"
 #include "dynamics_command.h"
 #include "numbers.h"
@@ -95,6 +96,46 @@ std::string vec(const Eigen::VectorXd& v) {
   return s.str();
 }
 
+// `x` as the stream prints it (6 significant digits): a table's cell
+template <typename T>
+std::string cell(const T& x) {
+  std::ostringstream s;
+  s << x;
+  return s.str();
+}
+
+// The characters of UTF-8 text (its bytes but continuation bytes): a cell's width
+std::size_t textWidth(const std::string& s) {
+  return static_cast<std::size_t>(std::count_if(s.begin(), s.end(), [](char c) { return (c & 0xC0) != 0x80; }));
+}
+
+// A text table whose every column is as wide as its longest entry (the header's included)
+// plus two spaces, so that a long name never runs into the next column and every column
+// starts at the same character offset in every row; the last column is not padded.
+class Table {
+ public:
+  /// A table with this header row.
+  explicit Table(std::vector<std::string> header) { m_rows.push_back(std::move(header)); }
+  /// Adds a row: one cell per column of the header (fewer leave the last columns empty).
+  void add(std::vector<std::string> row) { m_rows.push_back(std::move(row)); }
+  /// Prints the header and the rows, one line each.
+  void print(std::ostream& out) const {
+    std::vector<std::size_t> width(m_rows.front().size(), 0);
+    for (const auto& row : m_rows)
+      for (std::size_t c = 0; c < row.size() && c < width.size(); ++c) width[c] = std::max(width[c], textWidth(row[c]));
+    for (const auto& row : m_rows) {
+      std::string line;
+      for (std::size_t c = 0; c < row.size() && c < width.size(); ++c)
+        line += c + 1 < width.size() ? row[c] + std::string(width[c] + 2 - textWidth(row[c]), ' ') : row[c];
+      while (!line.empty() && line.back() == ' ') line.pop_back();
+      out << line << "\n";
+    }
+  }
+
+ private:
+  std::vector<std::vector<std::string>> m_rows;
+};
+
 void printInfo(const ModelSpec& spec) {
   const Model model = compile(spec);
   Data data(model);
@@ -107,18 +148,16 @@ void printInfo(const ModelSpec& spec) {
             << vec(model.arithmetic == Arithmetic::Spatial ? Eigen::VectorXd(model.gravity)
                                                            : Eigen::VectorXd(model.gravity.head<2>()))
             << " m/s^2\n\n";
-  std::cout << std::left << std::setw(4) << "#" << std::setw(16) << "body" << std::setw(16)
-            << "parent" << std::setw(8) << "joint" << std::setw(10) << "mass" << "q0\n";
+  Table bodies({"#", "body", "parent", "joint", "mass", "q0"});
   for (int i = 0; i < model.nb; ++i) {
     const Mat6 I = spec.bodies[i].inertia.spatial();
-    std::cout << std::left << std::setw(4) << i << std::setw(16) << model.names[i] << std::setw(16)
-              << (model.parent[i] < 0 ? "base" : model.names[model.parent[i]]) << std::setw(8)
-              << jointCode(model.joints[i].type) << std::setw(10) << I(5, 5);
     // a free joint's q0 is its position and quaternion
-    for (int k = 0; k < model.jointNq(i); ++k)
-      std::cout << (k ? " " : "") << model.q0(model.qIndex[i] + k);
-    std::cout << "\n";
+    std::string q0;
+    for (int k = 0; k < model.jointNq(i); ++k) q0 += (k ? " " : "") + cell(model.q0(model.qIndex[i] + k));
+    bodies.add({cell(i), model.names[i], model.parent[i] < 0 ? "base" : model.names[model.parent[i]],
+                std::string(jointCode(model.joints[i].type)), cell(I(5, 5)), q0});
   }
+  bodies.print(std::cout);
   const EnergyMomentum e = energyMomentum(model, data, model.q0, model.qd0);
   std::cout << "\ntotal mass " << e.mass << " kg, centre of mass " << vec(e.cm)
             << " m\nat the initial state: kinetic " << e.kinetic << " J, potential "
@@ -166,25 +205,24 @@ void printStructureInfo(const natural::StructureSpec& spec) {
   std::cout << "kind: structure in natural coordinates (" << spec.dimension << "D), gravity: "
             << vec(Eigen::VectorXd(spec.gravity.head(spec.dimension))) << " m/s^2, integrator: "
             << system.integratorName() << "\n\n";
-  std::cout << std::left << std::setw(4) << "#" << std::setw(16) << "body" << std::setw(12)
-            << "kind" << "mass\n";
+  Table bodies({"#", "body", "kind", "mass"});
   double mass = 0;
   for (std::size_t i = 0; i < spec.bodies.size(); ++i) {
     const natural::BodySpec& b = spec.bodies[i];
-    std::cout << std::left << std::setw(4) << i << std::setw(16) << b.name << std::setw(12)
-              << natural::bodyKindName(b.kind) << b.mass << "\n";
+    bodies.add({cell(i), b.name, std::string(natural::bodyKindName(b.kind)), cell(b.mass)});
     mass += b.mass;
   }
+  bodies.print(std::cout);
   if (!spec.joints.empty()) {
-    std::cout << "\n" << std::left << std::setw(4) << "#" << std::setw(16) << "joint" << std::setw(12)
-              << "type" << "between\n";
+    std::cout << "\n";
+    Table joints({"#", "joint", "type", "between"});
     for (std::size_t i = 0; i < spec.joints.size(); ++i) {
       const natural::JointSpec& j = spec.joints[i];
-      std::cout << std::left << std::setw(4) << i << std::setw(16) << j.name << std::setw(12)
-                << natural::jointTypeName(j.type)
-                << (j.hen < 0 ? std::string("ground") : spec.bodies[static_cast<std::size_t>(j.hen)].name)
-                << " - " << spec.bodies[static_cast<std::size_t>(j.egg)].name << "\n";
+      joints.add({cell(i), j.name, std::string(natural::jointTypeName(j.type)),
+                  (j.hen < 0 ? std::string("ground") : spec.bodies[static_cast<std::size_t>(j.hen)].name) + " - " +
+                      spec.bodies[static_cast<std::size_t>(j.egg)].name});
     }
+    joints.print(std::cout);
   }
   if (!spec.apparatuses.empty())
     std::cout << "\n" << spec.apparatuses.size() << " apparatus(es) (springs, dampers, cables)\n";
@@ -394,20 +432,61 @@ int runSimulate(const SimulateArgs& a) {
   return 0;
 }
 
-// every problem of every file, one per line as FILE: PATH: REASON
+// Whether a JSON document is a sweep file (docs/sweeps.md) rather than a model: its format is
+// "articulate-sweep", or it names no model or recording format and its "model" is a file name
+// (a recording's model is an object), as in a sweep whose format is misspelled.
+bool isSweepDocument(const nlohmann::json& doc) {
+  if (!doc.is_object()) return false;
+  const auto format = doc.find("format");
+  if (format != doc.end() && *format == sweep::kSweepFormatName) return true;
+  if (format != doc.end() && (*format == kModelFormatName || *format == kRecordingFormatName)) return false;
+  return !doc.contains("bodies") && doc.contains("model") && doc["model"].is_string();
+}
+
+// validate of a sweep file: read by the sweep reader (batch/sweep.h: its fields, its base model,
+// its parameters' pointers and indices, its metrics), which stops at the first problem. Prints
+// the verdict as runValidate does for a model, the problem as FILE: PATH: REASON; returns
+// whether the sweep is valid.
+bool validateSweep(const std::string& f, const nlohmann::json& doc) {
+  std::string problem;
+  try {
+    const sweep::SweepSpec spec = sweep::readSweep(doc, f);
+    const auto count = [](std::size_t n, const char* what) {
+      return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
+    };
+    std::cout << f << ": valid " << sweep::kSweepFormatName << ", " << count(static_cast<std::size_t>(spec.runs()), "run") << " of "
+              << doc["model"].get<std::string>() << " (" << count(spec.parameters.size(), "parameter") << ", "
+              << count(spec.metrics.size(), "metric") << ")\n";
+    return true;
+  } catch (const FormatError& e) {
+    // the reader's message names the sweep file first; a problem of another file names that one
+    const std::string what = e.what(), prefix = f + ": ";
+    problem = what.compare(0, prefix.size(), prefix) == 0 ? what : prefix + what;
+  } catch (const std::bad_alloc&) {
+    problem = f + ": ran out of memory while reading the sweep or its base model";
+  }
+  std::cout << problem << "\n" << f << ": INVALID (1 problem)\n";
+  return false;
+}
+
+// every problem of every file, one per line as FILE: PATH: REASON (a sweep file: its first
+// problem)
 int runValidate(const std::vector<std::string>& files, const std::string& base) {
   int bad = 0;
   for (const std::string& f : files) {
     Diagnostics problems;
     std::optional<LoadedDocument> document;
+    std::optional<nlohmann::json> sweepFile;  // a sweep, checked by the sweep reader
     try {
       // the one reader (formats/document.h); problems collected rather than thrown
       if (isUrdfPath(f))
         document = loadWithBase(f, base);
       else if (isMjcfPath(f))
         document = loadDocument(f);
+      else if (nlohmann::json doc = readJsonFile(f); isSweepDocument(doc))
+        sweepFile = std::move(doc);
       else
-        document = readDocument(readJsonFile(f), problems);
+        document = readDocument(doc, problems);
       if (document)  // its meshes, as loadDocument (convert, the app) checks them: a missing one is a note
         if (auto* lm = std::get_if<LoadedModel>(&*document); lm && lm->format != "urdf" && lm->format != "mjcf")
           resolveMeshes(*lm, f);
@@ -415,6 +494,10 @@ int runValidate(const std::vector<std::string>& files, const std::string& base) 
       problems.push_back({"", e.what() + (f.size() + 2)});
     } catch (const std::bad_alloc&) {
       problems.push_back({"", "ran out of memory while reading the file"});
+    }
+    if (sweepFile) {
+      if (!validateSweep(f, *sweepFile)) ++bad;
+      continue;
     }
     if (!problems.empty()) {
       ++bad;
@@ -580,8 +663,8 @@ int main(int argc, char** argv) {
 
   std::vector<std::string> files;
   auto* validate = app.add_subcommand(
-      "validate", "check model files (Articulate or spatial_v2 JSON, with motion, URDF or MJCF); exit 1 on problems");
-  validate->add_option("FILES", files, "model files")->required();
+      "validate", "check model files (Articulate or spatial_v2 JSON, with motion, URDF or MJCF) and sweep files; exit 1 on problems");
+  validate->add_option("FILES", files, "model or sweep files")->required();
   validate->add_option("--base", base, std::string(kBaseHelp) + " (for the URDF files among FILES)");
 
   std::string in, to = "auto";

@@ -48,6 +48,43 @@ std::array<double, 4> pendulumJoints(const Csv& c, const std::vector<double>& ro
   return {a1, std::remainder(a2 - a1, 2 * M_PI), w1, w2 - w1};
 }
 
+// `doc` with every string value equal to `from` replaced by `to`: a body's name and the
+// references to it
+nlohmann::json renamed(nlohmann::json doc, const std::string& from, const std::string& to) {
+  if (doc.is_string() && doc.get<std::string>() == from) return to;
+  if (doc.is_structured())  // (a number or string iterates over itself)
+    for (auto& child : doc) child = renamed(child, from, to);
+  return doc;
+}
+
+// What is wrong with the tables of info's output: a table is a header line starting with "#"
+// (one word per column) and its rows, up to a blank line. In every row each column must start
+// at its header's offset, after at least two spaces, and every column but the last hold one
+// word. Empty when the columns line up.
+QString tableProblems(const QString& info) {
+  const QStringList lines = info.split('\n');
+  QString problems;
+  int tables = 0;
+  for (int h = 0; h < lines.size(); ++h) {
+    if (!lines[h].startsWith("#")) continue;
+    ++tables;
+    QList<int> starts;  // each header word's offset
+    for (int c = 0; c < lines[h].size(); ++c)
+      if (lines[h][c] != ' ' && (c == 0 || lines[h][c - 1] == ' ')) starts << c;
+    for (int r = h; r < lines.size() && !lines[r].isEmpty(); ++r) {
+      const QString& row = lines[r];
+      for (int k = 1; k < starts.size(); ++k) {
+        const int at = starts[k];
+        const QString before = row.mid(starts[k - 1], at - starts[k - 1]);
+        if (row.size() <= at || row[at] == ' ' || !before.endsWith("  ") || before.trimmed().isEmpty() ||
+            before.trimmed().contains(' '))
+          problems += QString("column %1 (%2) of: %3\n").arg(k).arg(lines[h].mid(at).section(' ', 0, 0), row);
+      }
+    }
+  }
+  return tables ? problems : "no table in:\n" + info;
+}
+
 }  // namespace
 
 class TestCli : public QObject {
@@ -655,6 +692,62 @@ class TestCli : public QObject {
     QCOMPARE(runLimited(1000000, {"info", model}, &out), 2);
     QVERIFY2(out.contains("error: " + model + ": ran out of memory: 'info'"), qPrintable(out));
     QVERIFY2(!out.contains("bad_alloc"), qPrintable(out));
+  }
+
+
+  // info's tables size their columns to the longest entry: long body and joint names (MJCF's
+  // "lower_waist_abdomen_z", a tree's and a structure's long names) do not run into the next
+  // column, whose every row starts at the header's offset
+  void infoColumnsLineUp() {
+    QTemporaryDir tmp;
+    const std::string name = "a_very_long_body_name_indeed_123", joint = "a_very_long_joint_name_indeed_456";
+    const QString tree = tmp.filePath("tree.json"), structure = tmp.filePath("structure.json");
+    art::writeFileAtomically(
+        tree.toStdString(), renamed(art::readJsonFile(ARTICULATE_MODELS_DIR "/tree_double_pendulum.json"), "link1", name).dump());
+    art::writeFileAtomically(
+        structure.toStdString(),
+        renamed(renamed(art::readJsonFile(ARTICULATE_MODELS_DIR "/natural_pendulum.json"), "link1", name), "shoulder", joint)
+            .dump());
+    for (const QString& file : {QString(ARTICULATE_MODELS_DIR "/robots/mjcf_humanoid/humanoid.xml"), tree, structure}) {
+      QString out;
+      QVERIFY2(run({"info", file}, &out) == 0, qPrintable(out));
+      const QString problems = tableProblems(out);
+      QVERIFY2(problems.isEmpty(), qPrintable(file + ": the columns do not line up:\n" + problems));
+    }
+    QString out;  // both of a structure's tables were checked
+    QCOMPARE(run({"info", structure}, &out), 0);
+    QVERIFY2(out.count("\n#") == 2 && out.contains(QString::fromStdString(joint)), qPrintable(out));
+  }
+
+  // validate recognises a sweep file (docs/sweeps.md) and checks it with the sweep reader: the
+  // shipped sweep is valid; a misspelled field, a pointer that names nothing in the base model
+  // or a misspelled format is one problem naming the file and the field (not a model's
+  // "unknown field" for each of the sweep's fields), exit 1
+  void validateChecksSweeps() {
+    QString out;
+    const QString shipped = ARTICULATE_MODELS_DIR "/sweeps/double_pendulum_angles.json";
+    QVERIFY2(run({"validate", shipped}, &out) == 0, qPrintable(out));
+    QCOMPARE(out, shipped + ": valid articulate-sweep, 121 runs of ../tree_double_pendulum.json (2 parameters, 5 metrics)\n");
+    QTemporaryDir tmp;
+    const nlohmann::json good = art::readJsonFile(shipped.toStdString());
+    const auto check = [&](const char* name, const char* patch, const QString& problem) {
+      nlohmann::json doc = good;
+      doc["model"] = ARTICULATE_MODELS_DIR "/tree_double_pendulum.json";
+      doc.merge_patch(nlohmann::json::parse(patch));
+      const QString file = tmp.filePath(name);
+      art::writeFileAtomically(file.toStdString(), doc.dump(2));
+      QString got;
+      QVERIFY2(run({"validate", shipped, file}, &got) == 1, qPrintable(got));
+      QVERIFY2(got.startsWith(shipped + ": valid articulate-sweep"), qPrintable(got));
+      QVERIFY2(got.contains("\n" + file + ": " + problem), qPrintable(name + QString(": ") + got));
+      QVERIFY2(got.endsWith("\n" + file + ": INVALID (1 problem)\n"), qPrintable(got));
+      QVERIFY2(!got.contains("unknown field (expected one of: format, version, name"), qPrintable(got));
+    };
+    check("misspelled.json", R"({"metrics": null, "metric": ["energy_drift"]})",
+          "unknown field 'metric' (expected format, version, model,");
+    check("pointer.json", R"({"parameters": [{"name": "m", "pointer": "/bodies/5/inertia/mass", "values": [1]}]})",
+          "parameters[0] 'm'.pointer: '/bodies/5/inertia/mass' names nothing in the model");
+    check("format.json", R"({"format": "articulate-sweeps"})", "format: expected \"articulate-sweep\"");
   }
 
   // issue 31: messages with the right reason, the file, and values shortened

@@ -117,7 +117,7 @@ const Row kRows[] = {
     // joints
     {"missing_joint.json", "bodies[0]: missing field 'joint'", nullptr},
     {"unknown_joint_type.json",
-     "bodies[0].joint: unknown joint type 'Rw' (Rx Ry Rz R Px Py Pz P H free r px py)", nullptr},
+     "bodies[0].joint: unknown joint type 'Rw' (Rx Ry Rz R Px Py Pz P H free ball r px py)", nullptr},
     {"planar_joint_in_spatial_model.json",
      "bodies[0].joint: 'r' is a planar joint in a spatial model", nullptr},
     {"spatial_joint_in_planar_model.json",
@@ -435,6 +435,36 @@ class TestMalformed : public QObject {
     QVERIFY2(got.find("keyframes[9999].name: 'k0' is also the name of keyframes[0]") != std::string::npos, got.c_str());
     QVERIFY2(clock.elapsed() < 5000, qPrintable(QString("%1 ms").arg(clock.elapsed())));
     QVERIFY(problems(document(art::kMaxKeyframes, false)).empty());
+  }
+
+  // the unknown-joint-type message lists exactly the codes the reader accepts: every joint
+  // type's code (ball included) and the aliases R and P, each once
+  void unknownJointTypeListsEveryCode() {
+    const nlohmann::json doc = {{"format", "articulate-model"}, {"version", 1},
+                                {"bodies", {{{"name", "a"}, {"parent", "base"}, {"joint", "Rw"}, {"inertia", {{"mass", 1}}}}}}};
+    art::Diagnostics d;
+    QVERIFY(!art::readModelDocument(doc, d).has_value());
+    QCOMPARE(d.size(), std::size_t(1));
+    const QString text = QString::fromStdString(d.front().text());
+    const QString prefix = "bodies[0].joint: unknown joint type 'Rw' (";
+    QVERIFY2(text.startsWith(prefix) && text.endsWith(")"), qPrintable(text));
+    const QStringList listed = text.mid(prefix.size(), text.size() - prefix.size() - 1).split(' ');
+    QStringList accepted = {"R", "P"};  // the aliases of Rz and Pz
+    for (int t = 0; t <= static_cast<int>(art::JointType::Ball); ++t) {  // Ball: the enum's last
+      const std::string_view code = art::jointCode(static_cast<art::JointType>(t));
+      accepted << QString::fromUtf8(code.data(), static_cast<qsizetype>(code.size()));
+    }
+    QVERIFY(accepted.contains("ball"));
+    for (const QString& code : accepted) {
+      art::JointType type;
+      QVERIFY2(art::parseJointCode(code.toStdString(), type), qPrintable(code));
+      QVERIFY2(listed.count(code) == 1, qPrintable("'" + code + "' is not listed once in: " + text));
+    }
+    for (const QString& code : listed) {
+      art::JointType type;
+      QVERIFY2(art::parseJointCode(code.toStdString(), type), qPrintable("'" + code + "' is listed but not accepted"));
+    }
+    QCOMPARE(listed.size(), accepted.size());
   }
 
   // every file of the directories is a row and every row has its file

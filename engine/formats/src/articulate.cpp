@@ -672,7 +672,7 @@ void readJoint(JsonReader& rd, const json& jj, const std::string& jp, const Tree
   if (code.empty()) return;
   if (!parseJointCode(code, joint.type))
     rd.fail(jj.is_object() ? jsonField(jp, "type") : jp,
-            "unknown joint type '" + code + "' (Rx Ry Rz R Px Py Pz P H free r px py)");
+            "unknown joint type '" + code + "' (" + jointCodeList() + ")");
   else if (isPlanar(joint.type) != tc.planar)
     rd.fail(jj.is_object() ? jsonField(jp, "type") : jp,
             "'" + code + "' is a " + (tc.planar ? "spatial" : "planar") + " joint in a " +

@@ -68,8 +68,7 @@ Joint joint(const json& j, const std::string& path) {
   }
   // spatial_v2 has no free or ball joint (Articulate's "free" and "ball" are not its codes)
   if (!parseJointCode(code, jt.type) || hasQuaternion(jt.type))
-    throw FormatError(path, "unknown joint code '" + code +
-                                "' (known: Rx Ry Rz R Px Py Pz P H r px py)");
+    throw FormatError(path, "unknown joint code '" + code + "' (known: " + jointCodeList(false) + ")");
   // spatial_v2's jcalc reads jtyp.pars.pitch for 'H' and fails without it: so does this reader
   const bool hasPitch = j.is_object() && (j.contains("pitch") || (j.contains("pars") && j["pars"].is_object() &&
                                                                    j["pars"].contains("pitch")));

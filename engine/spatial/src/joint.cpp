@@ -9,21 +9,23 @@
 namespace art {
 
 namespace {
+// Every code parseJointCode accepts, in the order jointCodeList shows them; a type's canonical
+// code (jointCode) comes before its alias ("Rz" before "R", "Pz" before "P").
 constexpr std::array<std::pair<std::string_view, JointType>, 14> kCodes{{
     {"Rx", JointType::Rx},
     {"Ry", JointType::Ry},
     {"Rz", JointType::Rz},
+    {"R", JointType::Rz},
     {"Px", JointType::Px},
     {"Py", JointType::Py},
     {"Pz", JointType::Pz},
+    {"P", JointType::Pz},
     {"H", JointType::H},
+    {"free", JointType::Free},
+    {"ball", JointType::Ball},
     {"r", JointType::PlanarR},
     {"px", JointType::PlanarPx},
     {"py", JointType::PlanarPy},
-    {"free", JointType::Free},
-    {"ball", JointType::Ball},
-    {"R", JointType::Rz},
-    {"P", JointType::Pz},
 }};
 }  // namespace
 
@@ -31,6 +33,13 @@ std::string_view jointCode(JointType t) {
   for (const auto& [code, type] : kCodes)
     if (type == t) return code;
   return "?";
+}
+
+std::string jointCodeList(bool quaternionJoints) {
+  std::string list;
+  for (const auto& [code, type] : kCodes)
+    if (quaternionJoints || !hasQuaternion(type)) list += (list.empty() ? "" : " ") + std::string(code);
+  return list;
 }
 
 bool parseJointCode(std::string_view code, JointType& out) {

@@ -60,6 +60,12 @@ std::string_view jointCode(JointType t);
 /// Returns false when the code is unknown.
 bool parseJointCode(std::string_view code, JointType& out);
 
+/// Every code parseJointCode accepts, aliases included, separated by spaces
+/// ("Rx Ry Rz R Px Py Pz P H free ball r px py"): for messages that list the known codes.
+/// Without `quaternionJoints`, the codes of free and ball joints are left out (spatial_v2 has
+/// neither).
+std::string jointCodeList(bool quaternionJoints = true);
+
 /// One joint: its type and, for helical joints, the pitch in metres per radian.
 struct Joint {
   JointType type = JointType::Rz;
