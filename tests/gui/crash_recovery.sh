@@ -80,7 +80,7 @@ grep -q '"direction"' "$tmp/pendulum.json" && fail "the edit reached the model f
 start_app  # no model: the recovery offer comes first
 window_of "$pid" '^Recover Unsaved Changes$' >/dev/null
 xdotool key Return                                  # Recover (the default button)
-window_of "$pid" '^Articulate — double_pendulum' >/dev/null   # the recovered document is shown
+window_of "$pid" '^Articulate — pendulum.json' >/dev/null   # the recovered document is shown (its file's name)
 sleep 0.3
 xdotool key ctrl+s
 wait_for 20 grep -q '"direction"' "$tmp/pendulum.json" || fail "the recovered edit was not saved"

@@ -90,11 +90,11 @@ class TestMainWindow : public QObject {
     w.show();
     QCOMPARE(w.windowTitle(), QString("Articulate"));
     QVERIFY(w.openFile(kModels + "/arm6.json"));
-    QCOMPARE(w.windowTitle(), QString::fromUtf8("Articulate — arm6[*]"));
+    QCOMPARE(w.windowTitle(), QString::fromUtf8("Articulate — arm6.json[*]"));
     QVERIFY(!w.isWindowModified());
     QCOMPARE(w.filePath(), QFileInfo(kModels + "/arm6.json").absoluteFilePath());
     QVERIFY(w.openFile(kModels + "/planar2.json"));
-    QCOMPARE(w.windowTitle(), QString::fromUtf8("Articulate — planar2[*]"));
+    QCOMPARE(w.windowTitle(), QString::fromUtf8("Articulate — planar2.json[*]"));
     QVERIFY(w.lastError().isEmpty());
   }
 
@@ -116,7 +116,7 @@ class TestMainWindow : public QObject {
     }
     QVERIFY(shown.contains("Could not open 'broken.json'"));
     QCOMPARE(QString::fromStdString(w.model()->spec.name), QString("arm6"));
-    QCOMPARE(w.windowTitle(), QString::fromUtf8("Articulate — arm6[*]"));
+    QCOMPARE(w.windowTitle(), QString::fromUtf8("Articulate — arm6.json[*]"));
     QCOMPARE(w.filePath(), QFileInfo(kModels + "/arm6.json").absoluteFilePath());
     QCOMPARE(w.recentFiles().size(), 1);
 

@@ -129,7 +129,7 @@ class TestRecovery : public QObject {
     auto* mass = w.properties()->findChild<QDoubleSpinBox*>("massSpin");
     mass->setValue(3.75);  // then 4.5: one merged command
     QVERIFY(w.isWindowModified());
-    QCOMPARE(w.windowTitle(), QString::fromUtf8("Articulate — double_pendulum[*]"));
+    QCOMPARE(w.windowTitle(), QString::fromUtf8("Articulate — pendulum.json[*]"));
     QTRY_VERIFY(exists(self));
     std::optional<RecoveryEntry> e = store().entry(self);
     QCOMPARE(e->original, m_original);
@@ -253,7 +253,7 @@ class TestRecovery : public QObject {
     QCOMPARE(w.filePath(), m_original);
     QVERIFY(w.isWindowModified());
     QVERIFY(w.document()->isModified());
-    QCOMPARE(w.windowTitle(), QString::fromUtf8("Articulate — double_pendulum[*]"));
+    QCOMPARE(w.windowTitle(), QString::fromUtf8("Articulate — pendulum.json[*]"));
     QVERIFY(!w.recentFiles().contains(store().entry(self)->documentPath));
     // this process owns the changes now
     QVERIFY(!exists(dead));

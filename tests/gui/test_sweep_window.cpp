@@ -213,23 +213,24 @@ class TestSweepWindow : public QObject {
       w.screen()->grabWindow(w.winId()).save(QString::fromUtf8(shots) + "/ghosts.png");
     }
     // exports draw the ghosts as the view does: an image, and an image sequence's frame at the
-    // same time, against the first run alone
+    // same time, against the first run alone (800 x 600: the view frames the pendulum's whole
+    // swing, so it is drawn at about half the size of its first pose's framing)
     w.showTime(0.8);
     const QString withGhosts = tmp.filePath("ghosts.png"), frames = tmp.filePath("frames/f.png");
-    QVERIFY(w.exportImage(withGhosts, 400, 300));
+    QVERIFY(w.exportImage(withGhosts, 800, 600));
     QDir().mkpath(tmp.filePath("frames"));
     ExportOptions o;
     o.kind = ExportOptions::Kind::Images;
     o.path = frames;
-    o.width = 400;
-    o.height = 300;
+    o.width = 800;
+    o.height = 600;
     o.start = o.end = 0.8;
     QVERIFY(w.exportAnimation(o));
     const QImage a(withGhosts), f(tmp.filePath("frames/f_00000.png"));
     QVERIFY(w.openSweepRun(runs[0]));  // the first run alone
     w.showTime(0.8);
     const QString alone = tmp.filePath("alone.png");
-    QVERIFY(w.exportImage(alone, 400, 300));
+    QVERIFY(w.exportImage(alone, 800, 600));
     const QImage b(alone);
     auto differing = [](const QImage& x, const QImage& y) {
       int n = 0;
@@ -240,7 +241,7 @@ class TestSweepWindow : public QObject {
         }
       return n;
     };
-    QCOMPARE(a.size(), QSize(400, 300));
+    QCOMPARE(a.size(), QSize(800, 600));
     QCOMPARE(f.size(), a.size());
     QVERIFY2(differing(a, f) < 40, qPrintable(QString::number(differing(a, f))));  // the same frame
     QVERIFY2(differing(a, b) > 300, qPrintable(QString::number(differing(a, b))));  // the ghosts
