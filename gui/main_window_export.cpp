@@ -90,8 +90,11 @@ QString MainWindow::saveScreenshot(const QDateTime& when) {
   if (!m_model) return {};
   // beside the model's file; a model without one: the pictures folder
   QString dir = m_path.isEmpty() ? QString() : QFileInfo(m_path).absolutePath();
-  if (dir.isEmpty())
+  if (dir.isEmpty()) {
+    // the pictures folder, made if it is missing (a fresh account has none)
     dir = QStandardPaths::writableLocation(QStandardPaths::PicturesLocation);
+    if (!dir.isEmpty() && !QDir().mkpath(dir)) dir.clear();
+  }
   if (dir.isEmpty()) dir = QDir::currentPath();
   const QString base = m_path.isEmpty() ? QString::fromStdString(m_model->spec.name)
                                         : QFileInfo(m_path).completeBaseName();

@@ -108,7 +108,7 @@ QString NumberBox::textFromValue(double v) const {
   const double a = std::abs(v);
   if (a >= 1e-3 && a < 1e6) return trimZeros(l.toString(v, 'f', m_digits), l.decimalPoint().at(0));
   // scientific: the mantissa's trailing zeros dropped ("2e-4", "1.5e+7")
-  const QString s = l.toString(v, 'e', std::max(3, m_digits));
+  const QString s = l.toString(v, 'e', std::min(3, m_digits));
   const qsizetype e = s.indexOf(l.exponential(), 0, Qt::CaseInsensitive);
   if (e < 0) return s;
   return trimZeros(s.left(e), l.decimalPoint().at(0)) + s.mid(e);
@@ -124,7 +124,10 @@ void NumberBox::refuse(const QString& reason) {
   setPalette(p);
   setToolTip(reason.isEmpty() ? property("ownToolTip").toString() : reason);
   if (reason.isEmpty()) return;
-  if (isVisible()) QToolTip::showText(mapToGlobal(QPoint(0, height())), reason, this);
+  if (isVisible()) {
+    QToolTip::hideText();  // shown again where the field is now
+    QToolTip::showText(mapToGlobal(QPoint(0, height())), reason, this);
+  }
   emit refused(reason);
 }
 

@@ -148,6 +148,7 @@ PropertiesPanel::PropertiesPanel(ModelDocument* document, QWidget* parent)
   setObjectName("propertiesPanel");
   m_form = new QWidget(this);
   auto* form = new QFormLayout(m_form);
+  form->setRowWrapPolicy(QFormLayout::WrapLongRows);  // narrow: labels above, the numbers get the width
   m_name = new QLineEdit(m_form);
   m_name->setObjectName("nameEdit");
   m_joint = new QComboBox(m_form);
@@ -213,6 +214,7 @@ PropertiesPanel::PropertiesPanel(ModelDocument* document, QWidget* parent)
   // the model's settings, shown with the base selected
   m_modelForm = new QWidget(this);
   auto* modelLayout = new QFormLayout(m_modelForm);
+  modelLayout->setRowWrapPolicy(QFormLayout::WrapLongRows);
   for (int i = 0; i < 3; ++i) {
     m_gravity[i] = spin(m_modelForm, -1e3, 1e3, 4, "");
     m_gravity[i]->setObjectName(QString("gravity%1").arg(i));

@@ -644,6 +644,13 @@ class TestBuild : public QObject {
     }
     QCOMPARE(text(doc->spec()), before);
     QVERIFY2(box->refusal().contains(reason), qPrintable(box->refusal()));
+    if (qEnvironmentVariableIsSet("ARTICULATE_TEST_SHOTS") && typed == "-1") {  // as seen
+      for (QWidget* p = box->parentWidget(); p; p = p->parentWidget())
+        if (auto* area = qobject_cast<QScrollArea*>(p)) area->ensureWidgetVisible(box);
+      box->refuse(box->refusal());  // the tooltip where the field now is
+      QTest::qWait(200);
+      w.screen()->grabWindow(w.winId()).save(qEnvironmentVariable("ARTICULATE_TEST_SHOTS") + "/inline_error.png");
+    }
     QCOMPARE(w.properties()->lastError(), box->refusal());
     QVERIFY2(box->typedText().contains(typed.trimmed()), qPrintable(box->typedText()));
     // leaving the field keeps the text and the reason
