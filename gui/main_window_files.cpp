@@ -351,6 +351,19 @@ bool MainWindow::showModel(LoadedModel loaded, std::optional<RigidBodySpec> rigi
   // frame the view on the system's own poses (rigid bodies and structures are not placed by
   // the display model's joints)
   showState(m_display->positions(), m_display->velocities());
+  // a recorded motion: where its bodies go too (a floating robot walks out of its first pose's
+  // frame); at most 200 of its samples
+  std::vector<Vec3> visited;
+  if (m_model->motion && !m_rigid && !m_structure) {
+    const Recording& r = m_playback->recording();
+    std::vector<BodyPose> poses;
+    const std::size_t stride = std::max<std::size_t>(1, r.size() / 200);
+    for (std::size_t k = 0; k < r.size(); k += stride) {
+      m_display->bodyPoses(r.q(k), poses);
+      for (const BodyPose& p : poses) visited.push_back(p.position);
+    }
+  }
+  m_viewport->setFramingPoints(visited);
   m_viewport->resetView();
   setModified(false);
   if (m_addBodyAction) m_addBodyAction->setEnabled(!m_rigid && !m_structure);

@@ -1031,6 +1031,14 @@ void Scene::movingBounds(Vec3& lo, Vec3& hi) const {
     }
 }
 
+double Scene::drawnRadius() const {
+  double radius = 0;
+  for (int b = 0; b < m_model.nb && m_bodyPointStart.size() > static_cast<std::size_t>(b + 1); ++b)
+    for (long long k = m_bodyPointStart[b]; k < m_bodyPointStart[b + 1]; ++k)
+      radius = std::max(radius, m_localPoints[static_cast<std::size_t>(k)].norm());
+  return radius;
+}
+
 void Scene::reachBounds(Vec3& lo, Vec3& hi) const {
   lo = Vec3::Constant(INFINITY);
   hi = Vec3::Constant(-INFINITY);

@@ -72,6 +72,8 @@ class Scene {
   /// origins' distances at the current pose) plus the body's drawn radius. Bodies under a free
   /// joint are left out (they go anywhere); lo > hi when none is left.
   void reachBounds(Vec3& lo, Vec3& hi) const;
+  /// The largest distance of a body's drawing from its origin (m; 0 without drawings).
+  double drawnRadius() const;
   /// Bounding box (base coordinates) of one body's surfaces at the current pose (lo > hi when
   /// it draws none).
   void bodyBounds(int body, Vec3& lo, Vec3& hi) const;

@@ -62,6 +62,7 @@ struct SceneView {
   vtkNew<vtkRenderer> overlay;
   vtkNew<vtkLight> headlight, overhead;
   std::unique_ptr<Scene> scene;
+  std::vector<Vec3> framingPoints;  // kept in view by frame(.., true) (Viewport::setFramingPoints)
   std::vector<std::unique_ptr<Scene>> ghosts;  // translucent copies of other models (setGhosts)
   ResolvedCamera camera;
   Vec3 lastTrack = Vec3::Zero();  // trackpoint position when the camera last moved with it
@@ -132,6 +133,11 @@ struct SceneView {
       if (rlo.x() <= rhi.x()) {
         lo = lo.cwiseMin(rlo);
         hi = hi.cwiseMax(rhi);
+      }
+      const double radius = scene->drawnRadius();
+      for (const Vec3& p : framingPoints) {
+        lo = lo.cwiseMin(p - Vec3::Constant(radius));
+        hi = hi.cwiseMax(p + Vec3::Constant(radius));
       }
     }
     lastTrack = trackPoint();
@@ -498,6 +504,8 @@ BodyPose Viewport::bodyPose(int body) const {
   if (!d->view.scene || body < 0 || body >= static_cast<int>(d->spec.bodies.size())) return {};
   return d->view.scene->pose(body);
 }
+
+void Viewport::setFramingPoints(std::vector<Vec3> points) { d->view.framingPoints = std::move(points); }
 
 void Viewport::resetView() {
   d->view.frame(double(width()) / std::max(1, height()), true);

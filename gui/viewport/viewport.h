@@ -197,6 +197,10 @@ class Viewport : public QWidget {
   /// The pose a body is shown at (base coordinates); identity without a model or for an index
   /// out of range.
   BodyPose bodyPose(int body) const;
+  /// Points (base coordinates) the default framing keeps in view besides the bodies where they
+  /// are (a recorded motion's body origins over time), each with the largest body's drawn
+  /// radius around it; empty: none. Takes effect at the next framing (resetView).
+  void setFramingPoints(std::vector<Vec3> points);
   /// Resets the view to the model's camera and the default framing (key `i`).
   void resetView();
   void setStandardView(StandardView view);

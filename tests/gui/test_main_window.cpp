@@ -309,6 +309,31 @@ class TestMainWindow : public QObject {
     }
   }
 
+  // a recorded motion is framed whole: a floating tree falling 20 m stays in view throughout
+  void cameraFramesARecordedMotion() {
+    using namespace art;
+    using namespace art::gui;
+    using namespace art::test;
+    QTemporaryDir tmp;
+    MainWindow w;
+    QVERIFY(openShown(w, kModels + "/floatbase_tree.json", QSize(1280, 800)));
+    QVERIFY(w.document()->edit("Set gravity", [](ModelSpec& m) { m.gravity = Vec3(0, 0, -9.81); }).isEmpty());
+    Playback* p = w.playback();
+    QVERIFY(simulateUntil(p, 2.0));
+    const QString saved = tmp.filePath("falling.json");
+    QVERIFY(w.saveRecordingTo(saved));
+    QVERIFY(w.openFile(saved));
+    QVERIFY(!p->live());
+    Viewport* v = w.viewport();
+    const Recording& r = p->recording();
+    QVERIFY(r.endTime() >= 2.0);
+    for (std::size_t k = 0; k < r.size(); k += std::max<std::size_t>(1, r.size() / 100)) {
+      p->setTime(r.time(k));
+      const QPoint at = v->widgetPoint(v->bodyPose(0).position);
+      QVERIFY2(v->rect().contains(at), qPrintable(QString("t = %1: the root drawn at (%2, %3)").arg(r.time(k)).arg(at.x()).arg(at.y())));
+    }
+  }
+
   // dragging with the left button turns the view as a turntable: however the mouse goes, the
   // horizon stays level (View > Trackball Camera gives the free trackball, which rolls it)
   void turntableCameraKeepsTheHorizonLevel() {
