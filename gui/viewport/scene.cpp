@@ -1058,10 +1058,12 @@ void Scene::reachBounds(Vec3& lo, Vec3& hi) const {
     if (m_bodyPointStart.size() > static_cast<std::size_t>(b + 1))
       for (long long k = m_bodyPointStart[b]; k < m_bodyPointStart[b + 1]; ++k)
         radius = std::max(radius, m_localPoints[static_cast<std::size_t>(k)].norm());
+    // a planar chain swings in the x-y plane only
     const double r = reach[b] + radius;
+    const Vec3 extent = m_model.arithmetic == Arithmetic::Planar ? Vec3(r, r, radius) : Vec3::Constant(r);
     const Vec3& c = m_poses[root[b]].position;
-    lo = lo.cwiseMin(c - Vec3::Constant(r));
-    hi = hi.cwiseMax(c + Vec3::Constant(r));
+    lo = lo.cwiseMin(c - extent);
+    hi = hi.cwiseMax(c + extent);
   }
 }
 
