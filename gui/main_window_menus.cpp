@@ -104,7 +104,12 @@ void MainWindow::showKeys() {
     layout->addWidget(close);
     m_keysDialog->resize(760, 620);
   }
-  // built afresh from the actions each time: what it lists is what the keys do now
+  if (m_keysDialog->isVisible()) {  // already listing what the keys do
+    m_keysDialog->raise();
+    m_keysDialog->activateWindow();
+    return;
+  }
+  // built afresh from the actions each time it opens: what it lists is what the keys do now
   auto* table = m_keysDialog->findChild<QTableWidget*>("shortcutTable");
   const QList<QStringList> rows = keyboardShortcuts();
   table->setRowCount(static_cast<int>(rows.size()));
