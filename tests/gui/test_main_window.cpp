@@ -250,13 +250,18 @@ class TestMainWindow : public QObject {
     const QModelIndex row = panel->model()->indexOfBody(2);
     view->scrollTo(row);
     const QPoint at = view->visualRect(row).center();
-    QTimer::singleShot(300, [] {
+    // clicks Duplicate Subtree once the menu is up (polled: a loaded machine shows it late)
+    QTimer picker;
+    picker.setInterval(50);
+    connect(&picker, &QTimer::timeout, &picker, [&picker] {
       auto* menu = qobject_cast<QMenu*>(QApplication::activePopupWidget());
       if (!menu) return;
+      picker.stop();
       for (QAction* a : menu->actions())
         if (a->text().startsWith("Duplicate")) QTest::mouseClick(menu, Qt::LeftButton, {}, menu->actionGeometry(a).center());
       if (QApplication::activePopupWidget()) QApplication::activePopupWidget()->close();
     });
+    picker.start();
     QContextMenuEvent menuEvent(QContextMenuEvent::Mouse, at, view->viewport()->mapToGlobal(at));
     QApplication::sendEvent(view->viewport(), &menuEvent);
     QVERIFY(waitFor([&] { return s.findBody(name + "_copy") >= 0; }, 5));

@@ -390,7 +390,15 @@ class TestPlayback : public QObject {
     for (QDockWidget* dock : w.findChildren<QDockWidget*>()) dock->show();
     QVERIFY(simulateUntil(w.playback(), 1.0));
     PlotsPanel* plots = w.plots();
-    plots->choose({"kinetic", "total", "q[1] link2", "qd[0] link1"});
+    plots->choose({"kinetic", "total", "qd[0] link1"});
+    // q[1] ticked with the mouse, as the newcomer did
+    auto* list = plots->findChild<QListWidget*>("plotChoice");
+    QListWidgetItem* q1 = list->findItems("q[1] link2", Qt::MatchExactly).value(0);
+    QVERIFY(q1);
+    list->scrollToItem(q1);
+    const QRect row = list->visualItemRect(q1);
+    QTest::mouseClick(list->viewport(), Qt::LeftButton, Qt::NoModifier, QPoint(row.left() + 10, row.center().y()));
+    QCOMPARE(q1->checkState(), Qt::Checked);
     plots->setCursor(0.5);
     plots->redraw();
     QTest::qWait(400);  // the chart lays itself out in the event loop
