@@ -44,6 +44,8 @@ constexpr int kVisibleProblemLines = 12;  // the rest of a long error is under "
 // (divided by an exact power of ten, the nearest double to the decimal, as a file would hold it)
 constexpr double kPerMetre = 1e6;
 
+Vec3 toMicrometre(const Vec3& v) { return (v * kPerMetre).array().round() / kPerMetre; }
+
 }  // namespace
 
 Eigen::VectorXd poseAtTime(const LoadedModel& model, double t) {
@@ -397,7 +399,7 @@ void MainWindow::moveBody(int body, const Mat3& rotation, const Vec3& translatio
   // moved: the new placement in the parent
   Mat3 E = (Rp.transpose() * rotation * RJ0).transpose();
   Vec3 r = Rp.transpose() * (rotation * oJ0 + translation - pp);
-  if (!snap) r = (r * kPerMetre).array().round() / kPerMetre;  // see addBodyAt
+  if (!snap) r = toMicrometre(r);
   if (snap) {
     r = (r * 100).array().round() / 100;
     // roll-pitch-yaw of the frame in its parent (the spec stores the inverse), each to 15 degrees
@@ -469,9 +471,8 @@ int MainWindow::addBodyAt(const Pick& pick) {
   // what a click means, not the picker's single-precision noise: the point to the micrometre
   // (a pixel is about a millimetre), the surface normal to 1e-6 before it is made unit
   // (-0.05000000074505806 is saved as -0.05)
-  const auto rounded = [](const Vec3& v) { return Vec3((v * kPerMetre).array().round() / kPerMetre); };
-  const Vec3 point = rounded(pick.point);
-  Vec3 normal = rounded(pick.normal);
+  const Vec3 point = toMicrometre(pick.point);
+  Vec3 normal = toMicrometre(pick.normal);
   normal = normal.norm() > 0 ? Vec3(normal.normalized()) : pick.normal;
   const Vec3 axis = m_linkOptions->axisFor(m_document->spec(), pick.body, normal);
   const QString name = QString::fromStdString(freeBodyName(m_document->spec(), "link"));

@@ -65,7 +65,7 @@ QList<QStringList> MainWindow::keyboardShortcuts() const {
   for (QAction* a : findChildren<QAction*>()) {
     if (a->shortcuts().isEmpty()) continue;
     QString where = a->property("keyGroup").toString();
-    for (QWidget* w : a->associatedWidgets()) {
+    for (QObject* w : a->associatedObjects()) {
       if (auto* menu = qobject_cast<QMenu*>(w)) where = menu->title().remove('&');
       else if (auto* bar = qobject_cast<QToolBar*>(w); bar && where.isEmpty()) where = bar->windowTitle();
     }

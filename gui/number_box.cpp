@@ -114,6 +114,12 @@ QString NumberBox::textFromValue(double v) const {
   return trimZeros(s.left(e), l.decimalPoint().at(0)) + s.mid(e);
 }
 
+bool undoKey(const QKeyEvent* key) { return key->matches(QKeySequence::Undo); }
+
+bool redoKey(const QKeyEvent* key) {
+  return key->matches(QKeySequence::Redo) || key->keyCombination() == QKeyCombination(Qt::CTRL, Qt::Key_Y);
+}
+
 void NumberBox::fixup(QString&) const {}  // a refused text stays as typed
 
 void NumberBox::refuse(const QString& reason) {
@@ -139,9 +145,7 @@ bool NumberBox::event(QEvent* e) {
   // Undo and Redo are the model's (the window's shortcuts), unless a typed number is pending:
   // then Undo discards the typing
   if (e->type() == QEvent::ShortcutOverride) {
-    auto* k = static_cast<QKeyEvent*>(e);
-    const bool undo = k->matches(QKeySequence::Undo), redo = k->matches(QKeySequence::Redo) ||
-                                                             k->keyCombination() == QKeyCombination(Qt::CTRL, Qt::Key_Y);
+    const bool undo = undoKey(static_cast<QKeyEvent*>(e)), redo = redoKey(static_cast<QKeyEvent*>(e));
     if (undo || redo) {
       if (undo && bare(typedText()) != textFromValue(value())) {
         keepText(textFromValue(value()) + suffix());

@@ -13,7 +13,14 @@
 #include <QDoubleSpinBox>
 #include <QString>
 
+class QKeyEvent;
+
 namespace art::gui {
+
+/// Whether a key press is the window's Undo (Ctrl+Z), or its Redo (Ctrl+Shift+Z or Ctrl+Y):
+/// the fields that would take them as text edits hand them to the model instead.
+bool undoKey(const QKeyEvent* key);
+bool redoKey(const QKeyEvent* key);
 
 class NumberBox : public QDoubleSpinBox {
   Q_OBJECT

@@ -90,6 +90,15 @@ QString contactRow(const ContactPointSpec& c) {
   return c.radius > 0 ? pointRow(c.point) + QString(", %1").arg(c.radius, 0, 'g', 10) : pointRow(c.point);
 }
 
+// replaces a list editor's rows with `rows`, each editable in place
+void fillRows(QListWidget* list, const QStringList& rows) {
+  list->clear();
+  for (const QString& r : rows) {
+    auto* item = new QListWidgetItem(r, list);
+    item->setFlags(item->flags() | Qt::ItemIsEditable);
+  }
+}
+
 QStringList rowsOf(const QListWidget* list) {
   QStringList rows;
   for (int k = 0; k < list->count(); ++k) rows << list->item(k)->text();
@@ -287,9 +296,7 @@ QString PropertiesPanel::lastError() const { return m_error->text(); }
 
 bool PropertiesPanel::eventFilter(QObject* watched, QEvent* event) {
   if (watched == m_name && event->type() == QEvent::ShortcutOverride) {
-    auto* k = static_cast<QKeyEvent*>(event);
-    const bool undoRedo = k->matches(QKeySequence::Undo) || k->matches(QKeySequence::Redo) ||
-                          k->keyCombination() == QKeyCombination(Qt::CTRL, Qt::Key_Y);
+    const bool undoRedo = undoKey(static_cast<QKeyEvent*>(event)) || redoKey(static_cast<QKeyEvent*>(event));
     const bool typing = m_body >= 0 && m_body < static_cast<int>(m_doc->spec().bodies.size()) &&
                         m_name->text() != QString::fromStdString(m_doc->spec().bodies[m_body].name);
     if (undoRedo && !typing) {
@@ -354,18 +361,11 @@ void PropertiesPanel::refresh() {
     m_inertia[i]->setEnabled(massForm);
   }
   m_mass->setEnabled(massForm);
-  const auto fill = [](QListWidget* list, const QStringList& rows) {
-    list->clear();
-    for (const QString& r : rows) {
-      auto* item = new QListWidgetItem(r, list);
-      item->setFlags(item->flags() | Qt::ItemIsEditable);
-    }
-  };
-  fill(m_appearance, instructionRows(b.appearance));
+  fillRows(m_appearance, instructionRows(b.appearance));
   QStringList points;
   for (const ContactPointSpec& c : s.contacts)
     if (c.body == m_body) points << contactRow(c);
-  fill(m_contacts, points);
+  fillRows(m_contacts, points);
   m_q0->setValue(b.q0);
   m_qd0->setValue(b.qd0);
   m_q0->setEnabled(!hasQuaternion(b.joint.type));
@@ -392,11 +392,7 @@ void PropertiesPanel::commit(const QString& what) {
     }
     if (list) {
       m_updating = true;
-      list->clear();
-      for (const QString& r : rows) {
-        auto* item = new QListWidgetItem(r, list);
-        item->setFlags(item->flags() | Qt::ItemIsEditable);
-      }
+      fillRows(list, rows);
       m_updating = false;
     }
   };

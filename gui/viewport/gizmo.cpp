@@ -193,14 +193,9 @@ GizmoPart MoveGizmo::partAt(const Vec2& p, const std::function<Vec2(const Vec3&)
       bestDistance = arrow;
     }
     if (!m_ringShown[k]) continue;
-    Vec3 u, v;
-    ringBasis(k, u, v);
-    u = m_axes * u;
-    v = m_axes * v;
-    Vec2 previous = toWidget(m_origin + kRing * m_length * u);
+    Vec2 previous = toWidget(partPoint({GizmoPart::Kind::Ring, k}, 0));
     for (int i = 1; i <= kRingPoints; ++i) {
-      const double angle = 2 * M_PI * i / kRingPoints;
-      const Vec2 next = toWidget(m_origin + kRing * m_length * (std::cos(angle) * u + std::sin(angle) * v));
+      const Vec2 next = toWidget(partPoint({GizmoPart::Kind::Ring, k}, double(i) / kRingPoints));
       const double ring = segmentDistance(p, previous, next);
       if (ring <= kRingPixels && ring < bestDistance) {
         best = {GizmoPart::Kind::Ring, k};
@@ -210,6 +205,16 @@ GizmoPart MoveGizmo::partAt(const Vec2& p, const std::function<Vec2(const Vec3&)
     }
   }
   return best;
+}
+
+Vec3 MoveGizmo::partPoint(const GizmoPart& part, double s) const {
+  if (part.kind == GizmoPart::Kind::Arrow)
+    return m_origin + (kArrowStart + (1 - kArrowStart) * s) * m_length * m_axes.col(part.axis);
+  if (part.kind != GizmoPart::Kind::Ring) return m_origin;
+  Vec3 u, v;
+  ringBasis(part.axis, u, v);
+  const double angle = 2 * M_PI * s;
+  return m_origin + kRing * m_length * (m_axes * (std::cos(angle) * u + std::sin(angle) * v));
 }
 
 Vec3 MoveGizmo::grabPoint(const GizmoPart& part, const Vec3& eye) const {

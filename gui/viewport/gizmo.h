@@ -53,6 +53,9 @@ class MoveGizmo {
   /// projection of world points into the widget; None when the gizmo is hidden or nothing is
   /// near. The ball comes first, then the nearest arrow or ring.
   GizmoPart partAt(const Vec2& point, const std::function<Vec2(const Vec3&)>& toWidget) const;
+  /// The point at s in [0, 1] along a part's drawing (world): from the arrow's start to its
+  /// tip, or once round the ring; the ball's is the origin.
+  Vec3 partPoint(const GizmoPart& part, double s) const;
   /// A point of part's drawing (world): the arrow's tip, a point of the ring facing `eye`, or
   /// the origin (for tests and hints that place the mouse on a part).
   Vec3 grabPoint(const GizmoPart& part, const Vec3& eye) const;

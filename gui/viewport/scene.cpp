@@ -1031,11 +1031,17 @@ void Scene::movingBounds(Vec3& lo, Vec3& hi) const {
     }
 }
 
-double Scene::drawnRadius() const {
+double Scene::bodyRadius(int b) const {
   double radius = 0;
-  for (int b = 0; b < m_model.nb && m_bodyPointStart.size() > static_cast<std::size_t>(b + 1); ++b)
+  if (b >= 0 && m_bodyPointStart.size() > static_cast<std::size_t>(b + 1))
     for (long long k = m_bodyPointStart[b]; k < m_bodyPointStart[b + 1]; ++k)
       radius = std::max(radius, m_localPoints[static_cast<std::size_t>(k)].norm());
+  return radius;
+}
+
+double Scene::drawnRadius() const {
+  double radius = 0;
+  for (int b = 0; b < m_model.nb; ++b) radius = std::max(radius, bodyRadius(b));
   return radius;
 }
 
@@ -1054,10 +1060,7 @@ void Scene::reachBounds(Vec3& lo, Vec3& hi) const {
       reach[b] = reach[p] + (m_poses[b].position - m_poses[p].position).norm();
     }
     if (root[b] < 0) continue;
-    double radius = 0;  // of the body's drawing about its origin
-    if (m_bodyPointStart.size() > static_cast<std::size_t>(b + 1))
-      for (long long k = m_bodyPointStart[b]; k < m_bodyPointStart[b + 1]; ++k)
-        radius = std::max(radius, m_localPoints[static_cast<std::size_t>(k)].norm());
+    const double radius = bodyRadius(b);
     // a planar chain swings in the x-y plane only
     const double r = reach[b] + radius;
     const Vec3 extent = m_model.arithmetic == Arithmetic::Planar ? Vec3(r, r, radius) : Vec3::Constant(r);

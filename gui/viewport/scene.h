@@ -72,7 +72,9 @@ class Scene {
   /// origins' distances at the current pose) plus the body's drawn radius. Bodies under a free
   /// joint are left out (they go anywhere); lo > hi when none is left.
   void reachBounds(Vec3& lo, Vec3& hi) const;
-  /// The largest distance of a body's drawing from its origin (m; 0 without drawings).
+  /// The largest distance of body b's drawing from its origin, and of any body's (m; 0
+  /// without drawings).
+  double bodyRadius(int b) const;
   double drawnRadius() const;
   /// Bounding box (base coordinates) of one body's surfaces at the current pose (lo > hi when
   /// it draws none).

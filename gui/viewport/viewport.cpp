@@ -659,17 +659,8 @@ QPoint Viewport::gizmoPoint(const GizmoPart& part) {
   const Vec3 eye = v3(d->view.renderer->GetActiveCamera()->GetPosition());
   const QPoint preferred = widgetPoint(d->gizmo->grabPoint(part, eye));
   if (gizmoPartAt(preferred) == part) return preferred;
-  const MoveGizmo& g = *d->gizmo;
   for (int i = 0; i < 96; ++i) {
-    Vec3 x = g.origin();
-    if (part.kind == GizmoPart::Kind::Arrow) {
-      x += (0.25 + 0.75 * i / 95.0) * g.length() * g.axes().col(part.axis);
-    } else if (part.kind == GizmoPart::Kind::Ring) {
-      const double a = 2 * M_PI * i / 96;
-      const Vec3 u = g.axes().col((part.axis + 1) % 3), v = g.axes().col((part.axis + 2) % 3);
-      x += 0.8 * g.length() * (std::cos(a) * u + std::sin(a) * v);
-    }
-    const QPoint at = widgetPoint(x);
+    const QPoint at = widgetPoint(d->gizmo->partPoint(part, i / 95.0));
     if (gizmoPartAt(at) == part) return at;
   }
   return preferred;

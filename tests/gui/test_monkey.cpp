@@ -101,7 +101,7 @@ QList<QAction*> pressable(MainWindow& w) {
     if (a->isSeparator() || a->menu() || a->shortcut() == QKeySequence::Quit) continue;
     if (a->text().remove('&').startsWith("Quit")) continue;
     bool recent = false;
-    for (QWidget* widget : a->associatedWidgets())
+    for (QObject* widget : a->associatedObjects())
       if (auto* m = qobject_cast<QMenu*>(widget)) recent = recent || m->title().contains("Recent");
     if (recent) continue;
     if (a->shortcut() == QKeySequence::New) newModel = a;
