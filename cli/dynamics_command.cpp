@@ -18,6 +18,7 @@
 #include "articulate/dynamics/configuration.h"
 #include "articulate/dynamics/constraints.h"
 #include "articulate/dynamics/dynamics.h"
+#include "articulate/dynamics/soft_constraints.h"
 #include "articulate/formats/urdf.h"
 #include "articulate/model/model.h"
 
@@ -61,6 +62,9 @@ CLI::App* addDynamicsCommand(CLI::App& app, DynamicsArgs& a) {
   cmd->add_option("--tau", a.tau, "joint forces for qdd (default: zero)");
   cmd->add_option("--ctrl", a.ctrl, "the actuators' controls, one per actuator (default: zero)");
   cmd->add_option("--act", a.act, "the activations of the actuators with dynamics (default: zero)");
+  cmd->add_option("--solver", a.solver, "soft physics: the constraint solver, newton, pgs or cg (default: the model's)");
+  cmd->add_option("--iterations", a.iterations, "soft physics: the solver's iterations (default: the model's)");
+  cmd->add_option("--tolerance", a.tolerance, "soft physics: the solver's tolerance (default: the model's)");
   cmd->add_flag("--json", a.json, "print JSON (default: text)");
   return cmd;
 }
@@ -107,6 +111,46 @@ int runDynamicsCommand(const DynamicsArgs& a) {
     ConstraintData cdata(model);
     qdd = constrainedForwardDynamics(model, data, cdata, q, qd, total, nullptr, BaumgarteGains{0.0, 0.0});
   }
+  // the soft constraint model (soft physics): qacc and its rows; otherwise qacc is qdd
+  Eigen::VectorXd qacc = qdd;
+  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+  nlohmann::ordered_json solverInfo;
+  if (model.soft) {
+    SoftConstraintData soft(model);
+    soft.timestep = lm->spec.simulation.dt;
+    PhysicsSpec::Solver solver = model.physics.solver;
+    if (!a.solver.empty() && !parseSolver(a.solver, solver))
+      throw std::invalid_argument("--solver must be newton, pgs or cg, got '" + a.solver + "'");
+    softConstraintRows(model, data, soft, q, qd);
+    biasForces(model, data, q, qd);
+    crba(model, data, q);
+    factorizeMassMatrix(model, data);
+    soft.qacc0 = total - data.C;
+    solveMassMatrix(model, data, soft.qacc0);
+    solveSoftConstraints(model, data, soft, solver, a.iterations > 0 ? a.iterations : model.physics.iterations,
+                         a.tolerance >= 0 ? a.tolerance : model.physics.tolerance);
+    qacc = soft.qacc;
+    static const char* kStates[] = {"satisfied", "quadratic", "linear_negative", "linear_positive"};
+    for (int r = 0; r < soft.nefc; ++r) {
+      // a joint's row by the joint's name in the file (an MJCF body's joints are several bodies here)
+      std::string name = softRowName(model, soft, r);
+      const SoftRowType type = soft.type[static_cast<std::size_t>(r)];
+      const int id = soft.id[static_cast<std::size_t>(r)];
+      const int body = type == SoftRowType::FrictionDof ? model.dofBody[static_cast<std::size_t>(id)]
+                       : type == SoftRowType::LimitJoint ? id : -1;
+      if (body >= 0 && static_cast<std::size_t>(body) < lm->jointNames.size() && !lm->jointNames[static_cast<std::size_t>(body)].empty())
+        name = lm->jointNames[static_cast<std::size_t>(body)];
+      rows.push_back({{"type", softRowKind(type)},
+                      {"name", name},
+                      {"residual", soft.pos(r)},
+                      {"force", soft.force(r)},
+                      {"state", kStates[static_cast<int>(soft.state[static_cast<std::size_t>(r)])]}});
+    }
+    solverInfo = {{"solver", solverName(solver)},
+                  {"iterations", soft.iterations},
+                  {"gradient", soft.gradient},
+                  {"improvement", soft.improvement}};
+  }
   nlohmann::ordered_json out;
   out["model"] = a.model;
   out["format"] = lm->format;
@@ -147,6 +191,9 @@ int runDynamicsCommand(const DynamicsArgs& a) {
   out["qfrc_actuator"] = vector(actuator);
   out["qfrc_passive"] = vector(passive);
   out["qdd"] = vector(qdd);
+  out["qacc"] = vector(qacc);
+  out["constraints"] = rows;
+  if (model.soft) out["solver"] = solverInfo;
   if (a.json) {
     std::cout << out.dump(2) << "\n";
     return 0;
@@ -181,5 +228,15 @@ int runDynamicsCommand(const DynamicsArgs& a) {
   }
   line("qfrc_passive", passive);
   line("qdd", qdd);
+  line("qacc", qacc);
+  if (model.soft) {
+    std::cout << "constraints (" << rows.size() << " active rows; " << solverInfo["solver"].get<std::string>() << ", "
+              << solverInfo["iterations"].get<int>() << " iterations, scaled gradient "
+              << text(solverInfo["gradient"].get<double>()) << "):\n";
+    for (const auto& r : rows)
+      std::cout << "  " << r["type"].get<std::string>() << " '" << r["name"].get<std::string>() << "': residual "
+                << text(r["residual"].get<double>()) << ", force " << text(r["force"].get<double>()) << " ("
+                << r["state"].get<std::string>() << ")\n";
+  }
   return 0;
 }

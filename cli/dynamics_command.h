@@ -11,6 +11,9 @@
 struct DynamicsArgs {
   std::string model, base, q, qd, tau, ctrl, act;  // empty: the model's (base: URDF's auto rule), zero
   bool json = false;
+  std::string solver;       // soft physics: "newton", "pgs" or "cg" (empty: the model's)
+  int iterations = 0;       // soft physics: > 0 overrides the model's
+  double tolerance = -1.0;  // soft physics: >= 0 overrides the model's
 };
 
 /// Loads a model file as loadDocument does, a URDF with the base `base` ("auto", "fixed" or

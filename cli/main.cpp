@@ -690,7 +690,7 @@ int main(int argc, char** argv) {
   simulate->add_option("--duration", sa.duration, "simulated time, s (at most 1e6)")->check(finiteIn(1e-9, 1e6))->capture_default_str();
   simulate->add_option("--dt", sa.dt, "step (rk4, euler, zhong06) or largest step (dopri5), s (default: the model's, else 0.001)")->check(finiteIn(1e-9, 10));
   simulate->add_option("--integrator", sa.integrator, "trees: rk4, euler or dopri5 (default: the model's, else rk4); rigid bodies: rk4; structures: zhong06 or rk4 (default: the model's, else zhong06)")
-      ->check(CLI::IsMember({"rk4", "euler", "dopri5", "zhong06"}));
+      ->check(CLI::IsMember({"rk4", "euler", "dopri5", "mujoco-euler", "zhong06"}));
   simulate->add_option("--rtol", sa.rtol, "dopri5 relative tolerance (default: the model's, else 1e-9)")->check(finiteIn(1e-15, 1));
   simulate->add_option("--atol", sa.atol, "dopri5 absolute tolerance (default: the model's, else 1e-9)")->check(finiteIn(1e-15, 1));
   simulate->add_option("--q0", sa.q0, "initial joint positions a,b,c (default: the model's)");

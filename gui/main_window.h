@@ -321,6 +321,8 @@ class MainWindow : public QMainWindow {
   // whose integrator settings the Simulation menu edits
   bool simulatesTree() const;
   void chooseStep();
+  // Simulation > Physics...: the constraint model and the soft model's solver settings
+  void choosePhysics();
   void saveRecordingDialog();
   void exportImageDialog();
   /// The export dialog, its time range preset to `range` (s; e.g. two keyframes' times) or

@@ -323,7 +323,8 @@ void MainWindow::createMenus() {
   const std::pair<QString, QString> integrators[] = {
       {"rk4", tr("&RK4 (fixed step)")},
       {"euler", tr("Semi-implicit &Euler (symplectic)")},
-      {"dopri5", tr("&Dormand-Prince 5(4) (adaptive)")}};
+      {"dopri5", tr("&Dormand-Prince 5(4) (adaptive)")},
+      {"mujoco-euler", tr("&MuJoCo's Euler (damping implicit)")}};
   for (const auto& [id, label] : integrators) {
     QAction* a = m_integratorMenu->addAction(label, this, [this, id = id] { chooseIntegrator(id); });
     a->setData(id);
@@ -341,6 +342,9 @@ void MainWindow::createMenus() {
   m_integratorMenu->setToolTipsVisible(true);
   connect(m_energyProjection, &QAction::triggered, this, &MainWindow::setEnergyProjection);
   sim->addAction(tr("Time &Step..."), this, &MainWindow::chooseStep);
+  QAction* physics = sim->addAction(tr("&Physics..."), this, &MainWindow::choosePhysics);
+  physics->setObjectName("physicsAction");
+  physics->setToolTip(tr("Exact or soft (MuJoCo's) constraints, and the soft model's solver settings"));
 
   // help
   QMenu* help = menuBar()->addMenu(tr("&Help"));

@@ -1,5 +1,6 @@
 // The main window's simulation wiring: the timeline, the shown state, integrator settings.
 #include "main_window.h"
+#include "physics_dialog.h"
 
 #include <QAction>
 #include <QFileInfo>
@@ -241,6 +242,14 @@ QString MainWindow::statusOverlayText() {
   if (m_playback->live()) {
     const SimulatorStatus& st = m_playback->simulatorStatus();
     lines << (st.running ? tr("real time x%1").arg(st.realTimeFactor, 0, 'f', 2) : tr("paused"));
+    // the soft constraint solver (soft physics): its effort and how well the rows hold
+    if (st.solver)
+      lines << tr("%1: %2 iterations, %3 of %4 rows active")
+                   .arg(QString::fromStdString(st.solver->solver))
+                   .arg(st.solver->iterations)
+                   .arg(st.solver->active)
+                   .arg(st.solver->rows)
+            << tr("residual %1, equality error %2").arg(st.solver->gradient, 0, 'g', 2).arg(st.solver->violation, 0, 'g', 2);
   } else if (m_playback->hasTimeline()) {
     lines << tr("recorded, speed x%1").arg(m_playback->speed(), 0, 'g', 3);
   }
@@ -321,6 +330,17 @@ void MainWindow::chooseIntegrator(const QString& name) {
   const QString error = m_document->edit(tr("Set integrator to %1").arg(name),
                                          [chosen](ModelSpec& s) { s.simulation.integrator = chosen; });
   if (!error.isEmpty()) showError(tr("Could not change the integrator."), error);
+}
+
+void MainWindow::choosePhysics() {
+  if (!simulatesTree()) return;
+  PhysicsDialog dialog(m_model->spec.physics, this);
+  if (dialog.exec() != QDialog::Accepted) return;
+  const PhysicsSpec chosen = dialog.physics();
+  if (chosen == m_model->spec.physics) return;
+  const QString error =
+      m_document->edit(tr("Change physics settings"), [chosen](ModelSpec& s) { s.physics = chosen; });
+  if (!error.isEmpty()) showError(tr("Could not change the physics settings."), error);
 }
 
 void MainWindow::chooseStep() {

@@ -893,6 +893,12 @@ std::array<unsigned char, 3> colourOf(const SegmentReport& s) {
     case SegmentReport::Kind::Spring: return {40, 165, 60};
     case SegmentReport::Kind::Damper: return {70, 70, 75};
     case SegmentReport::Kind::Rod: return {120, 125, 135};
+    case SegmentReport::Kind::Equality: {
+      // green while it holds, through amber to red at 1 cm (or 0.1 rad of a weld) apart
+      const double x = std::isfinite(s.violation) ? std::clamp(s.violation / 0.01, 0.0, 1.0) : 1.0;
+      auto mix = [x](double a, double b) { return static_cast<unsigned char>(std::lround(a + x * (b - a))); };
+      return {mix(30, 225), mix(200, 40), mix(90, 30)};
+    }
   }
   return {0, 0, 0};
 }

@@ -1,6 +1,7 @@
 // The Articulate model format: load -> save -> load is lossless, every accepted spelling reads
 // to the same model, parents may come in any order, and drawing instructions are interpreted
 // with showmotion's graphics-context rules.
+#include <QRegularExpression>
 #include <QtTest>
 
 #include "articulate/model/appearance.h"
@@ -115,6 +116,165 @@ class TestFormat : public QObject {
         QVERIFY(a.planar.I[i] == b.planar.I[i]);
       }
     }
+  }
+
+  // the soft constraint model (docs/model-format.md#physics-exact-or-soft-constraints): the
+  // physics settings, every type of equality and the joints' and tendons' solver parameters and
+  // margins survive write -> read field by field, the second write is byte-identical, and
+  // malformed ones are reported at their JSON path
+  void softPhysicsRoundTrip_data() {
+    QTest::addColumn<bool>("overrideOn");
+    QTest::newRow("override kept, off") << false;
+    QTest::newRow("override on") << true;
+  }
+  void softPhysicsRoundTrip() {
+    QFETCH(bool, overrideOn);
+    QVERIFY(!specToJson(ModelSpec{}).contains("physics"));  // the default writes none
+    QVERIFY(!specToJson(ModelSpec{}).contains("equalities"));
+    ModelSpec spec = randomTree(5, 11, {JointType::Rx, JointType::Pz, JointType::Ry});
+    PhysicsSpec& ph = spec.physics;
+    ph.constraints = PhysicsSpec::Constraints::Soft;
+    ph.solver = PhysicsSpec::Solver::CG;
+    ph.iterations = 37;
+    ph.tolerance = 1e-11;
+    ph.cone = PhysicsSpec::Cone::Elliptic;
+    ph.impratio = 1.0 / 3.0;
+    ph.soft.solref = {0.01, 0.7};
+    ph.soft.solimp = {0.8, 0.9, 0.002, 0.4, 3};
+    ph.override = overrideOn;
+    ph.overrideSoft.solref = {-1000, -10};  // the direct form
+    ph.overrideMargin = 0.0125;
+    ph.frictionloss = false;
+    ph.refsafe = false;
+    // the joints' own rows
+    spec.bodies[1].limits.lower = -0.5;
+    spec.bodies[1].limits.upper = 0.75;
+    spec.bodies[1].limitSoft = SoftParams{{0.005, 2}, {0.7, 0.99, 0.01, 0.3, 1.5}};
+    spec.bodies[2].friction = 0.25;
+    spec.bodies[2].frictionSoft = SoftParams{{0.03, 0.5}, {0.9, 0.95, 0.001, 0.5, 2}};
+    spec.bodies[3].margin = 1.0 / 7.0;
+    // tendons: one named, one known by its index
+    const auto jointElement = [](int body, double coef) {
+      TendonSpec::Element e;
+      e.kind = TendonSpec::Element::Kind::Joint;
+      e.index = body;
+      e.coef = coef;
+      return e;
+    };
+    TendonSpec t1;
+    t1.name = "t1";
+    t1.path = {jointElement(1, 0.5), jointElement(2, -0.25)};
+    t1.range = std::array<double, 2>{-0.2, 0.3};
+    t1.frictionloss = 0.1;
+    t1.limitSoft = SoftParams{{0.04, 1.2}, {0.85, 0.96, 0.003, 0.6, 2.5}};
+    t1.frictionSoft = SoftParams{};
+    t1.margin = 0.002;
+    TendonSpec t2;
+    t2.path = {jointElement(3, 1.0)};
+    t2.margin = 0.5;
+    spec.tendons = {t1, t2};
+    // every type of equality
+    EqualitySpec connect;
+    connect.type = EqualitySpec::Type::Connect;
+    connect.name = "pin";
+    connect.obj1 = 4;
+    connect.obj2 = -1;
+    connect.anchor1 = Vec3(0.1, -0.2, 1.0 / 3.0);
+    connect.anchor2 = Vec3(0.5, 0, -0.25);
+    EqualitySpec weld;
+    weld.type = EqualitySpec::Type::Weld;
+    weld.active = false;
+    weld.obj1 = 3;
+    weld.obj2 = 0;
+    weld.anchor1 = Vec3(0, 0, 0.1);
+    weld.quat1 = Eigen::Vector4d(0.5, 0.5, -0.5, 0.5);
+    weld.quat2 = Eigen::Vector4d(2, 0, 0, 1);  // kept as given (compile() normalises its copy)
+    weld.torquescale = 0.25;
+    weld.soft = SoftParams{{0.02, 0.9}, {0.95, 0.99, 0.001, 0.5, 2}};
+    EqualitySpec joint;
+    joint.type = EqualitySpec::Type::Joint;
+    joint.name = "gear";
+    joint.obj1 = 2;
+    joint.obj2 = 1;
+    joint.poly = {0.1, -2, 0.5, 0, 1e-3};
+    joint.ref1 = 0.2;
+    joint.ref2 = -0.1;
+    EqualitySpec lock;  // one joint held at ref1 + poly[0]
+    lock.type = EqualitySpec::Type::Joint;
+    lock.obj1 = 3;
+    lock.poly = {0.3, 0, 0, 0, 0};
+    EqualitySpec tendon;
+    tendon.type = EqualitySpec::Type::Tendon;
+    tendon.obj1 = 1;  // the unnamed one: written as its index
+    tendon.obj2 = 0;
+    tendon.ref1 = 0.05;
+    tendon.soft = SoftParams{{0.1, 1}, {0.5, 0.6, 0.01, 0.5, 2}};
+    spec.equalities = {connect, weld, joint, lock, tendon};
+    compile(spec);  // a valid model
+
+    const std::string first = formatJson(specToJson(spec));
+    const json doc = json::parse(first);
+    QVERIFY(doc.contains("physics"));
+    QCOMPARE(QString::fromStdString(doc["physics"]["solver"].get<std::string>()), QString("cg"));
+    QCOMPARE(QString::fromStdString(doc["equalities"][0]["body2"].get<std::string>()), QString("base"));
+    QCOMPARE(doc["equalities"][4]["tendon1"].get<int>(), 1);
+    const ModelSpec back = read(doc);
+    QCOMPARE(QString::fromStdString(formatJson(specToJson(back))), QString::fromStdString(first));
+    QVERIFY(back.physics == spec.physics);
+    QCOMPARE(back.equalities.size(), spec.equalities.size());
+    for (std::size_t k = 0; k < spec.equalities.size(); ++k)
+      QVERIFY2(back.equalities[k] == spec.equalities[k], qPrintable(QString("equalities[%1]").arg(k)));
+    QVERIFY(back.tendons == spec.tendons);
+    QCOMPARE(back.bodies.size(), spec.bodies.size());
+    for (std::size_t i = 0; i < spec.bodies.size(); ++i) {
+      QVERIFY(back.bodies[i].limitSoft == spec.bodies[i].limitSoft);
+      QVERIFY(back.bodies[i].frictionSoft == spec.bodies[i].frictionSoft);
+      QCOMPARE(back.bodies[i].margin, spec.bodies[i].margin);
+    }
+
+    // a half not given takes physics' solref or solimp; polycoef's missing terms are zero
+    json partial = doc;
+    partial["bodies"][1]["limit_soft"] = {{"solref", {0.5, 0.5}}};
+    partial["equalities"][2]["polycoef"] = {0, 3};
+    const ModelSpec p = read(partial);
+    QVERIFY(p.bodies[1].limitSoft == (SoftParams{{0.5, 0.5}, ph.soft.solimp}));
+    QVERIFY((p.equalities[2].poly == std::array<double, 5>{0, 3, 0, 0, 0}));
+
+    // malformed: each reported at its JSON path
+    const auto problems = [](const json& d) {
+      ModelSpec s;
+      Diagnostics diag;
+      specFromJson(d, s, diag);
+      QStringList texts;
+      for (const auto& x : diag) texts << QString::fromStdString(x.text());
+      return texts;
+    };
+    json bad = doc;
+    bad["equalities"][0]["body1"] = "nowhere";
+    bad["physics"]["solver"] = "gauss";
+    bad["equalities"][1]["polycoef"] = {0, 1};  // not a weld's
+    bad["equalities"][3]["joint2"] = "base";
+    bad["physics"]["disable"] = {"limit", "contact"};
+    bad["bodies"][2]["friction_soft"] = {{"solref", {0.02}}};
+    const QStringList texts = problems(bad);
+    const QString all = texts.join("\n");
+    QVERIFY2(texts.contains("equalities[0].body1: 'nowhere' is not defined"), qPrintable(all));
+    QVERIFY2(texts.contains("physics.solver: expected \"newton\", \"pgs\" or \"cg\", got \"gauss\""), qPrintable(all));
+    QVERIFY2(texts.filter(QRegularExpression("^equalities\\[1\\]\\.polycoef: unknown field")).size() == 1, qPrintable(all));
+    QVERIFY2(texts.contains("equalities[3].joint2: must name a body, not 'base'"), qPrintable(all));
+    QVERIFY2(texts.contains("physics.disable[1]: expected \"equality\", \"frictionloss\", \"limit\" or \"refsafe\", got "
+                            "\"contact\""),
+             qPrintable(all));
+    QVERIFY2(texts.contains("bodies[2].friction_soft.solref: expected 2 numbers"), qPrintable(all));
+    QCOMPARE(texts.size(), 6);
+    // what compile() checks comes back at the equality's path too
+    json same = doc;
+    same["equalities"][2]["joint2"] = same["equalities"][2]["joint1"];
+    QVERIFY2(problems(same).filter(QRegularExpression("^equalities\\[2\\]")).size() == 1, qPrintable(problems(same).join("\n")));
+    // equalities need the soft model
+    json exact = doc;
+    exact.erase("physics");
+    QVERIFY2(problems(exact).filter(QRegularExpression("^equalities: ")).size() == 1, qPrintable(problems(exact).join("\n")));
   }
 
   // rotation matrix, roll-pitch-yaw and axis-angle spell the same placement

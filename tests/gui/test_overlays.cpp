@@ -347,6 +347,64 @@ class TestOverlays : public QObject {
     shot(w, "fourbar-constraint-forces.png");
   }
 
+  // soft physics in the app: the connect drawn between its anchors (green while it holds), F2
+  // reporting the solver, and Simulation > Physics... editing the solver as one undoable edit
+  void softPhysicsDrawnReportedAndEdited() {
+    QTemporaryDir tmp;
+    const QString path = tmp.filePath("fourbar.xml");
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(R"(<mujoco model='fourbar'><compiler inertiafromgeom='false'/><option integrator='Euler' timestep='0.002'/>
+      <worldbody><body name='crank' pos='0 0 1'><joint name='crank' axis='0 1 0'/>
+      <inertial pos='0.1 0 0' mass='0.5' diaginertia='0.002 0.002 0.0005'/><geom type='capsule' fromto='0 0 0 0.2 0 0' size='0.01'/>
+      <body name='coupler' pos='0.2 0 0'><joint name='coupler' axis='0 1 0'/>
+      <inertial pos='0.25 0 0' mass='0.6' diaginertia='0.004 0.004 0.0005'/><geom type='capsule' fromto='0 0 0 0.5 0 0' size='0.01'/></body></body>
+      <body name='rocker' pos='0.6 0 1'><joint name='rocker' axis='0 1 0'/>
+      <inertial pos='-0.05 0 0.15' mass='0.4' diaginertia='0.003 0.003 0.0004'/><geom type='capsule' fromto='0 0 0 0.1 0 0.3' size='0.01'/></body>
+      </worldbody><equality><connect name='close' body1='coupler' body2='rocker' anchor='0.5 0 0'/></equality></mujoco>)");
+    f.close();
+    MainWindow w;
+    QVERIFY(openShown(w, path, QSize(1000, 700)));
+    QCOMPARE(w.model()->spec.physics.constraints, PhysicsSpec::Constraints::Soft);
+    const auto equalitySegment = [&]() -> std::optional<SegmentReport> {
+      for (const SegmentReport& s : w.viewport()->segments())
+        if (s.kind == SegmentReport::Kind::Equality) return s;
+      return std::nullopt;
+    };
+    QVERIFY(equalitySegment());
+    QVERIFY(equalitySegment()->violation < 1e-9);  // the anchors meet at the reference pose
+    key(w, Qt::Key_F2);
+    QVERIFY(simulateUntil(w.playback(), 0.5));
+    const std::optional<SegmentReport> moved = equalitySegment();
+    QVERIFY(moved && moved->violation < 5e-3);  // soft, but held
+    QVERIFY((moved->a - Vec3(0.7, 0, 1)).norm() > 1e-3);  // and it moved with the mechanism
+    QTRY_VERIFY_WITH_TIMEOUT(w.viewport()->infoText().contains("newton:"), 3000);
+    QVERIFY2(w.viewport()->infoText().contains("of 3 rows active"), qPrintable(w.viewport()->infoText()));
+    shot(w, "soft-fourbar.png");
+    // Simulation > Physics...: choose PGS with the keyboard, OK with the mouse
+    QAction* physics = w.findChild<QAction*>("physicsAction");
+    QVERIFY(physics);
+    bool operated = false;
+    QTimer::singleShot(100, [&] {
+      auto* dialog = qobject_cast<QDialog*>(QApplication::activeModalWidget());
+      if (!dialog) return;
+      auto* solver = dialog->findChild<QComboBox*>("solver");
+      solver->setFocus();
+      QTest::keyClick(solver, Qt::Key_Down);  // newton -> pgs
+      shot(w, "physics-dialog.png");
+      auto* buttons = dialog->findChild<QDialogButtonBox*>();
+      QTest::mouseClick(buttons->button(QDialogButtonBox::Ok), Qt::LeftButton);
+      operated = true;
+    });
+    physics->trigger();
+    QVERIFY(operated);
+    QCOMPARE(w.model()->spec.physics.solver, PhysicsSpec::Solver::PGS);
+    QVERIFY(w.isWindowModified());
+    QVERIFY(showActive(w));  // the window's shortcuts again, the dialog gone
+    key(w, Qt::Key_Z, Qt::ControlModifier);
+    QCOMPARE(w.model()->spec.physics.solver, PhysicsSpec::Solver::Newton);
+  }
+
   // T adds the selected body to the trails: its path over the last seconds, newest point at
   // its centre of mass now, ages growing into the past; names follow the bodies
   void trailsAndNames() {

@@ -94,7 +94,34 @@ int main(int argc, char** argv) {
     const std::vector<double> act = state["act"];
     for (int k = 0; k < m->na && k < static_cast<int>(act.size()); ++k) d->act[k] = act[static_cast<std::size_t>(k)];
   }
+  // "steps": N steps of mj_step from the state; the positions after each are printed
+  json trajectory = json::array();
+  if (state.contains("steps")) {
+    const int steps = state["steps"];
+    for (int k = 0; k < steps; ++k) {
+      mj_step(m, d);
+      trajectory.push_back(std::vector<double>(d->qpos, d->qpos + m->nq));
+    }
+  }
   mj_forward(m, d);
+  // the constraint rows (efc): kind, the element's name, residual, force, state
+  json rows = json::array();
+  for (int i = 0; i < d->nefc; ++i) {
+    const int id = d->efc_id[i];
+    std::string kind = "contact", name;
+    const char* n = nullptr;
+    switch (d->efc_type[i]) {
+      case mjCNSTR_EQUALITY: kind = "equality"; n = mj_id2name(m, mjOBJ_EQUALITY, id); break;
+      case mjCNSTR_FRICTION_DOF: kind = "friction"; n = mj_id2name(m, mjOBJ_JOINT, m->dof_jntid[id]); break;
+      case mjCNSTR_FRICTION_TENDON: kind = "friction"; n = mj_id2name(m, mjOBJ_TENDON, id); break;
+      case mjCNSTR_LIMIT_JOINT: kind = "limit"; n = mj_id2name(m, mjOBJ_JOINT, id); break;
+      case mjCNSTR_LIMIT_TENDON: kind = "limit"; n = mj_id2name(m, mjOBJ_TENDON, id); break;
+      default: break;
+    }
+    name = n ? n : "";
+    rows.push_back({{"type", kind}, {"name", name}, {"residual", d->efc_pos[i]}, {"force", d->efc_force[i]},
+                    {"state", d->efc_state[i]}});
+  }
   std::vector<mjtNum> M(static_cast<std::size_t>(nv * nv));
   mj_fullM(m, M.data(), d->qM);
   json H = json::array(), bias = json::array(), coordinates = json::array(), armature = json::array();
@@ -161,7 +188,9 @@ int main(int argc, char** argv) {
                     {"qfrc_actuator", toArticulate(d->qfrc_actuator)},
                     {"qfrc_passive", toArticulate(d->qfrc_passive)},
                     {"qacc", list(d->qacc, nv)},
-                    {"nefc", d->nefc}, {"ncon", d->ncon}};
+                    {"nefc", d->nefc}, {"ncon", d->ncon}, {"constraints", rows},
+                    {"solver_iterations", d->solver_iter}, {"trajectory", trajectory},
+                    {"qpos", std::vector<double>(d->qpos, d->qpos + m->nq)}};
   std::cout << out.dump() << "\n";
   mj_deleteData(d);
   mj_deleteModel(m);

@@ -63,6 +63,13 @@ std::string batchUnsupported(const Model& m) {
   if (!m.constraints.empty()) return "loops and gears take the one-state algorithms";
   if (m.hasArmature) return "joint armature takes the one-state algorithms";
   if (m.hasActuation()) return "actuators, tendons and joint springs take the one-state algorithms";
+  if (m.soft) {
+    bool rows = !m.equalities.empty();
+    for (int i = 0; i < m.nb; ++i)
+      rows = rows || m.limits[static_cast<std::size_t>(i)].lower || m.limits[static_cast<std::size_t>(i)].upper ||
+             m.friction[static_cast<std::size_t>(i)] > 0;
+    if (rows) return "soft constraints (limits, friction, equalities) take the one-state algorithms";
+  }
   return "";
 #endif
 }

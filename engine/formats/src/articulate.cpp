@@ -4,9 +4,11 @@
 #include "articulate_detail.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -195,13 +197,75 @@ ojson matJson(const Eigen::MatrixXd& M) {
 
 std::string bodyName(const ModelSpec& s, int b) { return b < 0 ? "base" : s.bodies[b].name; }
 
+bool readSoftFields(JsonReader& rd, const json& j, const std::string& path, const SoftParams& defaults,
+                    std::optional<SoftParams>& out) {
+  if (!j.is_object() || (!j.contains("solref") && !j.contains("solimp"))) return true;
+  SoftParams p = defaults;
+  bool ok = true;
+  Eigen::VectorXd v;
+  if (j.contains("solref")) {
+    if (rd.vector(j["solref"], 2, jsonField(path, "solref"), v)) std::copy(v.data(), v.data() + 2, p.solref.begin());
+    else ok = false;
+  }
+  if (j.contains("solimp")) {
+    if (rd.vector(j["solimp"], 5, jsonField(path, "solimp"), v)) std::copy(v.data(), v.data() + 5, p.solimp.begin());
+    else ok = false;
+  }
+  if (ok) out = p;
+  return ok;
+}
+
+void softFieldsJson(const SoftParams& p, ojson& j) {
+  j["solref"] = ojson::array({p.solref[0], p.solref[1]});
+  ojson imp = ojson::array();
+  for (double x : p.solimp) imp.push_back(x);
+  j["solimp"] = imp;
+}
+
+bool readSoftRows(JsonReader& rd, const json& j, const std::string& path, const SoftParams& defaults,
+                  std::optional<SoftParams>& limitSoft, std::optional<SoftParams>& frictionSoft, double& margin) {
+  bool ok = true;
+  for (const auto& [field, out] : {std::pair<const char*, std::optional<SoftParams>*>{"limit_soft", &limitSoft},
+                                   {"friction_soft", &frictionSoft}}) {
+    if (!j.contains(field)) continue;
+    const std::string p = jsonField(path, field);
+    if (!rd.object(j[field], p, {"solref", "solimp"})) {
+      ok = false;
+      continue;
+    }
+    std::optional<SoftParams> read = defaults;  // {} asks for the defaults, as the element's own
+    if (readSoftFields(rd, j[field], p, defaults, read)) *out = read;
+    else ok = false;
+  }
+  if (j.contains("margin")) ok = rd.nonNegative(j["margin"], jsonField(path, "margin"), margin, false) && ok;
+  return ok;
+}
+
+void softRowsJson(const std::optional<SoftParams>& limitSoft, const std::optional<SoftParams>& frictionSoft, double margin,
+                  ojson& j) {
+  for (const auto& [field, soft] : {std::pair<const char*, const std::optional<SoftParams>*>{"limit_soft", &limitSoft},
+                                    {"friction_soft", &frictionSoft}})
+    if (*soft) {
+      ojson o = ojson::object();
+      softFieldsJson(**soft, o);
+      j[field] = o;
+    }
+  if (margin != 0) j["margin"] = margin;
+}
+
 }  // namespace detail
 
 namespace {
 
 using detail::bodyName;
 using detail::matJson;
+using detail::readSoftFields;
+using detail::readSoftRows;
 using detail::resolveBody;
+using detail::resolveTendon;
+using detail::softFieldsJson;
+using detail::softRowsJson;
+using detail::tendonRef;
 using detail::vecJson;
 
 void readCamera(JsonReader& rd, const json& j, const std::map<std::string, int>& names,
@@ -487,6 +551,7 @@ ojson bodyJson(const ModelSpec& s, const BodySpec& b, bool planar) {
       if (value) jl[field] = *value;
     jb["limits"] = jl;
   }
+  softRowsJson(b.limitSoft, b.frictionSoft, b.margin, jb);
   return jb;
 }
 
@@ -551,6 +616,64 @@ ojson simulationJson(const SimulationSpec& sim) {
   return js;
 }
 
+const char* coneName(PhysicsSpec::Cone cone) { return cone == PhysicsSpec::Cone::Elliptic ? "elliptic" : "pyramidal"; }
+
+// "physics", written when it differs from the defaults: "constraints" and the fields that differ
+ojson physicsJson(const PhysicsSpec& ph) {
+  const PhysicsSpec d;
+  ojson j;
+  j["constraints"] = ph.constraints == PhysicsSpec::Constraints::Soft ? "soft" : "exact";
+  if (ph.solver != d.solver) j["solver"] = solverName(ph.solver);
+  if (ph.iterations != d.iterations) j["iterations"] = ph.iterations;
+  if (ph.tolerance != d.tolerance) j["tolerance"] = ph.tolerance;
+  if (ph.cone != d.cone) j["cone"] = coneName(ph.cone);
+  if (ph.impratio != d.impratio) j["impratio"] = ph.impratio;
+  if (ph.soft != d.soft) softFieldsJson(ph.soft, j);
+  if (ph.override || ph.overrideSoft != d.overrideSoft || ph.overrideMargin != d.overrideMargin) {
+    ojson o = ojson::object();
+    if (!ph.override) o["enabled"] = false;  // the values kept, not in force (MJCF's o_solref without the flag)
+    softFieldsJson(ph.overrideSoft, o);
+    o["margin"] = ph.overrideMargin;
+    j["override"] = o;
+  }
+  ojson disable = ojson::array();
+  for (const auto& [on, name] : {std::pair{ph.equality, "equality"}, {ph.frictionloss, "frictionloss"}, {ph.limit, "limit"},
+                                 {ph.refsafe, "refsafe"}})
+    if (!on) disable.push_back(name);
+  if (!disable.empty()) j["disable"] = disable;
+  return j;
+}
+
+// equalities[k]: the fields of its type
+ojson equalityJson(const ModelSpec& s, const EqualitySpec& e) {
+  using T = EqualitySpec::Type;
+  ojson j;
+  j["type"] = equalityTypeName(e.type);
+  if (!e.name.empty()) j["name"] = e.name;
+  if (!e.active) j["active"] = false;
+  if (e.type == T::Connect || e.type == T::Weld) {
+    j["body1"] = bodyName(s, e.obj1);
+    j["anchor1"] = vecJson(e.anchor1);
+    if (e.type == T::Weld && e.quat1 != Eigen::Vector4d(1, 0, 0, 0)) j["quat1"] = vecJson(e.quat1);
+    j["body2"] = bodyName(s, e.obj2);
+    j["anchor2"] = vecJson(e.anchor2);
+    if (e.type == T::Weld && e.quat2 != Eigen::Vector4d(1, 0, 0, 0)) j["quat2"] = vecJson(e.quat2);
+    if (e.type == T::Weld && e.torquescale != 1) j["torquescale"] = e.torquescale;
+  } else {
+    const bool joint = e.type == T::Joint;
+    const auto ref = [&](int obj) { return joint ? ojson(bodyName(s, obj)) : tendonRef(s, obj); };
+    j[joint ? "joint1" : "tendon1"] = ref(e.obj1);
+    if (e.obj2 >= 0) j[joint ? "joint2" : "tendon2"] = ref(e.obj2);
+    ojson poly = ojson::array();
+    for (double c : e.poly) poly.push_back(c);
+    j["polycoef"] = poly;
+    if (e.ref1 != 0) j["ref1"] = e.ref1;
+    if (e.ref2 != 0) j["ref2"] = e.ref2;
+  }
+  if (e.soft) softFieldsJson(*e.soft, j);
+  return j;
+}
+
 }  // namespace
 
 ojson specToJson(const ModelSpec& s) {
@@ -603,11 +726,17 @@ ojson specToJson(const ModelSpec& s) {
     for (const ConstraintSpec& c : s.constraints) cs.push_back(constraintJson(s, c));
     doc["constraints"] = cs;
   }
+  if (!s.equalities.empty()) {
+    ojson es = ojson::array();
+    for (const EqualitySpec& e : s.equalities) es.push_back(equalityJson(s, e));
+    doc["equalities"] = es;
+  }
   if (!s.forces.empty()) {
     ojson fs = ojson::array();
     for (const ExternalForceSpec& f : s.forces) fs.push_back(forceJson(s, f, planar));
     doc["forces"] = fs;
   }
+  if (s.physics != PhysicsSpec{}) doc["physics"] = physicsJson(s.physics);
   if (!(s.simulation == SimulationSpec{})) doc["simulation"] = simulationJson(s.simulation);
   if (!s.keyframes.empty()) doc["keyframes"] = keyframesJson(s.keyframes);
   return doc;
@@ -634,6 +763,7 @@ struct TreeContext {
   bool planar = false;
   std::string arith = "spatial";
   std::map<std::string, int> names;  // body name -> index (in the file, then in `bodies`)
+  SoftParams soft;  // physics' solref and solimp: what a half not given takes
 };
 
 // the bodies' names first, so that parents can be named in any order; a body without a
@@ -735,7 +865,7 @@ int readBody(JsonReader& rd, const json& jb, std::size_t i, const TreeContext& t
   int parent = -1;
   if (!rd.object(jb, p, {"name", "parent", "joint", "placement", "inertia", "initial",
                           "appearance", "control", "damping", "friction", "armature", "stiffness", "spring_ref",
-                          "limits"}))
+                          "limits", "limit_soft", "friction_soft", "margin"}))
     return -1;
   if (!jb.contains("name")) rd.fail(p, "missing field 'name'");
   if (!jb.contains("parent")) rd.fail(p, "missing field 'parent' (a body name or \"base\")");
@@ -772,6 +902,7 @@ int readBody(JsonReader& rd, const json& jb, std::size_t i, const TreeContext& t
   if (jb.contains("stiffness")) rd.nonNegative(jb["stiffness"], jsonField(p, "stiffness"), b.stiffness, false);
   if (jb.contains("spring_ref")) rd.number(jb["spring_ref"], jsonField(p, "spring_ref"), b.springRef);
   if (jb.contains("limits")) readLimits(rd, jb["limits"], jsonField(p, "limits"), b);
+  readSoftRows(rd, jb, p, tc.soft, b.limitSoft, b.frictionSoft, b.margin);
   b.parent = parent;
   return parent;
 }
@@ -963,7 +1094,7 @@ void readSimulation(JsonReader& rd, const json& js, SimulationSpec& sim) {
   if (js.contains("integrator") && rd.string(js["integrator"], "simulation.integrator", name) &&
       !parseIntegrator(name, sim.integrator))
     rd.fail("simulation.integrator",
-            "expected \"rk4\", \"euler\" or \"dopri5\", got \"" + name + "\"");
+            "expected \"rk4\", \"euler\", \"dopri5\" or \"mujoco-euler\", got \"" + name + "\"");
   const std::pair<const char*, double*> fields[] = {
       {"dt", &sim.dt}, {"rtol", &sim.relTol}, {"atol", &sim.absTol}};
   for (const auto& [field, value] : fields)
@@ -971,6 +1102,168 @@ void readSimulation(JsonReader& rd, const json& js, SimulationSpec& sim) {
       rd.fail(jsonField("simulation", field), "must be > 0, got " + describe(*value));
   if (js.contains("energy_projection"))
     rd.boolean(js["energy_projection"], "simulation.energy_projection", sim.energyProjection);
+}
+
+// "physics": exact or soft constraints, the soft model's solver and its default parameters
+void readPhysics(JsonReader& rd, const json& jp, PhysicsSpec& ph) {
+  if (!rd.object(jp, "physics", {"constraints", "solver", "iterations", "tolerance", "cone", "impratio", "solref", "solimp",
+                                 "override", "disable"}))
+    return;
+  std::string name;
+  if (jp.contains("constraints") && rd.string(jp["constraints"], "physics.constraints", name)) {
+    if (name == "exact") ph.constraints = PhysicsSpec::Constraints::Exact;
+    else if (name == "soft") ph.constraints = PhysicsSpec::Constraints::Soft;
+    else rd.fail("physics.constraints", "expected \"exact\" or \"soft\", got \"" + name + "\"");
+  }
+  if (jp.contains("solver") && rd.string(jp["solver"], "physics.solver", name) && !parseSolver(name, ph.solver))
+    rd.fail("physics.solver", "expected \"newton\", \"pgs\" or \"cg\", got \"" + name + "\"");
+  double iterations = 0;
+  if (jp.contains("iterations") && rd.number(jp["iterations"], "physics.iterations", iterations)) {
+    if (!(iterations >= 1 && iterations <= 1e9 && iterations == std::floor(iterations)))
+      rd.fail("physics.iterations", "must be a whole number >= 1, got " + describe(iterations));
+    else
+      ph.iterations = static_cast<int>(iterations);
+  }
+  if (jp.contains("tolerance")) rd.nonNegative(jp["tolerance"], "physics.tolerance", ph.tolerance, false);
+  if (jp.contains("cone") && rd.string(jp["cone"], "physics.cone", name)) {
+    if (name == "pyramidal") ph.cone = PhysicsSpec::Cone::Pyramidal;
+    else if (name == "elliptic") ph.cone = PhysicsSpec::Cone::Elliptic;
+    else rd.fail("physics.cone", "expected \"pyramidal\" or \"elliptic\", got \"" + name + "\"");
+  }
+  if (jp.contains("impratio")) rd.nonNegative(jp["impratio"], "physics.impratio", ph.impratio, true);
+  std::optional<SoftParams> soft;
+  if (readSoftFields(rd, jp, "physics", PhysicsSpec{}.soft, soft) && soft) ph.soft = *soft;
+  if (jp.contains("override")) {
+    const json& jo = jp["override"];
+    if (rd.object(jo, "physics.override", {"enabled", "solref", "solimp", "margin"})) {
+      ph.override = true;
+      if (jo.contains("enabled")) rd.boolean(jo["enabled"], "physics.override.enabled", ph.override);
+      std::optional<SoftParams> o;
+      if (readSoftFields(rd, jo, "physics.override", PhysicsSpec{}.overrideSoft, o) && o) ph.overrideSoft = *o;
+      if (jo.contains("margin")) rd.nonNegative(jo["margin"], "physics.override.margin", ph.overrideMargin, false);
+    }
+  }
+  if (jp.contains("disable")) {
+    const json& jd = jp["disable"];
+    if (!jd.is_array()) {
+      rd.fail("physics.disable", "expected an array of \"equality\", \"frictionloss\", \"limit\" and \"refsafe\"");
+      return;
+    }
+    for (std::size_t k = 0; k < jd.size(); ++k) {
+      const std::string p = jsonIndex("physics.disable", k);
+      if (!rd.string(jd[k], p, name)) continue;
+      if (name == "equality") ph.equality = false;
+      else if (name == "frictionloss") ph.frictionloss = false;
+      else if (name == "limit") ph.limit = false;
+      else if (name == "refsafe") ph.refsafe = false;
+      else rd.fail(p, "expected \"equality\", \"frictionloss\", \"limit\" or \"refsafe\", got \"" + name + "\"");
+    }
+  }
+}
+
+// equalities[k].polycoef: 1 to 5 coefficients c0 + c1 x + ..., the terms not given zero
+bool readPolycoef(JsonReader& rd, const json& j, const std::string& path, std::array<double, 5>& poly) {
+  Eigen::VectorXd v;
+  if (!j.is_array() || j.empty() || j.size() > 5) {
+    rd.fail(path, "expected 1 to 5 numbers (the coefficients c0, c1, ... of c0 + c1 x + c2 x^2 + ...)");
+    return false;
+  }
+  if (!rd.vector(j, static_cast<int>(j.size()), path, v)) return false;
+  poly.fill(0);
+  for (Eigen::Index k = 0; k < v.size(); ++k) poly[static_cast<std::size_t>(k)] = v(k);
+  return true;
+}
+
+// "equalities": the soft model's equality constraints (after the bodies, sorted, and the tendons)
+void readEqualities(JsonReader& rd, const json& es, const TreeContext& tc, ModelSpec& out) {
+  if (!es.is_array()) {
+    rd.fail("equalities", "expected an array");
+    return;
+  }
+  using T = EqualitySpec::Type;
+  for (std::size_t k = 0; k < es.size(); ++k) {
+    const std::string p = jsonIndex("equalities", k);
+    const json& je = es[k];
+    EqualitySpec e;
+    std::string type;
+    if (!je.is_object() || !je.contains("type")) {
+      rd.fail(p, "expected an object with 'type' (\"connect\", \"weld\", \"joint\" or \"tendon\")");
+      continue;
+    }
+    if (!rd.string(je["type"], jsonField(p, "type"), type)) continue;
+    if (type == "connect") {
+      e.type = T::Connect;
+      rd.object(je, p, {"type", "name", "active", "body1", "anchor1", "body2", "anchor2", "solref", "solimp"});
+    } else if (type == "weld") {
+      e.type = T::Weld;
+      rd.object(je, p, {"type", "name", "active", "body1", "anchor1", "quat1", "body2", "anchor2", "quat2", "torquescale",
+                        "solref", "solimp"});
+    } else if (type == "joint") {
+      e.type = T::Joint;
+      rd.object(je, p, {"type", "name", "active", "joint1", "joint2", "polycoef", "ref1", "ref2", "solref", "solimp"});
+    } else if (type == "tendon") {
+      e.type = T::Tendon;
+      rd.object(je, p, {"type", "name", "active", "tendon1", "tendon2", "polycoef", "ref1", "ref2", "solref", "solimp"});
+    } else {
+      rd.fail(jsonField(p, "type"), "expected \"connect\", \"weld\", \"joint\" or \"tendon\", got \"" + type + "\"");
+      continue;
+    }
+    bool ok = true;
+    if (je.contains("name")) ok = rd.string(je["name"], jsonField(p, "name"), e.name) && ok;
+    if (je.contains("active")) ok = rd.boolean(je["active"], jsonField(p, "active"), e.active) && ok;
+    if (e.type == T::Connect || e.type == T::Weld) {
+      if (!je.contains("body1")) {
+        rd.fail(p, "a " + type + " needs 'body1' (a body name or \"base\")");
+        ok = false;
+      } else {
+        e.obj1 = resolveBody(rd, je["body1"], tc.names, jsonField(p, "body1"), true);
+        ok = e.obj1 >= -1 && ok;
+      }
+      if (je.contains("body2")) {  // absent: the base
+        e.obj2 = resolveBody(rd, je["body2"], tc.names, jsonField(p, "body2"), true);
+        ok = e.obj2 >= -1 && ok;
+      }
+      if (je.contains("anchor1")) ok = rd.vec3(je["anchor1"], jsonField(p, "anchor1"), e.anchor1) && ok;
+      if (je.contains("anchor2")) ok = rd.vec3(je["anchor2"], jsonField(p, "anchor2"), e.anchor2) && ok;
+      Eigen::VectorXd v;
+      for (const auto& [field, quat] : {std::pair{"quat1", &e.quat1}, std::pair{"quat2", &e.quat2}}) {
+        if (!je.contains(field)) continue;
+        if (!rd.vector(je[field], 4, jsonField(p, field), v)) {
+          ok = false;
+        } else if (v.stableNorm() == 0) {
+          rd.fail(jsonField(p, field), "the quaternion [w x y z] must not be zero");
+          ok = false;
+        } else {
+          *quat = v;
+        }
+      }
+      if (je.contains("torquescale")) ok = rd.number(je["torquescale"], jsonField(p, "torquescale"), e.torquescale) && ok;
+    } else {
+      const bool joint = e.type == T::Joint;
+      const std::string f1 = joint ? "joint1" : "tendon1", f2 = joint ? "joint2" : "tendon2";
+      const auto resolve = [&](const std::string& f) {
+        return joint ? resolveBody(rd, je[f], tc.names, jsonField(p, f), false)
+                     : resolveTendon(rd, je[f], out, jsonField(p, f));
+      };
+      if (!je.contains(f1)) {
+        rd.fail(p, "a " + type + " equality needs '" + f1 + "' (" +
+                       (joint ? "the body whose joint it is" : "a tendon's name or index") + ")");
+        ok = false;
+      } else {
+        e.obj1 = resolve(f1);
+        ok = e.obj1 >= 0 && ok;
+      }
+      if (je.contains(f2)) {  // absent: obj1 is held at ref1 + polycoef[0]
+        e.obj2 = resolve(f2);
+        ok = e.obj2 >= 0 && ok;
+      }
+      if (je.contains("polycoef")) ok = readPolycoef(rd, je["polycoef"], jsonField(p, "polycoef"), e.poly) && ok;
+      if (je.contains("ref1")) ok = rd.number(je["ref1"], jsonField(p, "ref1"), e.ref1) && ok;
+      if (je.contains("ref2")) ok = rd.number(je["ref2"], jsonField(p, "ref2"), e.ref2) && ok;
+    }
+    ok = readSoftFields(rd, je, p, out.physics.soft, e.soft) && ok;
+    if (ok) out.equalities.push_back(std::move(e));
+  }
 }
 
 // "keyframes": named states (their sizes are compile()'s to check, against the model)
@@ -1015,11 +1308,15 @@ void specFromJson(const json& doc, ModelSpec& out, Diagnostics& problems) {
   out = ModelSpec{};
   if (!rd.object(doc, "", {"format", "version", "name", "description", "kind", "arithmetic",
                            "gravity", "bodies", "base_appearance", "camera", "contacts", "sites",
-                           "tendons", "actuators", "ground", "constraints", "forces", "simulation", "keyframes"}))
+                           "tendons", "actuators", "ground", "constraints", "equalities", "forces", "physics",
+                           "simulation", "keyframes"}))
     return;
   readHeader(rd, doc, out.name, out.description);
   if (!readTreeKind(rd, doc)) return;
   TreeContext tc;
+  // first: the bodies', tendons' and equalities' solver parameters complete theirs with its defaults
+  if (doc.contains("physics")) readPhysics(rd, doc["physics"], out.physics);
+  tc.soft = out.physics.soft;
   if (doc.contains("arithmetic") && rd.string(doc["arithmetic"], "arithmetic", tc.arith) &&
       tc.arith != "spatial" && tc.arith != "planar")
     rd.fail("arithmetic", "expected \"spatial\" or \"planar\", got \"" + tc.arith + "\"");
@@ -1057,6 +1354,7 @@ void specFromJson(const json& doc, ModelSpec& out, Diagnostics& problems) {
   if (doc.contains("actuators")) detail::readActuators(rd, doc["actuators"], tc.names, out);
   if (doc.contains("ground")) readGround(rd, doc["ground"], out.ground);
   if (doc.contains("constraints")) readConstraints(rd, doc["constraints"], tc, out);
+  if (doc.contains("equalities")) readEqualities(rd, doc["equalities"], tc, out);
   if (doc.contains("forces")) readForces(rd, doc["forces"], tc, out);
   if (doc.contains("simulation")) readSimulation(rd, doc["simulation"], out.simulation);
   if (doc.contains("keyframes")) readKeyframes(rd, doc["keyframes"], out);

@@ -158,6 +158,27 @@ bool readElement(JsonReader& rd, const json& j, const std::string& p, const std:
 
 }  // namespace
 
+ojson tendonRef(const ModelSpec& s, int tendon) {
+  const std::string& name = s.tendons[static_cast<std::size_t>(tendon)].name;
+  if (name.empty()) return tendon;
+  return name;
+}
+
+int resolveTendon(JsonReader& rd, const json& j, const ModelSpec& out, const std::string& path) {
+  if (j.is_number_integer()) {
+    const auto k = j.get<long long>();
+    if (k >= 0 && k < static_cast<long long>(out.tendons.size())) return static_cast<int>(k);
+    rd.fail(path, "is not the index of a tendon");
+    return -2;
+  }
+  std::string name;
+  if (!rd.string(j, path, name)) return -2;
+  for (std::size_t k = 0; k < out.tendons.size(); ++k)
+    if (!name.empty() && out.tendons[k].name == name) return static_cast<int>(k);
+  rd.fail(path, "'" + name + "' is not a tendon of the model");
+  return -2;
+}
+
 ojson tendonsJson(const ModelSpec& s) {
   ojson out = ojson::array();
   for (const TendonSpec& t : s.tendons) {
@@ -171,6 +192,7 @@ ojson tendonsJson(const ModelSpec& s) {
     if (t.damping != 0) j["damping"] = t.damping;
     if (t.range) j["range"] = range(*t.range);
     if (t.frictionloss != 0) j["frictionloss"] = t.frictionloss;
+    softRowsJson(t.limitSoft, t.frictionSoft, t.margin, j);
     if (t.width != TendonSpec{}.width) j["width"] = t.width;
     if (t.colour != TendonSpec{}.colour) j["colour"] = vecJson(t.colour);
     out.push_back(j);
@@ -186,7 +208,8 @@ void readTendons(JsonReader& rd, const json& j, const std::map<std::string, int>
   for (std::size_t k = 0; k < j.size(); ++k) {
     const std::string p = jsonIndex("tendons", k);
     const json& jt = j[k];
-    if (!rd.object(jt, p, {"name", "path", "stiffness", "spring_length", "damping", "range", "frictionloss", "width", "colour"}))
+    if (!rd.object(jt, p, {"name", "path", "stiffness", "spring_length", "damping", "range", "frictionloss", "limit_soft",
+                           "friction_soft", "margin", "width", "colour"}))
       continue;
     TendonSpec t;
     bool ok = true;
@@ -209,6 +232,7 @@ void readTendons(JsonReader& rd, const json& j, const std::map<std::string, int>
       t.springLength = l;
     }
     ok = readRange(rd, jt, "range", p, t.range) && ok;
+    ok = readSoftRows(rd, jt, p, out.physics.soft, t.limitSoft, t.frictionSoft, t.margin) && ok;
     if (jt.contains("colour")) ok = rd.vec3(jt["colour"], jsonField(p, "colour"), t.colour) && ok;
     if (ok) out.tendons.push_back(std::move(t));
   }
@@ -223,11 +247,7 @@ ojson actuatorsJson(const ModelSpec& s) {
     switch (a.transmission) {
       case T::Joint: j["joint"] = bodyName(s, a.target); break;
       case T::JointInParent: j["joint_in_parent"] = bodyName(s, a.target); break;
-      case T::Tendon: {
-        const std::string& name = s.tendons[static_cast<std::size_t>(a.target)].name;
-        j["tendon"] = name.empty() ? ojson(a.target) : ojson(name);
-        break;
-      }
+      case T::Tendon: j["tendon"] = tendonRef(s, a.target); break;
       case T::SliderCrank:
         j["crank_site"] = siteRef(s, a.target);
         j["slider_site"] = siteRef(s, a.reference);
@@ -304,16 +324,7 @@ void readActuators(JsonReader& rd, const json& j, const std::map<std::string, in
     if (ja.contains("tendon")) {
       ++transmissions;
       a.transmission = T::Tendon;
-      const json& t = ja["tendon"];
-      if (t.is_number_integer() && t.get<long long>() >= 0 && t.get<long long>() < static_cast<long long>(out.tendons.size())) {
-        a.target = static_cast<int>(t.get<long long>());
-      } else {
-        std::string name;
-        if (rd.string(t, jsonField(p, "tendon"), name))
-          for (std::size_t i = 0; i < out.tendons.size(); ++i)
-            if (!name.empty() && out.tendons[i].name == name) a.target = static_cast<int>(i);
-        if (a.target < 0) rd.fail(jsonField(p, "tendon"), "is not a tendon of the model");
-      }
+      a.target = resolveTendon(rd, ja["tendon"], out, jsonField(p, "tendon"));
       ok = a.target >= 0 && ok;
     }
     if (ja.contains("crank_site")) {

@@ -109,6 +109,16 @@ const std::map<std::string, std::set<std::string>>& knownAttributes() {
   return known;
 }
 
+// what an equality needs from its element once the tree is complete (resolveEqualities)
+struct PendingEquality {
+  const XMLElement* e = nullptr;
+  Frame f1, f2;                 // body1's and body2's MJCF frames
+  Vec3 anchor = Vec3::Zero();   // connect: on body1; weld: on body2 (MJCF body coordinates)
+  bool relpose = false;         // weld: relpose given
+  Vec3 relPos = Vec3::Zero();
+  Eigen::Vector4d relQuat = Eigen::Vector4d(1, 0, 0, 0);
+};
+
 struct State {
   std::string source;  // the main file: messages, and the folder includes and assets start in
   std::string folder;
@@ -137,6 +147,10 @@ struct State {
   std::map<std::string, int> bodyOfJoint;  // MJCF joint name -> body (hinge and slide)
   std::map<std::string, int> anyJoint;     // MJCF joint name -> body (every joint type)
   std::map<std::string, int> siteIndex;    // MJCF site name -> spec.sites index
+  std::map<std::string, int> tendonIndex;  // MJCF tendon name -> spec.tendons index
+  std::map<std::string, Frame> bodyFrames;  // MJCF body name -> where its coordinates go
+  // equalities whose pose-dependent data waits for the whole tree (resolveEqualities)
+  std::vector<std::pair<std::size_t, PendingEquality>> pendingEqualities;
   std::map<std::string, mjcf::NamedGeom> geomsByName;  // for tendons' wrapping
   bool lengthRangeUseLimit = false;        // <compiler><lengthrange uselimit>
   std::vector<std::pair<int, const XMLElement*>> lengthRanges;  // muscles whose range is found
@@ -449,8 +463,13 @@ void readCompiler(State& s, const XMLElement* e) {
   }
 }
 
+std::optional<SoftParams> softParams(State& s, const XMLElement* e, const Attrs& a, const char* ref, const char* imp);
+
+// <option> and its <flag>: the integrator and step, gravity, and the constraint solver's settings
+// (PhysicsSpec). The line search's settings are not needed (the line search here is exact).
 void readOption(State& s, const XMLElement* e) {
   const Attrs a = attributes(s, e, "");
+  PhysicsSpec& ph = s.spec.physics;
   if (a.count("timestep")) {
     const double dt = number(s, e, a, "timestep", 0.002);
     if (!(dt > 0)) throw s.fail(e, "timestep must be > 0, got " + num(dt));
@@ -459,20 +478,62 @@ void readOption(State& s, const XMLElement* e) {
   if (a.count("gravity")) s.spec.gravity = vec3(s, e, a, "gravity", Vec3(0, 0, -9.81));
   if (const auto v = get(a, "integrator")) {
     if (*v == "RK4") s.spec.simulation.integrator = Integrator::RK4;
-    else if (*v == "Euler") s.spec.simulation.integrator = Integrator::SemiImplicitEuler;
+    else if (*v == "Euler") s.spec.simulation.integrator = Integrator::MujocoEuler;
     else if (*v == "implicit" || *v == "implicitfast") {
-      s.spec.simulation.integrator = Integrator::SemiImplicitEuler;
-      s.skipped["option"].insert("integrator='" + *v + "' (read as semi-implicit Euler)");
+      s.spec.simulation.integrator = Integrator::MujocoEuler;
+      s.skipped["option"].insert("integrator='" + *v + "' (read as MuJoCo's semi-implicit Euler)");
     } else {
       throw s.fail(e, "integrator must be Euler, RK4, implicit or implicitfast, got '" + *v + "'");
     }
   }
+  if (const auto v = get(a, "solver")) {
+    std::string lower = *v;
+    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    if (!parseSolver(lower, ph.solver)) throw s.fail(e, "solver must be Newton, PGS or CG, got '" + *v + "'");
+  }
+  if (const auto v = get(a, "cone")) {
+    if (*v == "pyramidal") ph.cone = PhysicsSpec::Cone::Pyramidal;
+    else if (*v == "elliptic") ph.cone = PhysicsSpec::Cone::Elliptic;
+    else throw s.fail(e, "cone must be pyramidal or elliptic, got '" + *v + "'");
+  }
+  if (a.count("iterations")) {
+    const double it = number(s, e, a, "iterations", 100);
+    if (!(it >= 1 && it <= 1e6 && it == std::floor(it))) throw s.fail(e, "iterations must be a whole number >= 1, got " + num(it));
+    ph.iterations = static_cast<int>(it);
+  }
+  if (a.count("tolerance")) {
+    ph.tolerance = number(s, e, a, "tolerance", 1e-8);
+    if (!(ph.tolerance >= 0)) throw s.fail(e, "tolerance must be >= 0, got " + num(ph.tolerance));
+  }
+  if (a.count("impratio")) {
+    ph.impratio = number(s, e, a, "impratio", 1);
+    if (!(ph.impratio > 0)) throw s.fail(e, "impratio must be > 0, got " + num(ph.impratio));
+  }
+  if (const auto o = softParams(s, e, a, "o_solref", "o_solimp")) ph.overrideSoft = *o;
+  ph.overrideMargin = number(s, e, a, "o_margin", 0);
+  if (!(ph.overrideMargin >= 0)) throw s.fail(e, "o_margin must be >= 0, got " + num(ph.overrideMargin));
   for (const char* k : {"wind", "density", "viscosity"})
     if (a.count(k)) s.skipped["option"].insert(std::string(k) + " (fluid forces are not modelled)");
   forEachChild(s, e, [&](const XMLElement* c) {
     if (std::string(c->Name()) != "flag") return;
     const Attrs f = attributes(s, c, "");
-    if (get(f, "gravity") == std::optional<std::string>("disable")) s.spec.gravity = Vec3::Zero();
+    const auto setting = [&](const char* name, bool& enabled, bool enableFlag) {
+      const auto v = get(f, name);
+      if (!v) return;
+      if (*v != "enable" && *v != "disable") throw s.fail(c, std::string(name) + " must be enable or disable, got '" + *v + "'");
+      enabled = (*v == "enable") == enableFlag;
+    };
+    bool gravity = true;
+    setting("gravity", gravity, true);
+    if (!gravity) s.spec.gravity = Vec3::Zero();
+    bool constraint = true;
+    setting("constraint", constraint, true);
+    if (!constraint) ph.equality = ph.frictionloss = ph.limit = false;
+    setting("equality", ph.equality, true);
+    setting("frictionloss", ph.frictionloss, true);
+    setting("limit", ph.limit, true);
+    setting("refsafe", ph.refsafe, true);
+    setting("override", ph.override, true);
   });
 }
 
@@ -790,6 +851,22 @@ std::optional<std::string> limitedRange(State& s, const XMLElement* e, const Att
   return std::nullopt;
 }
 
+std::optional<SoftParams> softParams(State& s, const XMLElement* e, const Attrs& a, const char* ref, const char* imp) {
+  return mjcf::softParams([&](const XMLElement* x, const std::string& why) { return s.fail(x, why); },
+                          [&](const XMLElement* x, const std::string& attr, const std::string& text, std::size_t lo,
+                              std::size_t hi) { return numbers(s, x, attr, text, lo, hi); },
+                          e, a, ref, imp);
+}
+
+// a joint's or tendon's limit and friction rows' parameters and its margin
+template <class T>
+void softLimits(State& s, const XMLElement* e, const Attrs& a, T& t) {
+  t.limitSoft = softParams(s, e, a, "solreflimit", "solimplimit");
+  t.frictionSoft = softParams(s, e, a, "solreffriction", "solimpfriction");
+  t.margin = number(s, e, a, "margin", 0);
+  if (!(t.margin >= 0)) throw s.fail(e, "margin must be >= 0, got " + num(t.margin));
+}
+
 // a ball joint at pos: the body after it (its joint frame the body's own axes through pos,
 // MuJoCo's qpos quaternion and body-coordinate qvel), and the frame its contents are in
 Frame addBallJoint(State& s, const XMLElement* e, const Attrs& a, const Frame& at, const std::string& bodyName,
@@ -829,6 +906,7 @@ Frame addAxisJoint(State& s, const XMLElement* e, const Attrs& a, const Frame& a
                         " in magnitude: the joint's reference position places the body's contents");
   b.q0 = ref;
   jointDynamics(s, e, a, b);
+  softLimits(s, e, a, b);
   if (const auto range = limitedRange(s, e, a)) {
     const std::vector<double> r = numbers(s, e, "range", *range, 2, 2);
     if (r[0] > r[1]) throw s.fail(e, "range's lower end (" + num(r[0]) + ") is above its upper end (" + num(r[1]) + ")");
@@ -1130,43 +1208,164 @@ void readBody(State& s, const XMLElement* e, const BodyContext& parent) {
   }
   if (joints.empty()) ++s.welded;
   ctx.frame = f;
+  if (!given.empty()) s.bodyFrames[given] = f;
   readBodyContents(s, e, ctx, false);
 }
 
+// <equality>: connect, weld, joint and tendon elements become EqualitySpec (soft physics), their
+// attributes over the class's <equality> defaults. What depends on the reference pose qpos0
+// (a connect's point on body2, a weld's frames without relpose, a tendon's reference length) is
+// filled in by resolveEqualities once the tree is complete.
 void readEquality(State& s, const XMLElement* e) {
   forEachChild(s, e, [&](const XMLElement* c) {
     const std::string tag = c->Name();
-    Attrs a;  // an equality's own attributes (its defaults set only contact softness)
+    const char* own = c->Attribute("class");
+    const std::string cls = own ? own : "main";
+    if (own && !s.classes.count(cls)) throw s.fail(c, "class '" + cls + "' is not a <default> class of this model");
+    Attrs a;
+    if (const auto k = s.classes.find(cls); k != s.classes.end())
+      if (const auto d = k->second.elements.find("equality"); d != k->second.elements.end()) a = d->second;
     for (const tinyxml2::XMLAttribute* at = c->FirstAttribute(); at; at = at->Next()) a[at->Name()] = at->Value();
-    if (tag == "joint" && flag(s, c, a, "active", true)) {
-      const std::string j1 = get(a, "joint1").value_or(""), j2 = get(a, "joint2").value_or("");
-      std::vector<double> poly = {0, 1, 0, 0, 0};
-      if (const auto t = get(a, "polycoef")) {
-        const std::vector<double> v = numbers(s, c, "polycoef", *t, 1, 5);
-        std::fill(poly.begin(), poly.end(), 0.0);
-        std::copy(v.begin(), v.end(), poly.begin());
-      }
-      const auto b1 = s.bodyOfJoint.find(j1), b2 = s.bodyOfJoint.find(j2);
-      if (b1 == s.bodyOfJoint.end() || (!j2.empty() && b2 == s.bodyOfJoint.end()))
-        throw s.fail(c, "joint1 and joint2 must name hinge or slide joints of this model");
-      if (poly[2] != 0 || poly[3] != 0 || poly[4] != 0 || j2.empty()) {
-        ++s.notModelled["<equality> joint element(s) that are not a linear coupling of two joints"];
+    EqualitySpec q;
+    q.name = get(a, "name").value_or("");
+    q.active = flag(s, c, a, "active", true);
+    q.soft = softParams(s, c, a, "solref", "solimp");
+    const auto need = [&](const char* attr) {
+      const auto v = get(a, attr);
+      if (!v || v->empty()) throw s.fail(c, std::string("<") + tag + "> needs " + attr);
+      return *v;
+    };
+    const auto frameOf = [&](const std::string& body, const char* attr) -> Frame {
+      if (body == "world") return Frame{};
+      const auto f = s.bodyFrames.find(body);
+      if (f == s.bodyFrames.end()) throw s.fail(c, std::string(attr) + " '" + robot::printable(body) + "' names no body of this model");
+      return f->second;
+    };
+    if (tag == "connect" || tag == "weld") {
+      const bool weld = tag == "weld";
+      const std::string b1 = need("body1"), b2 = get(a, "body2").value_or("world");
+      if (b1 == b2) throw s.fail(c, "body1 and body2 are both '" + robot::printable(b1) + "': a " + tag + " ties two different bodies");
+      const Frame f1 = frameOf(b1, "body1"), f2 = frameOf(b2, "body2");
+      if (f1.owner == f2.owner) {
+        ++s.notModelled["<" + tag + "> element(s) between bodies welded together (both move as one body)"];
         return;
       }
-      // MuJoCo: q1 - ref1 = c0 + c1 (q2 - ref2)
-      const double ref1 = s.spec.bodies[static_cast<std::size_t>(b1->second)].q0, ref2 = s.spec.bodies[static_cast<std::size_t>(b2->second)].q0;
-      ConstraintSpec k;
-      k.type = ConstraintSpec::Type::Coupling;
-      k.name = get(a, "name").value_or("");
-      k.joint = b1->second;
-      k.master = b2->second;
-      k.ratio = poly[1];
-      k.offset = ref1 + poly[0] - poly[1] * ref2;
-      s.spec.constraints.push_back(k);
+      q.type = weld ? EqualitySpec::Type::Weld : EqualitySpec::Type::Connect;
+      q.obj1 = f1.owner;
+      q.obj2 = f2.owner;
+      PendingEquality p{c, f1, f2};
+      if (!weld) {
+        if (!get(a, "anchor")) throw s.fail(c, "<connect> needs anchor");
+        p.anchor = vec3(s, c, a, "anchor", Vec3::Zero());
+      } else {
+        p.anchor = vec3(s, c, a, "anchor", Vec3::Zero());
+        if (const auto r = get(a, "relpose")) {
+          const std::vector<double> v = numbers(s, c, "relpose", *r, 7, 7);
+          const Eigen::Vector4d quat(v[3], v[4], v[5], v[6]);
+          if (quat.norm() > 0) {  // MuJoCo 2.2.2: a zero quaternion means "from the reference pose"
+            p.relpose = true;
+            p.relPos = Vec3(v[0], v[1], v[2]);
+            p.relQuat = quat.normalized();
+          }
+        }
+        q.torquescale = number(s, c, a, "torquescale", 1);
+      }
+      s.pendingEqualities.emplace_back(s.spec.equalities.size(), p);
+    } else if (tag == "joint" || tag == "tendon") {
+      const bool joint = tag == "joint";
+      q.type = joint ? EqualitySpec::Type::Joint : EqualitySpec::Type::Tendon;
+      const std::string n1 = need(joint ? "joint1" : "tendon1"), n2 = get(a, joint ? "joint2" : "tendon2").value_or("");
+      if (!n2.empty() && n1 == n2) throw s.fail(c, "couples '" + robot::printable(n1) + "' with itself");
+      const auto index = [&](const std::string& n, const char* attr) {
+        if (joint) {
+          const auto b = s.bodyOfJoint.find(n);
+          if (b == s.bodyOfJoint.end())
+            throw s.fail(c, std::string(attr) + " '" + robot::printable(n) + "' names no hinge or slide joint of this model");
+          return b->second;
+        }
+        const auto t = s.tendonIndex.find(n);
+        if (t == s.tendonIndex.end()) throw s.fail(c, std::string(attr) + " '" + robot::printable(n) + "' names no tendon of this model");
+        return t->second;
+      };
+      q.obj1 = index(n1, joint ? "joint1" : "tendon1");
+      q.obj2 = n2.empty() ? -1 : index(n2, joint ? "joint2" : "tendon2");
+      if (const auto t = get(a, "polycoef")) {
+        const std::vector<double> v = numbers(s, c, "polycoef", *t, 5, 5);
+        std::copy(v.begin(), v.end(), q.poly.begin());
+      }
+      if (joint) {  // MuJoCo: the joints' qpos0, which is their ref
+        q.ref1 = s.spec.bodies[static_cast<std::size_t>(q.obj1)].q0;
+        q.ref2 = q.obj2 >= 0 ? s.spec.bodies[static_cast<std::size_t>(q.obj2)].q0 : 0.0;
+      } else {
+        s.pendingEqualities.emplace_back(s.spec.equalities.size(), PendingEquality{c, {}, {}});
+      }
     } else {
-      ++s.notModelled["<equality> " + tag + " element(s)"];
+      throw s.fail(c, "unknown equality '" + tag + "' (MJCF's are connect, weld, joint and tendon)");
     }
+    s.spec.equalities.push_back(q);
   });
+}
+
+// What MuJoCo's compiler computes at the reference pose qpos0 (mj_setConst): a connect's point
+// on body2 (where body1's anchor is then), a weld's frames (its anchor on body2, and body1's
+// frame at that point then, unless relpose gives it), a tendon equality's reference lengths.
+void resolveEqualities(State& s) {
+  if (s.pendingEqualities.empty()) return;
+  ModelSpec probe = s.spec;
+  probe.physics.constraints = PhysicsSpec::Constraints::Soft;
+  probe.equalities.clear();
+  Model m;
+  try {
+    m = compile(probe);
+  } catch (const ModelError&) {
+    return;  // checkCompiles reports the model's own error
+  }
+  Data d(m);
+  forwardKinematics(m, d, m.q0);
+  if (!m.tendons.empty()) tendonKinematics(m, d, m.q0, Eigen::VectorXd::Zero(m.nv()));
+  const auto pose = [&](int body, Mat3& R, Vec3& r) {
+    if (body < 0) {
+      R.setIdentity();
+      r.setZero();
+      return;
+    }
+    const BodyPose p = bodyPose(m, d, body);
+    R = p.rotation;
+    r = p.position;
+  };
+  const auto quat = [](const Mat3& R) {
+    const Eigen::Quaterniond q(R);
+    return Eigen::Vector4d(q.w(), q.x(), q.y(), q.z());
+  };
+  for (const auto& [k, p] : s.pendingEqualities) {
+    EqualitySpec& q = s.spec.equalities[k];
+    if (q.type == EqualitySpec::Type::Tendon) {
+      q.ref1 = d.tendonLength(q.obj1);
+      q.ref2 = q.obj2 >= 0 ? d.tendonLength(q.obj2) : 0.0;
+      continue;
+    }
+    Mat3 R1, R2;
+    Vec3 r1, r2;
+    pose(q.obj1, R1, r1);
+    pose(q.obj2, R2, r2);
+    if (q.type == EqualitySpec::Type::Connect) {  // anchor: in body1's MJCF frame
+      q.anchor1 = p.f1.R * p.anchor + p.f1.t;
+      q.anchor2 = R2.transpose() * (R1 * q.anchor1 + r1 - r2);
+      continue;
+    }
+    // weld: anchor in body2's MJCF frame; body1's frame from relpose or at qpos0
+    q.anchor2 = p.f2.R * p.anchor + p.f2.t;
+    q.quat2 = quat(p.f2.R);
+    if (p.relpose) {
+      q.anchor1 = p.f1.R * p.relPos + p.f1.t;
+      const Eigen::Quaterniond rel(p.relQuat(0), p.relQuat(1), p.relQuat(2), p.relQuat(3));
+      const Eigen::Quaterniond q1 = Eigen::Quaterniond(p.f1.R) * rel;
+      q.quat1 = Eigen::Vector4d(q1.w(), q1.x(), q1.y(), q1.z());
+    } else {
+      q.anchor1 = R1.transpose() * (R2 * q.anchor2 + r2 - r1);
+      q.quat1 = quat(R1.transpose() * R2 * p.f2.R);
+    }
+  }
 }
 
 // <keyframe><key>: Articulate keyframes (KeyframeSpec, the app's Keyframes list). qpos is
@@ -1264,6 +1463,7 @@ void readActuation(State& s, const std::vector<const XMLElement*>& tendons, cons
   for (const XMLElement* t : tendons) mjcf::readTendons(c, t, s.spec);
   for (const XMLElement* a : actuators) mjcf::readActuators(c, a, s.spec);
   s.lengthRanges = c.lengthRanges;
+  s.tendonIndex = c.tendons;
 }
 
 // the muscles without a length range (mjcf_actuation.cpp): found on the complete model by
@@ -1327,8 +1527,8 @@ void readTop(State& s, const XMLElement* root) {
     readBodyContents(s, w, ctx, true);
   }
   if (!s.ground) s.spec.contacts.clear();
-  for (const XMLElement* q : equality) readEquality(s, q);
   readActuation(s, tendons, actuators);
+  for (const XMLElement* q : equality) readEquality(s, q);
   readKeyframes(s, keyframes);
 }
 
@@ -1372,6 +1572,7 @@ bool isMjcfPath(const std::string& path) { return iequalsExt(path, ".xml") || ie
 
 ModelSpec specFromMjcf(const std::string& xml, const std::string& source, MjcfImport* report) {
   State s;
+  s.spec.physics.constraints = PhysicsSpec::Constraints::Soft;  // a MuJoCo file means MuJoCo's constraints
   s.source = source;
   s.folder = std::filesystem::absolute(source).parent_path().string();
   if (robot::xmlNestingDepth(xml) > 256) throw FormatError(source, "is nested deeper than 256 XML elements");
@@ -1392,10 +1593,12 @@ ModelSpec specFromMjcf(const std::string& xml, const std::string& source, MjcfIm
   if (s.spec.bodies.empty()) throw FormatError(source, "the worldbody has no body that moves");
   robot::setInertias(s.spec, s.masses);
   computeLengthRanges(s);
-  // MuJoCo's soft limits push a joint that starts past its range back over many steps;
-  // Articulate's stops would snap it in the first step, so it starts on the range's end
+  resolveEqualities(s);
+  // MuJoCo's soft limits push a joint that starts past its range back over many steps, as the
+  // soft model does; Articulate's exact stops would snap it in the first step, so with them it
+  // starts on the range's end
   std::vector<std::string> clamped;
-  robot::clampToLimits(s.spec, s.jointNames, clamped);
+  if (s.spec.physics.constraints == PhysicsSpec::Constraints::Exact) robot::clampToLimits(s.spec, s.jointNames, clamped);
   const std::string renamed = robot::renameBase(s.spec);
   robot::checkCompiles(s.spec, source, "body");
   if (report) {

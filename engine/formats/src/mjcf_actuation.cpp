@@ -339,6 +339,36 @@ void readActuators(Context& c, const XMLElement* section, ModelSpec& spec) {
   }
 }
 
+// an element's solver parameters (soft_constraints.h) from its attributes `ref` and `imp`
+// (its own or its class's), unset when it gives neither. solref takes 1 or 2 numbers, solimp 1
+// to 5 (older files give dmin dmax width); missing ones keep MuJoCo's defaults. The numbers are
+// checked here so that the message names the element's line.
+std::optional<SoftParams> softParams(const Fail& fail, const Numbers& numbers, const XMLElement* e, const Attrs& a,
+                                     const char* ref, const char* imp) {
+  const auto r = get(a, ref), i = get(a, imp);
+  if (!r && !i) return std::nullopt;
+  SoftParams p;
+  if (r) {
+    const std::vector<double> v = numbers(e, ref, *r, 1, 2);
+    std::copy(v.begin(), v.end(), p.solref.begin());
+  }
+  if (i) {
+    const std::vector<double> v = numbers(e, imp, *i, 1, 5);
+    std::copy(v.begin(), v.end(), p.solimp.begin());
+  }
+  const bool direct = p.solref[0] <= 0 && p.solref[1] <= 0;
+  if (!direct && !(p.solref[0] > 0 && p.solref[1] > 0))
+    throw fail(e, std::string(ref) + " must give a time constant and a damping ratio > 0 (or both <= 0: -stiffness "
+                    "-damping), got '" + r.value_or("") + "'" + (p.solref[0] == 0 ? ": a zero time constant is no spring" : ""));
+  for (int k : {0, 1, 3})
+    if (!(p.solimp[k] > 0 && p.solimp[k] < 1))
+      throw fail(e, std::string(imp) + "'s " + (k == 0 ? "dmin" : k == 1 ? "dmax" : "midpoint") +
+                          " must lie in (0, 1), got " + robot::num(p.solimp[k]));
+  if (!(p.solimp[2] >= 0)) throw fail(e, std::string(imp) + "'s width must be >= 0, got " + robot::num(p.solimp[2]));
+  if (!(p.solimp[4] >= 1)) throw fail(e, std::string(imp) + "'s power must be >= 1, got " + robot::num(p.solimp[4]));
+  return p;
+}
+
 void readTendons(Context& c, const XMLElement* section, ModelSpec& spec) {
   using Kind = TendonSpec::Element::Kind;
   for (const XMLElement* e = section->FirstChildElement(); e; e = e->NextSiblingElement()) {
@@ -363,6 +393,10 @@ void readTendons(Context& c, const XMLElement* section, ModelSpec& spec) {
     t.stiffness = number("stiffness", 0);
     t.damping = number("damping", 0);
     t.frictionloss = number("frictionloss", 0);
+    t.limitSoft = softParams(c.fail, c.numbers, e, a, "solreflimit", "solimplimit");
+    t.frictionSoft = softParams(c.fail, c.numbers, e, a, "solreffriction", "solimpfriction");
+    t.margin = number("margin", 0);
+    if (!(t.margin >= 0)) throw c.fail(e, "margin must be >= 0");
     if (t.stiffness < 0 || t.damping < 0 || t.frictionloss < 0)
       throw c.fail(e, "stiffness, damping and frictionloss must be >= 0");
     if (const auto v = get(a, "springlength")) {
@@ -444,8 +478,6 @@ void readTendons(Context& c, const XMLElement* section, ModelSpec& spec) {
           throw c.fail(e, "the same site twice in a row");
       }
     }
-    if (t.range) ++(*c.notModelled)["tendon range(s) (kept for the constraint solver; not yet enforced)"];
-    if (t.frictionloss > 0) ++(*c.notModelled)["tendon frictionloss value(s) (kept for the constraint solver; not yet enforced)"];
     if (!t.name.empty()) c.tendons[t.name] = static_cast<int>(spec.tendons.size());
     spec.tendons.push_back(std::move(t));
   }

@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -29,6 +30,17 @@ struct NamedGeom {
 };
 
 /// What the tendon and actuator readers need from the rest of the MJCF reader.
+using Fail = std::function<FormatError(const tinyxml2::XMLElement*, const std::string&)>;
+using Numbers = std::function<std::vector<double>(const tinyxml2::XMLElement*, const std::string&, const std::string&,
+                                                  std::size_t, std::size_t)>;
+
+/// An element's soft-constraint parameters from its attributes `ref` and `imp` (its own or its
+/// class's; spec.h SoftParams), unset when it gives neither. solref takes 1 or 2 numbers, solimp
+/// 1 to 5 (older files give dmin dmax width); missing ones keep MuJoCo's defaults. Throws (through
+/// fail, naming the element) for a zero or mixed-sign solref and a solimp outside its ranges.
+std::optional<SoftParams> softParams(const Fail& fail, const Numbers& numbers, const tinyxml2::XMLElement* e,
+                                     const Attrs& a, const char* ref, const char* imp);
+
 struct Context {
   // "FILE:LINE: <tag name='x'>: reason" as a FormatError
   std::function<FormatError(const tinyxml2::XMLElement*, const std::string&)> fail;

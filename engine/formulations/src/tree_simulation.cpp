@@ -171,9 +171,13 @@ Simulation::Simulation(const Model& model, const SimulationOptions& options)
     throw std::invalid_argument("Simulation: tolerances and minDt must be > 0");
   const int nq = model.nq(), nv = model.nv();
   if (!model.constraints.empty()) m_cons.emplace(model);
+  if (model.soft) {
+    m_soft.emplace(model);
+    m_soft->timestep = options.dt;
+  }
   if (!model.contacts.empty()) m_contact.emplace(model);
   const int nu = contactStateSize(model) + model.na;
-  m_passive = !model.controlled && model.forces.empty() && model.contacts.empty() && !model.stops &&
+  m_passive = !model.controlled && model.forces.empty() && model.contacts.empty() && !model.stops && !model.soft &&
               model.actuators.empty() && !model.tendonDamping;
   m_ctrl = Eigen::VectorXd::Zero(model.nu());
   for (int k = 0; k < model.nu(); ++k) m_ctrl(k) = model.actuators[static_cast<std::size_t>(k)].ctrl0;
@@ -282,7 +286,7 @@ void Simulation::setJointForces(const Eigen::VectorXd& tau) {
 }
 
 bool Simulation::energyProjectionActive() const {
-  return m_opt.energyProjection && m_opt.integrator != Integrator::SemiImplicitEuler &&
+  return m_opt.energyProjection && !euler() &&
          m_passive && m_tauZero && !m_perturbation;
 }
 
@@ -315,9 +319,21 @@ EnergyMomentum Simulation::energy() {
 }
 
 double Simulation::constraintError() {
+  if (m_soft) {
+    softConstraintRows(m_model, m_data, *m_soft, m_q, m_qd);
+    double worst = 0.0;
+    for (int r = 0; r < m_soft->ne; ++r) worst = std::max(worst, std::abs(m_soft->pos(r)));
+    return worst;
+  }
   if (!m_cons) return 0.0;
   constraintKinematics(m_model, m_data, *m_cons, m_q, m_qd);
   return m_cons->phi.size() ? m_cons->phi.cwiseAbs().maxCoeff() : 0.0;
+}
+
+const SoftConstraintData* Simulation::softConstraints() {
+  if (!m_soft) return nullptr;
+  accel(m_t, m_q, m_qd, m_u);
+  return &*m_soft;
 }
 
 const Eigen::VectorXd& Simulation::constraintForces() {
@@ -355,6 +371,7 @@ const Eigen::VectorXd& Simulation::accel(double t, const Eigen::VectorXd& q,
     tau = &m_tauTotal;
   }
   if (m_contact) m_udot.head(contactStateSize(m_model)) = m_contact->udot;
+  if (m_soft) return softForwardDynamics(m_model, m_data, *m_soft, q, qd, *tau, fext);
   const Eigen::VectorXd& qdd = m_cons ? constrainedForwardDynamics(m_model, m_data, *m_cons, q, qd, *tau, fext)
                                       : aba(m_model, m_data, q, qd, *tau, fext);
   return m_held.empty() ? qdd : holdJoints(q, qdd);
@@ -364,7 +381,8 @@ void Simulation::stage(int k, double t, const Eigen::VectorXd& q, const Eigen::V
                        const Eigen::VectorXd& u) {
   m_kv[k] = accel(t, q, qd, u);
   m_stagePower[k] = (m_model.controlled ? dampingPower(qd) : 0.0) + heldPower(qd) +
-                    (m_model.tendonDamping ? tendonDampingPower(m_model, m_data) : 0.0);
+                    (m_model.tendonDamping ? tendonDampingPower(m_model, m_data) : 0.0) -
+                    (m_soft ? m_soft->qfrcConstraint.dot(qd) : 0.0);
   m_stageWork[k] = m_model.actuators.empty() ? 0.0 : m_data.qfrcActuator.dot(qd);
   if (m_model.hasQuaternions)
     configurationDerivative(m_model, q, qd, m_kq[k]);
@@ -416,10 +434,29 @@ void Simulation::projectEnergy(double kinetic, double potential) {
   }
 }
 
+const Eigen::VectorXd& Simulation::mujocoEulerAccel(double h) {
+  const Eigen::VectorXd& qacc = accel(m_t, m_q, m_qd, m_u);
+  if (!m_model.controlled) return qacc;
+  bool damped = false;
+  for (double b : m_model.damping) damped = damped || b > 0;
+  if (!damped) return qacc;
+  // mj_Euler: the damping implicit, qacc = (H + h B)^-1 (H qacc) with H at the step's start,
+  // H + h B factorised with the tree's sparsity (it has H's pattern)
+  if (!m_soft) crba(m_model, m_data, m_q);
+  m_eulerAcc.noalias() = m_data.H * qacc;
+  for (int i = 0; i < m_model.nb; ++i)
+    for (int k = 0; k < m_model.jointNv(i); ++k)
+      m_data.H(m_model.vIndex[static_cast<std::size_t>(i)] + k, m_model.vIndex[static_cast<std::size_t>(i)] + k) +=
+          h * m_model.damping[static_cast<std::size_t>(i)];
+  factorizeMassMatrix(m_model, m_data);
+  solveMassMatrix(m_model, m_data, m_eulerAcc);
+  return m_eulerAcc;
+}
+
 bool Simulation::fixedStep(double h) {
   holdStops();
-  if (m_opt.integrator == Integrator::SemiImplicitEuler) {
-    m_qd1 = m_qd + h * accel(m_t, m_q, m_qd, m_u);
+  if (euler()) {
+    m_qd1 = m_qd + h * (m_opt.integrator == Integrator::MujocoEuler ? mujocoEulerAccel(h) : accel(m_t, m_q, m_qd, m_u));
     if (m_model.hasQuaternions)
       integrateConfiguration(m_model, m_q, m_qd1, h, m_q1);
     else
@@ -457,9 +494,12 @@ bool Simulation::commit(double h) {
   // what damping and the holding forces took over the step: semi-implicit Euler by the trapezoid
   // rule (and the holding forces in applyStops); RK4 and dopri5 by their own quadrature of the
   // stages' power, so that E + dissipated keeps the integrator's order
-  if (m_opt.integrator == Integrator::SemiImplicitEuler) {
+  if (euler()) {
     if (m_model.controlled && m_qd1.allFinite())
       m_energyDissipated += 0.5 * h * (dampingPower(m_qd) + dampingPower(m_qd1));
+    // the soft constraints' forces of the step's start over its motion (dry friction
+    // dissipates; a limit's or an equality's spring stores what it takes back)
+    if (m_soft && m_qd1.allFinite()) m_energyDissipated -= h * m_soft->qfrcConstraint.dot(m_qd1);
     // the actuators' forces and the tendon dampers' at the step's start, over its motion
     if (m_model.hasActuation() && m_qd1.allFinite()) {
       if (!m_model.actuators.empty()) m_actuatorWork += h * m_data.qfrcActuator.dot(m_qd1);
@@ -558,11 +598,11 @@ double Simulation::dampingPower(const Eigen::VectorXd& qd) const {
 void Simulation::applyStops(double h, double& constraintError) {
   const double inf = std::numeric_limits<double>::infinity();
   // semi-implicit Euler moves q with the step's end velocity, so by h dqd (Moreau's scheme)
-  const double moved = m_opt.integrator == Integrator::SemiImplicitEuler ? h : 0.5 * h;
+  const double moved = euler() ? h : 0.5 * h;
   // semi-implicit Euler: the work of the forces that held joints inside the step (holdStops:
   // they start the step at rest), F h qd', exact as q moves by h qd' (RK4 and dopri5 take it
   // with damping's in commit)
-  if (m_opt.integrator == Integrator::SemiImplicitEuler)
+  if (euler())
     for (std::size_t r = 0; r < m_held.size(); ++r)
       m_energyDissipated -= h * m_heldForce(static_cast<Eigen::Index>(r)) * m_qd1(m_held[r]);
   m_rows.clear();

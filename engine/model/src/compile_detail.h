@@ -10,4 +10,10 @@ namespace art::detail {
 /// m.q0 and m.qIndex. Throws ModelError naming the field.
 void compileActuation(const ModelSpec& spec, Model& m);
 
+/// Checks the spec's physics settings, equalities and every soft row's parameters, and fills
+/// the model's (physics, soft, equalities and the resolved parameters). Needs the joints,
+/// tendons and m.stops; in soft physics clears m.stops (limits and friction become rows).
+/// Throws ModelError naming the field.
+void compilePhysics(const ModelSpec& spec, Model& m);
+
 }  // namespace art::detail

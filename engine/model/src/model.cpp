@@ -459,6 +459,7 @@ Model compile(const ModelSpec& spec) {
     m.controlled = m.controlled || b.control.type != ControlSpec::Type::None || b.damping > 0;
     m.stops = m.stops || b.limits.lower || b.limits.upper || b.friction > 0;
   }
+  detail::compilePhysics(spec, m);
   // armature: per velocity variable; its joints take ABA's general inward step (the revolute
   // one assumes Ia S = 0, which armature breaks)
   m.armature = Eigen::VectorXd::Zero(m.nv());
@@ -475,6 +476,7 @@ bool parseIntegrator(const std::string& name, Integrator& out) {
   if (name == "rk4") out = Integrator::RK4;
   else if (name == "euler") out = Integrator::SemiImplicitEuler;
   else if (name == "dopri5") out = Integrator::DormandPrince45;
+  else if (name == "mujoco-euler") out = Integrator::MujocoEuler;
   else return false;
   return true;
 }
@@ -484,6 +486,7 @@ const char* integratorName(Integrator integrator) {
     case Integrator::RK4: return "rk4";
     case Integrator::SemiImplicitEuler: return "euler";
     case Integrator::DormandPrince45: return "dopri5";
+    case Integrator::MujocoEuler: return "mujoco-euler";
   }
   return "rk4";
 }

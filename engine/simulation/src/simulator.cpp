@@ -186,6 +186,7 @@ void Simulator::setStatus() {
   m_status.time = m_sim ? m_sim->time() : 0.0;
   m_status.steps = m_steps;
   m_status.divergence = m_sim ? m_sim->divergence() : std::nullopt;
+  m_status.solver = m_sim ? m_sim->solverReport() : std::nullopt;
   m_status.error = m_error;
   m_status.commandsApplied = m_applied;
 }

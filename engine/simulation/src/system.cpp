@@ -245,6 +245,19 @@ void TreeSystem::integratePositions(const VecRef& q, const VecRef& v, double h,
 
 void TreeSystem::normalizePositions(VecOut q) const { normalizeConfiguration(*m_model, q); }
 
+std::optional<SolverReport> TreeSystem::solverReport() const {
+  const SoftConstraintData* soft = m_sim->softConstraintData();
+  if (!soft) return std::nullopt;
+  SolverReport r;
+  r.solver = solverName(m_model->physics.solver);
+  r.iterations = soft->iterations;
+  r.rows = soft->nefc;
+  for (int i = 0; i < soft->nefc; ++i) r.active += soft->force(i) != 0.0;
+  r.gradient = soft->gradient;
+  for (int i = 0; i < soft->ne; ++i) r.violation = std::max(r.violation, std::abs(soft->pos(i)));
+  return r;
+}
+
 std::string TreeSystem::actuatorName(int i) const {
   if (i < 0 || i >= m_model->nu()) throw std::invalid_argument("TreeSystem::actuatorName: no actuator " + std::to_string(i));
   const std::string& name = m_model->actuators[static_cast<std::size_t>(i)].name;
@@ -307,14 +320,50 @@ void TreeSystem::needForces() {
   e.forces = true;
 }
 
+void TreeSystem::equalitySegments(const Eigen::VectorXd& q, std::vector<SegmentReport>& out) {
+  const Model& m = *m_model;
+  bool any = false;
+  for (const EqualitySpec& e : m.equalities)
+    any = any || e.type == EqualitySpec::Type::Connect || e.type == EqualitySpec::Type::Weld;
+  if (!any) return;
+  forwardKinematics(m, m_data, q);
+  const auto pose = [&](int body, Mat3& R, Vec3& r) {
+    R.setIdentity();
+    r.setZero();
+    if (body < 0) return;
+    const BodyPose p = bodyPose(m, m_data, body);
+    R = p.rotation;
+    r = p.position;
+  };
+  for (const EqualitySpec& e : m.equalities) {
+    if (e.type != EqualitySpec::Type::Connect && e.type != EqualitySpec::Type::Weld) continue;
+    Mat3 R1, R2;
+    Vec3 r1, r2;
+    pose(e.obj1, R1, r1);
+    pose(e.obj2, R2, r2);
+    SegmentReport s;
+    s.kind = SegmentReport::Kind::Equality;
+    s.a = R1 * e.anchor1 + r1;
+    s.b = R2 * e.anchor2 + r2;
+    s.violation = (s.a - s.b).norm();
+    if (e.type == EqualitySpec::Type::Weld) {
+      const Eigen::Quaterniond q1 = Eigen::Quaterniond(R1) * Eigen::Quaterniond(e.quat1(0), e.quat1(1), e.quat1(2), e.quat1(3));
+      const Eigen::Quaterniond q2 = Eigen::Quaterniond(R2) * Eigen::Quaterniond(e.quat2(0), e.quat2(1), e.quat2(2), e.quat2(3));
+      s.violation += 0.1 * q1.angularDistance(q2);
+    }
+    out.push_back(s);
+  }
+}
+
 void TreeSystem::segments(const Eigen::VectorXd& q, const Eigen::VectorXd& v, std::vector<SegmentReport>& out) {
   const Model& m = *m_model;
   out.clear();
   const bool rods = std::any_of(m.actuators.begin(), m.actuators.end(), [](const ActuatorSpec& a) {
     return a.transmission == ActuatorSpec::Transmission::SliderCrank;
   });
-  if (!rods && std::none_of(m.tendons.begin(), m.tendons.end(), [](const TendonSpec& t) { return t.spatial(); })) return;
   checkSize(q.size(), m.nq(), "q");
+  equalitySegments(q, out);
+  if (!rods && std::none_of(m.tendons.begin(), m.tendons.end(), [](const TendonSpec& t) { return t.spatial(); })) return;
   if (v.size()) checkSize(v.size(), m.nv(), "v");
   const Eigen::VectorXd& u = m_sim->auxiliaryState();
   if (v.size())

@@ -22,6 +22,7 @@
 #include "articulate/model/data.h"
 #include "articulate/dynamics/dynamics.h"
 #include "articulate/dynamics/perturbation.h"
+#include "articulate/dynamics/soft_constraints.h"
 #include "articulate/model/model.h"
 
 namespace art {
@@ -171,6 +172,8 @@ class Simulation {
   /// stages' weights of RK4 and dopri5 (semi-implicit Euler: damping by the trapezoid rule over
   /// the step's end velocities, the holding forces as constant forces), plus what the stops' and
   /// the Coulomb friction's impulses removed after each step (exactly: the energy before minus after).
+  /// With soft physics it also counts the work the soft constraint rows' forces take out of the
+  /// motion (-J' f . qd): dry friction's, and what a limit's or equality's spring stores for a while.
   /// Without other forces doing work, E(t) + energyDissipated() stays E(0) up to the
   /// integrator's error.
   double energyDissipated() const { return m_energyDissipated; }
@@ -178,6 +181,12 @@ class Simulation {
   /// Largest constraint residual max |phi(q)| at the current state (m, rad or sine of an
   /// angle; 0 without constraints).
   double constraintError();
+  /// The soft constraint model's rows, forces and solver figures at the current state
+  /// (soft_constraints.h), evaluated now; null unless the model's physics is soft.
+  const SoftConstraintData* softConstraints();
+  /// The soft constraint model's data as the last evaluation left it (null unless soft), e.g.
+  /// to switch an equality on or off (equalityActive) from the next evaluation on.
+  SoftConstraintData* softConstraintData() { return m_soft ? &*m_soft : nullptr; }
   /// Constraint forces lambda at the current state (constraints.h, ConstraintData::lambda for
   /// their rows and units; empty without constraints).
   const Eigen::VectorXd& constraintForces();
@@ -236,6 +245,8 @@ class Simulation {
   std::optional<Divergence> m_divergence;
   long m_steps = 0, m_rejected = 0;
   std::optional<ConstraintData> m_cons;  // when the model has constraints
+  std::optional<SoftConstraintData> m_soft;  // when the model's physics is soft
+  Eigen::VectorXd m_eulerAcc;               // mujoco-euler's acceleration with implicit damping
   std::optional<ContactData> m_contact;  // when the model has contact points
   // what constraintForces and contactForces return without constraints or contacts: members,
   // not function-local statics, whose first use registers a destructor with atexit (a calloc
@@ -251,6 +262,12 @@ class Simulation {
   void stage(int k, double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd,
              const Eigen::VectorXd& u);
   bool fixedStep(double h);
+  // semi-implicit Euler or MuJoCo's
+  bool euler() const {
+    return m_opt.integrator == Integrator::SemiImplicitEuler || m_opt.integrator == Integrator::MujocoEuler;
+  }
+  // qdd at the current state with the joints' damping implicit over a step h (mj_Euler)
+  const Eigen::VectorXd& mujocoEulerAccel(double h);
   bool advanceSteps(double t);  // advanceTo's loop
   bool singular(const SingularInertiaError& e);  // a singular H as a divergence; returns false
   bool adaptiveStep(double hMax);

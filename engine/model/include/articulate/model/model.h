@@ -66,7 +66,7 @@ struct Model {
   bool controlled = false;                  // some joint has a controller or damping
   std::vector<JointLimits> limits;          // (nb) BodySpec::limits
   std::vector<double> friction;             // (nb) Coulomb joint friction (BodySpec::friction)
-  bool stops = false;                       // some joint has a position limit or friction
+  bool stops = false;                       // some joint has a position limit or friction (Exact physics)
   Eigen::VectorXd armature;                 // (nv) per velocity variable (BodySpec::armature)
   bool hasArmature = false;                 // some joint has armature
   std::vector<ExternalForceSpec> forces;    // constant external forces
@@ -80,6 +80,17 @@ struct Model {
   int na = 0;                               // activation states (actuators with dynamics)
   bool springs = false;                     // some joint or tendon has stiffness
   bool tendonDamping = false;               // some tendon has damping
+  // the soft constraint model (PhysicsSpec::Soft, soft_constraints.h): the settings, the
+  // equalities, and every row's parameters resolved (the element's, else physics.soft;
+  // physics.override replaces both). With it, limits and friction are rows, not stops.
+  PhysicsSpec physics;
+  bool soft = false;                        // physics.constraints == Soft
+  std::vector<EqualitySpec> equalities;     // quaternions normalised
+  std::vector<SoftParams> equalitySoft;     // (equalities)
+  std::vector<SoftParams> limitSoft, frictionSoft;  // (nb)
+  std::vector<double> limitMargin;                  // (nb)
+  std::vector<SoftParams> tendonLimitSoft, tendonFrictionSoft;  // (tendons)
+  std::vector<double> tendonMargin;                             // (tendons)
   /// Whether the actuation layer has anything to compute (actuation.h): springs, tendons or
   /// actuators.
   bool hasActuation() const { return springs || tendonDamping || !actuators.empty() || !tendons.empty(); }

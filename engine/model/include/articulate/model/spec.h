@@ -42,13 +42,98 @@ struct InertiaSpec {
 enum class Integrator {
   RK4,                // classical fixed-step Runge-Kutta, 4th order ("rk4")
   SemiImplicitEuler,  // symplectic Euler: qd += h qdd(q, qd); q += h qd ("euler")
-  DormandPrince45     // adaptive embedded Runge-Kutta 5(4) with error control ("dopri5")
+  DormandPrince45,    // adaptive embedded Runge-Kutta 5(4) with error control ("dopri5")
+  // MuJoCo's semi-implicit Euler (mj_Euler, "mujoco-euler"): qd += h (H + h B)^-1 (H qdd), B the
+  // joints' viscous damping, then q advances with the new qd; activations advance with the old
+  // rates. Without damping it is the symplectic Euler above. Steps compare with mj_step.
+  MujocoEuler
 };
 
-/// Parses "rk4", "euler" or "dopri5"; returns false for anything else.
+/// Parses "rk4", "euler", "dopri5" or "mujoco-euler"; returns false for anything else.
 bool parseIntegrator(const std::string& name, Integrator& out);
-/// "rk4", "euler" or "dopri5".
+/// "rk4", "euler", "dopri5" or "mujoco-euler".
 const char* integratorName(Integrator integrator);
+
+/// MuJoCo's solver parameters of one soft constraint ("Modeling" chapter, "Solver parameters"):
+/// solref = (time constant s, damping ratio), or with both entries <= 0 the direct form
+/// (-stiffness, -damping); solimp = (dmin, dmax, width m, midpoint, power), the impedance d(r)
+/// rising from dmin at r = 0 to dmax at |r| >= width. The defaults are MuJoCo's.
+struct SoftParams {
+  std::array<double, 2> solref = {0.02, 1.0};
+  std::array<double, 5> solimp = {0.9, 0.95, 0.001, 0.5, 2.0};
+  bool operator==(const SoftParams& o) const { return solref == o.solref && solimp == o.solimp; }
+  bool operator!=(const SoftParams& o) const { return !(*this == o); }
+};
+
+/// How a tree's limits, joint friction and equality constraints are enforced (ModelSpec::physics,
+/// docs/model-format.md#physics).
+///  - Exact (the default of Articulate and spatial_v2 models): limits are rigid stops and joint
+///    friction an impulse after each step; loops and couplings are exact (`constraints`);
+///    `equalities` are refused.
+///  - Soft (the default of MJCF files): MuJoCo's constraint model. Limits, joint and tendon
+///    friction (frictionloss) and `equalities` are soft constraint rows, solved together at every
+///    evaluation as one convex problem by `solver` (soft_constraints.h), as MuJoCo 2.2.2 does.
+struct PhysicsSpec {
+  enum class Constraints { Exact, Soft };
+  enum class Solver { Newton, PGS, CG };
+  enum class Cone { Pyramidal, Elliptic };
+  Constraints constraints = Constraints::Exact;
+  Solver solver = Solver::Newton;
+  int iterations = 100;      // solver iterations (>= 1)
+  double tolerance = 1e-8;   // stops when the scaled cost improvement or gradient falls below (>= 0)
+  Cone cone = Cone::Pyramidal;  // friction cones of contacts
+  double impratio = 1.0;     // frictional-to-normal impedance ratio of contacts (> 0)
+  SoftParams soft;           // the parameters of a row whose element gives none
+  // MuJoCo's <flag override>: every row takes overrideSoft and overrideMargin (o_solref, o_solimp, o_margin)
+  bool override = false;
+  SoftParams overrideSoft;
+  double overrideMargin = 0.0;
+  // MuJoCo's disable flags: false turns the kind of row off
+  bool equality = true, frictionloss = true, limit = true;
+  bool refsafe = true;  // a time constant below 2 dt is raised to 2 dt (MuJoCo's refsafe)
+  bool operator==(const PhysicsSpec& o) const {
+    return constraints == o.constraints && solver == o.solver && iterations == o.iterations &&
+           tolerance == o.tolerance && cone == o.cone && impratio == o.impratio && soft == o.soft &&
+           override == o.override && overrideSoft == o.overrideSoft && overrideMargin == o.overrideMargin &&
+           equality == o.equality && frictionloss == o.frictionloss && limit == o.limit && refsafe == o.refsafe;
+  }
+  bool operator!=(const PhysicsSpec& o) const { return !(*this == o); }
+};
+
+/// "newton", "pgs" or "cg"; parseSolver returns false for anything else.
+const char* solverName(PhysicsSpec::Solver solver);
+bool parseSolver(const std::string& name, PhysicsSpec::Solver& out);
+
+/// An equality constraint of the soft model (MuJoCo's <equality>), one of:
+///  - Connect: point anchor1 of body1 (its coordinates, m) coincides with anchor2 of body2 (3 rows);
+///  - Weld: the frame (anchor1, quat1) of body1 coincides with the frame (anchor2, quat2) of body2
+///    (quaternions [w x y z] of the frames' axes in body coordinates): 3 rows, p1 - p2 in base
+///    coordinates, and 3 rows, the vector part of the quaternion from frame 2 to frame 1, their
+///    Jacobian scaled by torquescale (MuJoCo's);
+///  - Joint: q[obj1] - ref1 = sum_k poly[k] (q[obj2] - ref2)^k (1 row; obj2 = -1: q[obj1] - ref1 = poly[0]);
+///  - Tendon: the same on the lengths of tendons obj1 and obj2.
+/// body1, body2 (Connect, Weld) are body indices, -1 the base; obj1, obj2 (Joint) are the bodies
+/// whose hinge or slide joints are meant, (Tendon) tendon indices.
+struct EqualitySpec {
+  enum class Type { Connect, Weld, Joint, Tendon };
+  Type type = Type::Connect;
+  std::string name;
+  bool active = true;  // whether it acts when a simulation starts (the app can switch it)
+  int obj1 = -1, obj2 = -1;
+  Vec3 anchor1 = Vec3::Zero(), anchor2 = Vec3::Zero();
+  Eigen::Vector4d quat1 = Eigen::Vector4d(1, 0, 0, 0), quat2 = Eigen::Vector4d(1, 0, 0, 0);
+  double torquescale = 1.0;
+  std::array<double, 5> poly = {0, 1, 0, 0, 0};
+  double ref1 = 0.0, ref2 = 0.0;  // rad or m
+  std::optional<SoftParams> soft;  // unset: PhysicsSpec::soft
+  bool operator==(const EqualitySpec& o) const {
+    return type == o.type && name == o.name && active == o.active && obj1 == o.obj1 && obj2 == o.obj2 &&
+           anchor1 == o.anchor1 && anchor2 == o.anchor2 && quat1 == o.quat1 && quat2 == o.quat2 && torquescale == o.torquescale &&
+           poly == o.poly && ref1 == o.ref1 && ref2 == o.ref2 && soft == o.soft;
+  }
+};
+/// "connect", "weld", "joint" or "tendon".
+const char* equalityTypeName(EqualitySpec::Type type);
 
 /// How the model is simulated by default (the app and `articulate-cli simulate`).
 struct SimulationSpec {
@@ -145,6 +230,10 @@ struct BodySpec {
   double stiffness = 0.0;
   double springRef = 0.0;  // rad or m (hinge and slide)
   JointLimits limits;  // not on a free joint
+  // the soft model (PhysicsSpec::Soft): the limit rows' and friction row's parameters (unset:
+  // PhysicsSpec::soft) and the distance from a limit at which its row starts to act (m or rad, >= 0)
+  std::optional<SoftParams> limitSoft, frictionSoft;
+  double margin = 0.0;
 };
 
 /// Camera of spatial_v2's showmotion (every field optional; unset fields take the viewer's
@@ -238,13 +327,17 @@ struct TendonSpec {
   std::optional<double> springLength;
   std::optional<std::array<double, 2>> range;  // length limits (m): kept, enforced by the constraint solver
   double frictionloss = 0.0;                   // N: kept, enforced by the constraint solver
+  // the soft model's parameters of its limit and friction rows (unset: PhysicsSpec::soft) and
+  // the limit's margin (m, >= 0)
+  std::optional<SoftParams> limitSoft, frictionSoft;
+  double margin = 0.0;
   double width = 0.003;                        // drawn width (m)
   Vec3 colour = Vec3::Constant(0.5);
   bool spatial() const { return !path.empty() && path.front().kind != Element::Kind::Joint; }
   bool operator==(const TendonSpec& o) const {
     return name == o.name && path == o.path && stiffness == o.stiffness && damping == o.damping &&
            springLength == o.springLength && range == o.range && frictionloss == o.frictionloss && width == o.width &&
-           colour == o.colour;
+           colour == o.colour && limitSoft == o.limitSoft && frictionSoft == o.frictionSoft && margin == o.margin;
   }
 };
 
@@ -344,6 +437,8 @@ struct ModelSpec {
   std::vector<TendonSpec> tendons;
   std::vector<ActuatorSpec> actuators;
   std::vector<ConstraintSpec> constraints;
+  std::vector<EqualitySpec> equalities;  // soft equality constraints (physics Soft only)
+  PhysicsSpec physics;                   // how limits, friction and equalities are enforced
   std::vector<ExternalForceSpec> forces;  // constant external forces
   SimulationSpec simulation;              // default integrator settings
   nlohmann::json baseAppearance = nlohmann::json::array();  // drawing instructions, base coords

@@ -61,6 +61,7 @@ struct SimulatorStatus {
   long steps = 0;            // steps since the last load/reset/setState
   double realTimeFactor = 0.0;  // simulated seconds per wall second over the last ~0.5 s
   std::optional<Divergence> divergence;  // why it paused itself, if it did
+  std::optional<SolverReport> solver;  // the soft constraint solver's last figures (soft physics)
   long commandsApplied = 0;   // commands the thread has applied (see Simulator::commandsSent)
   std::string error;         // a rejected command (e.g. a wrong state size), or the exception
                              // that stopped the simulation ("The simulation stopped: ...")

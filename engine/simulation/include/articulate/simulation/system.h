@@ -50,6 +50,16 @@
 namespace art {
 
 /// Kinetic and potential energy (J).
+/// What the soft constraint solver did in its last evaluation (System::solverReport).
+struct SolverReport {
+  std::string solver;      // "newton", "pgs" or "cg"
+  int iterations = 0;      // of the last solve
+  int rows = 0;            // constraint rows present
+  int active = 0;          // of them, those whose force is not zero
+  double gradient = 0.0;   // MuJoCo's scaled gradient norm at the solution
+  double violation = 0.0;  // the largest equality residual (m, or rad for rotations)
+};
+
 struct EnergySample {
   double kinetic = 0.0, potential = 0.0;
 };
@@ -68,11 +78,15 @@ struct ContactReport {
 /// a rigid link that has no body (a slider-crank actuator's connecting rod and the piston's
 /// travel along its slider axis: a rod).
 struct SegmentReport {
-  enum class Kind { Spring, Damper, Cable, Rod };  // a damper: a spring without stiffness
+  // a damper: a spring without stiffness; an equality: a connect's or weld's two anchor points
+  enum class Kind { Spring, Damper, Cable, Rod, Equality };
   Kind kind = Kind::Spring;
   Vec3 a = Vec3::Zero(), b = Vec3::Zero();  // the two attachment points, world (m)
   double tension = 0.0;  // N, positive pulls the points together (never negative for cables)
   bool slack = false;    // a cable that pulls nothing (tension 0); false for springs
+  // an equality: how far it is from holding (m: the anchors' distance, plus a weld's rotation
+  // error in rad times 0.1 m), and whether it acts now (switched off: drawn, not enforced)
+  double violation = 0.0;
 };
 
 using VecOut = Eigen::Ref<Eigen::VectorXd>;
@@ -166,6 +180,9 @@ class System {
   virtual bool controlsVary() const { return false; }
   /// The actuators' forces at the current state (actuatorSize entries; N or N m).
   virtual Eigen::VectorXd actuatorForces() { return Eigen::VectorXd(); }
+  /// The soft constraint solver's figures of the last evaluation (PhysicsSpec::Soft models;
+  /// soft_constraints.h); none for other systems.
+  virtual std::optional<SolverReport> solverReport() const { return std::nullopt; }
 
   /// Constraint forces lambda at the current state (constraintSize() entries; see the header
   /// comment for the sign and units): the multipliers of the formulation's own constrained
@@ -354,6 +371,7 @@ class TreeSystem : public System {
   EnergySample energy() override;
   double energyDissipated() const override { return m_sim->energyDissipated(); }
   double actuatorWork() const override { return m_sim->actuatorWork(); }
+  std::optional<SolverReport> solverReport() const override;
   int actuatorSize() const override { return m_model->nu(); }
   std::string actuatorName(int i) const override;
   std::optional<std::array<double, 2>> controlRange(int i) const override;
@@ -403,6 +421,8 @@ class TreeSystem : public System {
   std::shared_ptr<const Model> m_model;
   SimulationOptions m_options;
   std::unique_ptr<Simulation> m_sim;
+  // the connects' and welds' anchor pairs at q (segments)
+  void equalitySegments(const Eigen::VectorXd& q, std::vector<SegmentReport>& out);
   Data m_data;  // for bodyPoses
   int m_nc = 0;
   Eigen::VectorXd m_tau;  // constant joint forces (nv)

@@ -1,0 +1,116 @@
+#pragma once
+// MuJoCo's constraint model on a kinematic tree (PhysicsSpec::Soft): equality constraints,
+// joint and tendon friction (frictionloss) and joint and tendon limits as soft constraint rows,
+// solved together as one convex problem, as MuJoCo 2.2.2 computes them ("Computation" chapter;
+// mj_makeConstraint, mj_constraintUpdate, mj_solNewton/PGS/CG).
+//
+// Each row i has a Jacobian row J_i (per velocity variable), a residual pos_i with a margin,
+// its velocity vel_i = J_i qd, an impedance d_i = d(pos_i) from solimp, a reference acceleration
+// aref_i = -b vel_i - k d_i (pos_i - margin_i) from solref, and the regulariser R_i = (1 - d_i) /
+// d_i * A_i, with A_i MuJoCo's approximation of (J H^-1 J')_ii from the inverse weights at q0.
+// The constrained acceleration minimises
+//   1/2 (qacc - qacc0)' H (qacc - qacc0) + sum_i s_i(J_i qacc - aref_i),
+// qacc0 = H^-1 (tau - C) the unconstrained acceleration, s_i = 1/2 jar^2 / R_i for equality
+// rows, the same for limit rows when jar < 0 (else 0), and Huber's function with the force box
+// |f| <= frictionloss for friction rows. The row forces are f_i = -s_i'(jar_i) (a limit's >= 0)
+// and H qacc = tau - C + J' f. The problem is strictly convex: every solver finds the same qacc.
+//
+// Rows come in MuJoCo's order: equalities (connect 3 rows, weld 6, joint and tendon 1),
+// friction on velocity variables then tendons, limits on joints then tendons (a limit's row
+// exists while its distance is below its margin). Spatial models only.
+
+#include <string>
+#include <vector>
+
+#include <Eigen/Cholesky>
+#include <Eigen/Core>
+
+#include "articulate/dynamics/dynamics.h"
+#include "articulate/model/data.h"
+#include "articulate/model/model.h"
+
+namespace art {
+
+/// MuJoCo's mjMINVAL: the floor of the regulariser and of divisions in the soft model.
+inline constexpr double kSoftMinValue = 1e-15;
+
+/// A soft row's kind (MuJoCo's efc_type).
+enum class SoftRowType { Equality, FrictionDof, FrictionTendon, LimitJoint, LimitTendon };
+/// "equality", "friction" or "limit" (the CLI's and the plots' names of the kinds).
+const char* softRowKind(SoftRowType type);
+
+/// A row's state after the solve (MuJoCo's efc_state).
+enum class SoftRowState { Satisfied, Quadratic, LinearNeg, LinearPos };
+
+/// Rows, results and workspaces of the soft constraint model for one Model. The constructor
+/// computes MuJoCo's constants at the model's initial pose q0 (the inverse weights of bodies,
+/// velocity variables and tendons, and the mean of H's diagonal) and sizes every array for the
+/// most rows the model can have; nothing allocates afterwards.
+struct SoftConstraintData {
+  /// Throws std::invalid_argument for a planar model.
+  explicit SoftConstraintData(const Model& model);
+
+  double timestep = 0.002;  // s: a time constant below 2 timestep is raised to it (refsafe)
+  std::vector<char> equalityActive;  // per model.equalities: whether it acts (starts as given)
+
+  // rows of the last softConstraintRows (the first nefc entries of each array)
+  int nefc = 0, ne = 0, nf = 0;  // all rows, equality rows, friction rows
+  std::vector<SoftRowType> type;
+  std::vector<int> id;       // its element: equality, velocity variable, tendon or body (joint) index
+  Eigen::MatrixXd J;         // (capacity x nv)
+  Eigen::VectorXd pos, margin, frictionloss, vel, aref, R, D, diagApprox, imp;
+  // results of the last solve
+  Eigen::VectorXd force;     // row forces f (N, N m; a limit's >= 0)
+  std::vector<SoftRowState> state;
+  Eigen::VectorXd qacc0;     // unconstrained acceleration H^-1 (tau - C) (nv)
+  Eigen::VectorXd qacc;      // constrained acceleration (nv)
+  Eigen::VectorXd qfrcConstraint;  // J' f (nv)
+  int iterations = 0;        // solver iterations of the last solve
+  double gradient = 0.0;     // the last iteration's scaled gradient norm (MuJoCo's)
+  double improvement = 0.0;  // and its scaled cost improvement
+  double cost = 0.0;         // the constraint part of the cost at qacc
+
+  // constants at q0 (MuJoCo's body_invweight0, dof_invweight0, tendon_invweight0, meaninertia)
+  std::vector<double> bodyInvWeight;    // (2 nb): translation, rotation
+  Eigen::VectorXd dofInvWeight;         // (nv)
+  Eigen::VectorXd tendonInvWeight;      // (ntendon)
+  double meanInertia = 1.0;
+
+  // workspaces
+  Eigen::MatrixXd Hs, MinvJt, AR, jp1, jr1, jp2, jr2;
+  Eigen::LLT<Eigen::MatrixXd> llt;
+  Eigen::VectorXd jar, grad, dir, Jdir, Mdir, g0, r0, work, prevGrad, prevMgrad, mgrad;
+  std::vector<double> breaks;  // the line search's breakpoints (capacity 3 rows)
+  Eigen::VectorXd warm;      // the last solve's qacc: the next one starts there when it is better
+  bool warmValid = false;
+};
+
+/// Builds the rows at (q, qd) into `soft` (its J, pos, margin, frictionloss, vel, aref, R, D,
+/// diagApprox, imp; MuJoCo's mj_makeConstraint and mj_referenceConstraint). Runs forward
+/// kinematics and, with tendons, tendonKinematics on `data`. Throws std::invalid_argument on a
+/// size mismatch.
+void softConstraintRows(const Model& model, Data& data, SoftConstraintData& soft, const VecRef& q,
+                        const VecRef& qd);
+
+/// Constrained forward dynamics of the soft model: H and C by crba and rnea at (q, qd) under tau
+/// (N m, N) and fext (dynamics.h), qacc0 = H^-1 (tau - C), the rows at (q, qd), and the
+/// minimiser qacc by model.physics.solver (Newton with an exact line search, PGS on the dual,
+/// or nonlinear conjugate gradients) to model.physics.tolerance within model.physics.iterations.
+/// qacc (rad/s^2, m/s^2) is returned and left in soft.qacc and data.qdd; the row forces in
+/// soft.force, H in data.H (its factor in data.L). Throws std::invalid_argument on a size
+/// mismatch and SingularInertiaError when H is not positive definite.
+const Eigen::VectorXd& softForwardDynamics(const Model& model, Data& data, SoftConstraintData& soft,
+                                           const VecRef& q, const VecRef& qd, const VecRef& tau,
+                                           const ExternalForces* fext = nullptr);
+
+/// Minimises the cost above over qacc for the rows in `soft` and H factorised in `data`
+/// (factorizeMassMatrix), from soft.qacc0, by `solver` with at most `iterations` iterations and
+/// `tolerance`; fills soft.qacc, force, state, qfrcConstraint, iterations, gradient and cost.
+void solveSoftConstraints(const Model& model, const Data& data, SoftConstraintData& soft,
+                          PhysicsSpec::Solver solver, int iterations, double tolerance);
+
+/// The name of row i's element for messages and the CLI: the equality's name (or
+/// "equality N"), the joint's body name, the tendon's name (or "tendon N").
+std::string softRowName(const Model& model, const SoftConstraintData& soft, int row);
+
+}  // namespace art

@@ -1,0 +1,328 @@
+// The solvers of MuJoCo's constraint model (soft_constraints.h): Newton's method with an exact
+// line search (MuJoCo's default), nonlinear conjugate gradients preconditioned by H^-1, both
+// on the primal cost, and projected Gauss-Seidel on the dual; and the constrained forward
+// dynamics that calls them. The cost along a search direction is convex and piecewise
+// quadratic, so the line search finds its minimum exactly: it brackets the zero of the
+// piecewise-linear derivative between the rows' breakpoints, then solves the linear piece.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "articulate/dynamics/soft_constraints.h"
+#include "detail.h"
+
+namespace art {
+
+namespace {
+
+
+bool isOneSided(SoftRowType t) { return t == SoftRowType::LimitJoint || t == SoftRowType::LimitTendon; }
+bool isFriction(SoftRowType t) { return t == SoftRowType::FrictionDof || t == SoftRowType::FrictionTendon; }
+
+// s_i'(x) and s_i''(x) of row i at jar x
+void rowDerivatives(const SoftConstraintData& s, int i, double x, double& d1, double& d2) {
+  const SoftRowType t = s.type[static_cast<std::size_t>(i)];
+  const double D = s.D(i), R = s.R(i), f = s.frictionloss(i);
+  if (isFriction(t)) {
+    if (x <= -R * f) { d1 = -f; d2 = 0; return; }
+    if (x >= R * f) { d1 = f; d2 = 0; return; }
+  } else if (isOneSided(t) && x >= 0) {
+    d1 = 0;
+    d2 = 0;
+    return;
+  }
+  d1 = D * x;
+  d2 = D;
+}
+
+// s_i(x0) - s_i(x1) for row i, without the cancellation of two large costs where both lie in
+// one zone
+double rowDecrease(const SoftConstraintData& s, int i, double x0, double x1) {
+  const SoftRowType t = s.type[static_cast<std::size_t>(i)];
+  const double D = s.D(i), R = s.R(i), f = s.frictionloss(i);
+  const auto zone = [&](double x) {
+    if (isFriction(t)) return x <= -R * f ? -1 : x >= R * f ? 1 : 0;
+    return isOneSided(t) && x >= 0 ? 2 : 0;
+  };
+  const auto cost = [&](double x) {
+    switch (zone(x)) {
+      case -1: return -0.5 * R * f * f - f * x;
+      case 1: return -0.5 * R * f * f + f * x;
+      case 2: return 0.0;
+      default: return 0.5 * D * x * x;
+    }
+  };
+  const int z = zone(x0);
+  if (z != zone(x1)) return cost(x0) - cost(x1);
+  switch (z) {
+    case -1: return f * (x1 - x0);
+    case 1: return f * (x0 - x1);
+    case 2: return 0.0;
+    default: return 0.5 * D * (x0 - x1) * (x0 + x1);
+  }
+}
+
+// MuJoCo's mj_constraintUpdate at jar = s.jar: forces, states and the constraint cost
+double updateRows(SoftConstraintData& s) {
+  double cost = 0;
+  for (int i = 0; i < s.nefc; ++i) {
+    const SoftRowType t = s.type[static_cast<std::size_t>(i)];
+    const double x = s.jar(i), D = s.D(i), R = s.R(i), f = s.frictionloss(i);
+    SoftRowState& st = s.state[static_cast<std::size_t>(i)];
+    if (isFriction(t) && x <= -R * f) {
+      cost += -0.5 * R * f * f - f * x;
+      s.force(i) = f;
+      st = SoftRowState::LinearNeg;
+    } else if (isFriction(t) && x >= R * f) {
+      cost += -0.5 * R * f * f + f * x;
+      s.force(i) = -f;
+      st = SoftRowState::LinearPos;
+    } else if (isOneSided(t) && x >= 0) {
+      s.force(i) = 0;
+      st = SoftRowState::Satisfied;
+    } else {
+      cost += 0.5 * D * x * x;
+      s.force(i) = -D * x;
+      st = SoftRowState::Quadratic;
+    }
+  }
+  return cost;
+}
+
+struct Primal {
+  const Model& m;
+  const Data& d;
+  SoftConstraintData& s;
+  double scale;  // MuJoCo's rescale: 1 / (meaninertia max(1, nv))
+
+  // jar, forces, cost and gradient at s.qacc; returns the total cost
+  double evaluate() {
+    const int n = s.nefc;
+    s.jar.head(n).noalias() = s.J.topRows(n) * s.qacc;
+    s.jar.head(n) -= s.aref.head(n);
+    s.cost = updateRows(s);
+    s.work = s.qacc - s.qacc0;
+    s.grad.noalias() = d.H * s.work;
+    const double gauss = 0.5 * s.work.dot(s.grad);
+    s.qfrcConstraint.noalias() = s.J.topRows(n).transpose() * s.force.head(n);
+    s.grad -= s.qfrcConstraint;
+    return gauss + s.cost;
+  }
+
+  // the derivative and second derivative of the cost along s.dir at step a
+  void along(double a, double dHd, double dHe, double& d1, double& d2) const {
+    d1 = a * dHd + dHe;
+    d2 = dHd;
+    for (int i = 0; i < s.nefc; ++i) {
+      const double jd = s.Jdir(i);
+      if (jd == 0) continue;
+      double r1, r2;
+      rowDerivatives(s, i, s.jar(i) + a * jd, r1, r2);
+      d1 += jd * r1;
+      d2 += jd * jd * r2;
+    }
+  }
+
+  // the exact minimiser of the cost along s.dir from s.qacc (s.jar current)
+  double lineSearch(std::vector<double>& breaks) {
+    const int n = s.nefc;
+    s.Jdir.head(n).noalias() = s.J.topRows(n) * s.dir;
+    s.Mdir.noalias() = d.H * s.dir;
+    const double dHd = s.dir.dot(s.Mdir);
+    decrease = 0;
+    if (!(dHd > 0)) return 0.0;
+    const double dHe = s.Mdir.dot(s.qacc - s.qacc0);
+    breaks.clear();
+    for (int i = 0; i < n; ++i) {
+      const double jd = s.Jdir(i);
+      if (jd == 0) continue;
+      const SoftRowType t = s.type[static_cast<std::size_t>(i)];
+      if (isOneSided(t)) breaks.push_back(-s.jar(i) / jd);
+      if (isFriction(t)) {
+        const double w = s.R(i) * s.frictionloss(i);
+        breaks.push_back((-w - s.jar(i)) / jd);
+        breaks.push_back((w - s.jar(i)) / jd);
+      }
+    }
+    std::sort(breaks.begin(), breaks.end());
+    double d1, d2;
+    // the first breakpoint where the derivative is >= 0
+    std::size_t lo = 0, hi = breaks.size();
+    while (lo < hi) {
+      const std::size_t mid = (lo + hi) / 2;
+      along(breaks[mid], dHd, dHe, d1, d2);
+      if (d1 >= 0) hi = mid;
+      else lo = mid + 1;
+    }
+    // the piece between breaks[lo - 1] and breaks[lo]: evaluate inside it, solve its line
+    double inside;
+    if (breaks.empty()) inside = 0;
+    else if (lo == 0) inside = breaks.front() - 1;
+    else if (lo == breaks.size()) inside = breaks.back() + 1;
+    else inside = 0.5 * (breaks[lo - 1] + breaks[lo]);
+    along(inside, dHd, dHe, d1, d2);
+    double a = inside - d1 / d2;
+    if (lo > 0) a = std::max(a, breaks[lo - 1]);
+    if (lo < breaks.size()) a = std::min(a, breaks[lo]);
+    // the cost's decrease from 0 to a, term by term
+    decrease = -(a * dHe + 0.5 * a * a * dHd);
+    for (int i = 0; i < n; ++i)
+      if (s.Jdir(i) != 0) decrease += rowDecrease(s, i, s.jar(i), s.jar(i) + a * s.Jdir(i));
+    return a;
+  }
+  double decrease = 0;  // the last line search's decrease of the cost
+};
+
+void newtonDirection(const Model& m, const Data& d, SoftConstraintData& s) {
+  (void)m;
+  s.Hs = d.H;
+  for (int i = 0; i < s.nefc; ++i)
+    if (s.state[static_cast<std::size_t>(i)] == SoftRowState::Quadratic)
+      s.Hs.selfadjointView<Eigen::Lower>().rankUpdate(s.J.row(i).transpose(), s.D(i));
+  s.llt.compute(s.Hs);  // the lower triangle
+  s.dir = -s.grad;
+  s.llt.solveInPlace(s.dir);
+}
+
+void primalSolve(const Model& m, const Data& d, SoftConstraintData& s, bool newton, int iterations,
+                 double tolerance) {
+  Primal p{m, d, s, 1.0 / (s.meanInertia * std::max(1, m.nv()))};
+  std::vector<double>& breaks = s.breaks;
+  // start at the better of qacc0 and the last solution
+  s.qacc = s.qacc0;
+  double cost = p.evaluate();
+  if (s.warmValid) {
+    s.qacc.swap(s.warm);
+    const double warmCost = p.evaluate();
+    if (warmCost < cost) {
+      cost = warmCost;
+    } else {
+      s.qacc = s.qacc0;
+      cost = p.evaluate();
+    }
+  }
+  s.iterations = 0;
+  s.improvement = 0;
+  s.gradient = p.scale * s.grad.norm();
+  if (s.nefc == 0) return;
+  if (!newton) {
+    s.mgrad = s.grad;
+    solveMassMatrix(m, d, s.mgrad);
+    s.dir = -s.mgrad;
+  }
+  for (int it = 0; it < iterations; ++it) {
+    if (newton) newtonDirection(m, d, s);
+    const double a = p.lineSearch(breaks);
+    if (a == 0.0 && it > 0) break;
+    // a step below rounding of qacc: converged as far as doubles resolve (a tolerance of 0
+    // would otherwise run every iteration on rounding noise)
+    const bool negligible = std::abs(a) * s.dir.norm() <= 1e-15 * (1 + s.qacc.norm());
+    s.qacc += a * s.dir;
+    if (!newton) {
+      s.prevGrad = s.grad;
+      s.prevMgrad = s.mgrad;
+    }
+    cost = p.evaluate();
+    if (p.decrease < 0) {
+      // a direction that rounding alone made (its slope is below what the cost resolves): the
+      // exact search along it can step the wrong way; keep the better point and stop
+      s.qacc -= a * s.dir;
+      cost = p.evaluate();
+      break;
+    }
+    s.iterations = it + 1;
+    s.improvement = p.scale * p.decrease;
+    s.gradient = p.scale * s.grad.norm();
+    if (s.improvement < tolerance || s.gradient < tolerance || negligible) break;
+    if (!newton) {  // Polak-Ribiere, preconditioned by H^-1
+      s.mgrad = s.grad;
+      solveMassMatrix(m, d, s.mgrad);
+      const double beta =
+          std::max(0.0, s.grad.dot(s.mgrad - s.prevMgrad) / std::max(kSoftMinValue, s.prevGrad.dot(s.prevMgrad)));
+      s.dir = -s.mgrad + beta * s.dir;
+    }
+  }
+}
+
+// projected Gauss-Seidel on the dual: min 1/2 f' AR f + f' (J qacc0 - aref) over the boxes
+void pgsSolve(const Model& m, const Data& d, SoftConstraintData& s, int iterations, double tolerance) {
+  const int n = s.nefc;
+  s.iterations = 0;
+  s.improvement = 0;
+  s.qacc = s.qacc0;
+  if (n == 0) {
+    s.qfrcConstraint.setZero();
+    s.gradient = 0;
+    s.cost = 0;
+    return;
+  }
+  for (int i = 0; i < n; ++i) {
+    s.work = s.J.row(i).transpose();
+    solveMassMatrix(m, d, s.work);
+    s.MinvJt.col(i) = s.work;
+  }
+  auto AR = s.AR.topLeftCorner(n, n);
+  AR.noalias() = s.J.topRows(n) * s.MinvJt.leftCols(n);
+  AR.diagonal() += s.R.head(n);
+  s.r0.head(n).noalias() = s.J.topRows(n) * s.qacc0;
+  s.r0.head(n) -= s.aref.head(n);
+  auto f = s.force.head(n);
+  f.setZero();
+  const double scale = 1.0 / (s.meanInertia * std::max(1, m.nv()));
+  for (int it = 0; it < iterations; ++it) {
+    // each coordinate step lowers the dual cost by -(g delta + 1/2 AR_ii delta^2): summed, the
+    // sweep's improvement without the cancellation of two large costs subtracted
+    double improvement = 0;
+    for (int i = 0; i < n; ++i) {
+      const double g = AR.row(i).dot(f) + s.r0(i);
+      double fi = f(i) - g / AR(i, i);
+      const SoftRowType t = s.type[static_cast<std::size_t>(i)];
+      if (isOneSided(t)) fi = std::max(0.0, fi);
+      if (isFriction(t)) fi = std::clamp(fi, -s.frictionloss(i), s.frictionloss(i));
+      const double delta = fi - f(i);
+      improvement -= g * delta + 0.5 * AR(i, i) * delta * delta;
+      f(i) = fi;
+    }
+    s.iterations = it + 1;
+    s.improvement = scale * improvement;
+    if (s.improvement < tolerance) break;
+  }
+  s.qacc.noalias() = s.qacc0 + s.MinvJt.leftCols(n) * f;
+  s.qfrcConstraint.noalias() = s.J.topRows(n).transpose() * f;
+  // the states and the primal cost at the solution, for reports
+  s.jar.head(n).noalias() = s.J.topRows(n) * s.qacc;
+  s.jar.head(n) -= s.aref.head(n);
+  s.Jdir.head(n) = f;  // updateRows writes the primal forces; PGS's are the dual's
+  s.cost = updateRows(s);
+  f = s.Jdir.head(n);
+  s.work = s.qacc - s.qacc0;
+  s.grad.noalias() = d.H * s.work;
+  s.grad -= s.qfrcConstraint;
+  s.gradient = scale * s.grad.norm();
+}
+
+}  // namespace
+
+void solveSoftConstraints(const Model& m, const Data& d, SoftConstraintData& s, PhysicsSpec::Solver solver,
+                          int iterations, double tolerance) {
+  if (solver == PhysicsSpec::Solver::PGS) pgsSolve(m, d, s, iterations, tolerance);
+  else primalSolve(m, d, s, solver == PhysicsSpec::Solver::Newton, iterations, tolerance);
+  s.warm = s.qacc;
+  s.warmValid = true;
+}
+
+const Eigen::VectorXd& softForwardDynamics(const Model& m, Data& d, SoftConstraintData& s, const VecRef& q,
+                                           const VecRef& qd, const VecRef& tau, const ExternalForces* fext) {
+  detail::checkSize("softForwardDynamics", "tau", tau.size(), m.nv());
+  softConstraintRows(m, d, s, q, qd);
+  biasForces(m, d, q, qd, fext);
+  crba(m, d, q);
+  factorizeMassMatrix(m, d);
+  s.qacc0 = tau - d.C;
+  solveMassMatrix(m, d, s.qacc0);
+  solveSoftConstraints(m, d, s, m.physics.solver, m.physics.iterations, m.physics.tolerance);
+  d.qdd = s.qacc;
+  return d.qdd;
+}
+
+}  // namespace art
