@@ -119,7 +119,7 @@ class TestMjcf : public QObject {
     const BodyPointMotion origin = bodyPointMotion(m, d, 2, -pos, q, qd);
     QVERIFY2((origin.position - (centre - turn * pos)).norm() < 1e-15, qPrintable(QString::number((origin.position - (centre - turn * pos)).norm())));
     QVERIFY((bodyPointMotion(m, d, 2, Vec3::Zero(), q, qd).position - centre).norm() < 1e-15);
-    // the joint equality: q_b - ref_b = 0.1 + 2 (q_a - ref_a), a soft row (test_soft_mujoco.cpp)
+    // the joint equality: q_b - ref_b = 0.1 + 2 (q_a - ref_a), a soft row (test_mjcf_mujoco.cpp)
     QVERIFY(spec.constraints.empty());
     QCOMPARE(spec.equalities.size(), std::size_t{1});
     const EqualitySpec& c = spec.equalities[0];

@@ -430,7 +430,11 @@ class TestRigidBody : public QObject {
   // (an ideal rigid contact, rho = 0, lets a cylinder roll or wobble on its rim for ever)
   void comesToRest_data() {
     QTest::addColumn<double>("height");
+#ifndef ARTICULATE_SANITIZED
+    // 4.5 million steps each: under the sanitizers (CI's asan stage) 40 s a row, where the one
+    // row below runs the same code
     QTest::newRow("from standing on a cap") << 0.045;
+#endif
     QTest::newRow("dropped from 0.1 m") << 0.1;
   }
   void comesToRest() {

@@ -7,6 +7,10 @@
 
 #include "articulate/dynamics/dynamics.h"
 
+namespace art {
+struct SoftConstraintData;
+}
+
 namespace art::detail {
 
 /// MuJoCo's mjMINVAL: the smallest divisor its formulas allow (actuation, wrapping).
@@ -204,6 +208,10 @@ inline typename A::Vec bodyExternalForce(const Workspace<A>& w, const ExternalFo
 /// angular velocity (world axes). Either may be null; body -1 (the base) gives zeros.
 void frameJacobian(const Model& m, const Data& d, int body, const Vec3& p, Eigen::MatrixXd* Jp,
                    Eigen::MatrixXd* Jr);
+
+/// softConstraintRows (soft_constraints.h) with the kinematics (X0) of q already in `d`, as
+/// crba leaves them: softForwardDynamics runs crba first and saves a pass.
+void softRowsAtKinematics(const Model& m, Data& d, SoftConstraintData& s, const VecRef& q, const VecRef& qd);
 
 /// A spatial model's body pose from the kinematics in `d`: rotation (body to world) and origin;
 /// the identity for body -1 (the base).

@@ -351,9 +351,13 @@ SoftConstraintData::SoftConstraintData(const Model& model) {
 void softConstraintRows(const Model& m, Data& d, SoftConstraintData& s, const VecRef& q, const VecRef& qd) {
   detail::checkSize("softConstraintRows", "q", q.size(), m.nq());
   detail::checkSize("softConstraintRows", "qd", qd.size(), m.nv());
+  forwardKinematics(m, d, q);
+  detail::softRowsAtKinematics(m, d, s, q, qd);
+}
+
+void detail::softRowsAtKinematics(const Model& m, Data& d, SoftConstraintData& s, const VecRef& q, const VecRef& qd) {
   s.nefc = s.ne = s.nf = 0;
   const PhysicsSpec& ph = m.physics;
-  forwardKinematics(m, d, q);
   if (!m.tendons.empty()) tendonKinematics(m, d, q, qd);
   if (ph.equality) equalityRows(m, d, s, q);
   if (ph.frictionloss) frictionRows(m, d, s);

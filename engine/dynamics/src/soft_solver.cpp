@@ -314,9 +314,10 @@ void solveSoftConstraints(const Model& m, const Data& d, SoftConstraintData& s, 
 const Eigen::VectorXd& softForwardDynamics(const Model& m, Data& d, SoftConstraintData& s, const VecRef& q,
                                            const VecRef& qd, const VecRef& tau, const ExternalForces* fext) {
   detail::checkSize("softForwardDynamics", "tau", tau.size(), m.nv());
-  softConstraintRows(m, d, s, q, qd);
+  detail::checkSize("softForwardDynamics", "qd", qd.size(), m.nv());
+  crba(m, d, q);  // also the kinematics (X0) the rows read
+  detail::softRowsAtKinematics(m, d, s, q, qd);
   biasForces(m, d, q, qd, fext);
-  crba(m, d, q);
   factorizeMassMatrix(m, d);
   s.qacc0 = tau - d.C;
   solveMassMatrix(m, d, s.qacc0);
