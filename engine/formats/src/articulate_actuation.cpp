@@ -20,25 +20,37 @@ constexpr std::array<const char*, 4> kDynamics = {"none", "integrator", "filter"
 constexpr std::array<const char*, 3> kGains = {"fixed", "affine", "muscle"};
 constexpr std::array<const char*, 3> kBiases = {"none", "affine", "muscle"};
 
-ojson siteRef(const ModelSpec& s, int site) {
-  const std::string& name = s.sites[static_cast<std::size_t>(site)].name;
-  if (name.empty()) return site;
+// element k of `items` (sites, tendons) as a file refers to it: its name, or its index when it
+// has none
+template <class T>
+ojson namedRef(const std::vector<T>& items, int k) {
+  const std::string& name = items[static_cast<std::size_t>(k)].name;
+  if (name.empty()) return k;
   return name;
 }
 
-int resolveSite(JsonReader& rd, const json& j, const ModelSpec& out, const std::string& path) {
+// the index of the element of `items` that `j` (a name or an index) refers to; -2 after a failure
+// naming `path` and the kind `what` ("site", "tendon")
+template <class T>
+int resolveNamed(JsonReader& rd, const json& j, const std::vector<T>& items, const std::string& path, const char* what) {
   if (j.is_number_integer()) {
     const auto k = j.get<long long>();
-    if (k >= 0 && k < static_cast<long long>(out.sites.size())) return static_cast<int>(k);
-    rd.fail(path, "is not the index of a site");
+    if (k >= 0 && k < static_cast<long long>(items.size())) return static_cast<int>(k);
+    rd.fail(path, std::string("is not the index of a ") + what);
     return -2;
   }
   std::string name;
   if (!rd.string(j, path, name)) return -2;
-  for (std::size_t k = 0; k < out.sites.size(); ++k)
-    if (!name.empty() && out.sites[k].name == name) return static_cast<int>(k);
-  rd.fail(path, "'" + name + "' is not a site of the model");
+  for (std::size_t k = 0; k < items.size(); ++k)
+    if (!name.empty() && items[k].name == name) return static_cast<int>(k);
+  rd.fail(path, "'" + name + "' is not a " + what + " of the model");
   return -2;
+}
+
+ojson siteRef(const ModelSpec& s, int site) { return namedRef(s.sites, site); }
+
+int resolveSite(JsonReader& rd, const json& j, const ModelSpec& out, const std::string& path) {
+  return resolveNamed(rd, j, out.sites, path, "site");
 }
 
 ojson range(const std::array<double, 2>& r) { return ojson::array({r[0], r[1]}); }
@@ -158,25 +170,10 @@ bool readElement(JsonReader& rd, const json& j, const std::string& p, const std:
 
 }  // namespace
 
-ojson tendonRef(const ModelSpec& s, int tendon) {
-  const std::string& name = s.tendons[static_cast<std::size_t>(tendon)].name;
-  if (name.empty()) return tendon;
-  return name;
-}
+ojson tendonRef(const ModelSpec& s, int tendon) { return namedRef(s.tendons, tendon); }
 
 int resolveTendon(JsonReader& rd, const json& j, const ModelSpec& out, const std::string& path) {
-  if (j.is_number_integer()) {
-    const auto k = j.get<long long>();
-    if (k >= 0 && k < static_cast<long long>(out.tendons.size())) return static_cast<int>(k);
-    rd.fail(path, "is not the index of a tendon");
-    return -2;
-  }
-  std::string name;
-  if (!rd.string(j, path, name)) return -2;
-  for (std::size_t k = 0; k < out.tendons.size(); ++k)
-    if (!name.empty() && out.tendons[k].name == name) return static_cast<int>(k);
-  rd.fail(path, "'" + name + "' is not a tendon of the model");
-  return -2;
+  return resolveNamed(rd, j, out.tendons, path, "tendon");
 }
 
 ojson tendonsJson(const ModelSpec& s) {
