@@ -65,6 +65,9 @@ CLI::App* addDynamicsCommand(CLI::App& app, DynamicsArgs& a) {
   cmd->add_option("--solver", a.solver, "soft physics: the constraint solver, newton, pgs or cg (default: the model's)");
   cmd->add_option("--iterations", a.iterations, "soft physics: the solver's iterations (default: the model's)");
   cmd->add_option("--tolerance", a.tolerance, "soft physics: the solver's tolerance (default: the model's)");
+  cmd->add_option("--eq-active", a.eqActive,
+                  "soft physics: which equalities act, 1 or 0 each in the model's order, as MuJoCo's eq_active "
+                  "(default: the model's)");
   cmd->add_flag("--json", a.json, "print JSON (default: text)");
   return cmd;
 }
@@ -115,12 +118,24 @@ int runDynamicsCommand(const DynamicsArgs& a) {
   Eigen::VectorXd qacc = qdd;
   nlohmann::ordered_json rows = nlohmann::ordered_json::array();
   nlohmann::ordered_json solverInfo;
+  if (!a.eqActive.empty() && !model.soft)
+    throw std::invalid_argument("--eq-active: " + a.model + " has no equality constraints (they need soft physics)");
   if (model.soft) {
     SoftConstraintData soft(model);
     soft.timestep = lm->spec.simulation.dt;
     PhysicsSpec::Solver solver = model.physics.solver;
     if (!a.solver.empty() && !parseSolver(a.solver, solver))
       throw std::invalid_argument("--solver must be newton, pgs or cg, got '" + a.solver + "'");
+    if (!a.eqActive.empty()) {
+      Eigen::VectorXd given(static_cast<Eigen::Index>(model.equalities.size()));
+      for (std::size_t k = 0; k < model.equalities.size(); ++k) given(static_cast<Eigen::Index>(k)) = model.equalities[k].active;
+      given = numbers(a.eqActive, given, "--eq-active");
+      for (Eigen::Index k = 0; k < given.size(); ++k) {
+        if (given(k) != 0 && given(k) != 1)
+          throw std::invalid_argument("--eq-active: each switch is 1 (acts) or 0 (off), got " + text(given(k)));
+        soft.equalityActive[static_cast<std::size_t>(k)] = given(k) != 0;
+      }
+    }
     softConstraintRows(model, data, soft, q, qd);
     biasForces(model, data, q, qd);
     crba(model, data, q);
@@ -146,7 +161,8 @@ int runDynamicsCommand(const DynamicsArgs& a) {
                       {"force", soft.force(r)},
                       {"state", kStates[static_cast<int>(soft.state[static_cast<std::size_t>(r)])]}});
     }
-    solverInfo = {{"solver", solverName(solver)},
+    solverInfo = {{"eq_active", std::vector<int>(soft.equalityActive.begin(), soft.equalityActive.end())},
+                  {"solver", solverName(solver)},
                   {"iterations", soft.iterations},
                   {"gradient", soft.gradient},
                   {"improvement", soft.improvement}};

@@ -14,6 +14,7 @@ struct DynamicsArgs {
   std::string solver;       // soft physics: "newton", "pgs" or "cg" (empty: the model's)
   int iterations = 0;       // soft physics: > 0 overrides the model's
   double tolerance = -1.0;  // soft physics: >= 0 overrides the model's
+  std::string eqActive;     // soft physics: "1,0,..." one switch per equality (empty: the model's)
 };
 
 /// Loads a model file as loadDocument does, a URDF with the base `base` ("auto", "fixed" or

@@ -61,23 +61,30 @@ QString label(const ModelSpec& spec, const ActuatorSpec& a, Eigen::Index k) {
 
 }  // namespace
 
-ControlsPanel::ControlsPanel(QWidget* parent) : QWidget(parent) {
-  auto* outer = new QVBoxLayout(this);
+QWidget* addNoteAndRows(QWidget* panel, const QString& note, QLabel*& noteLabel) {
+  auto* outer = new QVBoxLayout(panel);
   outer->setContentsMargins(4, 4, 4, 4);
-  m_note = new QLabel(tr("This model has no actuators. MJCF files bring theirs; a URDF's transmissions and "
-                         "Simulation > Add Servos will add some."),
-                      this);
-  m_note->setWordWrap(true);
-  outer->addWidget(m_note);
-  auto* scroll = new QScrollArea(this);
+  noteLabel = new QLabel(note, panel);
+  noteLabel->setWordWrap(true);
+  outer->addWidget(noteLabel);
+  auto* scroll = new QScrollArea(panel);
   scroll->setWidgetResizable(true);
   scroll->setFrameShape(QFrame::NoFrame);
-  m_inner = new QWidget(scroll);
+  auto* inner = new QWidget(scroll);
+  scroll->setWidget(inner);
+  outer->addWidget(scroll, 1);
+  return inner;
+}
+
+ControlsPanel::ControlsPanel(QWidget* parent) : QWidget(parent) {
+  m_inner = addNoteAndRows(this,
+                           tr("This model has no actuators. MJCF files bring theirs; a URDF's transmissions and "
+                              "Simulation > Add Servos will add some."),
+                           m_note);
+  auto* outer = qobject_cast<QVBoxLayout*>(layout());
   m_grid = new QGridLayout(m_inner);
   m_grid->setContentsMargins(0, 0, 0, 0);
   m_grid->setColumnStretch(1, 1);
-  scroll->setWidget(m_inner);
-  outer->addWidget(scroll, 1);
   m_zero = new QPushButton(tr("Zero all"), this);
   m_zero->setToolTip(tr("Sets every control to zero (or the nearest end of a range without zero)"));
   connect(m_zero, &QPushButton::clicked, this, &ControlsPanel::zeroAll);

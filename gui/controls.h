@@ -31,6 +31,11 @@ struct ModelSpec;
 
 namespace art::gui {
 
+/// The layout of a dock panel of rows (the Controls and Equality docks): a vertical layout on
+/// `panel` holding a wrapped note (`noteLabel`: what the panel says while it has no rows), then
+/// a frameless scroll area; returns the widget inside the scroll area, for the rows.
+QWidget* addNoteAndRows(QWidget* panel, const QString& note, QLabel*& noteLabel);
+
 class ControlsPanel : public QWidget {
   Q_OBJECT
  public:

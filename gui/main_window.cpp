@@ -25,6 +25,7 @@
 #include "articulate/simulation/recording.h"
 #include "import_report.h"
 #include "controls.h"
+#include "equalities.h"
 #include "joint_sliders.h"
 #include "keyframes.h"
 #include "link_options.h"
@@ -149,6 +150,16 @@ void MainWindow::createDocks() {
     m_playback->setControls(ctrl);
     if (m_playback->following() || m_playback->time() >= m_playback->endTime()) showControls();
   });
+  // equality constraints switched on and off, recorded with the motion (equalities.h)
+  auto* equalityDock = new QDockWidget(tr("Equality"), this);
+  equalityDock->setObjectName("equalityDock");
+  m_equalityPanel = new EqualityPanel(equalityDock);
+  equalityDock->setWidget(m_equalityPanel);
+  addDockWidget(Qt::LeftDockWidgetArea, equalityDock);
+  connect(m_equalityPanel, &EqualityPanel::equalitiesEdited, this, [this](const std::vector<char>& active) {
+    m_playback->setEqualities(active);
+    showFrame();  // the anchors' drawing and F2 follow at once
+  });
   // keyframes: named states kept in the model (keyframes.h)
   auto* keyframes = new QDockWidget(tr("Keyframes"), this);
   keyframes->setObjectName("keyframesDock");
@@ -173,6 +184,7 @@ void MainWindow::createDocks() {
   // full height
   tabifyDockWidget(properties, joints);
   tabifyDockWidget(properties, controls);
+  tabifyDockWidget(properties, equalityDock);
   tabifyDockWidget(properties, keyframes);
   properties->raise();
   // first-run sizes (a remembered layout replaces them): the view gets most of the window

@@ -39,6 +39,7 @@ class ModelTreePanel;
 class PropertiesPanel;
 class LinkOptionsForm;
 class ControlsPanel;
+class EqualityPanel;
 class JointSlidersPanel;
 class KeyframesPanel;
 class ImportReportPanel;
@@ -216,6 +217,7 @@ class MainWindow : public QMainWindow {
   PlotsPanel* plots() const { return m_plots; }
   JointSlidersPanel* jointSliders() const { return m_joints; }
   ControlsPanel* controlsPanel() const { return m_controlsPanel; }
+  EqualityPanel* equalityPanel() const { return m_equalityPanel; }
   /// Simulation > Add Servos: a position servo (servos.h, kServoFrequency) on every joint
   /// without a drive, holding the shown pose, as one undoable edit; returns how many (0 with a
   /// message when there is nothing to add or no tree).
@@ -345,6 +347,8 @@ class MainWindow : public QMainWindow {
   std::unique_ptr<System> m_probe;    // the force overlays' evaluations (computeFrame)
   /// The Controls dock at the shown time: the controls then in force and the actuators' forces.
   void showControls();
+  /// The Equality dock at the shown time: the switches then in force, which the probe takes.
+  void showEqualities();
   /// The Plots dock's actuator and tendon quantities (ctrl, force, act, length), for a tree.
   void setActuationPlots();
   std::vector<BodyPose> m_poses;
@@ -360,6 +364,7 @@ class MainWindow : public QMainWindow {
   PlotsPanel* m_plots = nullptr;
   JointSlidersPanel* m_joints = nullptr;
   ControlsPanel* m_controlsPanel = nullptr;  // the actuators' controls (controls.h)
+  EqualityPanel* m_equalityPanel = nullptr;  // the equality constraints' switches (equalities.h)
   KeyframesPanel* m_keyframes = nullptr;
   ImportReportPanel* m_report = nullptr;
   QDockWidget* m_reportDock = nullptr;

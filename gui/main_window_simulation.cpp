@@ -13,6 +13,7 @@
 #include "articulate/formats/controls.h"
 #include "articulate/simulation/recording.h"
 #include "controls.h"
+#include "equalities.h"
 #include "frame.h"
 #include "joint_sliders.h"
 #include "playback.h"
@@ -35,6 +36,9 @@ void MainWindow::startTimeline() {
   for (int i = 0; i < m_display->velocitySize(); ++i) velocities.push_back(m_display->velocityName(i));
   for (int i = 0; i < m_display->constraintSize(); ++i)
     constraints.push_back("lambda[" + std::to_string(i) + "] " + m_display->constraintName(i));
+  // the soft model's forces follow, one per row the model can have (System::softForceName)
+  for (int i = 0; i < m_display->softForceSize(); ++i)
+    constraints.push_back("lambda[" + std::to_string(constraints.size()) + "] " + m_display->softForceName(i));
   // a tree whose joints dissipate (damping, stops, friction), or a recording of one, plots the
   // energy dissipated and the total plus it beside the energies
   bool dissipative = m_model->motion && m_model->motion->dissipated.size();
@@ -56,6 +60,7 @@ void MainWindow::startTimeline() {
   }
   m_plots->setRecording(&m_playback->recording());
   m_controlsPanel->setModel(simulatesTree() || (m_model->motion && !m_rigid && !m_structure) ? m_model->spec : ModelSpec{});
+  m_equalityPanel->setModel(simulatesTree() ? m_model->spec : ModelSpec{});
   updateIntegratorMenu();
 }
 
@@ -175,6 +180,16 @@ void MainWindow::showControls() {
   m_controlsPanel->setShown(ctrl, force);
 }
 
+void MainWindow::showEqualities() {
+  if (!m_probe || m_probe->equalitySize() == 0 || m_equalityPanel->rowCount() != m_probe->equalitySize()) return;
+  const double t = m_playback->time();
+  // at the live end the switches set last (the simulation's), elsewhere those then in force
+  const bool atLiveEnd = m_playback->live() && (m_playback->following() || t >= m_playback->endTime());
+  m_equalityPanel->setShown(atLiveEnd ? m_playback->equalities() : m_playback->equalitiesAt(t));
+  // the probe draws and reports what simulated then
+  m_probe->setEqualityActive(m_equalityPanel->active());
+}
+
 void MainWindow::computeState(const Eigen::VectorXd& q, const Eigen::VectorXd& qd) {
   // playback and scrubbing too: everything comes from the shown state, not the simulation's,
   // and the mouse's pull from the recording (live: the pull the mouse makes now)
@@ -250,6 +265,14 @@ QString MainWindow::statusOverlayText() {
                    .arg(st.solver->active)
                    .arg(st.solver->rows)
             << tr("residual %1, equality error %2").arg(st.solver->gradient, 0, 'g', 2).arg(st.solver->violation, 0, 'g', 2);
+    // equalities switched off in the Equality dock
+    QStringList off;
+    const std::vector<char>& active = m_equalityPanel->active();
+    for (std::size_t k = 0; k < active.size() && k < m_model->spec.equalities.size(); ++k)
+      if (!active[k])
+        off << (m_model->spec.equalities[k].name.empty() ? tr("equality %1").arg(k)
+                                                          : QString::fromStdString(m_model->spec.equalities[k].name));
+    if (!off.isEmpty()) lines << tr("switched off: %1").arg(off.join(", "));
   } else if (m_playback->hasTimeline()) {
     lines << tr("recorded, speed x%1").arg(m_playback->speed(), 0, 'g', 3);
   }
@@ -285,6 +308,7 @@ void MainWindow::showFrame() {
     }
   }
   showControls();  // first: it sets the probe's controls and activations, which the tendons show
+  showEqualities();  // and the equality switches, which the anchors' drawing shows
   showState(m_playback->q(), m_playback->qd());
   m_plots->setCursor(m_playback->time());
   if (m_playback->simulating()) m_plots->setRecording(&m_playback->recording());  // it grew (redraws at most 5 times a second)

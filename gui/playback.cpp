@@ -81,12 +81,13 @@ void Playback::setSimulation(std::unique_ptr<System> system) {
   m_live = true;
   m_recording =
       Recording(system->positionSize(), system->velocitySize(), system->constraintSize(),
-                system->auxiliarySize());
+                system->auxiliarySize(), system->softForceSize());
   m_recording.setQuaternionBlocks(system->quaternionBlocks());
   m_q = system->positions();
   m_qd = system->velocities();
   m_perturbation.reset();  // a loaded system starts without one
   m_controls = system->controls();  // and with the model's initial controls
+  m_equalities = m_initialEqualities = system->equalityActive();  // and the model's equalities
   m_generation = sim->load(std::move(system));
   sim->setSpeed(speed());
   sim->setUnpaced(m_unpaced);
@@ -209,6 +210,7 @@ void Playback::resumeFromHere() {
   m_generation = m_simulator->setState(t, q, qd, w, dissipated, work);
   logPerturbation(t);
   resumeControls(t);
+  resumeEqualities(t);
   m_reportedProblem = false;
   m_time = t;
   m_follow = true;
@@ -221,6 +223,7 @@ void Playback::restart() {
   m_generation = m_simulator->reset();
   m_recording.clear();
   resumeControls(0.0);  // the controls set last act from the start again
+  resumeEqualities(0.0);  // and the equalities as switched last
   m_reportedProblem = false;
   m_playing = false;
   m_follow = true;
@@ -302,6 +305,7 @@ void Playback::sendState(double t, const Eigen::VectorXd& q, const Eigen::Vector
   m_generation = m_simulator->setState(t, q, qd, w, before.dissipated, before.work);
   logPerturbation(t);
   resumeControls(t);
+  resumeEqualities(t);
   m_reportedProblem = false;
   m_time = t;
   m_q = q;
@@ -341,14 +345,35 @@ void Playback::resumeControls(double t) {
   if (m_recording.controls().empty() || t >= m_recording.controls().back().time) m_recording.setControls(t, m_controls);
 }
 
+void Playback::setEqualities(const std::vector<char>& active) {
+  if (!m_live || active.size() != m_equalities.size()) return;
+  m_equalities = active;
+  simulator()->setEqualities(active);
+}
+
+std::vector<char> Playback::equalitiesAt(double t) const {
+  std::vector<char> e = m_recording.equalitiesAt(t);
+  if (e.size() == m_initialEqualities.size()) return e;
+  return m_initialEqualities;  // none logged yet: the timeline's first
+}
+
+void Playback::resumeEqualities(double t) {
+  if (m_equalities.empty()) return;
+  // those in force at t; a timeline started afresh (restart) keeps those set last
+  if (!m_recording.empty()) m_equalities = equalitiesAt(t);
+  m_simulator->setEqualities(m_equalities);
+  if (m_recording.equalities().empty() || t >= m_recording.equalities().back().time)
+    m_recording.setEqualities(t, m_equalities);
+}
+
 void Playback::takeSnapshots() {
   while (m_simulator->takeSnapshots(m_batch)) {
     if (m_batch.generation != m_generation || m_batch.nq != m_recording.positionSize() ||
         m_batch.nv != m_recording.velocitySize() || m_batch.nc != m_recording.constraintSize() ||
-        m_batch.nw != m_recording.auxiliarySize())
+        m_batch.nw != m_recording.auxiliarySize() || m_batch.ns != m_recording.softForceSize())
       continue;
     const double limit = m_limitBytes / double(Recording::bytesPerSample(
-                                            m_batch.nq, m_batch.nv, m_batch.nc, m_batch.nw));
+                                            m_batch.nq, m_batch.nv, m_batch.nc, m_batch.nw, m_batch.ns));
     if (double(m_recording.size() + m_batch.size()) > limit) {
       m_simulator->pause();
       m_playing = false;
@@ -362,7 +387,7 @@ void Playback::takeSnapshots() {
       if (m_recording.empty() || m_batch.time(k) >= m_recording.endTime())
         m_recording.append(m_batch.time(k), m_batch.q(k), m_batch.qd(k), m_batch.kinetic(k),
                            m_batch.potential(k), m_batch.lambda(k), m_batch.auxiliary(k),
-                           m_batch.dissipated(k), m_batch.work(k));
+                           m_batch.dissipated(k), m_batch.work(k), m_batch.softForces(k));
     // the mouse's pull, as the thread applied it: part of the recorded motion
     for (const PerturbationChange& c : m_batch.perturbations)
       if (m_recording.perturbations().empty() || c.time >= m_recording.perturbations().back().time)
@@ -371,6 +396,10 @@ void Playback::takeSnapshots() {
     for (const ControlChange& c : m_batch.controls)
       if (m_recording.controls().empty() || c.time >= m_recording.controls().back().time)
         m_recording.setControls(c.time, c.ctrl);
+    // and the equality switches
+    for (const EqualityChange& c : m_batch.equalities)
+      if (m_recording.equalities().empty() || c.time >= m_recording.equalities().back().time)
+        m_recording.setEqualities(c.time, c.active);
   }
 }
 

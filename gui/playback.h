@@ -113,6 +113,18 @@ class Playback : public QObject {
   /// The controls in force at time t: the recording's (Recording::controlsAt), else those set
   /// last (live), else empty.
   Eigen::VectorXd controlsAt(double t) const;
+  /// Live: switches the equality constraints (one per System::equalitySize, 1 acting;
+  /// Simulator::setEqualities), felt from the next step on and recorded with the time they took
+  /// effect. Does nothing on an animation or for another size; a new timeline starts with the
+  /// model's own (EqualitySpec::active), going on from an earlier time (resume from here, a
+  /// pose set there) brings back the switches in force then, and Restart keeps those set last
+  /// (as it keeps the controls).
+  void setEqualities(const std::vector<char>& active);
+  /// The switches set last (live timelines; one per equality, else empty).
+  const std::vector<char>& equalities() const { return m_equalities; }
+  /// The switches in force at time t: the recording's (Recording::equalitiesAt), else those
+  /// the timeline started with (the model's). Restart keeps those set last.
+  std::vector<char> equalitiesAt(double t) const;
 
  public slots:
   /// Plays: a live timeline runs the simulation too; at the end of an animation it rewinds
@@ -184,6 +196,8 @@ class Playback : public QObject {
   void logPerturbation(double t);
   /// Going on from time t: the controls in force there act again (and are logged at t).
   void resumeControls(double t);
+  /// Likewise the equality switches.
+  void resumeEqualities(double t);
 
   Simulator* simulator();
   std::unique_ptr<Simulator> m_simulator;  // created on the first live timeline
@@ -195,6 +209,8 @@ class Playback : public QObject {
 
   std::optional<Perturbation> m_perturbation;
   Eigen::VectorXd m_controls;  // live: the actuators' controls set last (one per actuator)
+  std::vector<char> m_equalities;  // live: the equality switches set last (one per equality)
+  std::vector<char> m_initialEqualities;  // and those the timeline started with
   Recording m_recording;
   bool m_live = false, m_playing = false, m_follow = false;
   bool m_reverse = false, m_repeat = false, m_unpaced = false;

@@ -25,6 +25,8 @@
 namespace art::gui {
 
 namespace {
+// a recording's force channels: the exact constraints' rows, then the soft model's channels
+int forceChannels(const Recording& r) { return r.constraintSize() + r.softForceSize(); }
 
 // colours of the quantities that are not energies, in turn: none is near the red "now" line
 // or an energy's colour
@@ -154,8 +156,12 @@ double PlotsPanel::value(const Recording& r, int k, std::size_t s) const {
       if (k < m_nq) return r.q(s)(k);
       if (k < m_nq + m_nv) return r.qd(s)(k - m_nq);
       if (k >= m_nq + m_nv + m_nc) return m_derived ? m_derived(r, k - m_nq - m_nv - m_nc, s) : std::nan("");
-      // a recording without constraint forces (a loaded motion) has none to give
-      return k - m_nq - m_nv < r.constraintSize() ? r.lambda(s)(k - m_nq - m_nv) : std::nan("");
+      // the exact constraints' forces, then the soft model's channels; a recording without
+      // them (a loaded motion) has none to give
+      k -= m_nq + m_nv;
+      if (k < r.constraintSize()) return r.lambda(s)(k);
+      k -= r.constraintSize();
+      return k < r.softForceSize() ? r.softForces(s)(k) : std::nan("");
   }
 }
 
@@ -256,7 +262,7 @@ void PlotsPanel::redraw() {
   const bool haveData = m_recording && !m_recording->empty() &&
                         m_recording->positionSize() == m_nq && m_recording->velocitySize() == m_nv;
   // a loaded motion has no constraint forces: their series stay empty
-  const bool haveForces = haveData && m_recording->constraintSize() == m_nc;
+  const bool haveForces = haveData && forceChannels(*m_recording) == m_nc;
   constexpr double kInf = std::numeric_limits<double>::infinity();
   double lo[kKinds], hi[kKinds];
   bool used[kKinds] = {};
@@ -335,7 +341,7 @@ void PlotsPanel::redraw() {
     const std::size_t n = ghost->size();
     const std::size_t step = std::max<std::size_t>(1, (n + kMaxPoints - 1) / kMaxPoints);
     for (int k = 0; k < quantities(); ++k) {
-      if (!m_series[k] || (k - kEnergies >= m_nq + m_nv && ghost->constraintSize() != m_nc))
+      if (!m_series[k] || (k - kEnergies >= m_nq + m_nv && forceChannels(*ghost) != m_nc))
         continue;
       const int kind = axisOf(k);
       auto* series = new QLineSeries(m_chart);

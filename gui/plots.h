@@ -31,7 +31,9 @@ class PlotsPanel : public QWidget {
 
   /// The names of the plotted system's position and velocity components (System::
   /// positionName, velocityName) and of its constraint forces (one per constraint row, e.g.
-  /// "lambda[0] pin.x"; drawn from recordings that hold them); resets the choice to the three
+  /// "lambda[0] pin.x", then one per soft force channel, System::softForceName, e.g.
+  /// "lambda[3] limit knee.lower"; drawn from recordings that hold them: Recording::lambda,
+  /// then Recording::softForces); resets the choice to the three
   /// energies, and for a `dissipative` system (joint damping, stops or friction) also
   /// "dissipated" and "total + dissipated", for an `actuated` one "dissipated", "actuator work"
   /// and "total + dissipated - work" instead.

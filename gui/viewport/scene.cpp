@@ -894,6 +894,7 @@ std::array<unsigned char, 3> colourOf(const SegmentReport& s) {
     case SegmentReport::Kind::Damper: return {70, 70, 75};
     case SegmentReport::Kind::Rod: return {120, 125, 135};
     case SegmentReport::Kind::Equality: {
+      if (!s.active) return {150, 150, 160};  // switched off: grey, whatever its violation
       // green while it holds, through amber to red at 1 cm (or 0.1 rad of a weld) apart
       const double x = std::isfinite(s.violation) ? std::clamp(s.violation / 0.01, 0.0, 1.0) : 1.0;
       auto mix = [x](double a, double b) { return static_cast<unsigned char>(std::lround(a + x * (b - a))); };

@@ -22,6 +22,7 @@
 #include <cstdio>
 #include <functional>
 #include <map>
+#include <set>
 #include <random>
 #include <sstream>
 
@@ -525,14 +526,17 @@ class TestSoftMujoco : public QObject {
 
   // Articulate's and MuJoCo's results at one state (q, qd in Articulate's order)
   std::pair<json, json> evaluate(const QString& path, const std::vector<double>& q, const std::vector<double>& qd,
-                                 const std::vector<double>& ctrl, const QString& solver = "") {
+                                 const std::vector<double>& ctrl, const QString& solver = "",
+                                 const std::vector<int>& eqActive = {}) {
     QStringList args = {"dynamics", path, "--q", list(q), "--qd", list(qd), "--json"};
     if (!ctrl.empty()) args << "--ctrl" << list(ctrl);
+    if (!eqActive.empty()) args << "--eq-active" << list(std::vector<double>(eqActive.begin(), eqActive.end()));
     if (!solver.isEmpty()) args << "--solver" << solver << "--iterations" << "20000" << "--tolerance" << "1e-15";
     const json art = runJson(ARTICULATE_CLI, args);
     if (!art.is_object()) return {};
     json state = testutil::jointStates(art["coordinates"], q, qd);
     state["ctrl"] = ctrl;
+    if (!eqActive.empty()) state["eq_active"] = eqActive;
     const QString statePath = m_tmp.filePath("state.json");
     if (!writeFile(statePath, state.dump())) return {};
     return {art, runJson(ARTICULATE_REF_MUJOCO, {path, statePath})};
@@ -551,13 +555,27 @@ class TestSoftMujoco : public QObject {
     std::mt19937 rng(34);
     double worstQacc = 0, worstForce = 0;
     std::map<std::string, int> rowsSeen;
-    int states = 0;
+    int states = 0, switched = 0;
     for (int trial = 0; trial < 12; ++trial) {
       const Eigen::VectorXd qv = testutil::randomVector(nq, rng, -1.0, 1.0), qdv = testutil::randomVector(nv, rng, -2, 2);
       const Eigen::VectorXd cv = testutil::randomVector(nu, rng, -1, 1);
       const std::vector<double> q(qv.data(), qv.data() + nq), qd(qdv.data(), qdv.data() + nv), ctrl(cv.data(), cv.data() + nu);
-      const auto [art, mj] = evaluate(path, q, qd, ctrl);
+      // every third state with equalities switched off, as MuJoCo's eq_active (the Equality dock)
+      std::vector<int> eqActive;
+      if (trial % 3 == 2) {
+        for (int k = 0; k < 5; ++k) eqActive.push_back((trial / 3 + k) % 2);
+        ++switched;
+      }
+      const auto [art, mj] = evaluate(path, q, qd, ctrl, "", eqActive);
       QVERIFY(art.is_object() && mj.is_object());
+      if (!eqActive.empty()) {  // the switched-off equalities have no rows in either engine
+        static const char* const kEqualities[] = {"close", "glue", "pin", "fingers", "tie"};
+        QCOMPARE(art["solver"]["eq_active"].get<std::vector<int>>(), eqActive);
+        std::set<std::string> present;
+        for (const json& row : mj["constraints"])
+          if (row["type"] == "equality") present.insert(row["name"].get<std::string>());
+        for (int k = 0; k < 5; ++k) QCOMPARE(present.count(kEqualities[k]) == 1, eqActive[static_cast<std::size_t>(k)] == 1);
+      }
       // MuJoCo's dofs are in Articulate's order here (hinges and slides only)
       const double gap = relErr(art["qacc"], mj["qacc"]);
       worstQacc = std::max(worstQacc, gap);
@@ -582,8 +600,17 @@ class TestSoftMujoco : public QObject {
       }
       ++states;
     }
-    qInfo().noquote() << QString("mechanism: %1 states, qacc within %2, row forces within %3 of MuJoCo's; rows seen: %4")
-                             .arg(states).arg(worstQacc).arg(worstForce).arg(rowsSeen.size());
+    qInfo().noquote() << QString("mechanism: %1 states (%5 with equalities switched off), qacc within %2, row forces within %3 of MuJoCo's; rows seen: %4")
+                             .arg(states).arg(worstQacc).arg(worstForce).arg(rowsSeen.size()).arg(switched);
+    QCOMPARE(switched, 4);
+    // switches that are not one 0 or 1 per equality are refused, naming the option
+    for (const QStringList& bad : {QStringList{"--eq-active", "1,0"}, QStringList{"--eq-active", "1,0,2,1,1"}}) {
+      QProcess cli;
+      cli.start(ARTICULATE_CLI, QStringList{"dynamics", path} + bad);
+      QVERIFY(cli.waitForFinished(30000));
+      QCOMPARE(cli.exitCode(), 2);
+      QVERIFY2(cli.readAllStandardError().contains("--eq-active"), qPrintable(bad.join(' ')));
+    }
     // every equality, each friction row and both sides of limits came up
     for (const char* row : {"equality close", "equality glue", "equality pin", "equality fingers", "equality tie",
                             "friction crank", "friction slide", "friction arm", "friction sum", "limit crank",

@@ -17,6 +17,7 @@
 #include "articulate/formulations/generators.h"
 #include "articulate/formats/document.h"
 #include "articulate/formats/files.h"
+#include "articulate/formats/mjcf.h"
 #include "articulate/simulation/recording.h"
 #include "articulate/simulation/simulator.h"
 
@@ -63,11 +64,12 @@ Recording collect(Simulator& sim, long generation, std::size_t count, double lim
       std::this_thread::sleep_for(std::chrono::milliseconds(1));
       continue;
     }
-    if (!sized) rec = Recording(batch.nq, batch.nv, batch.nc, batch.nw), sized = true;
+    if (!sized) rec = Recording(batch.nq, batch.nv, batch.nc, batch.nw, batch.ns), sized = true;
     for (std::size_t k = 0; k < batch.size(); ++k)
       rec.append(batch.time(k), batch.q(k), batch.qd(k), batch.kinetic(k), batch.potential(k),
-                 batch.lambda(k), batch.auxiliary(k), batch.dissipated(k));
+                 batch.lambda(k), batch.auxiliary(k), batch.dissipated(k), batch.work(k), batch.softForces(k));
     for (const PerturbationChange& c : batch.perturbations) rec.setPerturbation(c.time, c.perturbation);
+    for (const EqualityChange& c : batch.equalities) rec.setEqualities(c.time, c.active);
   }
   return rec;
 }
@@ -652,6 +654,80 @@ class TestSimulator : public QObject {
     sim.setState(0.0, rec.q(0), rec.qd(0), Eigen::VectorXd::Zero(3));
     QVERIFY(settle(sim));
     QVERIFY(sim.status().error.find("auxiliary") != std::string::npos);
+  }
+
+  // the soft model's forces by channel and the equality switches are published with the
+  // samples: an arm on a hinge held level by a connect at its tip (0.5 m out; its centre of mass
+  // 0.25 m out, 2 kg), let go after 0.6 s, falls onto its upper limit
+  void softForcesAndEqualitySwitchesArePublished() {
+    const char* text =
+        "<mujoco><compiler inertiafromgeom='false' angle='radian'/><option integrator='Euler' timestep='0.002'/><worldbody>"
+        "<body name='arm'><joint name='hinge' axis='0 1 0' limited='true' range='-1 1'/>"
+        "<inertial pos='0.25 0 0' mass='2' diaginertia='0.01 0.05 0.05'/></body></worldbody>"
+        "<equality><connect name='hold' body1='arm' body2='world' anchor='0.5 0 0'/></equality></mujoco>";
+    const ModelSpec spec = specFromMjcf(text, "held.xml");
+    auto model = std::make_shared<const Model>(compile(spec));
+    const SimulationOptions options = simulationOptions(spec);
+    TreeSystem direct(model, options);
+    // a fixed layout: every row the model can have, present or not
+    QCOMPARE(direct.softForceSize(), 5);
+    const std::vector<std::string> names = {"equality hold.x", "equality hold.y", "equality hold.z", "limit arm.lower",
+                                            "limit arm.upper"};
+    for (int i = 0; i < 5; ++i) QCOMPARE(direct.softForceName(i), names[static_cast<std::size_t>(i)]);
+    QVERIFY_THROWS_EXCEPTION(std::out_of_range, direct.softForceName(5));
+    QCOMPARE(direct.equalitySize(), 1);
+    QVERIFY_THROWS_EXCEPTION(std::invalid_argument, direct.setEqualityActive({1, 0}));
+
+    Simulator sim;
+    const long g = sim.load(std::make_unique<TreeSystem>(model, options));
+    for (int k = 0; k < 300; ++k) sim.stepOnce();
+    sim.setEqualities({0});
+    for (int k = 0; k < 200; ++k) sim.stepOnce();
+    sim.setEqualities({1, 1});  // a wrong size: refused, nothing changes
+    Recording rec = collect(sim, g, 501);
+    QVERIFY(settle(sim));
+    QVERIFY(sim.status().error.find("equality switches") != std::string::npos);
+    QCOMPARE(rec.size(), std::size_t(501));
+    QCOMPARE(rec.softForceSize(), 5);
+    QCOMPARE(rec.equalities().size(), std::size_t(1));
+    QCOMPARE(rec.equalities()[0].time, rec.time(300));
+    QCOMPARE(rec.equalities()[0].active, std::vector<char>{0});
+    QVERIFY(rec.equalitiesAt(rec.time(299)).empty());  // before the first switch: the model's own
+    QCOMPARE(rec.equalitiesAt(rec.time(400)), std::vector<char>{0});
+
+    // the same steps as the system stepped directly, switched after the same sample (a recorded
+    // sample's forces are evaluated at its state, as the thread does)
+    Eigen::VectorXd f(5);
+    for (std::size_t k = 0; k <= 500; ++k) {
+      if (k == 301) direct.setEqualityActive({0});
+      if (k) QVERIFY(direct.step());
+      direct.currentSoftForces(f);
+      QVERIFY2((direct.positions() - rec.q(k)).norm() == 0.0, "the same steps");
+      QVERIFY2((f - rec.softForces(k)).norm() == 0.0, "the recorded forces are the system's");
+    }
+    // held: at rest after 0.6 s (30 time constants) the connect's force at the tip balances
+    // gravity's torque about the hinge exactly: with the arm sagged by th, the tip at 0.5 (cos th,
+    // 0, -sin th) and the centre of mass at 0.25 (cos th, 0, -sin th), 0.5 (cos th fz + sin th fx)
+    // = 0.25 cos th m g; fz is about m g lc / L = 9.81 N
+    const Eigen::VectorXd held = rec.softForces(300);
+    const double th = rec.q(300)(0), m = 2, gravity = 9.81;
+    qInfo("held at %.3g rad: hold.x %.6g N, hold.z %.12g N (m g lc / L = %.12g N)", th, held(0), held(2), m * gravity * 0.25 / 0.5);
+    const double balance = 0.5 * (std::cos(th) * held(2) + std::sin(th) * held(0)) - 0.25 * std::cos(th) * m * gravity;
+    qInfo("torque balance %.3g N m, qd %.3g rad/s", balance, rec.qd(300)(0));
+    // to the solver's tolerance (MuJoCo's default, 1e-8, relative)
+    QVERIFY(std::abs(balance) <= 1e-8 * 0.25 * m * gravity);
+    QVERIFY(std::abs(held(2) - m * gravity * 0.25 / 0.5) <= 1e-6 && std::abs(held(0)) <= 1e-3 && held(1) == 0.0);
+    QVERIFY(held.tail(2).norm() == 0.0);  // within its limits: no limit rows
+    // let go: no connect rows, the arm falls onto its upper limit, whose row pushes back
+    QVERIFY(rec.softForces(301).head(3).norm() == 0.0 && rec.softForces(500).head(3).norm() == 0.0);
+    QVERIFY2(rec.q(500)(0) > 0.95, qPrintable(QString::number(rec.q(500)(0))));
+    QVERIFY(rec.softForces(500)(4) > 0.0 && rec.softForces(500)(3) == 0.0);
+
+    // going back before the switch forgets it
+    rec.truncateAfter(rec.time(299));
+    QVERIFY(rec.equalities().empty());
+    QCOMPARE(rec.size(), std::size_t(300));
+    QCOMPARE(Recording::bytesPerSample(1, 1, 0, 0, 5), sizeof(double) * 12);
   }
 
   void pacedRunNeverGetsAheadOfTheWallClock() {

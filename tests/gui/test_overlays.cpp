@@ -13,7 +13,9 @@
 #include "articulate/model/edit.h"
 #include "articulate/model/model.h"
 #include "articulate/simulation/recording.h"
+#include "equalities.h"
 #include "keyframes.h"
+#include "plots.h"
 #include "main_window.h"
 #include "playback.h"
 #include "viewport/viewport.h"
@@ -345,6 +347,99 @@ class TestOverlays : public QObject {
              qPrintable(QString("%1 vs %2").arg(first.norm()).arg(recorded.norm())));
     QVERIFY(recorded.norm() > 1e-3);  // the loop carries load
     shot(w, "fourbar-constraint-forces.png");
+  }
+
+  // the Equality dock, clicked with the mouse: an arm held level by a connect at its tip (2 kg,
+  // centre of mass 0.25 m out, tip 0.5 m) is let go and falls; the switch is recorded, the
+  // anchors turn grey, F2 names it, the connect's force is plotted (m g lc / L while held, 0
+  // after), scrubbing back shows it on again and resuming from there holds the arm again
+  void equalityDockSwitchesAConnect() {
+    QTemporaryDir tmp;
+    const QString path = tmp.filePath("held.xml");
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("<mujoco model='held'><compiler inertiafromgeom='false' angle='radian'/><option integrator='Euler' timestep='0.002'/><worldbody>"
+            "<body name='arm'><joint name='hinge' axis='0 1 0' limited='true' range='-1 1'/>"
+            "<inertial pos='0.25 0 0' mass='2' diaginertia='0.01 0.05 0.05'/><geom type='capsule' fromto='0 0 0 0.5 0 0' size='0.02'/>"
+            "</body></worldbody><equality><connect name='hold' body1='arm' body2='world' anchor='0.5 0 0'/></equality></mujoco>");
+    f.close();
+    MainWindow w;
+    QVERIFY(openShown(w, path, QSize(1000, 700)));
+    EqualityPanel* panel = w.equalityPanel();
+    QCOMPARE(panel->rowCount(), 1);
+    QVERIFY(panel->box(0)->text().contains("hold") && panel->box(0)->text().contains("connect"));
+    auto* dock = qobject_cast<QDockWidget*>(panel->parentWidget());
+    QVERIFY(dock);
+    dock->raise();
+    QVERIFY(waitFor([&] { return panel->box(0)->isVisible(); }, 2));
+    QVERIFY(panel->box(0)->isChecked());
+    PlotsPanel* plots = w.plots();
+    plots->choose({"lambda[2] equality hold.z", "q[0] arm"});
+    QCOMPARE(plots->chosen().size(), 2);
+    const auto equalitySegment = [&]() -> std::optional<SegmentReport> {
+      for (const SegmentReport& s : w.viewport()->segments())
+        if (s.kind == SegmentReport::Kind::Equality) return s;
+      return std::nullopt;
+    };
+    Playback* p = w.playback();
+    // the simulation paused: every sample it took is in the recording
+    const auto caughtUp = [&] { return waitFor([&] { return p->endTime() >= p->simulatorStatus().time; }, 5); };
+    QVERIFY(simulateUntil(p, 0.6) && caughtUp());
+    QVERIFY(std::abs(p->recording().q(p->recording().size() - 1)(0)) < 0.01);  // held
+    QVERIFY(equalitySegment() && equalitySegment()->active);
+    // click the box: the connect lets go from the next step on
+    QTest::mouseClick(panel->box(0), Qt::LeftButton, Qt::NoModifier, QPoint(8, panel->box(0)->height() / 2));
+    QVERIFY(!panel->box(0)->isChecked());
+    QCOMPARE(p->equalities(), std::vector<char>{0});
+    const double released = p->endTime();
+    key(w, Qt::Key_F2);
+    QVERIFY(simulateUntil(p, released + 0.3) && caughtUp());
+    const Recording& r = p->recording();
+    QVERIFY2(r.q(r.size() - 1)(0) > 0.5, qPrintable(QString::number(r.q(r.size() - 1)(0))));  // it fell
+    QCOMPARE(r.equalities().size(), std::size_t(1));
+    QCOMPARE(r.equalities()[0].time, released);  // from the step after the last sample
+    QVERIFY(equalitySegment() && !equalitySegment()->active && equalitySegment()->violation > 0.1);
+    QTRY_VERIFY_WITH_TIMEOUT(w.viewport()->infoText().contains("switched off: hold"), 3000);
+    plots->redraw();
+    shot(w, "equality-dock.png");
+    // the plotted connect force: the statics while held, nothing once let go
+    const QString csv = tmp.filePath("plots.csv");
+    plots->exportCsv(csv);
+    QFile in(csv);
+    QVERIFY(in.open(QIODevice::ReadOnly));
+    const QStringList lines = QString::fromUtf8(in.readAll()).split('\n', Qt::SkipEmptyParts);
+    const double statics = 2 * 9.81 * 0.25 / 0.5;
+    const int column = lines.front().split(',').indexOf("lambda[2]");
+    QVERIFY2(column > 0, qPrintable(lines.front()));
+    int held = 0, free = 0;
+    for (int k = 1; k < lines.size(); ++k) {
+      const QStringList v = lines[k].split(',');
+      const double t = v[0].toDouble(), force = v[column].toDouble();
+      if (t > 0.4 && t < r.equalities()[0].time - 1e-9) {
+        QVERIFY2(std::abs(force - statics) < 1e-3 * statics, qPrintable(QString("%1 N at %2 s").arg(force).arg(t)));
+        ++held;
+      } else if (t > r.equalities()[0].time + 1e-9) {
+        QCOMPARE(force, 0.0);
+        ++free;
+      }
+    }
+    QVERIFY(held > 10 && free > 10);
+    // scrubbed back before the switch, the box shows it on; at the end, off again
+    w.centralWidget()->setFocus();
+    key(w, Qt::Key_0);
+    QVERIFY(waitFor([&] { return p->time() == p->startTime(); }, 2));
+    QVERIFY(panel->box(0)->isChecked());
+    QVERIFY(equalitySegment() && equalitySegment()->active);
+    p->setTime(p->endTime());
+    QVERIFY(waitFor([&] { return !panel->box(0)->isChecked(); }, 2));
+    // resumed from 0.3 s, where it was on, it holds again
+    p->setTime(0.3);
+    QVERIFY(waitFor([&] { return panel->box(0)->isChecked(); }, 2));
+    p->resumeFromHere();
+    QCOMPARE(p->equalities(), std::vector<char>{1});
+    QVERIFY(simulateUntil(p, 0.8) && caughtUp());
+    QVERIFY(std::abs(r.q(r.size() - 1)(0)) < 0.01);
+    QVERIFY(p->recording().equalities().back().active == std::vector<char>{1});
   }
 
   // soft physics in the app: the connect drawn between its anchors (green while it holds), F2

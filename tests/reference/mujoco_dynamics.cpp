@@ -8,7 +8,8 @@
 // (a hinge or slide: qpos and qvel; a ball joint: quaternion w x y z and body-coordinate angular
 // velocity, also MuJoCo's qpos and qvel; a free joint: position and quaternion w x y z, then the
 // body-coordinate [angular; linear] velocity). Joints not listed keep qpos0 and zero velocity.
-// STATE.json may also give "ctrl" (nu) and "act" (na), the actuators' controls and activations.
+// STATE.json may also give "ctrl" (nu) and "act" (na), the actuators' controls and activations,
+// and "eq_active" (neq), which equality constraints act (2.2.2 keeps the switch in mjModel).
 // Prints {"coordinates": [{"joint", "index"}] per degree of freedom in MuJoCo's order, "H",
 // "bias", "gravity", "armature", the actuators' and tendons' names and quantities (lengths,
 // velocities, forces, act_dot; actuator_lengthrange, the compiler's, min and max per actuator in
@@ -93,6 +94,11 @@ int main(int argc, char** argv) {
   if (state.contains("act")) {
     const std::vector<double> act = state["act"];
     for (int k = 0; k < m->na && k < static_cast<int>(act.size()); ++k) d->act[k] = act[static_cast<std::size_t>(k)];
+  }
+  if (state.contains("eq_active")) {
+    const std::vector<int> active = state["eq_active"];
+    for (int k = 0; k < m->neq && k < static_cast<int>(active.size()); ++k)
+      m->eq_active[k] = static_cast<mjtByte>(active[static_cast<std::size_t>(k)] != 0);
   }
   // "steps": N steps of mj_step from the state; the positions after each are printed
   json trajectory = json::array();

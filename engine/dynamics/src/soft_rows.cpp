@@ -16,18 +16,30 @@ namespace art {
 namespace {
 
 
-int rowCapacity(const Model& m) {
+int equalityRowCount(const EqualitySpec& e) {
+  return e.type == EqualitySpec::Type::Connect ? 3 : e.type == EqualitySpec::Type::Weld ? 6 : 1;
+}
+
+// the channels (softChannelNames) of each kind of element: every row an element can have
+int equalityChannels(const Model& m) {
   int n = 0;
-  for (const EqualitySpec& e : m.equalities)
-    n += e.type == EqualitySpec::Type::Connect ? 3 : e.type == EqualitySpec::Type::Weld ? 6 : 1;
-  for (int i = 0; i < m.nb; ++i) {
-    if (m.friction[static_cast<std::size_t>(i)] > 0) n += m.jointNv(i);
-    const JointLimits& l = m.limits[static_cast<std::size_t>(i)];
-    n += (l.lower ? 1 : 0) + (l.upper ? 1 : 0);
-  }
-  for (const TendonSpec& t : m.tendons) n += (t.frictionloss > 0 ? 1 : 0) + (t.range ? 2 : 0);
+  for (const EqualitySpec& e : m.equalities) n += equalityRowCount(e);
   return n;
 }
+int frictionChannels(const Model& m) {
+  int n = 0;
+  for (int i = 0; i < m.nb; ++i)
+    if (m.friction[static_cast<std::size_t>(i)] > 0) n += m.jointNv(i);
+  for (const TendonSpec& t : m.tendons) n += t.frictionloss > 0 ? 1 : 0;
+  return n;
+}
+int limitChannels(const Model& m) {
+  int n = 0;
+  for (const JointLimits& l : m.limits) n += (l.lower ? 1 : 0) + (l.upper ? 1 : 0);
+  for (const TendonSpec& t : m.tendons) n += t.range ? 2 : 0;
+  return n;
+}
+int rowCapacity(const Model& m) { return equalityChannels(m) + frictionChannels(m) + limitChannels(m); }
 
 Eigen::Quaterniond quaternion(const Eigen::Vector4d& v) { return Eigen::Quaterniond(v(0), v(1), v(2), v(3)); }
 
@@ -107,13 +119,15 @@ double impedance(const std::array<double, 5>& si, double pos, double margin) {
 struct RowBuilder {
   const Model& m;
   SoftConstraintData& s;
-  // appends `n` rows whose Jacobian the caller writes into s.J.middleRows(first, n)
-  int add(SoftRowType type, int id, int n) {
+  // appends `n` rows whose Jacobian the caller writes into s.J.middleRows(first, n); they are
+  // the element's channels from `channel` on (softChannelNames)
+  int add(SoftRowType type, int id, int n, int channel) {
     const int first = s.nefc;
     for (int k = 0; k < n; ++k) {
       const int r = first + k;
       s.type[static_cast<std::size_t>(r)] = type;
       s.id[static_cast<std::size_t>(r)] = id;
+      s.channel[static_cast<std::size_t>(r)] = channel + k;
       s.pos(r) = 0;
       s.margin(r) = 0;
       s.frictionloss(r) = 0;
@@ -126,10 +140,12 @@ struct RowBuilder {
 void equalityRows(const Model& m, Data& d, SoftConstraintData& s, const VecRef& q) {
   RowBuilder rb{m, s};
   const int nv = m.nv();
+  int channel = 0;  // the element's first channel: every equality has its own, acting or not
   for (std::size_t k = 0; k < m.equalities.size(); ++k) {
-    if (!s.equalityActive[k]) continue;
     const EqualitySpec& e = m.equalities[k];
-    const int id = static_cast<int>(k);
+    const int id = static_cast<int>(k), ch = channel;
+    channel += equalityRowCount(e);
+    if (!s.equalityActive[k]) continue;
     using T = EqualitySpec::Type;
     if (e.type == T::Connect || e.type == T::Weld) {
       Mat3 R1, R2;
@@ -139,7 +155,7 @@ void equalityRows(const Model& m, Data& d, SoftConstraintData& s, const VecRef& 
       const Vec3 p1 = R1 * e.anchor1 + r1, p2 = R2 * e.anchor2 + r2;
       detail::frameJacobian(m, d, e.obj1, p1, &s.jp1, &s.jr1);
       detail::frameJacobian(m, d, e.obj2, p2, &s.jp2, &s.jr2);
-      const int first = rb.add(SoftRowType::Equality, id, e.type == T::Connect ? 3 : 6);
+      const int first = rb.add(SoftRowType::Equality, id, e.type == T::Connect ? 3 : 6, ch);
       s.J.middleRows(first, 3) = s.jp1 - s.jp2;
       s.pos.segment<3>(first) = p1 - p2;
       if (e.type == T::Weld) {
@@ -166,7 +182,7 @@ void equalityRows(const Model& m, Data& d, SoftConstraintData& s, const VecRef& 
         s.work = d.tendonMoment.row(e.obj1).transpose();
         if (e.obj2 >= 0) x2 = d.tendonLength(e.obj2);
       }
-      const int r = rb.add(SoftRowType::Equality, id, 1);
+      const int r = rb.add(SoftRowType::Equality, id, 1, ch);
       if (e.obj2 >= 0) {
         const double dif = x2 - e.ref2;
         const auto& c = e.poly;
@@ -185,12 +201,13 @@ void equalityRows(const Model& m, Data& d, SoftConstraintData& s, const VecRef& 
 
 void frictionRows(const Model& m, const Data& d, SoftConstraintData& s) {
   RowBuilder rb{m, s};
+  int channel = equalityChannels(m);
   for (int i = 0; i < m.nb; ++i) {
     const double f = m.friction[static_cast<std::size_t>(i)];
     if (!(f > 0)) continue;
     for (int k = 0; k < m.jointNv(i); ++k) {
       const int v = m.vIndex[static_cast<std::size_t>(i)] + k;
-      const int r = rb.add(SoftRowType::FrictionDof, v, 1);
+      const int r = rb.add(SoftRowType::FrictionDof, v, 1, channel++);
       s.J.row(r).setZero();
       s.J(r, v) = 1;
       s.frictionloss(r) = f;
@@ -198,7 +215,7 @@ void frictionRows(const Model& m, const Data& d, SoftConstraintData& s) {
   }
   for (std::size_t t = 0; t < m.tendons.size(); ++t) {
     if (!(m.tendons[t].frictionloss > 0)) continue;
-    const int r = rb.add(SoftRowType::FrictionTendon, static_cast<int>(t), 1);
+    const int r = rb.add(SoftRowType::FrictionTendon, static_cast<int>(t), 1, channel++);
     s.J.row(r) = d.tendonMoment.row(static_cast<Eigen::Index>(t));
     s.frictionloss(r) = m.tendons[t].frictionloss;
   }
@@ -207,6 +224,7 @@ void frictionRows(const Model& m, const Data& d, SoftConstraintData& s) {
 
 void limitRows(const Model& m, const Data& d, SoftConstraintData& s, const VecRef& q) {
   RowBuilder rb{m, s};
+  int channel = equalityChannels(m) + frictionChannels(m);
   for (int i = 0; i < m.nb; ++i) {
     const JointLimits& l = m.limits[static_cast<std::size_t>(i)];
     if (!l.lower && !l.upper) continue;
@@ -214,9 +232,10 @@ void limitRows(const Model& m, const Data& d, SoftConstraintData& s, const VecRe
     for (int side = -1; side <= 1; side += 2) {
       const std::optional<double>& bound = side < 0 ? l.lower : l.upper;
       if (!bound) continue;
+      const int ch = channel++;
       const double dist = side * (*bound - value);
       if (!(dist < margin)) continue;
-      const int r = rb.add(SoftRowType::LimitJoint, i, 1);
+      const int r = rb.add(SoftRowType::LimitJoint, i, 1, ch);
       s.J.row(r).setZero();
       s.J(r, m.vIndex[static_cast<std::size_t>(i)]) = -side;
       s.pos(r) = dist;
@@ -228,9 +247,10 @@ void limitRows(const Model& m, const Data& d, SoftConstraintData& s, const VecRe
     if (!range) continue;
     const double value = d.tendonLength(static_cast<Eigen::Index>(t)), margin = m.tendonMargin[t];
     for (int side = -1; side <= 1; side += 2) {
+      const int ch = channel++;
       const double dist = side * ((*range)[side < 0 ? 0 : 1] - value);
       if (!(dist < margin)) continue;
-      const int r = rb.add(SoftRowType::LimitTendon, static_cast<int>(t), 1);
+      const int r = rb.add(SoftRowType::LimitTendon, static_cast<int>(t), 1, ch);
       s.J.row(r) = -side * d.tendonMoment.row(static_cast<Eigen::Index>(t));
       s.pos(r) = dist;
       s.margin(r) = margin;
@@ -329,8 +349,10 @@ SoftConstraintData::SoftConstraintData(const Model& model) {
   const int nv = model.nv(), cap = rowCapacity(model);
   equalityActive.resize(model.equalities.size());
   for (std::size_t k = 0; k < model.equalities.size(); ++k) equalityActive[k] = model.equalities[k].active;
+  channels = cap;
   type.resize(static_cast<std::size_t>(cap));
   id.resize(static_cast<std::size_t>(cap));
+  channel.resize(static_cast<std::size_t>(cap));
   state.resize(static_cast<std::size_t>(cap));
   J.setZero(cap, nv);
   for (Eigen::VectorXd* v : {&pos, &margin, &frictionloss, &vel, &aref, &R, &D, &diagApprox, &imp, &force, &jar,
@@ -368,8 +390,7 @@ void detail::softRowsAtKinematics(const Model& m, Data& d, SoftConstraintData& s
   for (int r = 0; r < n;) {
     int dim = 1;
     if (s.type[static_cast<std::size_t>(r)] == SoftRowType::Equality) {
-      const auto t = m.equalities[static_cast<std::size_t>(s.id[static_cast<std::size_t>(r)])].type;
-      dim = t == EqualitySpec::Type::Connect ? 3 : t == EqualitySpec::Type::Weld ? 6 : 1;
+      dim = equalityRowCount(m.equalities[static_cast<std::size_t>(s.id[static_cast<std::size_t>(r)])]);
     }
     impedanceRows(m, s, r, dim);
     r += dim;
@@ -387,6 +408,46 @@ std::string softRowName(const Model& m, const SoftConstraintData& s, int row) {
     case SoftRowType::LimitTendon: break;
   }
   return m.tendons[id].name.empty() ? "tendon " + std::to_string(id) : m.tendons[id].name;
+}
+
+std::vector<std::string> softChannelNames(const Model& m) {
+  std::vector<std::string> out;
+  out.reserve(static_cast<std::size_t>(rowCapacity(m)));
+  auto element = [](const std::string& name, const char* fallback, std::size_t k) {
+    return name.empty() ? fallback + std::to_string(k) : name;
+  };
+  static const char* const kAxes[] = {".x", ".y", ".z", ".rx", ".ry", ".rz"};
+  for (std::size_t k = 0; k < m.equalities.size(); ++k) {
+    const EqualitySpec& e = m.equalities[k];
+    const std::string name = "equality " + element(e.name, "", k);
+    const int n = equalityRowCount(e);
+    for (int c = 0; c < n; ++c) out.push_back(n > 1 ? name + kAxes[c] : name);
+  }
+  for (int i = 0; i < m.nb; ++i)
+    if (m.friction[static_cast<std::size_t>(i)] > 0)
+      for (int k = 0; k < m.jointNv(i); ++k)
+        out.push_back("friction " + m.names[static_cast<std::size_t>(i)] +
+                      (m.jointNv(i) > 1 ? "[" + std::to_string(k) + "]" : std::string()));
+  for (std::size_t t = 0; t < m.tendons.size(); ++t)
+    if (m.tendons[t].frictionloss > 0) out.push_back("friction " + element(m.tendons[t].name, "tendon ", t));
+  for (int i = 0; i < m.nb; ++i) {
+    const JointLimits& l = m.limits[static_cast<std::size_t>(i)];
+    if (l.lower) out.push_back("limit " + m.names[static_cast<std::size_t>(i)] + ".lower");
+    if (l.upper) out.push_back("limit " + m.names[static_cast<std::size_t>(i)] + ".upper");
+  }
+  for (std::size_t t = 0; t < m.tendons.size(); ++t)
+    if (m.tendons[t].range) {
+      const std::string name = "limit " + element(m.tendons[t].name, "tendon ", t);
+      out.push_back(name + ".lower");
+      out.push_back(name + ".upper");
+    }
+  return out;
+}
+
+void softChannelForces(const SoftConstraintData& s, Eigen::Ref<Eigen::VectorXd> out) {
+  detail::checkSize("softChannelForces", "out", out.size(), s.channels);
+  out.setZero();
+  for (int r = 0; r < s.nefc; ++r) out(s.channel[static_cast<std::size_t>(r)]) = s.force(r);
 }
 
 }  // namespace art

@@ -14,10 +14,30 @@
 
 namespace art {
 
-Recording::Recording(int nq, int nv, int nc, int nw)
-    : m_nq(nq), m_nv(nv < 0 ? nq : nv), m_nc(nc), m_nw(nw) {
-  if (nq < 0 || nc < 0 || nw < 0) throw std::invalid_argument("Recording: negative state size");
-  m_stride = static_cast<std::size_t>(m_nq + m_nv + m_nc + m_nw) + 5;
+namespace {
+// the first change after time t in a log of changes in time order
+template <class Change>
+auto changeAfter(const std::vector<Change>& log, double t) {
+  return std::upper_bound(log.begin(), log.end(), t, [](double time, const Change& c) { return time < c.time; });
+}
+// appends a change to a log (one at the last one's time replaces it); `what` names the caller
+template <class Change>
+void logChange(std::vector<Change>& log, Change change, const char* what) {
+  if (!std::isfinite(change.time)) throw std::invalid_argument(std::string(what) + ": time is not finite");
+  if (!log.empty() && change.time < log.back().time)
+    throw std::invalid_argument(std::string(what) + ": time " + std::to_string(change.time) +
+                                " s is before the last change's");
+  if (!log.empty() && change.time == log.back().time)
+    log.back() = std::move(change);
+  else
+    log.push_back(std::move(change));
+}
+}  // namespace
+
+Recording::Recording(int nq, int nv, int nc, int nw, int ns)
+    : m_nq(nq), m_nv(nv < 0 ? nq : nv), m_nc(nc), m_nw(nw), m_ns(ns) {
+  if (nq < 0 || nc < 0 || nw < 0 || ns < 0) throw std::invalid_argument("Recording: negative state size");
+  m_stride = static_cast<std::size_t>(m_nq + m_nv + m_nc + m_nw + m_ns) + 5;
 }
 
 void Recording::setQuaternionBlocks(const std::vector<int>& starts) {
@@ -36,7 +56,7 @@ double* Recording::slot(std::size_t k) {
 
 void Recording::append(double t, const double* q, const double* qd, double kinetic,
                        double potential, const double* lambda, const double* w, double dissipated,
-                       double work) {
+                       double work, const double* soft) {
   if (m_size && t < endTime())
     throw std::invalid_argument("Recording::append: time " + std::to_string(t) +
                                 " s is before the last sample's");
@@ -57,6 +77,10 @@ void Recording::append(double t, const double* q, const double* qd, double kinet
     std::memcpy(aux, w, sizeof(double) * m_nw);
   else
     std::fill(aux, aux + m_nw, 0.0);
+  if (soft)
+    std::memcpy(aux + m_nw, soft, sizeof(double) * m_ns);
+  else
+    std::fill(aux + m_nw, aux + m_nw + m_ns, 0.0);
   ++m_size;
 }
 
@@ -73,55 +97,44 @@ void Recording::clear() {
   m_size = 0;
   m_perturbations.clear();
   m_controls.clear();
+  m_equalities.clear();
 }
 
 void Recording::setControls(double t, const Eigen::VectorXd& ctrl) {
-  if (!std::isfinite(t)) throw std::invalid_argument("Recording::setControls: time is not finite");
-  if (!m_controls.empty() && t < m_controls.back().time)
-    throw std::invalid_argument("Recording::setControls: time " + std::to_string(t) + " s is before the last change's");
-  if (!m_controls.empty() && t == m_controls.back().time)
-    m_controls.back().ctrl = ctrl;
-  else
-    m_controls.push_back({t, ctrl});
+  logChange(m_controls, ControlChange{t, ctrl}, "Recording::setControls");
 }
 
 Eigen::VectorXd Recording::controlsAt(double t) const {
-  const auto after = std::upper_bound(m_controls.begin(), m_controls.end(), t,
-                                      [](double time, const ControlChange& c) { return time < c.time; });
+  const auto after = changeAfter(m_controls, t);
   if (after == m_controls.begin()) return Eigen::VectorXd();
   return std::prev(after)->ctrl;
 }
 
+void Recording::setEqualities(double t, const std::vector<char>& active) {
+  logChange(m_equalities, EqualityChange{t, active}, "Recording::setEqualities");
+}
+
+std::vector<char> Recording::equalitiesAt(double t) const {
+  const auto after = changeAfter(m_equalities, t);
+  if (after == m_equalities.begin()) return {};
+  return std::prev(after)->active;
+}
+
 void Recording::setPerturbation(double t, const std::optional<Perturbation>& perturbation) {
   if (perturbation) checkPerturbation(*perturbation);
-  if (!std::isfinite(t)) throw std::invalid_argument("Recording::setPerturbation: time is not finite");
-  if (!m_perturbations.empty() && t < m_perturbations.back().time)
-    throw std::invalid_argument("Recording::setPerturbation: time " + std::to_string(t) +
-                                " s is before the last change's");
-  if (!m_perturbations.empty() && t == m_perturbations.back().time)
-    m_perturbations.back().perturbation = perturbation;
-  else
-    m_perturbations.push_back({t, perturbation});
+  logChange(m_perturbations, PerturbationChange{t, perturbation}, "Recording::setPerturbation");
 }
 
 std::optional<Perturbation> Recording::perturbationAt(double t) const {
-  // the first change after t, minus one
-  const auto after = std::upper_bound(
-      m_perturbations.begin(), m_perturbations.end(), t,
-      [](double time, const PerturbationChange& c) { return time < c.time; });
+  const auto after = changeAfter(m_perturbations, t);
   if (after == m_perturbations.begin()) return std::nullopt;
   return std::prev(after)->perturbation;
 }
 
 void Recording::truncateAfter(double t) {
-  m_perturbations.erase(std::upper_bound(m_perturbations.begin(), m_perturbations.end(), t,
-                                         [](double time, const PerturbationChange& c) {
-                                           return time < c.time;
-                                         }),
-                        m_perturbations.end());
-  m_controls.erase(std::upper_bound(m_controls.begin(), m_controls.end(), t,
-                                     [](double time, const ControlChange& c) { return time < c.time; }),
-                   m_controls.end());
+  m_perturbations.erase(changeAfter(m_perturbations, t), m_perturbations.end());
+  m_controls.erase(changeAfter(m_controls, t), m_controls.end());
+  m_equalities.erase(changeAfter(m_equalities, t), m_equalities.end());
   if (!m_size) return;
   if (t < startTime()) {
     clear();

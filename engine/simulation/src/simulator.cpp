@@ -22,7 +22,7 @@ constexpr std::size_t kMaxLocalDoubles = std::size_t(8) << 20;
 }  // namespace
 
 struct Simulator::Command {
-  enum class Type { Load, Play, Pause, Step, Reset, SetState, Speed, Unpaced, StopTime, Perturb, Controls, ControlTable, Quit };
+  enum class Type { Load, Play, Pause, Step, Reset, SetState, Speed, Unpaced, StopTime, Perturb, Controls, ControlTable, Equalities, Quit };
   Type type = Type::Play;
   std::unique_ptr<System> system;
   double value = 0.0;
@@ -31,6 +31,7 @@ struct Simulator::Command {
   Eigen::VectorXd q, qd, w;
   std::optional<Perturbation> perturbation;
   std::shared_ptr<const ControlTable> table;
+  std::vector<char> active;  // Equalities
 };
 
 Simulator::Simulator() {
@@ -160,10 +161,18 @@ void Simulator::setControls(const Eigen::VectorXd& ctrl) {
   push(m_commandMutex, m_wake, m_commands, std::move(c), m_sent);
 }
 
+void Simulator::setEqualities(const std::vector<char>& active) {
+  auto c = std::make_unique<Command>();
+  c->type = Command::Type::Equalities;
+  c->active = active;
+  push(m_commandMutex, m_wake, m_commands, std::move(c), m_sent);
+}
+
 bool Simulator::takeSnapshots(SnapshotBatch& into) {
   into.data.clear();
   into.perturbations.clear();
   into.controls.clear();
+  into.equalities.clear();
   {
     std::lock_guard<std::mutex> lock(m_channelMutex);
     if (m_sharedTaken) return false;
@@ -211,6 +220,8 @@ void Simulator::record() {
       m_sim->currentConstraintForces(Eigen::Map<Eigen::VectorXd>(s + 5 + nq + nv, m_local.nc));
     if (m_local.nw)
       m_sim->auxiliaryState(Eigen::Map<Eigen::VectorXd>(s + 5 + nq + nv + m_local.nc, m_local.nw));
+    if (m_local.ns)
+      m_sim->currentSoftForces(Eigen::Map<Eigen::VectorXd>(s + 5 + nq + nv + m_local.nc + m_local.nw, m_local.ns));
   } catch (...) {
     m_local.data.resize(at);  // no half-written sample is ever published
     throw;
@@ -223,7 +234,7 @@ void Simulator::publish() {
   // to the consumer, whose takeSnapshots may swap it away at any moment, so it is never read
   // here after the lock is released
   const long generation = m_local.generation;
-  const int nq = m_local.nq, nv = m_local.nv, nc = m_local.nc, nw = m_local.nw;
+  const int nq = m_local.nq, nv = m_local.nv, nc = m_local.nc, nw = m_local.nw, ns = m_local.ns;
   bool swapped = false;
   {
     std::lock_guard<std::mutex> lock(m_channelMutex);
@@ -238,11 +249,13 @@ void Simulator::publish() {
     m_local.data.clear();
     m_local.perturbations.clear();
     m_local.controls.clear();
+    m_local.equalities.clear();
     m_local.generation = generation;
     m_local.nq = nq;
     m_local.nv = nv;
     m_local.nc = nc;
     m_local.nw = nw;
+    m_local.ns = ns;
   }
 }
 
@@ -252,11 +265,13 @@ void Simulator::apply(Command& c) {
     m_local.data.clear();
     m_local.perturbations.clear();
     m_local.controls.clear();
+    m_local.equalities.clear();
     m_local.generation = c.generation;
     m_local.nq = m_sim ? m_sim->positionSize() : 0;
     m_local.nv = m_sim ? m_sim->velocitySize() : 0;
     m_local.nc = m_sim ? m_sim->constraintSize() : 0;
     m_local.nw = m_sim ? m_sim->auxiliarySize() : 0;
+    m_local.ns = m_sim ? m_sim->softForceSize() : 0;
     m_steps = 0;
     m_error.clear();
   };
@@ -338,6 +353,15 @@ void Simulator::apply(Command& c) {
       try {
         m_sim->setControlTable(c.table);
         m_local.controls.push_back({m_sim->time(), m_sim->controls()});
+      } catch (const std::invalid_argument& e) {
+        m_error = e.what();
+      }
+      return;
+    case Command::Type::Equalities:
+      if (!m_sim) return;
+      try {
+        m_sim->setEqualityActive(c.active);
+        m_local.equalities.push_back({m_sim->time(), c.active});
       } catch (const std::invalid_argument& e) {
         m_error = e.what();
       }

@@ -16,6 +16,10 @@ std::string System::positionName(int i) const { return "q[" + std::to_string(i) 
 std::string System::velocityName(int i) const { return "v[" + std::to_string(i) + "]"; }
 std::string System::constraintName(int i) const { return "lambda[" + std::to_string(i) + "]"; }
 
+std::string System::softForceName(int i) const {
+  throw std::out_of_range("System: no soft force channel " + std::to_string(i));
+}
+
 void System::checkSize(Eigen::Index n, Eigen::Index expected, const char* what) {
   if (n != expected)
     throw std::invalid_argument(std::string("System: ") + what + " has " + std::to_string(n) +
@@ -151,6 +155,7 @@ void TreeSystem::setModel(std::shared_ptr<const Model> model, const SimulationOp
 
 void TreeSystem::build() {
   m_nc = constraintRowCount(*m_model);
+  m_softNames = m_model->soft ? softChannelNames(*m_model) : std::vector<std::string>();
   m_tau = Eigen::VectorXd::Zero(m_model->nv());
   m_eval = std::make_unique<Evaluation>(*m_model);
   evaluate(0.0, m_sim->q(), m_sim->qd(), m_eval->w);
@@ -232,6 +237,33 @@ EnergySample TreeSystem::energy() {
 void TreeSystem::currentConstraintForces(VecOut lambda) {
   checkSize(lambda.size(), m_nc, "lambda");
   if (m_nc) lambda = m_sim->constraintForces();  // the simulation's own accel at its state
+}
+
+int TreeSystem::softForceSize() const { return static_cast<int>(m_softNames.size()); }
+
+std::string TreeSystem::softForceName(int i) const {
+  if (i < 0 || i >= softForceSize()) return System::softForceName(i);
+  return m_softNames[static_cast<std::size_t>(i)];
+}
+
+void TreeSystem::currentSoftForces(VecOut f) {
+  checkSize(f.size(), softForceSize(), "soft forces");
+  if (const SoftConstraintData* soft = softForceSize() ? m_sim->softConstraints() : nullptr) softChannelForces(*soft, f);
+}
+
+int TreeSystem::equalitySize() const {
+  return m_sim->softConstraintData() ? static_cast<int>(m_model->equalities.size()) : 0;
+}
+
+std::vector<char> TreeSystem::equalityActive() const {
+  const SoftConstraintData* soft = m_sim->softConstraintData();
+  return soft ? soft->equalityActive : std::vector<char>();
+}
+
+void TreeSystem::setEqualityActive(const std::vector<char>& active) {
+  checkSize(static_cast<Eigen::Index>(active.size()), equalitySize(), "equality switches");
+  if (SoftConstraintData* soft = m_sim->softConstraintData())
+    for (std::size_t k = 0; k < active.size(); ++k) soft->equalityActive[k] = active[k] != 0;
 }
 
 void TreeSystem::positionDerivative(const VecRef& q, const VecRef& v, VecOut qdot) const {
@@ -335,7 +367,9 @@ void TreeSystem::equalitySegments(const Eigen::VectorXd& q, std::vector<SegmentR
     R = p.rotation;
     r = p.position;
   };
-  for (const EqualitySpec& e : m.equalities) {
+  const SoftConstraintData* soft = m_sim->softConstraintData();
+  for (std::size_t k = 0; k < m.equalities.size(); ++k) {
+    const EqualitySpec& e = m.equalities[k];
     if (e.type != EqualitySpec::Type::Connect && e.type != EqualitySpec::Type::Weld) continue;
     Mat3 R1, R2;
     Vec3 r1, r2;
@@ -346,6 +380,7 @@ void TreeSystem::equalitySegments(const Eigen::VectorXd& q, std::vector<SegmentR
     s.a = R1 * e.anchor1 + r1;
     s.b = R2 * e.anchor2 + r2;
     s.violation = (s.a - s.b).norm();
+    s.active = !soft || soft->equalityActive[k];
     if (e.type == EqualitySpec::Type::Weld) {
       const Eigen::Quaterniond q1 = Eigen::Quaterniond(R1) * Eigen::Quaterniond(e.quat1(0), e.quat1(1), e.quat1(2), e.quat1(3));
       const Eigen::Quaterniond q2 = Eigen::Quaterniond(R2) * Eigen::Quaterniond(e.quat2(0), e.quat2(1), e.quat2(2), e.quat2(3));

@@ -57,6 +57,8 @@ struct SoftConstraintData {
   int nefc = 0, ne = 0, nf = 0;  // all rows, equality rows, friction rows
   std::vector<SoftRowType> type;
   std::vector<int> id;       // its element: equality, velocity variable, tendon or body (joint) index
+  std::vector<int> channel;  // its channel (softChannelNames): where its force is recorded
+  int channels = 0;          // every row the model can have: the channels, the arrays' capacity
   Eigen::MatrixXd J;         // (capacity x nv)
   Eigen::VectorXd pos, margin, frictionloss, vel, aref, R, D, diagApprox, imp;
   // results of the last solve
@@ -108,6 +110,21 @@ const Eigen::VectorXd& softForwardDynamics(const Model& model, Data& data, SoftC
 /// `tolerance`; fills soft.qacc, force, state, qfrcConstraint, iterations, gradient and cost.
 void solveSoftConstraints(const Model& model, const Data& data, SoftConstraintData& soft,
                           PhysicsSpec::Solver solver, int iterations, double tolerance);
+
+/// The names of the soft model's force channels: one per row the model can have, whether the
+/// row is present now or not, so that a recording keeps a fixed layout while limits come and
+/// go and equalities are switched. In MuJoCo's row order: per equality "equality NAME" (a
+/// connect's ".x .y .z", a weld's also ".rx .ry .rz"; unnamed: "equality K"), per velocity
+/// variable with frictionloss "friction BODY" ("[k]" for a joint's k-th of several), per
+/// tendon with frictionloss "friction TENDON" (unnamed: "tendon K"), per joint limit "limit
+/// BODY.lower" and ".upper", per tendon range "limit TENDON.lower" and ".upper".
+/// SoftConstraintData::channels of them.
+std::vector<std::string> softChannelNames(const Model& model);
+
+/// The last solve's row forces by channel (soft.channels entries, N or N m; 0 for a row that is
+/// not present, e.g. a limit away from its bound or an equality switched off). Throws
+/// std::invalid_argument on a size mismatch.
+void softChannelForces(const SoftConstraintData& soft, Eigen::Ref<Eigen::VectorXd> out);
 
 /// The name of row i's element for messages and the CLI: the equality's name (or
 /// "equality N"), the joint's body name, the tendon's name (or "tendon N").

@@ -3,10 +3,12 @@
 // energy, the energy dissipated and the actuators' work since the start (System::
 // energyDissipated and actuatorWork, summed over the states the simulation was set to), the nc constraint forces of a system with constraints and
 // its nw auxiliary state variables, System::auxiliaryState: a tree's ground deformation and dent
-// under its contact points), kept for playback and scrubbing, and the log of the perturbations (the
-// mouse's pull) that acted on it. Samples live in fixed-size chunks so that growing a long
-// recording never copies it; memory is 8 (nq + nv + nc + nw + 5) bytes per sample for nq
-// positions, nv velocities, nc constraint rows and nw auxiliary variables (360 bytes for a
+// under its contact points, and the ns force channels of the soft constraint model, System::
+// currentSoftForces), kept for playback and scrubbing, and the logs of the perturbations (the
+// mouse's pull), the actuators' controls and the equality switches that acted on it. Samples
+// live in fixed-size chunks so that growing a long recording never copies it; memory is 8 (nq +
+// nv + nc + nw + ns + 5) bytes per sample for nq positions, nv velocities, nc constraint rows,
+// nw auxiliary variables and ns soft force channels (360 bytes for a
 // 20-joint tree without contact: one million samples take 360 MB) plus 8 bytes per 4096
 // samples.
 
@@ -37,26 +39,34 @@ struct ControlChange {
   Eigen::VectorXd ctrl;
 };
 
+/// The equality constraints switched at `time` (s): which act (one per equality, 1 acting, 0
+/// off) from that time until the next change (System::setEqualityActive).
+struct EqualityChange {
+  double time = 0.0;
+  std::vector<char> active;
+};
+
 class Recording {
  public:
   /// Samples per chunk.
   static constexpr std::size_t kChunk = 4096;
 
   /// An empty recording of nq positions, nv velocities (nv < 0: nv = nq), nc constraint
-  /// forces and nw auxiliary state variables. Throws std::invalid_argument for a negative nq, nc
-  /// or nw.
-  explicit Recording(int nq = 0, int nv = -1, int nc = 0, int nw = 0);
+  /// forces, nw auxiliary state variables and ns soft force channels. Throws
+  /// std::invalid_argument for a negative nq, nc, nw or ns.
+  explicit Recording(int nq = 0, int nv = -1, int nc = 0, int nw = 0, int ns = 0);
   /// Bytes one sample takes for nq positions, nv velocities (nv < 0: nv = nq), nc constraint
-  /// forces and nw auxiliary variables.
-  static std::size_t bytesPerSample(int nq, int nv = -1, int nc = 0, int nw = 0) {
+  /// forces, nw auxiliary variables and ns soft force channels.
+  static std::size_t bytesPerSample(int nq, int nv = -1, int nc = 0, int nw = 0, int ns = 0) {
     return sizeof(double) * (std::size_t(nq) + std::size_t(nv < 0 ? nq : nv) + std::size_t(nc) +
-                             std::size_t(nw) + 5);
+                             std::size_t(nw) + std::size_t(ns) + 5);
   }
 
   int positionSize() const { return m_nq; }
   int velocitySize() const { return m_nv; }
   int constraintSize() const { return m_nc; }
   int auxiliarySize() const { return m_nw; }
+  int softForceSize() const { return m_ns; }
   /// Where unit quaternions (w, x, y, z) start inside q: stateAt interpolates them by slerp.
   /// Throws std::invalid_argument for a block that does not fit in q.
   void setQuaternionBlocks(const std::vector<int>& starts);
@@ -65,17 +75,19 @@ class Recording {
   bool empty() const { return m_size == 0; }
   /// Appends a sample. Times must not decrease: a sample earlier than the last one throws
   /// std::invalid_argument, as does a size mismatch (q: positionSize(), qd: velocitySize()).
-  /// `lambda` holds constraintSize() constraint forces and `w` auxiliarySize() auxiliary
-  /// variables (null: zeros); `dissipated` is the energy dissipated since the start and `work`
-  /// the work the actuators did since the start (J).
+  /// `lambda` holds constraintSize() constraint forces, `w` auxiliarySize() auxiliary
+  /// variables and `soft` softForceSize() soft force channels (null: zeros); `dissipated` is
+  /// the energy dissipated since the start and `work` the work the actuators did since the
+  /// start (J).
   void append(double t, const double* q, const double* qd, double kinetic, double potential,
               const double* lambda = nullptr, const double* w = nullptr, double dissipated = 0.0,
-              double work = 0.0);
+              double work = 0.0, const double* soft = nullptr);
   void append(double t, const Eigen::VectorXd& q, const Eigen::VectorXd& qd, double kinetic,
               double potential, double dissipated = 0.0, double work = 0.0);
-  /// Removes every sample, perturbation and control change.
+  /// Removes every sample, perturbation, control change and equality switch.
   void clear();
-  /// Keeps the samples, perturbation and control changes with time <= t and drops the later ones
+  /// Keeps the samples, perturbation and control changes and equality switches with time <= t
+  /// and drops the later ones
   /// ("resume from here").
   void truncateAfter(double t);
 
@@ -98,6 +110,16 @@ class Recording {
   /// Every control change, in time order.
   const std::vector<ControlChange>& controls() const { return m_controls; }
 
+  /// Logs that the equalities' switches became `active` at time t (s), as setControls logs the
+  /// controls (an earlier time throws std::invalid_argument, one at the last change's replaces
+  /// it).
+  void setEqualities(double t, const std::vector<char>& active);
+  /// The switches in force at time t: the last change at or before t (empty before the first:
+  /// the model's own, EqualitySpec::active).
+  std::vector<char> equalitiesAt(double t) const;
+  /// Every switch change, in time order.
+  const std::vector<EqualityChange>& equalities() const { return m_equalities; }
+
   /// Sample k (k < size()): time (s), positions, velocities, energies (J).
   double time(std::size_t k) const { return at(k)[0]; }
   Eigen::Map<const Eigen::VectorXd> q(std::size_t k) const { return {at(k) + 1, m_nq}; }
@@ -115,6 +137,10 @@ class Recording {
   /// Auxiliary state of sample k (auxiliarySize(); System::auxiliaryState).
   Eigen::Map<const Eigen::VectorXd> auxiliary(std::size_t k) const {
     return {at(k) + 5 + m_nq + m_nv + m_nc, m_nw};
+  }
+  /// Soft constraint forces of sample k by channel (softForceSize(); System::currentSoftForces).
+  Eigen::Map<const Eigen::VectorXd> softForces(std::size_t k) const {
+    return {at(k) + 5 + m_nq + m_nv + m_nc + m_nw, m_ns};
   }
   /// First and last sample time (0 when empty).
   double startTime() const { return m_size ? time(0) : 0.0; }
@@ -136,11 +162,12 @@ class Recording {
   static Recording fromMotion(const Motion& motion);
 
  private:
-  int m_nq = 0, m_nv = 0, m_nc = 0, m_nw = 0;
+  int m_nq = 0, m_nv = 0, m_nc = 0, m_nw = 0, m_ns = 0;
   std::size_t m_stride = 5, m_size = 0;
   std::vector<int> m_quaternions;
   std::vector<PerturbationChange> m_perturbations;
   std::vector<ControlChange> m_controls;
+  std::vector<EqualityChange> m_equalities;
   std::vector<std::unique_ptr<double[]>> m_chunks;
 
   const double* at(std::size_t k) const { return m_chunks[k / kChunk].get() + (k % kChunk) * m_stride; }

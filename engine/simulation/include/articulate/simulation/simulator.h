@@ -28,18 +28,20 @@ namespace art {
 /// kinetic, potential, the energy dissipated since t = 0 (the `dissipated` of the generation's
 /// setState plus System::energyDissipated), the actuators' work since t = 0 (likewise `work`
 /// plus System::actuatorWork), constraint forces (nc; System::
-/// currentConstraintForces), auxiliary state (nw; System::auxiliaryState). `controls` are the
-/// actuators' control changes the thread applied, stamped likewise. `perturbations` are the
+/// currentConstraintForces), auxiliary state (nw; System::auxiliaryState), soft constraint
+/// forces by channel (ns; System::currentSoftForces). `controls` are the actuators' control
+/// changes the thread applied, stamped likewise, and `equalities` its equality switches. `perturbations` are the
 /// perturbation changes the thread applied since the previous batch, stamped with the simulation
 /// time they took effect at (they act on the steps after it). All samples of a batch belong to one
 /// `generation` (see Simulator).
 struct SnapshotBatch {
   long generation = 0;
-  int nq = 0, nv = 0, nc = 0, nw = 0;  // position, velocity, constraint and auxiliary sizes
+  int nq = 0, nv = 0, nc = 0, nw = 0, ns = 0;  // position, velocity, constraint, auxiliary, soft force sizes
   std::vector<double> data;
   std::vector<PerturbationChange> perturbations;
   std::vector<ControlChange> controls;  // control changes applied since the previous batch
-  std::size_t stride() const { return static_cast<std::size_t>(nq + nv + nc + nw) + 5; }
+  std::vector<EqualityChange> equalities;  // equality switches applied since the previous batch
+  std::size_t stride() const { return static_cast<std::size_t>(nq + nv + nc + nw + ns) + 5; }
   std::size_t size() const { return data.size() / stride(); }
   double time(std::size_t k) const { return data[k * stride()]; }
   const double* q(std::size_t k) const { return data.data() + k * stride() + 1; }
@@ -50,6 +52,7 @@ struct SnapshotBatch {
   double work(std::size_t k) const { return data[k * stride() + 4 + nq + nv]; }
   const double* lambda(std::size_t k) const { return q(k) + nq + nv + 4; }
   const double* auxiliary(std::size_t k) const { return lambda(k) + nc; }
+  const double* softForces(std::size_t k) const { return auxiliary(k) + nw; }
 };
 
 /// What the simulator is doing, as last reported by its thread.
@@ -116,6 +119,10 @@ class Simulator {
   /// from the next step on; each published sample then logs the controls acting at its time.
   /// A refusal is reported in status().error.
   void setControlTable(std::shared_ptr<const ControlTable> table);
+  /// Switches the system's equality constraints (System::setEqualityActive; equalitySize
+  /// entries, 1 acting), felt from the next step on and published as an EqualityChange at the
+  /// time they took effect. A size mismatch is reported in status().error and changes nothing.
+  void setEqualities(const std::vector<char>& active);
 
   // --- results ---
   /// Takes every snapshot published since the last call (swapping buffers under the lock;

@@ -87,6 +87,7 @@ struct SegmentReport {
   // an equality: how far it is from holding (m: the anchors' distance, plus a weld's rotation
   // error in rad times 0.1 m), and whether it acts now (switched off: drawn, not enforced)
   double violation = 0.0;
+  bool active = true;
 };
 
 using VecOut = Eigen::Ref<Eigen::VectorXd>;
@@ -188,6 +189,29 @@ class System {
   /// comment for the sign and units): the multipliers of the formulation's own constrained
   /// dynamics there. Throws std::invalid_argument on a size mismatch.
   virtual void currentConstraintForces(VecOut lambda);
+
+  // ---------------------------------------------------------------- the soft constraint model
+  /// Channels of the soft constraint model's row forces (soft_constraints.h, softChannelNames:
+  /// one per row the model can have, so the layout stays fixed while rows come and go); 0
+  /// unless the model's physics is soft. They are not constraintSize()'s rows: those are the
+  /// exact (algebraic) constraints of the formulation.
+  virtual int softForceSize() const { return 0; }
+  /// Channel i's name, e.g. "equality glue.rx", "friction knee", "limit hip.lower". Throws
+  /// std::out_of_range for a channel that does not exist.
+  virtual std::string softForceName(int i) const;
+  /// The soft rows' forces at the current state by channel (softForceSize() entries, N or N m;
+  /// 0 where no row acts). Throws std::invalid_argument on a size mismatch.
+  virtual void currentSoftForces(VecOut f) { checkSize(f.size(), softForceSize(), "soft forces"); }
+  /// Equality constraints that can be switched on and off (the soft model's, in the model's
+  /// order; 0 otherwise), as MuJoCo's simulate switches eq_active.
+  virtual int equalitySize() const { return 0; }
+  /// Which of them act (equalitySize() entries, 1 acting, 0 switched off).
+  virtual std::vector<char> equalityActive() const { return {}; }
+  /// Switches them (equalitySize() entries), felt from the next evaluation on; the state is
+  /// kept. Throws std::invalid_argument on a size mismatch.
+  virtual void setEqualityActive(const std::vector<char>& active) {
+    checkSize(static_cast<Eigen::Index>(active.size()), equalitySize(), "equality switches");
+  }
   /// Number of bodies the viewport draws (the body indices of the display model).
   virtual int bodies() const = 0;
   /// Poses (base/world coordinates) of every body at positions q; `poses` is resized.
@@ -381,6 +405,15 @@ class TreeSystem : public System {
   bool controlsVary() const override { return m_sim->hasControlTable(); }
   Eigen::VectorXd actuatorForces() override { return m_sim->actuationResults().actuatorForce; }
   void currentConstraintForces(VecOut lambda) override;
+  int softForceSize() const override;
+  std::string softForceName(int i) const override;
+  /// From the simulation's own evaluation at its current state (Simulation::softConstraints).
+  void currentSoftForces(VecOut f) override;
+  int equalitySize() const override;
+  std::vector<char> equalityActive() const override;
+  /// Switches the simulation's equalities (SoftConstraintData::equalityActive); a rebuild
+  /// (setModel) starts from the model's own (EqualitySpec::active), reset() keeps them.
+  void setEqualityActive(const std::vector<char>& active) override;
   int bodies() const override { return m_model->nb; }
   void bodyPoses(const Eigen::VectorXd& q, std::vector<BodyPose>& poses) override;
 
@@ -421,6 +454,7 @@ class TreeSystem : public System {
   std::shared_ptr<const Model> m_model;
   SimulationOptions m_options;
   std::unique_ptr<Simulation> m_sim;
+  std::vector<std::string> m_softNames;  // the soft model's force channels (softChannelNames)
   // the connects' and welds' anchor pairs at q (segments)
   void equalitySegments(const Eigen::VectorXd& q, std::vector<SegmentReport>& out);
   Data m_data;  // for bodyPoses
