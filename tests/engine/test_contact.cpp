@@ -167,7 +167,16 @@ class TestContact : public QObject {
   // the quadruped robot released with its feet 0 to 10 cm inside the floor (its PD-held legs
   // in their standing pose) rises out of it, never more than 2 cm above where its feet touch,
   // and stands after 6 s as it does released touching
-  void quadrupedInsideTheFloorStands_data() { groundNeverLaunches_data(); }
+  void quadrupedInsideTheFloorStands_data() {
+#ifdef ARTICULATE_SANITIZED
+    // 6 s of the quadruped took 8 to 18 s a row under ASan (CI's asan stage): four of the
+    // depths there, touching, the ground's elastic start, deep and the deepest
+    QTest::addColumn<double>("depth");
+    for (double depth : {0.0, 0.005, 0.04, 0.10}) QTest::newRow(qPrintable(QString("%1 cm").arg(depth * 100))) << depth;
+#else
+    groundNeverLaunches_data();
+#endif
+  }
   void quadrupedInsideTheFloorStands() {
     QFETCH(double, depth);
     ModelSpec s = loadSpec("quadruped.json");

