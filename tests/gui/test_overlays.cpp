@@ -470,8 +470,14 @@ class TestOverlays : public QObject {
     QVERIFY(equalitySegment()->violation < 1e-9);  // the anchors meet at the reference pose
     key(w, Qt::Key_F2);
     QVERIFY(simulateUntil(w.playback(), 0.5));
+    // at 0.5 s exactly: the unpaced run overshoots by a time that depends on the machine, and
+    // the soft connect's violation swings with the mechanism (default solref): 0.4 to 10 mm over
+    // the first second, 9.2 mm at 0.5 s (a bound of 5 mm at wherever the run ended passed by
+    // the luck of the phase, and failed in a cold CI run)
+    w.playback()->setTime(0.5);
     const std::optional<SegmentReport> moved = equalitySegment();
-    QVERIFY(moved && moved->violation < 5e-3);  // soft, but held
+    qInfo("connect %.3g m apart at 0.5 s", moved ? moved->violation : -1.0);
+    QVERIFY(moved && moved->violation < 0.015);  // soft, but held
     QVERIFY((moved->a - Vec3(0.7, 0, 1)).norm() > 1e-3);  // and it moved with the mechanism
     QTRY_VERIFY_WITH_TIMEOUT(w.viewport()->infoText().contains("newton:"), 3000);
     QVERIFY2(w.viewport()->infoText().contains("of 3 rows active"), qPrintable(w.viewport()->infoText()));
