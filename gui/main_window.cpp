@@ -704,7 +704,8 @@ void MainWindow::followDocument(ModelDocument::Change change) {
   const bool sameSizes = history.positionSize() == m_display->positionSize() &&
                          history.velocitySize() == m_display->velocitySize() &&
                          history.constraintSize() == m_display->constraintSize() &&
-                         history.auxiliarySize() == m_display->auxiliarySize();
+                         history.auxiliarySize() == m_display->auxiliarySize() &&
+                         history.softForceSize() == m_display->softForceSize();
   if (change == ModelDocument::Change::Values && sameSizes) {
     m_playback->continueFrom(std::move(history), t, q, qd);
     if (playing) m_playback->play();
@@ -739,7 +740,8 @@ bool MainWindow::restoreSetAside(const std::string& key) {
     if (entry.recording.positionSize() != m_display->positionSize() ||
         entry.recording.velocitySize() != m_display->velocitySize() ||
         entry.recording.constraintSize() != m_display->constraintSize() ||
-        entry.recording.auxiliarySize() != m_display->auxiliarySize())
+        entry.recording.auxiliarySize() != m_display->auxiliarySize() ||
+        entry.recording.softForceSize() != m_display->softForceSize())
       return false;
     m_playback->restoreRecording(std::move(entry.recording), entry.time);
     statusBar()->showMessage(tr("The recording is back (%1 s)").arg(m_playback->endTime()));

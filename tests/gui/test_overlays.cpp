@@ -440,6 +440,17 @@ class TestOverlays : public QObject {
     QVERIFY(simulateUntil(p, 0.8) && caughtUp());
     QVERIFY(std::abs(r.q(r.size() - 1)(0)) < 0.01);
     QVERIFY(p->recording().equalities().back().active == std::vector<char>{1});
+    // a value edit that adds a soft row (dry friction on the hinge) changes the force channels:
+    // the timeline takes the new layout and simulates on (it once kept the old recording, whose
+    // channels no sample fitted, and stood still)
+    QCOMPARE(p->recording().softForceSize(), 5);
+    QVERIFY(w.document()->edit("Friction", [](ModelSpec& s) { s.bodies[0].friction = 0.5; }).isEmpty());
+    QCOMPARE(p->recording().softForceSize(), 6);
+    const double before = p->endTime();
+    p->setUnpaced(true);
+    p->play();
+    QVERIFY(waitFor([&] { return p->endTime() > before + 0.2; }, 20));
+    p->pause();
   }
 
   // soft physics in the app: the connect drawn between its anchors (green while it holds), F2
