@@ -155,7 +155,7 @@ void equalityRows(const Model& m, Data& d, SoftConstraintData& s, const VecRef& 
       const Vec3 p1 = R1 * e.anchor1 + r1, p2 = R2 * e.anchor2 + r2;
       detail::frameJacobian(m, d, e.obj1, p1, &s.jp1, &s.jr1);
       detail::frameJacobian(m, d, e.obj2, p2, &s.jp2, &s.jr2);
-      const int first = rb.add(SoftRowType::Equality, id, e.type == T::Connect ? 3 : 6, ch);
+      const int first = rb.add(SoftRowType::Equality, id, equalityRowCount(e), ch);
       s.J.middleRows(first, 3) = s.jp1 - s.jp2;
       s.pos.segment<3>(first) = p1 - p2;
       if (e.type == T::Weld) {
