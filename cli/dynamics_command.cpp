@@ -117,7 +117,7 @@ int runDynamicsCommand(const DynamicsArgs& a) {
   // the soft constraint model (soft physics): qacc and its rows; otherwise qacc is qdd
   Eigen::VectorXd qacc = qdd;
   nlohmann::ordered_json rows = nlohmann::ordered_json::array();
-  nlohmann::ordered_json solverInfo;
+  nlohmann::ordered_json solverInfo, contacts = nlohmann::ordered_json::array();
   if (!a.eqActive.empty() && !model.soft)
     throw std::invalid_argument("--eq-active: " + a.model + " has no equality constraints (they need soft physics)");
   if (model.soft) {
@@ -159,7 +159,30 @@ int runDynamicsCommand(const DynamicsArgs& a) {
                       {"name", name},
                       {"residual", soft.pos(r)},
                       {"force", soft.force(r)},
-                      {"state", kStates[static_cast<int>(soft.state[static_cast<std::size_t>(r)])]}});
+                      {"state", kStates[static_cast<int>(soft.state[static_cast<std::size_t>(r)])]},
+                      {"R", soft.R(r)}});
+    }
+    // the contacts (collision.h): geoms and bodies by their names in the file, distance, midpoint,
+    // frame (normal first) and the force on geom2 in that frame (mj_contactForce)
+    for (std::size_t k = 0; k < soft.contacts.size(); ++k) {
+      const Contact& c = soft.contacts[k];
+      const auto bodyOf = [&](int g) {
+        const int b = model.geoms[static_cast<std::size_t>(g)].body;
+        return b < 0 ? std::string("world") : model.names[static_cast<std::size_t>(b)];
+      };
+      const Mat3 byRows = c.frame.transpose();  // column-major storage: the rows one after another
+      const std::vector<double> frame(byRows.data(), byRows.data() + 9);
+      const Vec6 f = contactForce(soft, static_cast<int>(k));
+      contacts.push_back({{"geom1", geomName(model, c.geom1)},
+                          {"geom2", geomName(model, c.geom2)},
+                          {"body1", bodyOf(c.geom1)},
+                          {"body2", bodyOf(c.geom2)},
+                          {"dist", c.dist},
+                          {"pos", {c.pos.x(), c.pos.y(), c.pos.z()}},
+                          {"frame", frame},
+                          {"condim", c.dim},
+                          {"active", !c.exclude},
+                          {"force", std::vector<double>(f.data(), f.data() + c.dim)}});
     }
     solverInfo = {{"eq_active", std::vector<int>(soft.equalityActive.begin(), soft.equalityActive.end())},
                   {"solver", solverName(solver)},
@@ -209,6 +232,7 @@ int runDynamicsCommand(const DynamicsArgs& a) {
   out["qdd"] = vector(qdd);
   out["qacc"] = vector(qacc);
   out["constraints"] = rows;
+  if (!model.geoms.empty()) out["contacts"] = contacts;
   if (model.soft) out["solver"] = solverInfo;
   if (a.json) {
     std::cout << out.dump(2) << "\n";
@@ -253,6 +277,17 @@ int runDynamicsCommand(const DynamicsArgs& a) {
       std::cout << "  " << r["type"].get<std::string>() << " '" << r["name"].get<std::string>() << "': residual "
                 << text(r["residual"].get<double>()) << ", force " << text(r["force"].get<double>()) << " ("
                 << r["state"].get<std::string>() << ")\n";
+  }
+  if (!model.geoms.empty()) {
+    std::cout << "contacts (" << contacts.size() << "):\n";
+    for (const auto& c : contacts) {
+      const auto& n = c["frame"];
+      std::cout << "  " << c["geom1"].get<std::string>() << " (" << c["body1"].get<std::string>() << ") - "
+                << c["geom2"].get<std::string>() << " (" << c["body2"].get<std::string>() << "): dist "
+                << text(c["dist"].get<double>()) << ", normal " << text(n[0].get<double>()) << " " << text(n[1].get<double>())
+                << " " << text(n[2].get<double>()) << ", normal force " << text(c["force"][0].get<double>())
+                << (c["active"].get<bool>() ? "" : " (within the margin, outside margin - gap: no force)") << "\n";
+    }
   }
   return 0;
 }

@@ -29,8 +29,24 @@ Vec3 bodyCom(const ModelSpec& display, const std::vector<BodyPose>& poses, std::
   return poses[body].position + poses[body].rotation * c;
 }
 
+void addContactReport(const ContactReport& c, Annotations& out) {
+  const bool loaded = c.normalForce > 0 || c.frictionForce.squaredNorm() > 0;
+  if (!loaded && c.distance > 0) return;
+  out.contactPoints.push_back(c.position);
+  if (c.normalForce > 0) out.arrows.push_back({ForceArrow::Kind::ContactNormal, c.position, c.normalForce * c.normal});
+  if (c.frictionForce.squaredNorm() > 0) out.arrows.push_back({ForceArrow::Kind::ContactFriction, c.position, c.frictionForce});
+}
+
 void addContacts(System& system, const Recording* recording, double t, const Eigen::VectorXd& q,
                  const Eigen::VectorXd& qd, Annotations& out) {
+  std::vector<ContactReport> contacts;
+  if (auto* tree = dynamic_cast<TreeSystem*>(&system); tree && !tree->model().geoms.empty()) {
+    // body-body contact (geoms): found at the state, its forces on geom2 (the body above, for
+    // a floor plane) from the soft solve there
+    system.setState(t, q, qd);
+    system.bodyContacts(contacts);
+    for (const ContactReport& c : contacts) addContactReport(c, out);
+  }
   if (system.contactSize() == 0) return;
   // the ground's deformation and dents as recorded at t (a tree's friction springs): without
   // them, the friction a sticking foot carries would not show; without a recording, the
@@ -41,17 +57,8 @@ void addContacts(System& system, const Recording* recording, double t, const Eig
   if (recording && !recording->empty() && recording->auxiliarySize() == system.auxiliarySize())
     w = recording->auxiliary(recording->indexAt(t));
   system.evaluate(t, q, qd, w);
-  std::vector<ContactReport> contacts;
   system.contacts(contacts);
-  for (const ContactReport& c : contacts) {
-    const bool loaded = c.normalForce > 0 || c.frictionForce.squaredNorm() > 0;
-    if (!loaded && c.distance > 0) continue;
-    out.contactPoints.push_back(c.position);
-    if (c.normalForce > 0)
-      out.arrows.push_back({ForceArrow::Kind::ContactNormal, c.position, c.normalForce * c.normal});
-    if (c.frictionForce.squaredNorm() > 0)
-      out.arrows.push_back({ForceArrow::Kind::ContactFriction, c.position, c.frictionForce});
-  }
+  for (const ContactReport& c : contacts) addContactReport(c, out);
 }
 
 std::string forceText(const std::string& name, double value, bool rotational) {

@@ -265,6 +265,7 @@ QString MainWindow::statusOverlayText() {
                    .arg(st.solver->active)
                    .arg(st.solver->rows)
             << tr("residual %1, equality error %2").arg(st.solver->gradient, 0, 'g', 2).arg(st.solver->violation, 0, 'g', 2);
+    if (st.solver && !m_model->spec.geoms.empty()) lines << tr("%n body contact(s)", "", st.solver->contacts);
     // equalities switched off in the Equality dock
     QStringList off;
     const std::vector<char>& active = m_equalityPanel->active();

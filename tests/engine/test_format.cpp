@@ -254,7 +254,7 @@ class TestFormat : public QObject {
     bad["physics"]["solver"] = "gauss";
     bad["equalities"][1]["polycoef"] = {0, 1};  // not a weld's
     bad["equalities"][3]["joint2"] = "base";
-    bad["physics"]["disable"] = {"limit", "contact"};
+    bad["physics"]["disable"] = {"limit", "gravity"};
     bad["bodies"][2]["friction_soft"] = {{"solref", {0.02}}};
     const QStringList texts = problems(bad);
     const QString all = texts.join("\n");
@@ -262,8 +262,8 @@ class TestFormat : public QObject {
     QVERIFY2(texts.contains("physics.solver: expected \"newton\", \"pgs\" or \"cg\", got \"gauss\""), qPrintable(all));
     QVERIFY2(texts.filter(QRegularExpression("^equalities\\[1\\]\\.polycoef: unknown field")).size() == 1, qPrintable(all));
     QVERIFY2(texts.contains("equalities[3].joint2: must name a body, not 'base'"), qPrintable(all));
-    QVERIFY2(texts.contains("physics.disable[1]: expected \"equality\", \"frictionloss\", \"limit\" or \"refsafe\", got "
-                            "\"contact\""),
+    QVERIFY2(texts.contains("physics.disable[1]: expected \"equality\", \"frictionloss\", \"limit\", \"contact\", "
+                            "\"filterparent\" or \"refsafe\", got \"gravity\""),
              qPrintable(all));
     QVERIFY2(texts.contains("bodies[2].friction_soft.solref: expected 2 numbers"), qPrintable(all));
     QCOMPARE(texts.size(), 6);

@@ -14,7 +14,7 @@
 // "bias", "gravity", "armature", the actuators' and tendons' names and quantities (lengths,
 // velocities, forces, act_dot; actuator_lengthrange, the compiler's, min and max per actuator in
 // one flat list), qfrc_actuator and qfrc_passive, qacc (MuJoCo's own), and the
-// number of active constraint rows and contacts (nefc, ncon)}, H, bias and the joint forces in
+// number of active constraint rows and contacts (nefc, ncon), the contacts}, H, bias and the joint forces in
 // Articulate's velocity coordinates: for a free
 // joint qvel = [R v; w] = T qd, so H = T' M T and bias = T' (qfrc_bias + M dT/dt qd), with
 // dT/dt qd = [R (w x v); 0].
@@ -126,7 +126,33 @@ int main(int argc, char** argv) {
     }
     name = n ? n : "";
     rows.push_back({{"type", kind}, {"name", name}, {"residual", d->efc_pos[i]}, {"force", d->efc_force[i]},
-                    {"state", d->efc_state[i]}});
+                    {"state", d->efc_state[i]}, {"R", d->efc_R[i]}});
+  }
+  // the contacts (mj_collision's d->contact): geoms and bodies by name (an unnamed geom as
+  // BODY#K, its body's name, or "world", and its place among the body's colliding geoms from 1,
+  // as Articulate names it), dist, pos, frame (normal first), condim, whether it has rows, and
+  // its force in the contact frame (mj_contactForce)
+  json contacts = json::array();
+  auto geomName = [&](int g) {
+    if (const char* n = mj_id2name(m, mjOBJ_GEOM, g)) return std::string(n);
+    const int b = m->geom_bodyid[g];
+    const char* bn = mj_id2name(m, mjOBJ_BODY, b);
+    int k = 0;  // its place among the body's geoms that collide
+    for (int h = m->body_geomadr[b]; h <= g; ++h) k += (m->geom_contype[h] || m->geom_conaffinity[h]) ? 1 : 0;
+    return std::string(b == 0 ? "world" : bn ? bn : "") + "#" + std::to_string(k);
+  };
+  for (int i = 0; i < d->ncon; ++i) {
+    const mjContact& c = d->contact[i];
+    mjtNum f[6];
+    mj_contactForce(m, d, i, f);
+    const int b1 = m->geom_bodyid[c.geom1], b2 = m->geom_bodyid[c.geom2];
+    const char* n1 = mj_id2name(m, mjOBJ_BODY, b1);
+    const char* n2 = mj_id2name(m, mjOBJ_BODY, b2);
+    contacts.push_back({{"geom1", geomName(c.geom1)}, {"geom2", geomName(c.geom2)},
+                        {"body1", b1 == 0 ? "world" : n1 ? n1 : ""}, {"body2", b2 == 0 ? "world" : n2 ? n2 : ""},
+                        {"dist", c.dist}, {"pos", {c.pos[0], c.pos[1], c.pos[2]}},
+                        {"frame", std::vector<double>(c.frame, c.frame + 9)}, {"condim", c.dim},
+                        {"active", c.efc_address >= 0}, {"force", std::vector<double>(f, f + c.dim)}});
   }
   std::vector<mjtNum> M(static_cast<std::size_t>(nv * nv));
   mj_fullM(m, M.data(), d->qM);
@@ -194,7 +220,7 @@ int main(int argc, char** argv) {
                     {"qfrc_actuator", toArticulate(d->qfrc_actuator)},
                     {"qfrc_passive", toArticulate(d->qfrc_passive)},
                     {"qacc", list(d->qacc, nv)},
-                    {"nefc", d->nefc}, {"ncon", d->ncon}, {"constraints", rows},
+                    {"nefc", d->nefc}, {"ncon", d->ncon}, {"constraints", rows}, {"contacts", contacts},
                     {"solver_iterations", d->solver_iter}, {"trajectory", trajectory},
                     {"qpos", std::vector<double>(d->qpos, d->qpos + m->nq)}};
   std::cout << out.dump() << "\n";

@@ -5,6 +5,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "articulate/dynamics/collision.h"
 #include "articulate/dynamics/dynamics.h"
 
 namespace art {
@@ -212,6 +213,18 @@ void frameJacobian(const Model& m, const Data& d, int body, const Vec3& p, Eigen
 /// softConstraintRows (soft_constraints.h) with the kinematics (X0) of q already in `d`, as
 /// crba leaves them: softForwardDynamics runs crba first and saves a pass.
 void softRowsAtKinematics(const Model& m, Data& d, SoftConstraintData& s, const VecRef& q, const VecRef& qd);
+
+/// The soft rows of contact c: 1 for condim 1, else the pyramid's 2 (condim - 1).
+inline int contactRowCount(const Contact& c) { return c.dim == 1 ? 1 : 2 * (c.dim - 1); }
+
+/// Appends the rows of s.contacts (soft_contact_rows.cpp; those not excluded) after the rows
+/// already in `s`: their Jacobians, residuals, margins and MuJoCo's diagApprox; sets each
+/// contact's row and s.ncon.
+void softContactRows(const Model& m, const Data& d, SoftConstraintData& s);
+
+/// MuJoCo's mj_makeImpedance for the rows of the contact whose first row is `first` (s.vel
+/// current): impedance, R (with impratio's and the pyramid's scaling), D and aref.
+void contactImpedance(const Model& m, SoftConstraintData& s, int first);
 
 /// A spatial model's body pose from the kinematics in `d`: rotation (body to world) and origin;
 /// the identity for body -1 (the base).

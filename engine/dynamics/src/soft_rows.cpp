@@ -13,6 +13,10 @@
 
 namespace art {
 
+using detail::contactImpedance;
+using detail::contactRowCount;
+using detail::softContactRows;
+
 namespace {
 
 
@@ -40,6 +44,22 @@ int limitChannels(const Model& m) {
   return n;
 }
 int rowCapacity(const Model& m) { return equalityChannels(m) + frictionChannels(m) + limitChannels(m); }
+
+// sizes the row arrays for `cap` rows; their contents are rebuilt at every evaluation
+void reserveRows(SoftConstraintData& s, int cap, int nv) {
+  s.capacity = cap;
+  s.type.resize(static_cast<std::size_t>(cap));
+  s.id.resize(static_cast<std::size_t>(cap));
+  s.channel.resize(static_cast<std::size_t>(cap));
+  s.state.resize(static_cast<std::size_t>(cap));
+  s.J.setZero(cap, nv);
+  for (Eigen::VectorXd* v : {&s.pos, &s.margin, &s.frictionloss, &s.vel, &s.aref, &s.R, &s.D, &s.diagApprox, &s.imp,
+                             &s.force, &s.jar, &s.Jdir, &s.r0})
+    v->setZero(cap);
+  s.MinvJt.setZero(nv, cap);
+  s.AR.setZero(cap, cap);
+  s.breaks.reserve(3 * static_cast<std::size_t>(cap));
+}
 
 Eigen::Quaterniond quaternion(const Eigen::Vector4d& v) { return Eigen::Quaterniond(v(0), v(1), v(2), v(3)); }
 
@@ -265,6 +285,8 @@ const SoftParams& rowParams(const Model& m, const SoftConstraintData& s, int r) 
     case SoftRowType::FrictionDof: return m.frictionSoft[static_cast<std::size_t>(m.dofBody[id])];
     case SoftRowType::FrictionTendon: return m.tendonFrictionSoft[id];
     case SoftRowType::LimitJoint: return m.limitSoft[id];
+    case SoftRowType::ContactFrictionless:
+    case SoftRowType::ContactPyramidal: return s.contacts[id].soft;
     case SoftRowType::LimitTendon: break;
   }
   return m.tendonLimitSoft[id];
@@ -295,6 +317,8 @@ double diagApprox(const Model& m, const SoftConstraintData& s, int r) {
     }
     case SoftRowType::FrictionDof: return s.dofInvWeight(static_cast<Eigen::Index>(id));
     case SoftRowType::LimitJoint: return s.dofInvWeight(m.vIndex[id]);
+    case SoftRowType::ContactFrictionless:
+    case SoftRowType::ContactPyramidal: return s.diagApprox(r);  // contactRows wrote it
     case SoftRowType::FrictionTendon:
     case SoftRowType::LimitTendon: break;
   }
@@ -332,11 +356,38 @@ void impedanceRows(const Model& m, SoftConstraintData& s, int first, int dim) {
 
 }  // namespace
 
+void detail::contactImpedance(const Model& m, SoftConstraintData& s, int first) {
+  const Contact& c = s.contacts[static_cast<std::size_t>(s.id[static_cast<std::size_t>(first)])];
+  const int n = contactRowCount(c);
+  std::array<double, 2> solref = c.soft.solref;
+  if (m.physics.refsafe && solref[0] > 0) solref[0] = std::max(solref[0], 2 * s.timestep);
+  const double dmax = std::clamp(c.soft.solimp[1], 1e-4, 0.9999);
+  const double imp = impedance(c.soft.solimp, s.pos(first), s.margin(first));
+  for (int r = first; r < first + n; ++r) s.R(r) = std::max(kSoftMinValue, (1 - imp) * s.diagApprox(r) / imp);
+  if (s.type[static_cast<std::size_t>(first)] == SoftRowType::ContactPyramidal) {
+    // impratio scales the friction's regulariser; the pyramid's edges all take one R
+    const double R0 = s.R(first), R1 = R0 / std::max(kSoftMinValue, m.physics.impratio);
+    const double mu = c.friction[0] * std::sqrt(R1 / R0);
+    const double Rpy = 2 * mu * mu * R0;
+    for (int r = first; r < first + n; ++r) s.R(r) = Rpy;
+  }
+  const double k = solref[0] > 0 ? 1 / std::max(kSoftMinValue, dmax * dmax * solref[0] * solref[0] * solref[1] * solref[1])
+                                 : -solref[0] / std::max(kSoftMinValue, dmax * dmax);
+  const double b = solref[1] > 0 ? 2 / std::max(kSoftMinValue, dmax * solref[0]) : -solref[1] / std::max(kSoftMinValue, dmax);
+  for (int r = first; r < first + n; ++r) {
+    s.imp(r) = imp;
+    s.D(r) = 1 / s.R(r);
+    s.aref(r) = -b * s.vel(r) - k * imp * (s.pos(r) - s.margin(r));
+  }
+}
+
 const char* softRowKind(SoftRowType type) {
   switch (type) {
     case SoftRowType::Equality: return "equality";
     case SoftRowType::FrictionDof:
     case SoftRowType::FrictionTendon: return "friction";
+    case SoftRowType::ContactFrictionless:
+    case SoftRowType::ContactPyramidal: return "contact";
     case SoftRowType::LimitJoint:
     case SoftRowType::LimitTendon: break;
   }
@@ -346,27 +397,18 @@ const char* softRowKind(SoftRowType type) {
 SoftConstraintData::SoftConstraintData(const Model& model) {
   if (model.arithmetic != Arithmetic::Spatial)
     throw std::invalid_argument("SoftConstraintData: the soft constraint model needs a spatial model");
-  const int nv = model.nv(), cap = rowCapacity(model);
+  const int nv = model.nv();
   equalityActive.resize(model.equalities.size());
   for (std::size_t k = 0; k < model.equalities.size(); ++k) equalityActive[k] = model.equalities[k].active;
-  channels = cap;
-  type.resize(static_cast<std::size_t>(cap));
-  id.resize(static_cast<std::size_t>(cap));
-  channel.resize(static_cast<std::size_t>(cap));
-  state.resize(static_cast<std::size_t>(cap));
-  J.setZero(cap, nv);
-  for (Eigen::VectorXd* v : {&pos, &margin, &frictionloss, &vel, &aref, &R, &D, &diagApprox, &imp, &force, &jar,
-                             &Jdir, &r0})
-    v->setZero(cap);
+  channels = rowCapacity(model);
+  // room for a contact of each geom at first: it grows when more come (reserveRows)
+  reserveRows(*this, channels + (model.geoms.empty() ? 0 : 4 * static_cast<int>(model.geoms.size())), nv);
   for (Eigen::VectorXd* v : {&qacc0, &qacc, &qfrcConstraint, &grad, &dir, &Mdir, &g0, &work, &prevGrad, &prevMgrad,
                              &mgrad, &warm})
     v->setZero(nv);
   Hs.setZero(nv, nv);
-  MinvJt.setZero(nv, cap);
-  AR.setZero(cap, cap);
   for (Eigen::MatrixXd* M : {&jp1, &jr1, &jp2, &jr2}) M->setZero(3, nv);
   llt = Eigen::LLT<Eigen::MatrixXd>(nv);
-  breaks.reserve(3 * static_cast<std::size_t>(cap));
   inverseWeights(model, *this);
 }
 
@@ -378,23 +420,49 @@ void softConstraintRows(const Model& m, Data& d, SoftConstraintData& s, const Ve
 }
 
 void detail::softRowsAtKinematics(const Model& m, Data& d, SoftConstraintData& s, const VecRef& q, const VecRef& qd) {
-  s.nefc = s.ne = s.nf = 0;
+  s.nefc = s.ne = s.nf = s.ncon = 0;
   const PhysicsSpec& ph = m.physics;
+  collide(m, d, s.contacts);
+  int contactRows = 0;
+  for (const Contact& c : s.contacts) contactRows += c.exclude ? 0 : contactRowCount(c);
+  if (s.channels + contactRows > s.capacity) reserveRows(s, 2 * (s.channels + contactRows), m.nv());
   if (!m.tendons.empty()) tendonKinematics(m, d, q, qd);
   if (ph.equality) equalityRows(m, d, s, q);
   if (ph.frictionloss) frictionRows(m, d, s);
   else s.nf = 0;
   if (ph.limit) limitRows(m, d, s, q);
+  softContactRows(m, d, s);
   const int n = s.nefc;
   s.vel.head(n).noalias() = s.J.topRows(n) * qd;
+  // MuJoCo's rows act on the acceleration in its coordinates, which for a free joint are the
+  // origin's world-frame velocity [R v; w]: its acceleration R (dv + w x v) holds the velocity
+  // product w x v that body coordinates [w; v] leave out. The rows take it as a known part of
+  // J qacc, so that the soft problem is MuJoCo's (aref - J a_c, a_c = [0; w x v] per free joint)
+  bool freeMoving = false;
+  s.work.setZero(m.nv());
+  for (int i = 0; i < m.nb; ++i) {
+    if (m.joints[static_cast<std::size_t>(i)].type != JointType::Free) continue;
+    const int v0 = m.vIndex[static_cast<std::size_t>(i)];
+    const Vec3 w = qd.segment<3>(v0), v = qd.segment<3>(v0 + 3);
+    s.work.segment<3>(v0 + 3) = w.cross(v);
+    freeMoving = true;
+  }
   for (int r = 0; r < n;) {
+    const SoftRowType t = s.type[static_cast<std::size_t>(r)];
+    if (t == SoftRowType::ContactFrictionless || t == SoftRowType::ContactPyramidal) {
+      const Contact& c = s.contacts[static_cast<std::size_t>(s.id[static_cast<std::size_t>(r)])];
+      contactImpedance(m, s, r);
+      r += contactRowCount(c);
+      continue;
+    }
     int dim = 1;
-    if (s.type[static_cast<std::size_t>(r)] == SoftRowType::Equality) {
+    if (t == SoftRowType::Equality) {
       dim = equalityRowCount(m.equalities[static_cast<std::size_t>(s.id[static_cast<std::size_t>(r)])]);
     }
     impedanceRows(m, s, r, dim);
     r += dim;
   }
+  if (freeMoving) s.aref.head(n).noalias() -= s.J.topRows(n) * s.work;
 }
 
 std::string softRowName(const Model& m, const SoftConstraintData& s, int row) {
@@ -404,6 +472,9 @@ std::string softRowName(const Model& m, const SoftConstraintData& s, int row) {
       return m.equalities[id].name.empty() ? "equality " + std::to_string(id) : m.equalities[id].name;
     case SoftRowType::FrictionDof: return m.names[static_cast<std::size_t>(m.dofBody[id])];
     case SoftRowType::LimitJoint: return m.names[id];
+    case SoftRowType::ContactFrictionless:
+    case SoftRowType::ContactPyramidal:
+      return geomName(m, s.contacts[id].geom1) + "/" + geomName(m, s.contacts[id].geom2);
     case SoftRowType::FrictionTendon:
     case SoftRowType::LimitTendon: break;
   }
@@ -447,7 +518,8 @@ std::vector<std::string> softChannelNames(const Model& m) {
 void softChannelForces(const SoftConstraintData& s, Eigen::Ref<Eigen::VectorXd> out) {
   detail::checkSize("softChannelForces", "out", out.size(), s.channels);
   out.setZero();
-  for (int r = 0; r < s.nefc; ++r) out(s.channel[static_cast<std::size_t>(r)]) = s.force(r);
+  for (int r = 0; r < s.nefc; ++r)
+    if (s.channel[static_cast<std::size_t>(r)] >= 0) out(s.channel[static_cast<std::size_t>(r)]) = s.force(r);
 }
 
 }  // namespace art

@@ -16,7 +16,10 @@ namespace art {
 namespace {
 
 
-bool isOneSided(SoftRowType t) { return t == SoftRowType::LimitJoint || t == SoftRowType::LimitTendon; }
+bool isOneSided(SoftRowType t) {
+  return t == SoftRowType::LimitJoint || t == SoftRowType::LimitTendon || t == SoftRowType::ContactFrictionless ||
+         t == SoftRowType::ContactPyramidal;
+}
 bool isFriction(SoftRowType t) { return t == SoftRowType::FrictionDof || t == SoftRowType::FrictionTendon; }
 
 // s_i'(x) and s_i''(x) of row i at jar x

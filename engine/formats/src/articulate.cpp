@@ -638,7 +638,7 @@ ojson physicsJson(const PhysicsSpec& ph) {
   }
   ojson disable = ojson::array();
   for (const auto& [on, name] : {std::pair{ph.equality, "equality"}, {ph.frictionloss, "frictionloss"}, {ph.limit, "limit"},
-                                 {ph.refsafe, "refsafe"}})
+                                 {ph.contact, "contact"}, {ph.filterParent, "filterparent"}, {ph.refsafe, "refsafe"}})
     if (!on) disable.push_back(name);
   if (!disable.empty()) j["disable"] = disable;
   return j;
@@ -731,6 +731,7 @@ ojson specToJson(const ModelSpec& s) {
     for (const EqualitySpec& e : s.equalities) es.push_back(equalityJson(s, e));
     doc["equalities"] = es;
   }
+  detail::geomsJson(s, doc);
   if (!s.forces.empty()) {
     ojson fs = ojson::array();
     for (const ExternalForceSpec& f : s.forces) fs.push_back(forceJson(s, f, planar));
@@ -1146,7 +1147,7 @@ void readPhysics(JsonReader& rd, const json& jp, PhysicsSpec& ph) {
   if (jp.contains("disable")) {
     const json& jd = jp["disable"];
     if (!jd.is_array()) {
-      rd.fail("physics.disable", "expected an array of \"equality\", \"frictionloss\", \"limit\" and \"refsafe\"");
+      rd.fail("physics.disable", "expected an array of \"equality\", \"frictionloss\", \"limit\", \"contact\", \"filterparent\" and \"refsafe\"");
       return;
     }
     for (std::size_t k = 0; k < jd.size(); ++k) {
@@ -1156,7 +1157,9 @@ void readPhysics(JsonReader& rd, const json& jp, PhysicsSpec& ph) {
       else if (name == "frictionloss") ph.frictionloss = false;
       else if (name == "limit") ph.limit = false;
       else if (name == "refsafe") ph.refsafe = false;
-      else rd.fail(p, "expected \"equality\", \"frictionloss\", \"limit\" or \"refsafe\", got \"" + name + "\"");
+      else if (name == "contact") ph.contact = false;
+      else if (name == "filterparent") ph.filterParent = false;
+      else rd.fail(p, "expected \"equality\", \"frictionloss\", \"limit\", \"contact\", \"filterparent\" or \"refsafe\", got \"" + name + "\"");
     }
   }
 }
@@ -1309,6 +1312,7 @@ void specFromJson(const json& doc, ModelSpec& out, Diagnostics& problems) {
   if (!rd.object(doc, "", {"format", "version", "name", "description", "kind", "arithmetic",
                            "gravity", "bodies", "base_appearance", "camera", "contacts", "sites",
                            "tendons", "actuators", "ground", "constraints", "equalities", "forces", "physics",
+                           "geoms", "contact_pairs", "contact_excludes",
                            "simulation", "keyframes"}))
     return;
   readHeader(rd, doc, out.name, out.description);
@@ -1355,6 +1359,7 @@ void specFromJson(const json& doc, ModelSpec& out, Diagnostics& problems) {
   if (doc.contains("ground")) readGround(rd, doc["ground"], out.ground);
   if (doc.contains("constraints")) readConstraints(rd, doc["constraints"], tc, out);
   if (doc.contains("equalities")) readEqualities(rd, doc["equalities"], tc, out);
+  detail::readGeoms(rd, doc, tc.names, out);
   if (doc.contains("forces")) readForces(rd, doc["forces"], tc, out);
   if (doc.contains("simulation")) readSimulation(rd, doc["simulation"], out.simulation);
   if (doc.contains("keyframes")) readKeyframes(rd, doc["keyframes"], out);

@@ -50,4 +50,10 @@ nlohmann::ordered_json actuatorsJson(const ModelSpec& s);
 void readTendons(JsonReader& rd, const nlohmann::json& j, const std::map<std::string, int>& bodies, ModelSpec& out);
 void readActuators(JsonReader& rd, const nlohmann::json& j, const std::map<std::string, int>& bodies, ModelSpec& out);
 
+/// Reads "geoms", "contact_pairs" and "contact_excludes" of `doc` into out (after its bodies;
+/// articulate_geoms.cpp), every problem into rd.
+void readGeoms(JsonReader& rd, const nlohmann::json& doc, const std::map<std::string, int>& bodies, ModelSpec& out);
+/// Writes the model's geoms, contact pairs and excludes into `doc` (nothing when there are none).
+void geomsJson(const ModelSpec& s, nlohmann::ordered_json& doc);
+
 }  // namespace art::detail

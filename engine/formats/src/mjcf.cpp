@@ -101,6 +101,8 @@ const std::map<std::string, std::set<std::string>>& knownAttributes() {
                 "mass", "density", "rgba", "material", "mesh", "group", "contype", "conaffinity", "friction",
                 "condim", "solref", "solimp", "solmix", "margin", "gap", "priority", "user", "hfield"}},
       {"mesh", {"name", "class", "file", "scale", "content_type", "vertex", "face"}},
+      {"pair", {"name", "class", "geom1", "geom2", "condim", "friction", "solref", "solimp", "margin", "gap"}},
+      {"exclude", {"name", "body1", "body2"}},
       {"material", {"name", "class", "rgba", "texture", "texrepeat", "texuniform", "emission", "specular",
                     "shininess", "reflectance", "metallic", "roughness"}},
       {"site", {"name", "class", "type", "size", "fromto", "pos", "quat", "axisangle", "euler", "xyaxes", "zaxis",
@@ -157,6 +159,13 @@ struct State {
   int computedRanges = 0;
   std::set<std::string> names;             // body names given so far
   std::vector<std::string> renamed;        // "'a' (file:line) is 'a_2'": a body name used twice
+  // body-body contact: every geom that collides (contype or conaffinity), by name; what keeps
+  // the reader on ground-contact points instead (a geom type or pair not computed)
+  std::vector<GeomSpec> geoms;
+  std::map<std::string, int> geomIndex;
+  std::string notColliding;       // why the geoms are not used, "" when they are
+  std::vector<std::pair<int, int>> chainEnds;  // a several-joint body's parent and its last body
+  bool bodyContact = false;
   bool ground = false;                     // the world has a horizontal plane at z = 0
   int groundContype = 1, groundConaffinity = 1;
   bool floating = false;
@@ -528,10 +537,12 @@ void readOption(State& s, const XMLElement* e) {
     if (!gravity) s.spec.gravity = Vec3::Zero();
     bool constraint = true;
     setting("constraint", constraint, true);
-    if (!constraint) ph.equality = ph.frictionloss = ph.limit = false;
+    if (!constraint) ph.equality = ph.frictionloss = ph.limit = ph.contact = false;
     setting("equality", ph.equality, true);
     setting("frictionloss", ph.frictionloss, true);
     setting("limit", ph.limit, true);
+    setting("contact", ph.contact, true);
+    setting("filterparent", ph.filterParent, true);
     setting("refsafe", ph.refsafe, true);
     setting("override", ph.override, true);
   });
@@ -662,7 +673,34 @@ struct Geom {
   Eigen::Vector4d rgba = Eigen::Vector4d(0.5, 0.5, 0.5, 1);  // elementRgba
   int group = 0;
   int contype = 1, conaffinity = 1;
+  GeomSpec contact;  // its contact parameters (type, size and placement filled where it is placed)
 };
+
+// a geom's contact parameters (MuJoCo's defaults where not given), refused as MuJoCo's compiler
+// refuses them: condim other than 1, 3, 4, 6, a friction, margin, gap or solmix below 0
+void readContactParameters(State& s, const XMLElement* e, const Attrs& a, Geom& g) {
+  GeomSpec& k = g.contact;
+  k.contype = g.contype;
+  k.conaffinity = g.conaffinity;
+  if (k.contype < 0 || k.conaffinity < 0) throw s.fail(e, "contype and conaffinity must be >= 0");
+  const double condim = number(s, e, a, "condim", 3);
+  if (condim != 1 && condim != 3 && condim != 4 && condim != 6)
+    throw s.fail(e, "condim must be 1, 3, 4 or 6, got " + num(condim));
+  k.condim = static_cast<int>(condim);
+  if (const auto f = get(a, "friction")) {
+    const std::vector<double> v = numbers(s, e, "friction", *f, 1, 3);
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      if (!(v[i] >= 0)) throw s.fail(e, "friction must be >= 0, got " + num(v[i]));
+      k.friction[i] = v[i];
+    }
+  }
+  if (const auto p = softParams(s, e, a, "solref", "solimp")) k.soft = *p;
+  k.priority = static_cast<int>(number(s, e, a, "priority", 0));
+  for (const auto& [name, out] : {std::pair{"solmix", &k.solmix}, std::pair{"margin", &k.margin}, std::pair{"gap", &k.gap}}) {
+    *out = number(s, e, a, name, name[0] == 's' ? 1.0 : 0.0);
+    if (!(*out >= 0)) throw s.fail(e, std::string(name) + " must be >= 0, got " + num(*out));
+  }
+}
 
 Geom readGeom(State& s, const XMLElement* e, const Attrs& a) {
   Geom g;
@@ -683,7 +721,9 @@ Geom readGeom(State& s, const XMLElement* e, const Attrs& a) {
     if (g.type != "capsule" && g.type != "cylinder" && g.type != "box" && g.type != "ellipsoid")
       throw s.fail(e, "fromto applies to capsules, cylinders, boxes and ellipsoids, not to a " + g.type);
     g.p = (from + to) / 2;
-    g.R = zTo(to - from);
+    // MuJoCo's compiler turns z to from - to (checked against 2.2.2: a capsule's first contact
+    // with a plane is at its `from` end, and its contact frame's tangent points that way)
+    g.R = zTo(from - to);
     const double half = (to - from).norm() / 2;
     if (g.type == "capsule" || g.type == "cylinder") {
       size[1] = half;
@@ -713,6 +753,7 @@ Geom readGeom(State& s, const XMLElement* e, const Attrs& a) {
   g.group = static_cast<int>(number(s, e, a, "group", 0));
   g.contype = static_cast<int>(number(s, e, a, "contype", 1));
   g.conaffinity = static_cast<int>(number(s, e, a, "conaffinity", 1));
+  readContactParameters(s, e, a, g);
   return g;
 }
 
@@ -925,6 +966,99 @@ Frame addAxisJoint(State& s, const XMLElement* e, const Attrs& a, const Frame& a
 
 void readBody(State& s, const XMLElement* e, const BodyContext& parent);
 
+// a geom that collides, for body-body contact; a type the narrow phase does not have (mesh,
+// hfield) keeps the model on ground-contact points (chooseContactModel)
+void addCollisionGeom(State& s, const XMLElement* e, const Attrs& a, const Geom& g, int owner, const Mat3& R, const Vec3& p) {
+  if (!g.contype && !g.conaffinity) return;
+  GeomSpec k = g.contact;
+  if (!parseGeomType(g.type, k.type)) {
+    if (s.notColliding.empty()) s.notColliding = s.where(e) + " is a " + g.type + ", whose contacts are not computed yet";
+    return;
+  }
+  k.name = get(a, "name").value_or("");
+  k.body = owner;
+  k.size = g.size;
+  k.position = p;
+  k.rotation = R;
+  if (!k.name.empty()) s.geomIndex[k.name] = static_cast<int>(s.geoms.size());
+  s.geoms.push_back(k);
+}
+
+// <contact>'s <pair> and <exclude>, by geom and body names
+void readContactSection(State& s, const XMLElement* e) {
+  forEachChild(s, e, [&](const XMLElement* c) {
+    const std::string tag = c->Name();
+    const Attrs a = attributes(s, c, "main");
+    if (tag == "exclude") {
+      ContactExcludeSpec x;
+      x.name = get(a, "name").value_or("");
+      for (const auto& [attr, out] : {std::pair{"body1", &x.body1}, std::pair{"body2", &x.body2}}) {
+        const auto body = get(a, attr);
+        if (!body) throw s.fail(c, std::string("an exclude needs ") + attr);
+        const auto f = s.bodyFrames.find(*body);
+        if (f == s.bodyFrames.end()) throw s.fail(c, std::string(attr) + " '" + robot::printable(*body) + "' names no body of this model");
+        *out = f->second.owner;
+      }
+      s.spec.contactExcludes.push_back(x);
+    } else if (tag == "pair") {
+      ContactPairSpec p;
+      p.name = get(a, "name").value_or("");
+      for (const auto& [attr, out] : {std::pair{"geom1", &p.geom1}, std::pair{"geom2", &p.geom2}}) {
+        const auto geom = get(a, attr);
+        if (!geom) throw s.fail(c, std::string("a pair needs ") + attr);
+        const auto it = s.geomIndex.find(*geom);
+        if (it == s.geomIndex.end())
+          throw s.fail(c, std::string(attr) + " '" + robot::printable(*geom) + "' names no colliding geom of this model (a sphere, capsule, ellipsoid, cylinder, box or plane)");
+        *out = it->second;
+      }
+      const double condim = number(s, c, a, "condim", 3);
+      if (condim != 1 && condim != 3 && condim != 4 && condim != 6) throw s.fail(c, "condim must be 1, 3, 4 or 6, got " + num(condim));
+      p.condim = static_cast<int>(condim);
+      if (const auto f = get(a, "friction")) {
+        const std::vector<double> v = numbers(s, c, "friction", *f, 1, 5);
+        for (std::size_t i = 0; i < v.size(); ++i) {
+          if (!(v[i] >= 0)) throw s.fail(c, "friction must be >= 0, got " + num(v[i]));
+          p.friction[i] = v[i];
+        }
+      }
+      if (const auto q = softParams(s, c, a, "solref", "solimp")) p.soft = *q;
+      for (const auto& [name, out] : {std::pair{"margin", &p.margin}, std::pair{"gap", &p.gap}}) {
+        *out = number(s, c, a, name, 0);
+        if (!(*out >= 0)) throw s.fail(c, std::string(name) + " must be >= 0, got " + num(*out));
+      }
+      s.spec.contactPairs.push_back(p);
+    } else {
+      ++s.notModelled["<contact> <" + tag + "> element(s)"];
+    }
+  });
+}
+
+// body-body contact when every geom that may collide has a narrow phase, the soft model and
+// pyramidal cones; else the ground-contact points of the plane z = 0, with the reason noted
+void chooseContactModel(State& s) {
+  PhysicsSpec& ph = s.spec.physics;
+  if (s.notColliding.empty() && ph.constraints != PhysicsSpec::Constraints::Soft) s.notColliding = "the model's physics is exact";
+  if (s.notColliding.empty() && !ph.contact) s.notColliding = "contact is disabled (<flag contact='disable'>)";
+  if (s.notColliding.empty() && ph.cone == PhysicsSpec::Cone::Elliptic) s.notColliding = "elliptic cones are not computed yet";
+  s.spec.geoms = s.geoms;
+  for (std::size_t i = 0; i < s.geoms.size() && s.notColliding.empty(); ++i)
+    for (std::size_t j = i + 1; j < s.geoms.size() && s.notColliding.empty(); ++j)
+      if (!geomPairSupported(s.geoms[i].type, s.geoms[j].type) && geomsMayCollide(s.spec, static_cast<int>(i), static_cast<int>(j)))
+        s.notColliding = std::string(geomTypeName(s.geoms[i].type)) + "-" + geomTypeName(s.geoms[j].type) + " contact ('" +
+                         (s.geoms[i].name.empty() ? "unnamed" : s.geoms[i].name) + "' with '" +
+                         (s.geoms[j].name.empty() ? "unnamed" : s.geoms[j].name) + "') is not computed yet";
+  s.bodyContact = s.notColliding.empty() && !s.geoms.empty();
+  if (s.bodyContact) {
+    s.spec.contacts.clear();
+    if (ph.filterParent)
+      for (const auto& [parent, body] : s.chainEnds) s.spec.contactExcludes.push_back({"", parent, body});
+  } else {
+    s.spec.geoms.clear();
+    s.spec.contactPairs.clear();
+    s.spec.contactExcludes.clear();
+  }
+}
+
 // the body's contents (inertial, geoms, child bodies) in its frame; a <frame> (newer MuJoCo)
 // places the elements inside it by its pos and orientation, and its childclass applies to them
 void readBodyContents(State& s, const XMLElement* e, const BodyContext& body, bool world) {
@@ -973,6 +1107,7 @@ void readBodyContents(State& s, const XMLElement* e, const BodyContext& body, bo
       const Mat3 R = ctx.frame.R * g.R;
       const Vec3 p = ctx.frame.R * g.p + ctx.frame.t;
       if (const auto name = get(a, "name")) s.geomsByName[*name] = {ctx.frame.owner, R, p, g.type, g.size(0)};
+      addCollisionGeom(s, c, a, g, ctx.frame.owner, R, p);
       json& appearance = ctx.frame.owner < 0 ? s.spec.baseAppearance : s.spec.bodies[static_cast<std::size_t>(ctx.frame.owner)].appearance;
       if (g.type == "plane" || g.type == "hfield" || g.type == "sdf") {
         if (g.type != "plane") {
@@ -1207,6 +1342,9 @@ void readBody(State& s, const XMLElement* e, const BodyContext& parent) {
     }
   }
   if (joints.empty()) ++s.welded;
+  // a body of several joints is a chain here, its geoms on the chain's last body: MuJoCo's
+  // parent filter (its parent's geoms and its own never collide) needs the chain's two ends
+  if (joints.size() > 1 && parent.frame.owner >= 0) s.chainEnds.emplace_back(parent.frame.owner, f.owner);
   ctx.frame = f;
   if (!given.empty()) s.bodyFrames[given] = f;
   readBodyContents(s, e, ctx, false);
@@ -1493,7 +1631,7 @@ void readTop(State& s, const XMLElement* root) {
   s.spec.name = root->Attribute("model") ? root->Attribute("model") : std::filesystem::path(s.source).stem().string();
   attributes(s, root, "");
   // compiler and defaults first: they apply to the whole file, wherever they are
-  std::vector<const XMLElement*> world, equality, keyframes, tendons, actuators;
+  std::vector<const XMLElement*> world, equality, contacts, keyframes, tendons, actuators;
   forEachChild(s, root, [&](const XMLElement* c) {
     const std::string tag = c->Name();
     if (tag == "compiler") readCompiler(s, c);
@@ -1512,7 +1650,8 @@ void readTop(State& s, const XMLElement* root) {
     else if (tag == "keyframe") keyframes.push_back(c);
     else if (tag == "tendon") tendons.push_back(c);
     else if (tag == "actuator") actuators.push_back(c);
-    else if (tag == "sensor" || tag == "contact")
+    else if (tag == "contact") contacts.push_back(c);
+    else if (tag == "sensor")
       forEachChild(s, c, [&](const XMLElement*) { ++s.notModelled["<" + tag + "> element(s)"]; });
     else if (tag == "size" || tag == "visual" || tag == "statistic" || tag == "extension" || tag == "custom")
       s.skipped["mujoco"].insert("<" + tag + ">");
@@ -1527,6 +1666,8 @@ void readTop(State& s, const XMLElement* root) {
     readBodyContents(s, w, ctx, true);
   }
   if (!s.ground) s.spec.contacts.clear();
+  for (const XMLElement* c : contacts) readContactSection(s, c);
+  chooseContactModel(s);
   readActuation(s, tendons, actuators);
   for (const XMLElement* q : equality) readEquality(s, q);
   readKeyframes(s, keyframes);
@@ -1549,7 +1690,14 @@ void importNotes(const State& s, std::vector<std::string>& notes) {
   if (s.computedRanges)
     notes.push_back("the length range of " + std::to_string(s.computedRanges) + " muscle(s) was found as MuJoCo's compiler finds it "
                     "(its length pushed to its extremes within the joints' limits); give lengthrange to set it");
-  if (s.planes) notes.push_back(std::to_string(s.planes) + " plane(s) are not used: Articulate's ground is the horizontal plane z = 0 of the world");
+  if (s.bodyContact)
+    notes.push_back(std::to_string(s.spec.geoms.size()) + " geom(s) collide as in MuJoCo 2.2.2 (body-body contact, planes included, in the soft constraint solver)" +
+                    (s.spec.physics.filterParent && !s.chainEnds.empty()
+                         ? "; " + std::to_string(s.chainEnds.size()) + " body(ies) of several joints, chains here, are excluded from their parent's contacts as MuJoCo's parent filter excludes them"
+                         : std::string()));
+  else if (!s.geoms.empty() || !s.notColliding.empty())
+    notes.push_back("body-body contact is not used: " + s.notColliding);
+  if (s.planes && !s.bodyContact) notes.push_back(std::to_string(s.planes) + " plane(s) are not used: Articulate's ground is the horizontal plane z = 0 of the world");
   if (s.ground && !s.spec.contacts.empty()) {
     const int* n = s.contactShapes;
     notes.push_back("geoms touching the world's plane became " + std::to_string(s.spec.contacts.size()) + " ground-contact point(s) on Articulate's compliant ground: " +

@@ -453,14 +453,37 @@ const Eigen::VectorXd& Simulation::mujocoEulerAccel(double h) {
   return m_eulerAcc;
 }
 
+// mj_Euler steps a free joint's velocity in MuJoCo's coordinates, the origin's world-frame
+// velocity R v, whose derivative R (dv + w x v) holds the velocity product w x v: before the
+// positions are stepped (`before`) the linear part of m_qd1 becomes R_n^T (R v)_{n+1}, the
+// velocity that integrateConfiguration moves the origin by (R_n (v + h (dv + w x v))); after,
+// it is expressed in the new body axes, R_{n+1}^T (R v)_{n+1}
+void Simulation::freeJointsInWorldVelocity(double h, bool before) {
+  for (int i = 0; i < m_model.nb; ++i) {
+    if (m_model.joints[static_cast<std::size_t>(i)].type != JointType::Free) continue;
+    const int qi = m_model.qIndex[static_cast<std::size_t>(i)], vi = m_model.vIndex[static_cast<std::size_t>(i)];
+    auto v1 = m_qd1.segment<3>(vi + 3);
+    if (before) {
+      v1 += h * Vec3(m_qd.segment<3>(vi)).cross(Vec3(m_qd.segment<3>(vi + 3)));
+    } else {
+      const Eigen::Quaterniond q0(m_q(qi + 3), m_q(qi + 4), m_q(qi + 5), m_q(qi + 6));
+      const Eigen::Quaterniond q1(m_q1(qi + 3), m_q1(qi + 4), m_q1(qi + 5), m_q1(qi + 6));
+      v1 = q1.normalized().conjugate() * (q0.normalized() * Vec3(v1));
+    }
+  }
+}
+
 bool Simulation::fixedStep(double h) {
   holdStops();
   if (euler()) {
-    m_qd1 = m_qd + h * (m_opt.integrator == Integrator::MujocoEuler ? mujocoEulerAccel(h) : accel(m_t, m_q, m_qd, m_u));
+    const bool mujoco = m_opt.integrator == Integrator::MujocoEuler;
+    m_qd1 = m_qd + h * (mujoco ? mujocoEulerAccel(h) : accel(m_t, m_q, m_qd, m_u));
+    if (mujoco) freeJointsInWorldVelocity(h, true);
     if (m_model.hasQuaternions)
       integrateConfiguration(m_model, m_q, m_qd1, h, m_q1);
     else
       m_q1 = m_q + h * m_qd1;
+    if (mujoco) freeJointsInWorldVelocity(h, false);
     if (m_u.size()) m_u1 = m_u + h * m_udot;
     // close the loops with the step's own constraint impulse (SHAKE): projecting normal to
     // the constraints instead would shift the energy by O(h^2) every step

@@ -460,6 +460,7 @@ Model compile(const ModelSpec& spec) {
     m.stops = m.stops || b.limits.lower || b.limits.upper || b.friction > 0;
   }
   detail::compilePhysics(spec, m);
+  detail::compileGeoms(spec, m);
   // armature: per velocity variable; its joints take ABA's general inward step (the revolute
   // one assumes Ia S = 0, which armature breaks)
   m.armature = Eigen::VectorXd::Zero(m.nv());

@@ -70,9 +70,6 @@ std::string softProblem(const SoftParams& p) {
   return "";
 }
 
-void checkSoft(const SoftParams& p, const std::string& field) {
-  if (const std::string why = softProblem(p); !why.empty()) throw ModelError(field, why);
-}
 
 SoftParams resolve(const PhysicsSpec& ph, const std::optional<SoftParams>& own) {
   if (ph.override) return ph.overrideSoft;
@@ -139,6 +136,10 @@ void checkEquality(const ModelSpec& spec, const Model& m, std::size_t k, Equalit
 }
 
 }  // namespace
+
+void checkSoft(const SoftParams& p, const std::string& field) {
+  if (const std::string why = softProblem(p); !why.empty()) throw ModelError(field, why);
+}
 
 void compilePhysics(const ModelSpec& spec, Model& m) {
   const PhysicsSpec& ph = spec.physics;

@@ -287,7 +287,26 @@ std::optional<SolverReport> TreeSystem::solverReport() const {
   for (int i = 0; i < soft->nefc; ++i) r.active += soft->force(i) != 0.0;
   r.gradient = soft->gradient;
   for (int i = 0; i < soft->ne; ++i) r.violation = std::max(r.violation, std::abs(soft->pos(i)));
+  r.contacts = static_cast<int>(soft->contacts.size());
   return r;
+}
+
+void TreeSystem::bodyContacts(std::vector<ContactReport>& out) {
+  out.clear();
+  if (m_model->geoms.empty()) return;
+  const SoftConstraintData* soft = m_sim->softConstraints();
+  if (!soft) return;
+  for (std::size_t k = 0; k < soft->contacts.size(); ++k) {
+    const Contact& c = soft->contacts[k];
+    const Vec6 f = contactForce(*soft, static_cast<int>(k));
+    ContactReport r;
+    r.position = c.pos;
+    r.normal = c.frame.row(0).transpose();
+    r.distance = c.dist;
+    r.normalForce = f(0);
+    r.frictionForce = f(1) * c.frame.row(1).transpose() + f(2) * c.frame.row(2).transpose();
+    out.push_back(r);
+  }
 }
 
 std::string TreeSystem::actuatorName(int i) const {

@@ -17,7 +17,9 @@
 //
 // Rows come in MuJoCo's order: equalities (connect 3 rows, weld 6, joint and tendon 1),
 // friction on velocity variables then tendons, limits on joints then tendons (a limit's row
-// exists while its distance is below its margin). Spatial models only.
+// exists while its distance is below its margin), contacts (collision.h) in their order: one
+// row of the normal for condim 1, else the pyramid's 2 (condim - 1) edges J_n +- mu_k J_k, each
+// one-sided as a limit's. Spatial models only.
 
 #include <string>
 #include <vector>
@@ -25,6 +27,7 @@
 #include <Eigen/Cholesky>
 #include <Eigen/Core>
 
+#include "articulate/dynamics/collision.h"
 #include "articulate/dynamics/dynamics.h"
 #include "articulate/model/data.h"
 #include "articulate/model/model.h"
@@ -35,8 +38,8 @@ namespace art {
 inline constexpr double kSoftMinValue = 1e-15;
 
 /// A soft row's kind (MuJoCo's efc_type).
-enum class SoftRowType { Equality, FrictionDof, FrictionTendon, LimitJoint, LimitTendon };
-/// "equality", "friction" or "limit" (the CLI's and the plots' names of the kinds).
+enum class SoftRowType { Equality, FrictionDof, FrictionTendon, LimitJoint, LimitTendon, ContactFrictionless, ContactPyramidal };
+/// "equality", "friction", "limit" or "contact" (the CLI's and the plots' names of the kinds).
 const char* softRowKind(SoftRowType type);
 
 /// A row's state after the solve (MuJoCo's efc_state).
@@ -56,9 +59,12 @@ struct SoftConstraintData {
   // rows of the last softConstraintRows (the first nefc entries of each array)
   int nefc = 0, ne = 0, nf = 0;  // all rows, equality rows, friction rows
   std::vector<SoftRowType> type;
-  std::vector<int> id;       // its element: equality, velocity variable, tendon or body (joint) index
-  std::vector<int> channel;  // its channel (softChannelNames): where its force is recorded
-  int channels = 0;          // every row the model can have: the channels, the arrays' capacity
+  std::vector<int> id;       // its element: equality, velocity variable, tendon, body (joint) or contact index
+  std::vector<int> channel;  // its channel (softChannelNames): where its force is recorded; -1 a contact's
+  int channels = 0;          // every row the model can have but contacts: the channels
+  int capacity = 0;          // the arrays' rows: the channels, and room for the contacts (grows)
+  std::vector<Contact> contacts;  // the last collide(), whose rows follow the limits'
+  int ncon = 0;              // contact rows among the nefc
   Eigen::MatrixXd J;         // (capacity x nv)
   Eigen::VectorXd pos, margin, frictionloss, vel, aref, R, D, diagApprox, imp;
   // results of the last solve
@@ -120,6 +126,11 @@ void solveSoftConstraints(const Model& model, const Data& data, SoftConstraintDa
 /// BODY.lower" and ".upper", per tendon range "limit TENDON.lower" and ".upper".
 /// SoftConstraintData::channels of them.
 std::vector<std::string> softChannelNames(const Model& model);
+
+/// The force of contact `k` of the last solve in its frame (MuJoCo's mj_contactForce): normal,
+/// tangent 1, tangent 2, torsional, rolling 1, rolling 2 (N, N m), on geom2 from geom1 (geom1
+/// takes the opposite); zeros for a contact without rows. Throws std::out_of_range on a bad k.
+Vec6 contactForce(const SoftConstraintData& soft, int k);
 
 /// The last solve's row forces by channel (soft.channels entries, N or N m; 0 for a row that is
 /// not present, e.g. a limit away from its bound or an equality switched off). Throws

@@ -268,6 +268,8 @@ class Simulation {
   }
   // qdd at the current state with the joints' damping implicit over a step h (mj_Euler)
   const Eigen::VectorXd& mujocoEulerAccel(double h);
+  // mj_Euler's step of free joints' velocities in its coordinates (tree_simulation.cpp)
+  void freeJointsInWorldVelocity(double h, bool before);
   bool advanceSteps(double t);  // advanceTo's loop
   bool singular(const SingularInertiaError& e);  // a singular H as a divergence; returns false
   bool adaptiveStep(double hMax);

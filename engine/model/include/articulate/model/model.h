@@ -91,6 +91,13 @@ struct Model {
   std::vector<double> limitMargin;                  // (nb)
   std::vector<SoftParams> tendonLimitSoft, tendonFrictionSoft;  // (tendons)
   std::vector<double> tendonMargin;                             // (tendons)
+  // body-body contact of the soft model (collision.h): the geoms, checked, each one's bounding
+  // radius about its centre (m; 0 for a plane), the explicit pairs, and the excluded body pairs
+  // (the lower index first, sorted; -1 the base)
+  std::vector<GeomSpec> geoms;
+  std::vector<double> geomRbound;
+  std::vector<ContactPairSpec> contactPairs;
+  std::vector<std::pair<int, int>> contactExcludes;
   /// Whether the actuation layer has anything to compute (actuation.h): springs, tendons or
   /// actuators.
   bool hasActuation() const { return springs || tendonDamping || !actuators.empty() || !tendons.empty(); }

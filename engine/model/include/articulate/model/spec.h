@@ -89,13 +89,16 @@ struct PhysicsSpec {
   SoftParams overrideSoft;
   double overrideMargin = 0.0;
   // MuJoCo's disable flags: false turns the kind of row off
-  bool equality = true, frictionloss = true, limit = true;
+  bool equality = true, frictionloss = true, limit = true, contact = true;
+  // MuJoCo's filterparent: a body's geoms do not collide with its parent's (false: they may)
+  bool filterParent = true;
   bool refsafe = true;  // a time constant below 2 dt is raised to 2 dt (MuJoCo's refsafe)
   bool operator==(const PhysicsSpec& o) const {
     return constraints == o.constraints && solver == o.solver && iterations == o.iterations &&
            tolerance == o.tolerance && cone == o.cone && impratio == o.impratio && soft == o.soft &&
            override == o.override && overrideSoft == o.overrideSoft && overrideMargin == o.overrideMargin &&
-           equality == o.equality && frictionloss == o.frictionloss && limit == o.limit && refsafe == o.refsafe;
+           equality == o.equality && frictionloss == o.frictionloss && limit == o.limit && contact == o.contact &&
+           filterParent == o.filterParent && refsafe == o.refsafe;
   }
   bool operator!=(const PhysicsSpec& o) const { return !(*this == o); }
 };
@@ -274,6 +277,77 @@ struct ContactPointSpec {
   double radius = 0.0;      // m, >= 0
 };
 
+/// A collision geom of the soft model's body-body contact (MuJoCo's <geom>, "Modeling" chapter,
+/// "Contact"): a primitive shape fixed in a body (or the base, where it is static) that collides
+/// with other bodies' geoms as MuJoCo 2.2.2 computes it (collision.h). Sizes are MuJoCo's half
+/// sizes (m): sphere (radius), capsule (radius, half length of its segment along z), cylinder
+/// (radius, half height along z), ellipsoid (the three semi-axes), box (the three half edges);
+/// a plane is the infinite plane z = 0 of its frame, its normal z (size only draws it).
+/// Two geoms touch when (contype1 & conaffinity2) || (contype2 & conaffinity1), they are on
+/// different bodies and neither body is the other's parent (PhysicsSpec::filterParent). Their
+/// contact takes the parameters of the geom with the higher priority, or with equal priorities
+/// the larger condim and frictions, and solref and solimp mixed by solmix (MuJoCo's rules).
+struct GeomSpec {
+  // MuJoCo's order of geom types, which orders a pair's two geoms
+  enum class Type { Plane, Sphere, Capsule, Ellipsoid, Cylinder, Box };
+  std::string name;  // may be empty: named "BODY#K" in reports (its K-th geom, from 1)
+  int body = -1;     // index into ModelSpec::bodies, -1 = the base (static)
+  Type type = Type::Sphere;
+  Vec3 size = Vec3::Zero();  // half sizes (m), as above
+  Vec3 position = Vec3::Zero();           // its centre in body coordinates (m)
+  Mat3 rotation = Mat3::Identity();       // its axes in body coordinates (the columns)
+  int contype = 1, conaffinity = 1;       // collision bitmasks (>= 0)
+  int condim = 3;                         // 1 frictionless, 3 sliding, 4 + torsional, 6 + rolling
+  int priority = 0;                       // the higher one's parameters win
+  std::array<double, 3> friction = {1.0, 0.005, 0.0001};  // sliding, torsional (m), rolling (m) (>= 0)
+  double solmix = 1.0;                    // weight of its solref and solimp (>= 0)
+  double margin = 0.0, gap = 0.0;         // m: contacts exist within margin and act within margin - gap
+  SoftParams soft;                        // solref, solimp (MuJoCo's defaults)
+  bool operator==(const GeomSpec& o) const {
+    return name == o.name && body == o.body && type == o.type && size == o.size && position == o.position &&
+           rotation == o.rotation && contype == o.contype && conaffinity == o.conaffinity && condim == o.condim &&
+           priority == o.priority && friction == o.friction && solmix == o.solmix && margin == o.margin &&
+           gap == o.gap && soft == o.soft;
+  }
+  bool operator!=(const GeomSpec& o) const { return !(*this == o); }
+};
+/// "plane", "sphere", "capsule", "ellipsoid", "cylinder" or "box"; parseGeomType returns false
+/// for anything else.
+const char* geomTypeName(GeomSpec::Type type);
+bool parseGeomType(const std::string& name, GeomSpec::Type& out);
+/// How many of GeomSpec::size a type uses: a plane 0 (its size only draws it), a sphere 1, a
+/// capsule and a cylinder 2, an ellipsoid and a box 3.
+int geomSizeCount(GeomSpec::Type type);
+/// Whether collision.h computes contacts between geoms of these types (either order): plane
+/// with sphere, capsule, cylinder and box; sphere with sphere, capsule and box; capsule with
+/// capsule. Planes never collide with planes (nor in MuJoCo).
+bool geomPairSupported(GeomSpec::Type a, GeomSpec::Type b);
+
+/// An explicit contact pair (MuJoCo's <contact><pair>): geoms geom1 and geom2 (indices into
+/// ModelSpec::geoms) collide with these parameters whatever their bitmasks, bodies and
+/// excludes say. 2.2.2's defaults: a pair does not take its geoms' friction or margin.
+struct ContactPairSpec {
+  std::string name;
+  int geom1 = -1, geom2 = -1;
+  int condim = 3;
+  std::array<double, 5> friction = {1.0, 1.0, 0.005, 0.0001, 0.0001};  // tangent 1, 2, torsional, rolling 1, 2
+  double margin = 0.0, gap = 0.0;
+  SoftParams soft;
+  bool operator==(const ContactPairSpec& o) const {
+    return name == o.name && geom1 == o.geom1 && geom2 == o.geom2 && condim == o.condim && friction == o.friction &&
+           margin == o.margin && gap == o.gap && soft == o.soft;
+  }
+};
+
+/// Bodies whose geoms never collide with each other (MuJoCo's <contact><exclude>; -1 = the base).
+struct ContactExcludeSpec {
+  std::string name;
+  int body1 = -1, body2 = -1;
+  bool operator==(const ContactExcludeSpec& o) const {
+    return name == o.name && body1 == o.body1 && body2 == o.body2;
+  }
+};
+
 /// A site: a named point of a body (or of the base), drawn as a small sphere that the app
 /// shows or hides (View > Sites). MuJoCo's `<site>`; what actuators and tendons attach to.
 struct SiteSpec {
@@ -438,6 +512,10 @@ struct ModelSpec {
   std::vector<ActuatorSpec> actuators;
   std::vector<ConstraintSpec> constraints;
   std::vector<EqualitySpec> equalities;  // soft equality constraints (physics Soft only)
+  // body-body contact (physics Soft only; a model has these or `contacts`, not both)
+  std::vector<GeomSpec> geoms;
+  std::vector<ContactPairSpec> contactPairs;
+  std::vector<ContactExcludeSpec> contactExcludes;
   PhysicsSpec physics;                   // how limits, friction and equalities are enforced
   std::vector<ExternalForceSpec> forces;  // constant external forces
   SimulationSpec simulation;              // default integrator settings
@@ -457,5 +535,10 @@ struct ModelSpec {
     return -1;
   }
 };
+
+/// Whether two geoms can ever collide: an explicit pair, or on different bodies, not both on
+/// the base, passing the bitmasks, not a body and its parent (with filterParent), and not an
+/// excluded body pair.
+bool geomsMayCollide(const ModelSpec& spec, int g1, int g2);
 
 }  // namespace art

@@ -58,6 +58,7 @@ struct SolverReport {
   int active = 0;          // of them, those whose force is not zero
   double gradient = 0.0;   // MuJoCo's scaled gradient norm at the solution
   double violation = 0.0;  // the largest equality residual (m, or rad for rotations)
+  int contacts = 0;        // body-body contacts found (collision.h)
 };
 
 struct EnergySample {
@@ -270,6 +271,11 @@ class System {
   /// vector resized to that (no allocation once it has the capacity). Friction is the
   /// tangential part of each reaction.
   virtual void contacts(std::vector<ContactReport>& out) { out.clear(); }
+  /// Body-body contacts at the current state (trees with geoms, collision.h; as many as there
+  /// are now, so not contactSize()'s): each at the midpoint between the surfaces, its normal
+  /// from geom1 towards geom2, the distance (m, < 0 overlapping) and the force on geom2 (N):
+  /// along the normal and tangential. The default has none.
+  virtual void bodyContacts(std::vector<ContactReport>& out) { out.clear(); }
   /// The force elements drawn as lines (springs, dampers, cables), at positions q and
   /// velocities v (an empty v: at rest, the elastic tension alone), into `out` (resized to a
   /// fixed number per system; no allocation once it has the capacity). Independent of the
@@ -433,6 +439,8 @@ class TreeSystem : public System {
   void constraintForces(VecOut lambda) override;
   void auxiliaryRate(VecOut wdot) override;
   void contacts(std::vector<ContactReport>& out) override;
+  /// From the simulation's own evaluation at its current state (Simulation::softConstraints).
+  void bodyContacts(std::vector<ContactReport>& out) override;
   /// The spatial tendons, as cables through their path points (sites and wrap points; none
   /// across a pulley), each pulling with the tendon's tension: its spring's and damper's
   /// force plus what the actuators on it pull, at the simulation's controls and activations

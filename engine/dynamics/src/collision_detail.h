@@ -1,0 +1,44 @@
+#pragma once
+// The narrow phase of collision.h, shared by its files: geoms in base coordinates and MuJoCo
+// 2.2.2's analytic functions per pair of types (collide_primitives.cpp, collide_box.cpp).
+
+#include "articulate/model/spec.h"
+
+namespace art::detail {
+
+/// MuJoCo's mjMINVAL.
+inline constexpr double kCollisionMinValue = 1e-15;
+/// The most contacts one pair of geoms gives (plane-box and plane-cylinder: 4).
+inline constexpr int kMaxPairContacts = 4;
+
+/// A geom placed in base coordinates: its axes R (columns) and centre p.
+struct PlacedGeom {
+  GeomSpec::Type type = GeomSpec::Type::Sphere;
+  Vec3 size = Vec3::Zero();
+  Mat3 R = Mat3::Identity();
+  Vec3 p = Vec3::Zero();
+};
+
+/// A narrow-phase result: distance, midpoint, normal from geom 1 towards geom 2, and the
+/// tangent hint of mju_makeFrame (zero: none).
+struct ContactPoint {
+  double dist = 0.0;
+  Vec3 pos = Vec3::Zero(), normal = Vec3::UnitX(), hint = Vec3::Zero();
+};
+
+/// MuJoCo's mju_normalize3: scales v to unit length and returns its length; a length below
+/// kCollisionMinValue leaves v = (1, 0, 0).
+double normalize3(Vec3& v);
+
+/// MuJoCo's mju_makeFrame: the frame's rows are the normal, the tangent (the hint made
+/// orthogonal, else y or z of the base) and their cross product.
+Mat3 makeFrame(Vec3 normal, const Vec3& hint);
+
+/// The contacts of g1 and g2 within `margin` (m), g1's type not above g2's, written to `out`
+/// (room for kMaxPairContacts); returns how many. Pairs without a function give 0.
+int narrowPhase(const PlacedGeom& g1, const PlacedGeom& g2, double margin, ContactPoint* out);
+
+/// sphere (centre c, radius r) against box g (collide_box.cpp)
+int sphereBox(const Vec3& c, double r, const PlacedGeom& box, double margin, ContactPoint* out);
+
+}  // namespace art::detail

@@ -1,0 +1,358 @@
+// Body-body contact (collision.h, the soft model's contact rows) against MuJoCo 2.2.2's own
+// compiler, mj_collision, mj_forward and mj_step (articulate-ref-mujoco,
+// tests/reference/mujoco_dynamics.cpp) on MJCF files written here.
+//
+// At seeded random states of a pile of free bodies (spheres, capsules, boxes and a cylinder over
+// a floor plane) `articulate-cli dynamics --json` and MuJoCo must give the same contacts, in the
+// same order, naming the same geoms: distance, position and frame within 1e-9; then qacc within
+// 1e-6 relative and every contact's force (mj_contactForce, in the contact frame) within 1e-5
+// of the largest. The pile's geoms cover every pair the narrow phase computes (plane with
+// sphere, capsule, cylinder and box; sphere with sphere, capsule and box, its centre outside
+// and inside; capsule with capsule), condim 1, 3, 4 and 6, priorities, solmix, solref in both
+// forms, solimp, friction, margin and gap. A second file holds the filters: a body's own geoms,
+// parent and child (filterparent on and off), the bitmasks, <exclude>, and <pair>, which
+// bypasses them with its own parameters. Then 0.5 s of mujoco-euler against mj_step, within
+// 1e-6 in qpos, for a box resting on the floor and a ball rolling on it.
+#include <QtTest>
+
+#include <cmath>
+#include <map>
+#include <random>
+#include <set>
+#include <sstream>
+
+#include <Eigen/Geometry>
+#include <nlohmann/json.hpp>
+
+#include "articulate/formats/mjcf.h"
+#include "articulate/formulations/tree_simulation.h"
+#include "reference_run.h"
+#include "test_util.h"
+
+using nlohmann::json;
+using testutil::list;
+using testutil::runJson;
+using testutil::writeFile;
+
+namespace {
+
+// floor (1, 255) touches everything; spheres (2, 10) touch spheres, boxes and capsules;
+// capsules (16, 18) touch spheres and capsules; boxes (8, 0) touch spheres and the floor;
+// the cylinder (4, 0) only the floor: every pair that may collide has a narrow phase
+const char* kPile = R"(<mujoco model='pile'>
+  <option timestep='0.002' tolerance='1e-12' iterations='500' impratio='1.7'/>
+  <default>
+    <geom contype='2' conaffinity='10'/>
+    <default class='capsule'><geom type='capsule' contype='16' conaffinity='18' friction='0.7 0.01 0.002' condim='4'/></default>
+    <default class='box'><geom type='box' contype='8' conaffinity='0' solref='0.015 0.8'/></default>
+  </default>
+  <worldbody>
+    <geom name='floor' type='plane' size='3 3 0.1' contype='1' conaffinity='255' friction='0.9 0.02 0.001' solimp='0.85 0.97 0.002 0.4 3'/>
+    <body name='s1' pos='0 0 0.3'><freejoint name='s1'/><geom name='s1' type='sphere' size='0.06' mass='0.8' condim='6' friction='1.1 0.03 0.004'/></body>
+    <body name='s2' pos='0 0 0.4'><freejoint name='s2'/><geom name='s2' type='sphere' size='0.05' mass='0.5' priority='1' condim='1' solref='-3000 -40'/></body>
+    <body name='c1' pos='0 0 0.5'><freejoint name='c1'/><geom name='c1' class='capsule' size='0.04 0.1' mass='0.6' solmix='3'/></body>
+    <body name='c2' pos='0 0 0.6'><freejoint name='c2'/><geom class='capsule' size='0.035 0.08' mass='0.4' margin='0.01' gap='0.004'/></body>
+    <body name='b1' pos='0 0 0.7'><freejoint name='b1'/><geom name='b1' class='box' size='0.07 0.05 0.04' mass='1.2'/></body>
+    <body name='b2' pos='0 0 0.8'><freejoint name='b2'/><geom name='b2' class='box' size='0.05 0.05 0.05' mass='0.9' condim='3' margin='0.005'/></body>
+    <body name='cyl' pos='0 0 0.9'><freejoint name='cyl'/><geom name='cyl' type='cylinder' size='0.05 0.07' mass='0.7' contype='4' conaffinity='0'/></body>
+  </worldbody>
+</mujoco>)";
+
+// the filters: a hinged arm whose links overlap their parents' (filterparent), a body of two
+// overlapping geoms, an excluded pair, a pair of geoms whose bitmasks keep apart brought
+// together by <pair>, and a pair with its own parameters over a dynamic one
+const char* kFilters = R"(<mujoco model='filters'>
+  <option timestep='0.002' tolerance='1e-12' iterations='500'/>
+  <worldbody>
+    <geom name='floor' type='plane' size='3 3 0.1'/>
+    <body name='link1' pos='0 0 0.2'>
+      <joint name='j1' axis='0 1 0'/>
+      <geom name='link1' type='capsule' fromto='0 0 0 0.3 0 0' size='0.05' mass='1'/>
+      <body name='link2' pos='0.3 0 0'>
+        <joint name='j2' axis='0 1 0'/>
+        <geom name='link2' type='capsule' fromto='-0.05 0 0 0.3 0 0' size='0.05' mass='1'/>
+        <geom name='tip' type='sphere' pos='0.3 0 0' size='0.06' mass='0.2'/>
+        <body name='link3' pos='0.3 0 0'>
+          <joint name='j3' axis='0 1 0'/>
+          <geom name='link3' type='capsule' fromto='-0.05 0 0 0.2 0 0' size='0.04' mass='0.5'/>
+        </body>
+      </body>
+    </body>
+    <body name='a' pos='1 0 0.05'><freejoint name='a'/><geom name='a' type='sphere' size='0.06' mass='1'/></body>
+    <body name='b' pos='1.08 0 0.05'><freejoint name='b'/><geom name='b' type='sphere' size='0.06' mass='1'/></body>
+    <body name='c' pos='1 0.3 0.05'><freejoint name='c'/><geom name='c' type='sphere' size='0.06' mass='1' contype='4' conaffinity='4'/></body>
+    <body name='d' pos='1.08 0.3 0.05'><freejoint name='d'/><geom name='d' type='sphere' size='0.06' mass='1' contype='8' conaffinity='8'/></body>
+    <body name='e' pos='1 0.6 0.05'><freejoint name='e'/><geom name='e' type='capsule' size='0.05 0.1' mass='1' euler='0 90 0'/></body>
+    <body name='f' pos='1.1 0.6 0.12'><freejoint name='f'/><geom name='f' type='sphere' size='0.06' mass='1'/></body>
+  </worldbody>
+  <contact>
+    <exclude body1='a' body2='b'/>
+    <pair geom1='d' geom2='c' condim='1' margin='0.01'/>
+    <pair name='ef' geom1='f' geom2='e' friction='0.3 0.3' solref='0.01 0.5'/>
+    <pair geom1='d' geom2='floor'/>
+  </contact>
+</mujoco>)";
+
+// the velocity of a free joint in MuJoCo's coordinates and its acceleration: Articulate's is
+// body-coordinate [w; v], MuJoCo's [R v; w]; d/dt (R v) = R (dv + w x v)
+Eigen::VectorXd mujocoQacc(const json& coordinates, const std::vector<double>& q, const std::vector<double>& qd,
+                           const std::vector<double>& qdd) {
+  Eigen::VectorXd out(static_cast<Eigen::Index>(qdd.size()));
+  std::size_t qi = 0, vi = 0;
+  for (const json& c : coordinates) {
+    const std::size_t n = c["size"], m = c["velocity_size"];
+    if (c["type"] == "free") {
+      const Eigen::Quaterniond Q(q[qi + 3], q[qi + 4], q[qi + 5], q[qi + 6]);
+      const Eigen::Matrix3d R = Q.normalized().toRotationMatrix();
+      const Eigen::Vector3d w(qd[vi], qd[vi + 1], qd[vi + 2]), v(qd[vi + 3], qd[vi + 4], qd[vi + 5]);
+      const Eigen::Vector3d dw(qdd[vi], qdd[vi + 1], qdd[vi + 2]), dv(qdd[vi + 3], qdd[vi + 4], qdd[vi + 5]);
+      out.segment<3>(static_cast<Eigen::Index>(vi)) = R * (dv + w.cross(v));
+      out.segment<3>(static_cast<Eigen::Index>(vi + 3)) = dw;
+    } else {
+      for (std::size_t k = 0; k < m; ++k) out(static_cast<Eigen::Index>(vi + k)) = qdd[vi + k];
+    }
+    qi += n;
+    vi += m;
+  }
+  return out;
+}
+
+}  // namespace
+
+class TestCollisionMujoco : public QObject {
+  Q_OBJECT
+  QTemporaryDir m_tmp;
+
+  QString file(const char* name, const std::string& text) {
+    const QString path = m_tmp.filePath(name);
+    if (!writeFile(path, text)) return {};
+    return path;
+  }
+
+  // Articulate's and MuJoCo's results at one state (q, qd in Articulate's order)
+  std::pair<json, json> evaluate(const QString& path, const std::vector<double>& q, const std::vector<double>& qd) {
+    const json art = runJson(ARTICULATE_CLI, {"dynamics", path, "--q", list(q), "--qd", list(qd), "--json"});
+    if (!art.is_object()) return {};
+    const json state = testutil::jointStates(art["coordinates"], q, qd);
+    const QString statePath = m_tmp.filePath("state.json");
+    if (!writeFile(statePath, state.dump())) return {};
+    return {art, runJson(ARTICULATE_REF_MUJOCO, {path, statePath})};
+  }
+
+  // the same contacts in the same order, their geometry within 1e-9, qacc within 1e-6
+  // relative and the contact forces within 1e-5 of the largest; returns the contacts compared
+  int compare(const json& art, const json& mj, const std::vector<double>& q, const std::vector<double>& qd,
+              double& worstGeometry, double& worstQacc, double& worstForce) {
+    const json& ours = art["contacts"];
+    const json& theirs = mj["contacts"];
+    if (ours.size() != theirs.size()) {
+      std::ostringstream s;
+      for (const json& c : theirs) s << " mj:" << c["geom1"].get<std::string>() << "-" << c["geom2"].get<std::string>();
+      for (const json& c : ours) s << " art:" << c["geom1"].get<std::string>() << "-" << c["geom2"].get<std::string>();
+      qWarning().noquote() << "contact sets differ:" << QString::fromStdString(s.str());
+      return -1;
+    }
+    double largest = 1;
+    for (const json& c : theirs)
+      for (double f : c["force"]) largest = std::max(largest, std::abs(f));
+    for (std::size_t k = 0; k < ours.size(); ++k) {
+      const json &a = ours[k], &b = theirs[k];
+      if (a["geom1"] != b["geom1"] || a["geom2"] != b["geom2"] || a["body1"] != b["body1"] || a["body2"] != b["body2"] ||
+          a["condim"] != b["condim"] || a["active"] != b["active"]) {
+        qWarning().noquote() << "contact" << k << "differs:" << QString::fromStdString(a.dump()) << "against"
+                             << QString::fromStdString(b.dump());
+        return -1;
+      }
+      worstGeometry = std::max(worstGeometry, std::abs(a["dist"].get<double>() - b["dist"].get<double>()));
+      for (int i = 0; i < 3; ++i)
+        worstGeometry = std::max(worstGeometry, std::abs(a["pos"][i].get<double>() - b["pos"][i].get<double>()));
+      for (int i = 0; i < 9; ++i)
+        worstGeometry = std::max(worstGeometry, std::abs(a["frame"][i].get<double>() - b["frame"][i].get<double>()));
+      for (std::size_t i = 0; i < b["force"].size(); ++i)
+        worstForce = std::max(worstForce, std::abs(a["force"][i].get<double>() - b["force"][i].get<double>()) / largest);
+    }
+    const Eigen::VectorXd qacc = mujocoQacc(art["coordinates"], q, qd, art["qacc"].get<std::vector<double>>());
+    const std::vector<double> ref = mj["qacc"];
+    const Eigen::Map<const Eigen::VectorXd> theirQacc(ref.data(), static_cast<Eigen::Index>(ref.size()));
+    worstQacc = std::max(worstQacc, (qacc - theirQacc).norm() / std::max(1.0, theirQacc.norm()));
+    return static_cast<int>(ours.size());
+  }
+
+  // `states` seeded random states of a file's free bodies near `centre` (spread `spread` m)
+  void agreesAtRandomStates(const QString& path, int states, unsigned seed, double spread, double height,
+                            std::map<std::string, int>& pairsSeen) {
+    const json first = runJson(ARTICULATE_CLI, {"dynamics", path, "--json"});
+    QVERIFY(first.is_object());
+    QVERIFY2(first.contains("contacts"), "the file did not take body-body contact");
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<double> u(-1, 1);
+    double worstGeometry = 0, worstQacc = 0, worstForce = 0;
+    int contacts = 0;
+    for (int trial = 0; trial < states; ++trial) {
+      std::vector<double> q = first["q"], qd(first["qd"].size(), 0.0);
+      std::size_t qi = 0, vi = 0;
+      for (const json& c : first["coordinates"]) {
+        const std::size_t n = c["size"], m = c["velocity_size"];
+        if (c["type"] == "free") {
+          q[qi] = spread * u(rng);
+          q[qi + 1] = spread * u(rng);
+          q[qi + 2] = height * (1 + u(rng)) / 2;
+          Eigen::Quaterniond Q(u(rng), u(rng), u(rng), u(rng));
+          Q.normalize();
+          q[qi + 3] = Q.w(), q[qi + 4] = Q.x(), q[qi + 5] = Q.y(), q[qi + 6] = Q.z();
+        } else {
+          for (std::size_t k = 0; k < n; ++k) q[qi + k] = 1.5 * u(rng);
+        }
+        for (std::size_t k = 0; k < m; ++k) qd[vi + k] = u(rng);
+        qi += n;
+        vi += m;
+      }
+      const auto [art, mj] = evaluate(path, q, qd);
+      QVERIFY(art.is_object() && mj.is_object());
+      const int n = compare(art, mj, q, qd, worstGeometry, worstQacc, worstForce);
+      QVERIFY2(n >= 0, qPrintable(QString("state %1").arg(trial)));
+      contacts += n;
+      for (const json& c : art["contacts"]) ++pairsSeen[c["geom1"].get<std::string>() + "-" + c["geom2"].get<std::string>()];
+    }
+    qInfo().noquote() << QString("%1: %2 states, %3 contacts; geometry within %4, qacc %5 relative, forces %6")
+                             .arg(QFileInfo(path).fileName()).arg(states).arg(contacts).arg(worstGeometry).arg(worstQacc).arg(worstForce);
+    QVERIFY2(contacts >= states, "too few contacts to tell anything");
+    QVERIFY2(worstGeometry <= 1e-9, qPrintable(QString::number(worstGeometry)));
+    QVERIFY2(worstQacc <= 1e-6, qPrintable(QString::number(worstQacc)));
+    QVERIFY2(worstForce <= 1e-5, qPrintable(QString::number(worstForce)));
+  }
+
+ private slots:
+  void initTestCase() { QVERIFY(m_tmp.isValid()); }
+
+  // every pair type, condim, mixing rule, margin and gap, at random states of the pile
+  void pileAgreesWithMujoco() {
+    const QString path = file("pile.xml", kPile);
+    std::map<std::string, int> seen;
+    agreesAtRandomStates(path, 40, 35, 0.12, 0.3, seen);
+    for (const auto& [pair, n] : seen) qInfo().noquote() << QString("  %1: %2").arg(QString::fromStdString(pair)).arg(n);
+    // every kind of pair came up (geom1 is the lower type, as MuJoCo orders them)
+    for (const char* pair : {"floor-s1", "floor-c1", "floor-b1", "floor-cyl", "s1-s2", "s1-c1", "s2-c2#1", "s1-b1",
+                             "c1-c2#1", "floor-c2#1"})
+      QVERIFY2(seen.count(pair), pair);
+  }
+
+  // filterparent, a body's own geoms, the bitmasks, exclude and pair, at their initial pose
+  // (where every filtered pair overlaps) and with filterparent off
+  void filtersAgreeWithMujoco() {
+    const QString path = file("filters.xml", kFilters);
+    for (bool filterParent : {true, false}) {
+      std::string text = kFilters;
+      if (!filterParent)
+        text.replace(text.find("<worldbody>"), 11, "<option><flag filterparent='disable'/></option><worldbody>");
+      const QString p = file(filterParent ? "filters.xml" : "filters_nofilter.xml", text);
+      const json first = runJson(ARTICULATE_CLI, {"dynamics", p, "--json"});
+      QVERIFY(first.is_object() && first.contains("contacts"));
+      const std::vector<double> q = first["q"], qd(first["qd"].size(), 0.0);
+      const auto [art, mj] = evaluate(p, q, qd);
+      double g = 0, a = 0, f = 0;
+      const int n = compare(art, mj, q, qd, g, a, f);
+      QVERIFY(n > 0);
+      std::set<std::string> pairs;
+      for (const json& c : art["contacts"]) pairs.insert(c["geom1"].get<std::string>() + "-" + c["geom2"].get<std::string>());
+      qInfo().noquote() << QString("filterparent %1: %2 contacts; geometry within %3, qacc %4, forces %5")
+                               .arg(filterParent ? "on" : "off").arg(n).arg(g).arg(a).arg(f);
+      QVERIFY(g <= 1e-9 && a <= 1e-6 && f <= 1e-5);
+      QVERIFY2(!pairs.count("tip-link2") && !pairs.count("a-b"), "an own-body pair or an excluded pair collided");
+      QString seen;
+      for (const std::string& x : pairs) seen += QString::fromStdString(x) + " ";
+      QVERIFY2(pairs.count("c-d") && pairs.count("f-e") && pairs.count("floor-d"), qPrintable("a <pair> did not collide: " + seen));
+      QCOMPARE(pairs.count("link1-link2"), std::size_t(filterParent ? 0 : 1));
+      QCOMPARE(pairs.count("link2-link3"), std::size_t(filterParent ? 0 : 1));
+      QCOMPARE(pairs.count("tip-link3"), std::size_t(filterParent ? 0 : 1));
+    }
+  }
+
+  // the shipped humanoid (models/robots/mjcf_humanoid, every geom colliding as in MuJoCo's):
+  // capsules given by fromto, bodies of several joints (chains here, whose ends the reader
+  // excludes as MuJoCo's parent filter does), self-contact and the floor, at four moments of
+  // its fall
+  void humanoidFallAgreesWithMujoco() {
+    const QString path = ARTICULATE_MODELS_DIR "/robots/mjcf_humanoid/humanoid.xml";
+    const art::ModelSpec spec = art::loadMjcf(path.toStdString());
+    QVERIFY(!spec.geoms.empty());
+    const art::Model model = art::compile(spec);
+    art::Simulation sim(model, art::simulationOptions(spec));
+    double g = 0, a = 0, f = 0;
+    int contacts = 0;
+    std::set<std::string> pairs;
+    for (double t : {0.7, 1.0, 1.5, 2.5}) {
+      while (sim.time() < t - 1e-9) QVERIFY(sim.step());
+      const std::vector<double> q(sim.q().data(), sim.q().data() + sim.q().size());
+      const std::vector<double> qd(sim.qd().data(), sim.qd().data() + sim.qd().size());
+      const auto [art, mj] = evaluate(path, q, qd);
+      QVERIFY(art.is_object() && mj.is_object());
+      const int n = compare(art, mj, q, qd, g, a, f);
+      QVERIFY2(n >= 0, qPrintable(QString("at %1 s").arg(t)));
+      contacts += n;
+      for (const json& c : art["contacts"]) pairs.insert(c["geom1"].get<std::string>() + "-" + c["geom2"].get<std::string>());
+    }
+    QString seen;
+    for (const std::string& x : pairs) seen += QString::fromStdString(x) + " ";
+    qInfo().noquote() << QString("humanoid: %1 contacts at 4 moments (%2); geometry within %3, qacc %4, forces %5")
+                             .arg(contacts).arg(seen.trimmed()).arg(g).arg(a).arg(f);
+    QVERIFY(contacts >= 8);
+    QVERIFY(g <= 1e-9 && a <= 1e-6 && f <= 1e-5);
+  }
+
+  // 0.5 s of mujoco-euler against mj_step: a box resting and a ball rolling (contact that
+  // does not switch)
+  void trajectoriesAgreeWithMujoco() {
+    const char* kScene = R"(<mujoco model='rest and roll'>
+  <option timestep='0.002' integrator='Euler' tolerance='1e-12' iterations='200'/>
+  <worldbody>
+    <geom name='floor' type='plane' size='3 3 0.1'/>
+    <body name='box' pos='0 0 0.0495'><freejoint name='box'/><geom type='box' size='0.1 0.08 0.05' mass='1.5'/></body>
+    <body name='ball' pos='1 0 0.0998'><freejoint name='ball'/><geom type='sphere' size='0.1' mass='1' condim='6'/></body>
+  </worldbody>
+</mujoco>)";
+    const QString path = file("rest_roll.xml", kScene);
+    const art::ModelSpec spec = art::loadMjcf(path.toStdString());
+    QVERIFY(!spec.geoms.empty());
+    QCOMPARE(art::integratorName(spec.simulation.integrator), "mujoco-euler");
+    const art::Model model = art::compile(spec);
+    art::Simulation sim(model, art::simulationOptions(spec));
+    Eigen::VectorXd q0 = model.q0, qd0 = model.qd0;
+    qd0.segment<3>(6) = Eigen::Vector3d(0, 3, 0);     // the ball's angular velocity (body axes)
+    qd0.segment<3>(9) = Eigen::Vector3d(0.3, 0, 0);  // and its linear, rolling without slip
+    sim.setState(0, q0, qd0);
+    const int steps = 250;
+    std::vector<std::vector<double>> ours;
+    for (int k = 0; k < steps; ++k) {
+      QVERIFY(sim.step());
+      ours.emplace_back(sim.q().data(), sim.q().data() + model.nq());
+    }
+    const json first = runJson(ARTICULATE_CLI, {"dynamics", path, "--json"});
+    json state = testutil::jointStates(first["coordinates"], std::vector<double>(q0.data(), q0.data() + q0.size()),
+                                       std::vector<double>(qd0.data(), qd0.data() + qd0.size()));
+    state["steps"] = steps;
+    const QString statePath = m_tmp.filePath("steps.json");
+    QVERIFY(writeFile(statePath, state.dump()));
+    const json mj = runJson(ARTICULATE_REF_MUJOCO, {path, statePath});
+    QVERIFY(mj.is_object());
+    const json& theirs = mj["trajectory"];
+    QCOMPARE(theirs.size(), std::size_t(steps));
+    double worst = 0, rolled = 0;
+    for (int k = 0; k < steps; ++k) {
+      const std::vector<double> m = theirs[static_cast<std::size_t>(k)];
+      for (std::size_t i = 0; i < m.size(); ++i) worst = std::max(worst, std::abs(ours[static_cast<std::size_t>(k)][i] - m[i]));
+    }
+    rolled = std::abs(ours.back()[7] - q0(7));
+    qInfo().noquote() << QString("0.5 s of mujoco-euler within %1 of mj_step in qpos (the ball rolled %2 m, the box "
+                                 "settled to %3 m)").arg(worst).arg(rolled).arg(ours.back()[2]);
+    QVERIFY2(rolled > 0.1, "the ball did not roll");
+    QVERIFY2(worst <= 1e-6, qPrintable(QString::number(worst)));
+  }
+};
+
+int main(int argc, char** argv) {
+  QCoreApplication app(argc, argv);
+  TestCollisionMujoco t;
+  return QTest::qExec(&t, argc, argv);
+}
+#include "test_collision_mujoco.moc"
