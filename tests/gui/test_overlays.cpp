@@ -455,6 +455,43 @@ class TestOverlays : public QObject {
 
   // soft physics in the app: the connect drawn between its anchors (green while it holds), F2
   // reporting the solver, and Simulation > Physics... editing the solver as one undoable edit
+  // body-body contact (an MJCF ball on a table, the table a box of the world): F3 draws the
+  // contact's point and its normal force, which carries the ball's weight; F2 counts it
+  void bodyContactsDrawnAndCounted() {
+    QTemporaryDir tmp;
+    const QString path = tmp.filePath("table.xml");
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(R"(<mujoco model='ball on a table'><option integrator='Euler' timestep='0.002'/><worldbody>
+      <geom name='floor' type='plane' size='2 2 0.1'/>
+      <geom name='table' type='box' pos='0 0 0.4' size='0.4 0.3 0.02' rgba='0.6 0.4 0.2 1'/>
+      <body name='ball' pos='0.1 0 0.47'><freejoint/><geom name='ball' type='sphere' size='0.05' mass='0.5' rgba='0.8 0.1 0.1 1'/></body>
+      </worldbody></mujoco>)");
+    f.close();
+    MainWindow w;
+    QVERIFY(openShown(w, path, QSize(1000, 700)));
+    QCOMPARE(w.model()->spec.geoms.size(), std::size_t(3));
+    Playback* p = w.playback();
+    Viewport* v = w.viewport();
+    key(w, Qt::Key_F3);
+    key(w, Qt::Key_F2);
+    QVERIFY(v->overlays().contactForces);
+    QVERIFY(simulateUntil(p, 1.0));
+    p->setTime(1.0);
+    QTest::qWait(30);
+    int normals = 0;
+    const Vec3 support = sum(v->annotations(), ForceArrow::Kind::ContactNormal, &normals);
+    QCOMPARE(normals, 1);
+    QCOMPARE(static_cast<int>(v->annotations().contactPoints.size()), 1);
+    const Vec3 at = v->annotations().contactPoints[0];
+    QVERIFY2(std::abs(at.z() - 0.42) < 1e-3 && std::abs(at.x() - 0.1) < 1e-3, qPrintable(QString::number(at.z())));
+    QVERIFY2(std::abs(support.z() - 0.5 * 9.81) < 1e-3 * 0.5 * 9.81, qPrintable(QString::number(support.z())));
+    p->play();
+    QVERIFY(waitFor([&] { return v->infoText().contains("1 body contact"); }, 10));
+    p->pause();
+    shot(w, "body-contact.png");
+  }
+
   void softPhysicsDrawnReportedAndEdited() {
     QTemporaryDir tmp;
     const QString path = tmp.filePath("fourbar.xml");

@@ -47,9 +47,9 @@ bool passesFilters(const Model& m, int g1, int g2) {
     return false;
   const std::pair<int, int> key(std::min(a.body, b.body), std::max(a.body, b.body));
   if (std::binary_search(m.contactExcludes.begin(), m.contactExcludes.end(), key)) return false;
-  for (const ContactPairSpec& p : m.contactPairs)  // an explicit pair of the same geoms replaces it
-    if ((p.geom1 == g1 && p.geom2 == g2) || (p.geom1 == g2 && p.geom2 == g1)) return false;
-  return true;
+  // an explicit pair of the same geoms replaces it
+  return !std::binary_search(m.contactPairGeoms.begin(), m.contactPairGeoms.end(),
+                             std::pair<int, int>(std::min(g1, g2), std::max(g1, g2)));
 }
 
 void addDynamic(const Model& m, CollisionWorkspace& w, int g1, int g2) {

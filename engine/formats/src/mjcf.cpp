@@ -1041,12 +1041,13 @@ void chooseContactModel(State& s) {
   if (s.notColliding.empty() && !ph.contact) s.notColliding = "contact is disabled (<flag contact='disable'>)";
   if (s.notColliding.empty() && ph.cone == PhysicsSpec::Cone::Elliptic) s.notColliding = "elliptic cones are not computed yet";
   s.spec.geoms = s.geoms;
-  for (std::size_t i = 0; i < s.geoms.size() && s.notColliding.empty(); ++i)
-    for (std::size_t j = i + 1; j < s.geoms.size() && s.notColliding.empty(); ++j)
-      if (!geomPairSupported(s.geoms[i].type, s.geoms[j].type) && geomsMayCollide(s.spec, static_cast<int>(i), static_cast<int>(j)))
-        s.notColliding = std::string(geomTypeName(s.geoms[i].type)) + "-" + geomTypeName(s.geoms[j].type) + " contact ('" +
-                         (s.geoms[i].name.empty() ? "unnamed" : s.geoms[i].name) + "' with '" +
-                         (s.geoms[j].name.empty() ? "unnamed" : s.geoms[j].name) + "') is not computed yet";
+  if (s.notColliding.empty())
+    if (const auto pair = firstUncomputedPair(s.spec)) {
+      const GeomSpec &a = s.geoms[static_cast<std::size_t>(pair->first)], &b = s.geoms[static_cast<std::size_t>(pair->second)];
+      s.notColliding = std::string(geomTypeName(a.type)) + "-" + geomTypeName(b.type) + " contact ('" +
+                       (a.name.empty() ? "unnamed" : a.name) + "' with '" + (b.name.empty() ? "unnamed" : b.name) +
+                       "') is not computed yet";
+    }
   s.bodyContact = s.notColliding.empty() && !s.geoms.empty();
   if (s.bodyContact) {
     s.spec.contacts.clear();

@@ -3,6 +3,7 @@
 // has a narrow phase (collision.h).
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <sstream>
 
 #include "compile_detail.h"
@@ -118,21 +119,55 @@ bool geomPairSupported(GeomSpec::Type a, GeomSpec::Type b) {
   }
 }
 
-bool geomsMayCollide(const ModelSpec& spec, int g1, int g2) {
-  for (const ContactPairSpec& p : spec.contactPairs)
-    if ((p.geom1 == g1 && p.geom2 == g2) || (p.geom1 == g2 && p.geom2 == g1)) return true;
-  const GeomSpec& a = spec.geoms[static_cast<std::size_t>(g1)];
-  const GeomSpec& b = spec.geoms[static_cast<std::size_t>(g2)];
-  if (a.body == b.body) return false;  // one body, or both static
-  if (a.type == GeomSpec::Type::Plane && b.type == GeomSpec::Type::Plane) return false;
-  if (!(a.contype & b.conaffinity) && !(b.contype & a.conaffinity)) return false;
-  const auto parentOf = [&](int body) { return body < 0 ? -1 : spec.bodies[static_cast<std::size_t>(body)].parent; };
-  if (spec.physics.filterParent && a.body >= 0 && b.body >= 0 && (parentOf(a.body) == b.body || parentOf(b.body) == a.body))
-    return false;
-  const int lo = std::min(a.body, b.body), hi = std::max(a.body, b.body);
-  for (const ContactExcludeSpec& e : spec.contactExcludes)
-    if (std::min(e.body1, e.body2) == lo && std::max(e.body1, e.body2) == hi) return false;
-  return true;
+namespace {
+
+// sorted (lower, higher) keys of the explicit pairs' geoms and of the excluded bodies
+struct PairKeys {
+  std::vector<std::pair<int, int>> pairs, excludes;
+  explicit PairKeys(const ModelSpec& spec) {
+    for (const ContactPairSpec& p : spec.contactPairs) pairs.emplace_back(std::min(p.geom1, p.geom2), std::max(p.geom1, p.geom2));
+    for (const ContactExcludeSpec& e : spec.contactExcludes)
+      excludes.emplace_back(std::min(e.body1, e.body2), std::max(e.body1, e.body2));
+    std::sort(pairs.begin(), pairs.end());
+    std::sort(excludes.begin(), excludes.end());
+  }
+  bool mayCollide(const ModelSpec& spec, int g1, int g2) const {
+    const GeomSpec& a = spec.geoms[static_cast<std::size_t>(g1)];
+    const GeomSpec& b = spec.geoms[static_cast<std::size_t>(g2)];
+    const auto key = [](int x, int y) { return std::pair<int, int>(std::min(x, y), std::max(x, y)); };
+    if (std::binary_search(pairs.begin(), pairs.end(), key(g1, g2))) return true;
+    if (a.body == b.body) return false;  // one body, or both static
+    if (a.type == GeomSpec::Type::Plane && b.type == GeomSpec::Type::Plane) return false;
+    if (!(a.contype & b.conaffinity) && !(b.contype & a.conaffinity)) return false;
+    const auto parentOf = [&](int body) { return body < 0 ? -1 : spec.bodies[static_cast<std::size_t>(body)].parent; };
+    if (spec.physics.filterParent && a.body >= 0 && b.body >= 0 && (parentOf(a.body) == b.body || parentOf(b.body) == a.body))
+      return false;
+    return !std::binary_search(excludes.begin(), excludes.end(), key(a.body, b.body));
+  }
+};
+
+}  // namespace
+
+bool geomsMayCollide(const ModelSpec& spec, int g1, int g2) { return PairKeys(spec).mayCollide(spec, g1, g2); }
+
+std::optional<std::pair<int, int>> firstUncomputedPair(const ModelSpec& spec) {
+  // only the types that appear can make a pair not computed: most models need no pair loop
+  bool present[6] = {};
+  for (const GeomSpec& g : spec.geoms) present[static_cast<int>(g.type)] = true;
+  bool any = false;
+  for (int a = 0; a < 6; ++a)
+    for (int b = a; b < 6; ++b)
+      any = any || (present[a] && present[b] && !geomPairSupported(static_cast<GeomSpec::Type>(a), static_cast<GeomSpec::Type>(b)) &&
+                    !(a == 0 && b == 0));
+  if (!any) return std::nullopt;
+  const PairKeys keys(spec);
+  const int n = static_cast<int>(spec.geoms.size());
+  for (int i = 0; i < n; ++i)
+    for (int j = i + 1; j < n; ++j)
+      if (!geomPairSupported(spec.geoms[static_cast<std::size_t>(i)].type, spec.geoms[static_cast<std::size_t>(j)].type) &&
+          keys.mayCollide(spec, i, j))
+        return std::pair<int, int>(i, j);
+  return std::nullopt;
 }
 
 void detail::compileGeoms(const ModelSpec& spec, Model& m) {
@@ -156,18 +191,19 @@ void detail::compileGeoms(const ModelSpec& spec, Model& m) {
     m.contactExcludes.emplace_back(std::min(e.body1, e.body2), std::max(e.body1, e.body2));
   }
   std::sort(m.contactExcludes.begin(), m.contactExcludes.end());
-  const int n = static_cast<int>(spec.geoms.size());
-  for (int i = 0; i < n; ++i)
-    for (int j = i + 1; j < n; ++j) {
-      const GeomSpec &a = spec.geoms[static_cast<std::size_t>(i)], &b = spec.geoms[static_cast<std::size_t>(j)];
-      if (geomsMayCollide(spec, i, j) && !geomPairSupported(a.type, b.type))
-        throw ModelError(geomField(spec, static_cast<std::size_t>(i)),
-                         std::string("its contact with ") + geomField(spec, static_cast<std::size_t>(j)) + " (" +
-                             geomTypeName(a.type) + "-" + geomTypeName(b.type) +
-                             ") is not computed yet; set their contype and conaffinity so that they do not collide");
-    }
+  if (const auto pair = firstUncomputedPair(spec)) {
+    const auto [i, j] = *pair;
+    const GeomSpec &a = spec.geoms[static_cast<std::size_t>(i)], &b = spec.geoms[static_cast<std::size_t>(j)];
+    throw ModelError(geomField(spec, static_cast<std::size_t>(i)),
+                     std::string("its contact with ") + geomField(spec, static_cast<std::size_t>(j)) + " (" +
+                         geomTypeName(a.type) + "-" + geomTypeName(b.type) +
+                         ") is not computed yet; set their contype and conaffinity so that they do not collide");
+  }
   m.geoms = spec.geoms;
   m.contactPairs = spec.contactPairs;
+  for (const ContactPairSpec& p : m.contactPairs)
+    m.contactPairGeoms.emplace_back(std::min(p.geom1, p.geom2), std::max(p.geom1, p.geom2));
+  std::sort(m.contactPairGeoms.begin(), m.contactPairGeoms.end());
   for (const GeomSpec& g : m.geoms) m.geomRbound.push_back(boundingRadius(g));
 }
 

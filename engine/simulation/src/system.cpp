@@ -299,12 +299,15 @@ void TreeSystem::bodyContacts(std::vector<ContactReport>& out) {
   for (std::size_t k = 0; k < soft->contacts.size(); ++k) {
     const Contact& c = soft->contacts[k];
     const Vec6 f = contactForce(*soft, static_cast<int>(k));
+    // the force on geom2, or on geom1 where geom2 is static: what the floor or a table does to
+    // the body resting on it
+    const double side = m_model->geoms[static_cast<std::size_t>(c.geom2)].body < 0 ? -1.0 : 1.0;
     ContactReport r;
     r.position = c.pos;
-    r.normal = c.frame.row(0).transpose();
+    r.normal = side * c.frame.row(0).transpose();
     r.distance = c.dist;
     r.normalForce = f(0);
-    r.frictionForce = f(1) * c.frame.row(1).transpose() + f(2) * c.frame.row(2).transpose();
+    r.frictionForce = side * (f(1) * c.frame.row(1).transpose() + f(2) * c.frame.row(2).transpose());
     out.push_back(r);
   }
 }

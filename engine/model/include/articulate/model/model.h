@@ -98,6 +98,7 @@ struct Model {
   std::vector<double> geomRbound;
   std::vector<ContactPairSpec> contactPairs;
   std::vector<std::pair<int, int>> contactExcludes;
+  std::vector<std::pair<int, int>> contactPairGeoms;  // the explicit pairs' geoms, the lower first, sorted
   /// Whether the actuation layer has anything to compute (actuation.h): springs, tendons or
   /// actuators.
   bool hasActuation() const { return springs || tendonDamping || !actuators.empty() || !tendons.empty(); }

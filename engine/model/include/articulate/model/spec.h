@@ -540,5 +540,8 @@ struct ModelSpec {
 /// the base, passing the bitmasks, not a body and its parent (with filterParent), and not an
 /// excluded body pair.
 bool geomsMayCollide(const ModelSpec& spec, int g1, int g2);
+/// The first two geoms (by index) that may collide and whose pair collision.h does not compute
+/// (geomPairSupported), if any.
+std::optional<std::pair<int, int>> firstUncomputedPair(const ModelSpec& spec);
 
 }  // namespace art

@@ -274,7 +274,9 @@ class System {
   /// Body-body contacts at the current state (trees with geoms, collision.h; as many as there
   /// are now, so not contactSize()'s): each at the midpoint between the surfaces, its normal
   /// from geom1 towards geom2, the distance (m, < 0 overlapping) and the force on geom2 (N):
-  /// along the normal and tangential. The default has none.
+  /// along the normal and tangential; where geom2 is static (the base's), the normal and the
+  /// force turn round to geom1's: what a floor or a table does to the body on it. The default
+  /// has none.
   virtual void bodyContacts(std::vector<ContactReport>& out) { out.clear(); }
   /// The force elements drawn as lines (springs, dampers, cables), at positions q and
   /// velocities v (an empty v: at rest, the elastic tension alone), into `out` (resized to a
