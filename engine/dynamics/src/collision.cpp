@@ -184,6 +184,9 @@ void collide(const Model& m, const Data& d, std::vector<Contact>& out) {
     x.type = m.geoms[static_cast<std::size_t>(g)].type;
     x.size = m.geoms[static_cast<std::size_t>(g)].size;
     geomPose(m, d, g, x.R, x.p);
+    // a state gone non-finite (a diverging simulation, stopped by its own check) has no
+    // contacts: the sweep's sort needs ordered numbers
+    if (!x.p.allFinite() || !x.R.allFinite()) return;
   }
   w.candidates.clear();
   broadPhase(m, w);
