@@ -676,6 +676,22 @@ struct Geom {
   GeomSpec contact;  // its contact parameters (type, size and placement filled where it is placed)
 };
 
+// a geom's or pair's condim (1, 3, 4 or 6) and its 1 to N frictions (>= 0) over the defaults in
+// `friction`; refused by line otherwise
+template <std::size_t N>
+void readCondimAndFriction(State& s, const XMLElement* e, const Attrs& a, int& condim, std::array<double, N>& friction) {
+  const double c = number(s, e, a, "condim", 3);
+  if (c != 1 && c != 3 && c != 4 && c != 6) throw s.fail(e, "condim must be 1, 3, 4 or 6, got " + num(c));
+  condim = static_cast<int>(c);
+  if (const auto f = get(a, "friction")) {
+    const std::vector<double> v = numbers(s, e, "friction", *f, 1, N);
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      if (!(v[i] >= 0)) throw s.fail(e, "friction must be >= 0, got " + num(v[i]));
+      friction[i] = v[i];
+    }
+  }
+}
+
 // a geom's contact parameters (MuJoCo's defaults where not given), refused as MuJoCo's compiler
 // refuses them: condim other than 1, 3, 4, 6, a friction, margin, gap or solmix below 0
 void readContactParameters(State& s, const XMLElement* e, const Attrs& a, Geom& g) {
@@ -683,17 +699,7 @@ void readContactParameters(State& s, const XMLElement* e, const Attrs& a, Geom& 
   k.contype = g.contype;
   k.conaffinity = g.conaffinity;
   if (k.contype < 0 || k.conaffinity < 0) throw s.fail(e, "contype and conaffinity must be >= 0");
-  const double condim = number(s, e, a, "condim", 3);
-  if (condim != 1 && condim != 3 && condim != 4 && condim != 6)
-    throw s.fail(e, "condim must be 1, 3, 4 or 6, got " + num(condim));
-  k.condim = static_cast<int>(condim);
-  if (const auto f = get(a, "friction")) {
-    const std::vector<double> v = numbers(s, e, "friction", *f, 1, 3);
-    for (std::size_t i = 0; i < v.size(); ++i) {
-      if (!(v[i] >= 0)) throw s.fail(e, "friction must be >= 0, got " + num(v[i]));
-      k.friction[i] = v[i];
-    }
-  }
+  readCondimAndFriction(s, e, a, k.condim, k.friction);
   if (const auto p = softParams(s, e, a, "solref", "solimp")) k.soft = *p;
   k.priority = static_cast<int>(number(s, e, a, "priority", 0));
   for (const auto& [name, out] : {std::pair{"solmix", &k.solmix}, std::pair{"margin", &k.margin}, std::pair{"gap", &k.gap}}) {
@@ -1011,16 +1017,7 @@ void readContactSection(State& s, const XMLElement* e) {
           throw s.fail(c, std::string(attr) + " '" + robot::printable(*geom) + "' names no colliding geom of this model (a sphere, capsule, ellipsoid, cylinder, box or plane)");
         *out = it->second;
       }
-      const double condim = number(s, c, a, "condim", 3);
-      if (condim != 1 && condim != 3 && condim != 4 && condim != 6) throw s.fail(c, "condim must be 1, 3, 4 or 6, got " + num(condim));
-      p.condim = static_cast<int>(condim);
-      if (const auto f = get(a, "friction")) {
-        const std::vector<double> v = numbers(s, c, "friction", *f, 1, 5);
-        for (std::size_t i = 0; i < v.size(); ++i) {
-          if (!(v[i] >= 0)) throw s.fail(c, "friction must be >= 0, got " + num(v[i]));
-          p.friction[i] = v[i];
-        }
-      }
+      readCondimAndFriction(s, c, a, p.condim, p.friction);
       if (const auto q = softParams(s, c, a, "solref", "solimp")) p.soft = *q;
       for (const auto& [name, out] : {std::pair{"margin", &p.margin}, std::pair{"gap", &p.gap}}) {
         *out = number(s, c, a, name, 0);
