@@ -191,7 +191,13 @@ int narrowPhase(const PlacedGeom& g1, const PlacedGeom& g2, double margin, Conta
         case T::Box: return sphereBox(g1.p, g1.size(0), g2, margin, out);
         default: return 0;
       }
-    case T::Capsule: return g2.type == T::Capsule ? capsuleCapsule(g1, g2, margin, out) : 0;
+    case T::Capsule:
+      switch (g2.type) {
+        case T::Capsule: return capsuleCapsule(g1, g2, margin, out);
+        case T::Box: return capsuleBox(g1, g2, margin, out);
+        default: return 0;
+      }
+    case T::Box: return g2.type == T::Box ? boxBox(g1, g2, margin, out) : 0;
     default: return 0;
   }
 }

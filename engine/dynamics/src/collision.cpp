@@ -34,6 +34,18 @@ struct CollisionWorkspace {
   std::vector<Candidate> candidates;
 };
 
+// box-box can give one point twice: a point is dropped when a later one is at exactly the same
+// place (MuJoCo's mj_collideGeoms), the others keep their order
+int dropRepeats(detail::ContactPoint* points, int count) {
+  int kept = 0;
+  for (int i = 0; i < count; ++i) {
+    bool repeated = false;
+    for (int j = i + 1; j < count && !repeated; ++j) repeated = points[i].pos == points[j].pos;
+    if (!repeated) points[kept++] = points[i];
+  }
+  return kept;
+}
+
 int parentOf(const Model& m, int body) { return body < 0 ? -1 : m.parent[static_cast<std::size_t>(body)]; }
 
 // MuJoCo's mj_contactFilter for a dynamic pair of geoms on different bodies
@@ -140,7 +152,8 @@ void collidePair(const Model& m, const CollisionWorkspace& w, const Candidate& c
   if (rb1 > 0 && rb2 > 0 && (x1.p - x2.p).norm() > rb1 + rb2 + margin) return;
   if (x1.type == GeomSpec::Type::Plane && rb2 > 0 && (x2.p - x1.p).dot(x1.R.col(2)) > margin + rb2) return;
   detail::ContactPoint points[detail::kMaxPairContacts];
-  const int count = detail::narrowPhase(x1, x2, margin, points);
+  int count = detail::narrowPhase(x1, x2, margin, points);
+  if (x1.type == GeomSpec::Type::Box && x2.type == GeomSpec::Type::Box) count = dropRepeats(points, count);
   for (double& f : c.friction) f = std::max(f, kMinMu);
   c.geom1 = g1;
   c.geom2 = g2;

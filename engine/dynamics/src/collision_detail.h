@@ -1,6 +1,7 @@
 #pragma once
 // The narrow phase of collision.h, shared by its files: geoms in base coordinates and MuJoCo
-// 2.2.2's analytic functions per pair of types (collide_primitives.cpp, collide_box.cpp).
+// 2.2.2's analytic functions per pair of types (collide_primitives.cpp, collide_box.cpp,
+// collide_box_box.cpp).
 
 #include "articulate/model/spec.h"
 
@@ -8,8 +9,9 @@ namespace art::detail {
 
 /// MuJoCo's mjMINVAL.
 inline constexpr double kCollisionMinValue = 1e-15;
-/// The most contacts one pair of geoms gives (plane-box and plane-cylinder: 4).
-inline constexpr int kMaxPairContacts = 4;
+/// The most contacts one pair of geoms gives: box-box's 16 clipped edge points and 8 corners
+/// (MuJoCo's own bound, mjMAXCONPAIR, is 50).
+inline constexpr int kMaxPairContacts = 24;
 
 /// A geom placed in base coordinates: its axes R (columns) and centre p.
 struct PlacedGeom {
@@ -40,5 +42,12 @@ int narrowPhase(const PlacedGeom& g1, const PlacedGeom& g2, double margin, Conta
 
 /// sphere (centre c, radius r) against box g (collide_box.cpp)
 int sphereBox(const Vec3& c, double r, const PlacedGeom& box, double margin, ContactPoint* out);
+
+/// capsule against box, up to 2 contacts (collide_box.cpp)
+int capsuleBox(const PlacedGeom& cap, const PlacedGeom& box, double margin, ContactPoint* out);
+
+/// box against box, up to kMaxPairContacts contacts, possibly repeated (collide_box_box.cpp;
+/// the driver drops repeats as MuJoCo does)
+int boxBox(const PlacedGeom& b1, const PlacedGeom& b2, double margin, ContactPoint* out);
 
 }  // namespace art::detail

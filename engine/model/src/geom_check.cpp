@@ -114,7 +114,8 @@ bool geomPairSupported(GeomSpec::Type a, GeomSpec::Type b) {
   switch (a) {
     case T::Plane: return b == T::Sphere || b == T::Capsule || b == T::Cylinder || b == T::Box;
     case T::Sphere: return b == T::Sphere || b == T::Capsule || b == T::Box;
-    case T::Capsule: return b == T::Capsule;
+    case T::Capsule: return b == T::Capsule || b == T::Box;
+    case T::Box: return b == T::Box;
     default: return false;
   }
 }
