@@ -2,7 +2,8 @@
 // on the same files (presets bench-mujoco, bench-compare):
 //  - humanoid: the shipped humanoid (models/robots/mjcf_humanoid), every geom colliding as in
 //    MuJoCo's own humanoid.xml, lying on its back on the floor;
-//  - pile: 20 spheres and capsules settled in a bin of five planes.
+//  - pile: 20 boxes settled in a bin of five planes;
+//  - gripper: the shipped pick scene (models/robots/mjcf_pick) holding its box up.
 // BM_collide/NAME: the collision detection alone at the bench state (collide against
 // mj_collision, each after its kinematics); BM_contact_step/NAME: one mujoco-euler step at 2 ms
 // from a settled state; BM_mujoco_collide/NAME and BM_mujoco_contact_step/NAME: MuJoCo's.
@@ -37,29 +38,49 @@ std::string humanoidXml() {
   return x;
 }
 
+// 20 boxes dropped into a bin of five planes, settled into a pile
 std::string pileXml() {
   std::string x =
       "<mujoco model='pile'><option timestep='0.002' integrator='Euler'/><worldbody>"
       "<geom type='plane' size='1 1 0.1'/>"
-      "<geom type='plane' pos='0.25 0 0' zaxis='-1 0 0'/><geom type='plane' pos='-0.25 0 0' zaxis='1 0 0'/>"
-      "<geom type='plane' pos='0 0.25 0' zaxis='0 -1 0'/><geom type='plane' pos='0 -0.25 0' zaxis='0 1 0'/>";
+      "<geom type='plane' size='1 1 0.1' pos='0.25 0 0' zaxis='-1 0 0'/><geom type='plane' size='1 1 0.1' pos='-0.25 0 0' zaxis='1 0 0'/>"
+      "<geom type='plane' size='1 1 0.1' pos='0 0.25 0' zaxis='0 -1 0'/><geom type='plane' size='1 1 0.1' pos='0 -0.25 0' zaxis='0 1 0'/>";
   for (int k = 0; k < 20; ++k) {
     const double px = 0.12 * ((k % 4) - 1.5) / 1.5, py = 0.12 * (((k / 4) % 4) - 1.5) / 1.5, pz = 0.06 + 0.12 * (k / 4);
-    x += "<body pos='" + std::to_string(px) + " " + std::to_string(py) + " " + std::to_string(pz) + "'><freejoint/>";
-    x += k % 2 ? "<geom type='capsule' size='0.03 0.04' euler='30 60 0' mass='0.2'/>"
-               : "<geom type='sphere' size='0.05' mass='0.3'/>";
-    x += "</body>";
+    x += "<body pos='" + std::to_string(px) + " " + std::to_string(py) + " " + std::to_string(pz) + "' euler='" +
+         std::to_string(17 * k % 90) + " " + std::to_string(29 * k % 90) + " 0'><freejoint/>";
+    x += "<geom type='box' size='0.04 0.03 0.025' mass='0.2'/></body>";
   }
   return x + "</worldbody></mujoco>";
 }
 
-std::string xmlOf(int which) { return which == 0 ? humanoidXml() : pileXml(); }
+std::string pickXml() {
+  std::ifstream in(std::string(ARTICULATE_MODELS_DIR) + "/robots/mjcf_pick/pick_box.xml");
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
 
-// the bench state: 1 s simulated from the file's pose, so that the contacts are those at rest
-Eigen::VectorXd settled(const art::ModelSpec& spec, const art::Model& m, Eigen::VectorXd* qd = nullptr) {
+// 0 the humanoid, 1 the box pile, 2 the gripper holding its box up
+std::string xmlOf(int which) { return which == 0 ? humanoidXml() : which == 1 ? pileXml() : pickXml(); }
+
+// the gripper's controls (lift, grip) at time t: down, closed, lifted; the others have none
+std::vector<double> controlsAt(int which, double t) {
+  if (which != 2) return {};
+  return {t < 1.2 ? -0.05 : 0.12, t < 0.6 ? 0.0 : 0.05};
+}
+
+// the bench state: 1 s simulated from the file's pose (2.4 s for the gripper, its box lifted),
+// so that the contacts are those at rest
+double settleTime(int which) { return which == 2 ? 2.4 : 1.0; }
+
+Eigen::VectorXd settled(int which, const art::ModelSpec& spec, const art::Model& m, Eigen::VectorXd* qd = nullptr) {
   art::Simulation sim(m, art::simulationOptions(spec));
-  while (sim.time() < 1.0)
+  while (sim.time() < settleTime(which) - 1e-9) {
+    const std::vector<double> u = controlsAt(which, sim.time());
+    if (!u.empty()) sim.setControls(Eigen::Map<const Eigen::VectorXd>(u.data(), static_cast<Eigen::Index>(u.size())));
     if (!sim.step()) break;
+  }
   if (qd) *qd = sim.qd();
   return sim.q();
 }
@@ -69,7 +90,7 @@ void BM_collide(benchmark::State& state) {
   const art::ModelSpec spec = art::specFromMjcf(xmlOf(which), "bench.xml");
   const art::Model m = art::compile(spec);
   art::Data d(m);
-  const Eigen::VectorXd q = settled(spec, m);
+  const Eigen::VectorXd q = settled(which, spec, m);
   std::vector<art::Contact> contacts;
   for (auto _ : state) {
     art::forwardKinematics(m, d, q);
@@ -85,8 +106,10 @@ void BM_contact_step(benchmark::State& state) {
   const art::Model m = art::compile(spec);
   art::Simulation sim(m, art::simulationOptions(spec));
   Eigen::VectorXd qd;
-  const Eigen::VectorXd q = settled(spec, m, &qd);
+  const Eigen::VectorXd q = settled(which, spec, m, &qd);
   sim.setState(0, q, qd);
+  const std::vector<double> u = controlsAt(which, settleTime(which));
+  if (!u.empty()) sim.setControls(Eigen::Map<const Eigen::VectorXd>(u.data(), static_cast<Eigen::Index>(u.size())));
   for (auto _ : state) {
     if (!sim.step() || sim.time() > 2) {
       state.PauseTiming();
@@ -111,7 +134,13 @@ struct MjScene {
       return;
     }
     d = mj_makeData(m);
-    while (d->time < 1.0) mj_step(m, d);  // settled, as the Articulate side
+    while (d->time < settleTime(which) - 1e-9) {  // settled, as the Articulate side
+      const std::vector<double> u = controlsAt(which, d->time);
+      std::copy(u.begin(), u.end(), d->ctrl);
+      mj_step(m, d);
+    }
+    const std::vector<double> u = controlsAt(which, settleTime(which));
+    std::copy(u.begin(), u.end(), d->ctrl);
     qpos.assign(d->qpos, d->qpos + m->nq);
     qvel.assign(d->qvel, d->qvel + m->nv);
   }
@@ -158,9 +187,9 @@ void BM_mujoco_contact_step(benchmark::State& state) {
 
 }  // namespace
 
-BENCHMARK(BM_collide)->Name("BM_collide")->ArgName("pile")->Arg(0)->Arg(1);
-BENCHMARK(BM_contact_step)->Name("BM_contact_step")->ArgName("pile")->Arg(0)->Arg(1);
+BENCHMARK(BM_collide)->Name("BM_collide")->ArgName("scene")->Arg(0)->Arg(1)->Arg(2);
+BENCHMARK(BM_contact_step)->Name("BM_contact_step")->ArgName("scene")->Arg(0)->Arg(1)->Arg(2);
 #ifdef ARTICULATE_BENCH_MUJOCO
-BENCHMARK(BM_mujoco_collide)->Name("BM_mujoco_collide")->ArgName("pile")->Arg(0)->Arg(1);
-BENCHMARK(BM_mujoco_contact_step)->Name("BM_mujoco_contact_step")->ArgName("pile")->Arg(0)->Arg(1);
+BENCHMARK(BM_mujoco_collide)->Name("BM_mujoco_collide")->ArgName("scene")->Arg(0)->Arg(1)->Arg(2);
+BENCHMARK(BM_mujoco_contact_step)->Name("BM_mujoco_contact_step")->ArgName("scene")->Arg(0)->Arg(1)->Arg(2);
 #endif

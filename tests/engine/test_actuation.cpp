@@ -5,6 +5,8 @@
 // by file, line and element.
 #include <QtTest>
 
+#include "test_main.h"
+
 #include <cmath>
 
 #include "articulate/dynamics/actuation.h"
@@ -458,5 +460,5 @@ class TestActuation : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestActuation)
+ARTICULATE_TEST_MAIN(TestActuation)
 #include "test_actuation.moc"

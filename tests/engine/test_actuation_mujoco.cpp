@@ -24,6 +24,8 @@
 // pushing the length along its moment arms within the joint limits (actuatorLengthRange).
 #include <QtTest>
 
+#include "test_main.h"
+
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -43,7 +45,7 @@ using testutil::num;
 using testutil::runJson;
 using testutil::writeFile;
 
-constexpr double kTolerance = 1e-9;
+constexpr double kActuationTolerance = 1e-9;
 
 // a floating body: a free joint's 6-vector gear (in world and in body axes), a site's wrench,
 // and springs on the free joint and a hinge
@@ -155,7 +157,7 @@ class TestActuationMujoco : public QObject {
     QCOMPARE(worst.size(), quantities);
     for (const auto& [key, value] : worst) {
       qInfo().noquote() << QString("%1: %2 within %3 of MuJoCo's").arg(name).arg(QString::fromStdString(key)).arg(value);
-      QVERIFY2(value <= kTolerance, qPrintable(QString::fromStdString(key) + " " + QString::number(value)));
+      QVERIFY2(value <= kActuationTolerance, qPrintable(QString::fromStdString(key) + " " + QString::number(value)));
     }
   }
 
@@ -211,5 +213,5 @@ class TestActuationMujoco : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestActuationMujoco)
+ARTICULATE_TEST_MAIN(TestActuationMujoco)
 #include "test_actuation_mujoco.moc"

@@ -10,6 +10,8 @@
 // round-trips and refuses misuse with its JSON path.
 #include <QtTest>
 
+#include "test_main.h"
+
 #include <cmath>
 #include <random>
 
@@ -506,5 +508,5 @@ class TestBallJoint : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestBallJoint)
+ARTICULATE_TEST_MAIN(TestBallJoint)
 #include "test_ball_joint.moc"

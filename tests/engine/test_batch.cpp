@@ -4,6 +4,8 @@
 // divergences; and the lanes' independence, bit for bit, whatever the other lanes hold.
 #include <QtTest>
 
+#include "test_main.h"
+
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -320,5 +322,5 @@ class TestBatch : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestBatch)
+ARTICULATE_TEST_MAIN(TestBatch)
 #include "test_batch.moc"

@@ -3,6 +3,8 @@
 // dynamics prints H, bias and qdd that agree with each other.
 #include <QtTest>
 
+#include "test_main.h"
+
 #include <array>
 #include <csignal>
 #include <cmath>
@@ -784,5 +786,5 @@ class TestCli : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestCli)
+ARTICULATE_TEST_MAIN(TestCli)
 #include "test_cli.moc"

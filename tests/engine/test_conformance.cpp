@@ -2,6 +2,8 @@
 // recommended 1e-9 normwise-relative tolerance, and the check itself detects errors.
 #include <QtTest>
 
+#include "test_main.h"
+
 #include "articulate/formats/conformance.h"
 #include "articulate/formats/files.h"
 
@@ -86,5 +88,5 @@ class TestConformance : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestConformance)
+ARTICULATE_TEST_MAIN(TestConformance)
 #include "test_conformance.moc"

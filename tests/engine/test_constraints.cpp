@@ -6,6 +6,8 @@
 // loop that cannot be assembled stops the simulation.
 #include <QtTest>
 
+#include "test_main.h"
+
 #include <cmath>
 #include <random>
 #include <string>
@@ -622,12 +624,5 @@ class TestSoftConstraints : public QObject {
 
 }  // namespace soft
 
-int main(int argc, char** argv) {
-  QCoreApplication app(argc, argv);
-  TestConstraints first;
-  soft::TestSoftConstraints second;
-  const int a = QTest::qExec(&first, argc, argv);
-  const int b = QTest::qExec(&second, argc, argv);
-  return a != 0 ? a : b;
-}
+ARTICULATE_TEST_MAIN(TestConstraints, soft::TestSoftConstraints)
 #include "test_constraints.moc"

@@ -4,6 +4,8 @@
 // and checked by JSON path.
 #include <QtTest>
 
+#include "test_main.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -18,7 +20,7 @@ using namespace art;
 
 namespace {
 
-ModelSpec loadSpec(const char* file) {
+ModelSpec loadContactSpec(const char* file) {
   return loadModel(std::string(ARTICULATE_MODELS_DIR) + "/" + file).spec;
 }
 
@@ -179,7 +181,7 @@ class TestContact : public QObject {
   }
   void quadrupedInsideTheFloorStands() {
     QFETCH(double, depth);
-    ModelSpec s = loadSpec("quadruped.json");
+    ModelSpec s = loadContactSpec("quadruped.json");
     Model m = compile(s);
     Data d(m);
     const std::vector<double> h = groundHeights(m, d, m.q0);
@@ -309,7 +311,7 @@ class TestContact : public QObject {
   // rollingdisc: leaning past its rim's edge it falls flat, never sinks more than 2 mm into
   // the floor and comes to rest lying on a face
   void rollingDiscFallsFlat() {
-    const Model m = compile(loadSpec("rollingdisc.json"));  // on a free joint
+    const Model m = compile(loadContactSpec("rollingdisc.json"));  // on a free joint
     QCOMPARE(int(m.contacts.size()), 16);
     // the state in the six-joint coordinates of spatial_v2's rollingdisc, mapped to the file's
     // free joint
@@ -408,7 +410,7 @@ class TestContact : public QObject {
   void quadrupedStands_data() { boxRestsWithWeight_data(); }
   void quadrupedStands() {
     QFETCH(QString, integrator);
-    const Model m = compile(loadSpec("quadruped.json"));
+    const Model m = compile(loadContactSpec("quadruped.json"));
     QCOMPARE(int(m.contacts.size()), 4);
     QVERIFY(m.controlled);
     SimulationOptions opt;
@@ -463,5 +465,5 @@ class TestContact : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestContact)
+ARTICULATE_TEST_MAIN(TestContact)
 #include "test_contact.moc"

@@ -3,6 +3,8 @@
 // planar arithmetic vs the same mechanism in spatial arithmetic, generators vs spatial_v2.
 #include <QtTest>
 
+#include "test_main.h"
+
 #include <Eigen/Eigenvalues>
 
 #include "articulate/dynamics/dynamics.h"
@@ -220,5 +222,5 @@ class TestCrossCheck : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestCrossCheck)
+ARTICULATE_TEST_MAIN(TestCrossCheck)
 #include "test_crosscheck.moc"

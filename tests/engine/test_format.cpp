@@ -4,6 +4,8 @@
 #include <QRegularExpression>
 #include <QtTest>
 
+#include "test_main.h"
+
 #include "articulate/model/appearance.h"
 #include "articulate/formulations/generators.h"
 #include "articulate/model/model.h"
@@ -396,5 +398,5 @@ class TestFormat : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestFormat)
+ARTICULATE_TEST_MAIN(TestFormat)
 #include "test_format.moc"

@@ -4,6 +4,8 @@
 // singularity (and smooth passage through it), ABA/CRBA/RNEA consistency with nq != nv, the
 // integrators' orders, rolling contact, the floatbase conversion and the file format.
 #include <QtTest>
+
+#include "test_main.h"
 #include <limits>
 
 #include <cmath>
@@ -517,5 +519,5 @@ class TestFreeJoint : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestFreeJoint)
+ARTICULATE_TEST_MAIN(TestFreeJoint)
 #include "test_free_joint.moc"

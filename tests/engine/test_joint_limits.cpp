@@ -5,6 +5,8 @@
 // energy balance E(t) + energyDissipated() = E(0) holds. Also the format and the URDF mapping.
 #include <QtTest>
 
+#include "test_main.h"
+
 #include <cmath>
 
 #include <Eigen/Dense>
@@ -40,7 +42,7 @@ ModelSpec pendulum(int links) {
 }
 
 // a vertical slider (Pz) of mass 2 under gravity
-ModelSpec slider(double friction) {
+ModelSpec frictionSlider(double friction) {
   ModelSpec spec;
   spec.name = "slider";
   BodySpec b;
@@ -53,7 +55,7 @@ ModelSpec slider(double friction) {
   return spec;
 }
 
-double totalEnergy(Simulation& sim) {
+double limitTotalEnergy(Simulation& sim) {
   const EnergyMomentum e = sim.energy();
   return e.kinetic + e.potential;
 }
@@ -99,13 +101,13 @@ class TestJointLimits : public QObject {
     opt.integrator = static_cast<Integrator>(integrator);
     opt.relTol = opt.absTol = 1e-10;
     Simulation sim(m, opt);
-    const double e0 = totalEnergy(sim);
+    const double e0 = limitTotalEnergy(sim);
     double maxQ = -1, worstCoupling = 0, worstBalance = 0;
     for (int k = 1; k <= 2000; ++k) {
       QVERIFY(sim.advanceTo(k * 1e-3));
       maxQ = std::max(maxQ, sim.q()(0));
       worstCoupling = std::max(worstCoupling, std::abs(sim.q()(1) - 0.5 * sim.q()(0) - 0.1));
-      worstBalance = std::max(worstBalance, std::abs(totalEnergy(sim) + sim.energyDissipated() - e0));
+      worstBalance = std::max(worstBalance, std::abs(limitTotalEnergy(sim) + sim.energyDissipated() - e0));
     }
     qInfo("q0 at most %.9f (stop %.1f), at the end %.9f, |qd| %.2e; coupling error %.2e; "
           "worst |E + dissipated - E0| %.2e J of %.4f J dissipated",
@@ -140,7 +142,7 @@ class TestJointLimits : public QObject {
     opt.dt = 1e-3;
     opt.relTol = opt.absTol = 1e-10;
     Simulation sim(m, opt);
-    const double e0 = totalEnergy(sim);
+    const double e0 = limitTotalEnergy(sim);
     // the integrator's own energy error over the swing, without the stop: the balance may not be
     // worse (semi-implicit Euler's is about 1% at this step; RK4's and dopri5's far smaller)
     ModelSpec unlimited = spec;
@@ -150,7 +152,7 @@ class TestJointLimits : public QObject {
     double own = 0;
     while (free.q()(0) < 0.6) {
       QVERIFY(free.step());
-      own = std::max(own, std::abs(totalEnergy(free) - e0));
+      own = std::max(own, std::abs(limitTotalEnergy(free) - e0));
     }
     const double swing = 9.81 * 0.5 * (std::sin(0.6) - std::sin(-0.5));
     const double tolerance = std::max(1e-9 * swing, 2 * own);
@@ -162,7 +164,7 @@ class TestJointLimits : public QObject {
         hit = sim.time();
         atHit = sim.energyDissipated();
       }
-      worstBalance = std::max(worstBalance, std::abs(totalEnergy(sim) + sim.energyDissipated() - e0));
+      worstBalance = std::max(worstBalance, std::abs(limitTotalEnergy(sim) + sim.energyDissipated() - e0));
     }
     qInfo("stop reached at t = %.3f s; worst |E + dissipated - E0| %.2e J (own error %.2e J), dissipated %.6f J", hit,
           worstBalance, own, sim.energyDissipated());
@@ -221,10 +223,10 @@ class TestJointLimits : public QObject {
   // times the distance; with f > m g it sticks where it is, exactly
   void sliderFriction() {
     for (const double f : {10.0, 25.0}) {
-      const Model m = compile(slider(f));
+      const Model m = compile(frictionSlider(f));
       SimulationOptions opt;
       Simulation sim(m, opt);
-      const double e0 = totalEnergy(sim);
+      const double e0 = limitTotalEnergy(sim);
       QVERIFY(sim.advanceTo(1.0));
       const double a = f < 2 * 9.81 ? 9.81 - f / 2 : 0.0;  // downward acceleration
       qInfo("friction %g N: z(1) = %.12f m (analytic %.12f), qd(1) = %.12f m/s", f, sim.q()(0), -0.5 * a,
@@ -232,14 +234,14 @@ class TestJointLimits : public QObject {
       QVERIFY(std::abs(sim.q()(0) + 0.5 * a) < 1e-12);
       QVERIFY(std::abs(sim.qd()(0) + a) < 1e-12);
       QVERIFY(std::abs(sim.energyDissipated() - f * 0.5 * a) < 1e-9);
-      QVERIFY(std::abs(totalEnergy(sim) + sim.energyDissipated() - e0) < 1e-9);
+      QVERIFY(std::abs(limitTotalEnergy(sim) + sim.energyDissipated() - e0) < 1e-9);
     }
   }
 
   // an effort limit clamps a controller's force: a PD far from its target pushes with
   // exactly the effort, so the joint accelerates at effort / inertia
   void effortClampsControllers() {
-    ModelSpec spec = slider(0.0);
+    ModelSpec spec = frictionSlider(0.0);
     spec.gravity = Vec3::Zero();
     spec.bodies[0].control.type = ControlSpec::Type::PD;
     spec.bodies[0].control.kp = 1e4;
@@ -340,5 +342,5 @@ class TestJointLimits : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestJointLimits)
+ARTICULATE_TEST_MAIN(TestJointLimits)
 #include "test_joint_limits.moc"

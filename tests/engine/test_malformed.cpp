@@ -18,6 +18,8 @@
 // (QEXPECT_FAIL), and once the loader is fixed the unexpected pass fails the test, so that the
 // note is removed with the fix.
 #include <QtTest>
+
+#include "test_main.h"
 #include <algorithm>
 #include <exception>
 #include <string>
@@ -482,5 +484,5 @@ class TestMalformed : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestMalformed)
+ARTICULATE_TEST_MAIN(TestMalformed)
 #include "test_malformed.moc"

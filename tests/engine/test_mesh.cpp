@@ -8,6 +8,8 @@
 
 #include <QtTest>
 
+#include "test_main.h"
+
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -684,5 +686,5 @@ class TestMesh : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestMesh)
+ARTICULATE_TEST_MAIN(TestMesh)
 #include "test_mesh.moc"

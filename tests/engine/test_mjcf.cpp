@@ -6,6 +6,8 @@
 // Its dynamics against MuJoCo's own compiler are test_mjcf_mujoco's.
 #include <QtTest>
 
+#include "test_main.h"
+
 #include <algorithm>
 #include <cmath>
 #include <fstream>
@@ -26,7 +28,7 @@ using namespace art;
 
 namespace {
 
-void write(const QString& path, const std::string& text) {
+void writeText(const QString& path, const std::string& text) {
   std::ofstream(path.toStdString(), std::ios::binary) << text;
 }
 
@@ -248,9 +250,9 @@ class TestMjcf : public QObject {
   void geomsDrawAndTouchTheGround() {
     QTemporaryDir tmp;
     // a small closed OBJ mesh: a tetrahedron
-    write(tmp.filePath("tet.obj"), "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n");
+    writeText(tmp.filePath("tet.obj"), "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n");
     const QString path = tmp.filePath("drop.xml");
-    write(path,
+    writeText(path,
           "<mujoco><asset><mesh name='tet' file='tet.obj' scale='0.1 0.1 0.1'/><material name='red' rgba='1 0 0 1'/></asset>"
           "<worldbody><geom name='floor' type='plane' size='3 3 0.1' friction='0.8'/>"
           "<body name='thing' pos='0 0 1'><freejoint/><geom type='sphere' size='0.05' material='red'/>"
@@ -441,7 +443,7 @@ class TestMjcf : public QObject {
   void loadDocumentReadsXml() {
     QTemporaryDir tmp;
     const QString path = tmp.filePath("pendulum.xml");
-    write(path, "<mujoco><worldbody><body name='bob'><joint name='pivot'/><geom size='0.1' pos='0 0 -1'/></body></worldbody></mujoco>");
+    writeText(path, "<mujoco><worldbody><body name='bob'><joint name='pivot'/><geom size='0.1' pos='0 0 -1'/></body></worldbody></mujoco>");
     const LoadedDocument doc = loadDocument(path.toStdString());
     const auto* lm = std::get_if<LoadedModel>(&doc);
     QVERIFY(lm);
@@ -498,11 +500,11 @@ class TestMjcf : public QObject {
     QTemporaryDir tmp;
     const int levels = 11;  // 2^11 = 2048 inclusions of a few bytes each
     for (int k = 0; k < levels; ++k)
-      write(tmp.filePath(QString("d%1.xml").arg(k)),
+      writeText(tmp.filePath(QString("d%1.xml").arg(k)),
             "<mujoco><include file='d" + std::to_string(k + 1) + ".xml'/><include file='d" + std::to_string(k + 1) + ".xml'/></mujoco>");
-    write(tmp.filePath(QString("d%1.xml").arg(levels)), "<mujoco><option timestep='0.002'/></mujoco>");
+    writeText(tmp.filePath(QString("d%1.xml").arg(levels)), "<mujoco><option timestep='0.002'/></mujoco>");
     const QString path = tmp.filePath("main.xml");
-    write(path, "<mujoco><include file='d0.xml'/><worldbody><body name='b'><joint/><geom size='0.1'/></body></worldbody></mujoco>");
+    writeText(path, "<mujoco><include file='d0.xml'/><worldbody><body name='b'><joint/><geom size='0.1'/></body></worldbody></mujoco>");
     try {
       loadMjcf(path.toStdString());
       QFAIL("no error");
@@ -511,7 +513,7 @@ class TestMjcf : public QObject {
       QVERIFY2(what.startsWith(path + ": d") && what.contains(".xml:1: <include>: includes more than 1000 files in all"), qPrintable(what));
     }
     // a handful of inclusions, the same file twice among them, still reads
-    write(tmp.filePath("twice.xml"), "<mujoco><include file='d10.xml'/><include file='d10.xml'/><include file='d11.xml'/>"
+    writeText(tmp.filePath("twice.xml"), "<mujoco><include file='d10.xml'/><include file='d10.xml'/><include file='d11.xml'/>"
                                      "<worldbody><body name='b'><joint/><geom size='0.1'/></body></worldbody></mujoco>");
     QCOMPARE(loadMjcf(tmp.filePath("twice.xml").toStdString()).bodies.size(), std::size_t{1});
   }
@@ -537,8 +539,8 @@ class TestMjcf : public QObject {
     const QString path = tmp.filePath("main.xml");
     std::string text = main.toStdString();
     if (const auto at = text.find("@BAD@"); at != std::string::npos) text.replace(at, 5, "\xb4");  // a byte no UTF-8 has there
-    write(path, text);
-    if (!other.isEmpty()) write(tmp.filePath("other.xml"), other.toStdString());
+    writeText(path, text);
+    if (!other.isEmpty()) writeText(tmp.filePath("other.xml"), other.toStdString());
     try {
       loadMjcf(path.toStdString());
       QFAIL("no error");
@@ -550,5 +552,5 @@ class TestMjcf : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestMjcf)
+ARTICULATE_TEST_MAIN(TestMjcf)
 #include "test_mjcf.moc"

@@ -17,6 +17,8 @@
 // checked the same way.
 #include <QtTest>
 
+#include "test_main.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -729,12 +731,5 @@ class TestSoftMujoco : public QObject {
 
 }  // namespace soft
 
-int main(int argc, char** argv) {
-  QCoreApplication app(argc, argv);
-  TestMjcfMujoco first;
-  soft::TestSoftMujoco second;
-  const int a = QTest::qExec(&first, argc, argv);
-  const int b = QTest::qExec(&second, argc, argv);
-  return a != 0 ? a : b;
-}
+ARTICULATE_TEST_MAIN(TestMjcfMujoco, soft::TestSoftMujoco)
 #include "test_mjcf_mujoco.moc"

@@ -1,6 +1,8 @@
 // Invalid trees give a ModelError naming the body and field; algorithms reject wrong sizes;
 // spatial_v2 JSON import reports the JSON path; export -> import is lossless.
 #include <QtTest>
+
+#include "test_main.h"
 #include <limits>
 
 #include <functional>
@@ -302,5 +304,5 @@ class TestModel : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestModel)
+ARTICULATE_TEST_MAIN(TestModel)
 #include "test_model.moc"

@@ -3,6 +3,8 @@
 // edited models still compile and move as the same mechanism.
 #include <QtTest>
 
+#include "test_main.h"
+
 #include <functional>
 
 #include <Eigen/Geometry>
@@ -334,5 +336,5 @@ class TestModelEdit : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestModelEdit)
+ARTICULATE_TEST_MAIN(TestModelEdit)
 #include "test_model_edit.moc"

@@ -5,6 +5,8 @@
 // of kind "rigid_body" (one free body) go through the same checks with the rigid-body API.
 #include <QtTest>
 
+#include "test_main.h"
+
 #include <cmath>
 #include <functional>
 
@@ -457,5 +459,5 @@ class TestModels : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestModels)
+ARTICULATE_TEST_MAIN(TestModels)
 #include "test_models.moc"

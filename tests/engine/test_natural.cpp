@@ -4,6 +4,8 @@
 // spring-mass oscillation against the closed form, and the structure files of models/.
 #include <QtTest>
 
+#include "test_main.h"
+
 #include <cmath>
 #include <random>
 
@@ -25,7 +27,7 @@ namespace {
 
 const QString kModels = QStringLiteral(ARTICULATE_MODELS_DIR);
 
-Eigen::Matrix3d randomRotation(std::mt19937& rng) {
+Eigen::Matrix3d randomNaturalRotation(std::mt19937& rng) {
   std::normal_distribution<double> n;
   return Eigen::Quaterniond(n(rng), n(rng), n(rng), n(rng)).normalized().toRotationMatrix();
 }
@@ -51,7 +53,7 @@ nc::BodySpec randomBody(nc::BodyKind kind, std::mt19937& rng) {
     b.origin.z() = b.velocity.z() = 0;
     b.angularVelocity.x() = b.angularVelocity.y() = 0;
   } else {
-    b.orientation = randomRotation(rng);
+    b.orientation = randomNaturalRotation(rng);
   }
   b.length = u(rng);
   b.mass = u(rng);
@@ -60,7 +62,7 @@ nc::BodySpec randomBody(nc::BodyKind kind, std::mt19937& rng) {
   if (nc::kindAxes(kind) < 2) b.massCentre.y() = 0;
   const Eigen::Vector3d p(u(rng), u(rng), u(rng));  // principal moments, triangle inequality
   const Eigen::Vector3d moments(p.y() + p.z(), p.x() + p.z(), p.x() + p.y());
-  const Eigen::Matrix3d Q = randomRotation(rng);
+  const Eigen::Matrix3d Q = randomNaturalRotation(rng);
   b.inertia = nc::kindAxes(kind) == 3 ? Eigen::Matrix3d(Q * moments.asDiagonal() * Q.transpose())
                                       : Eigen::Matrix3d(u(rng) * Eigen::Matrix3d::Identity());
   return b;
@@ -750,5 +752,5 @@ class TestNatural : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestNatural)
+ARTICULATE_TEST_MAIN(TestNatural)
 #include "test_natural.moc"

@@ -19,6 +19,8 @@
 
 #include <QtTest>
 
+#include "test_main.h"
+
 #include "articulate/formats/document.h"
 #include "articulate/formulations/generators.h"
 #include "articulate/simulation/structure_system.h"
@@ -297,5 +299,5 @@ class TestPerturbation : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestPerturbation)
+ARTICULATE_TEST_MAIN(TestPerturbation)
 #include "test_perturbation.moc"

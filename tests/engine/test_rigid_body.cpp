@@ -5,6 +5,8 @@
 // penetration over the reference run, coming to rest, the stopping distance of a sliding box,
 // and the "rigid_body" documents (round trip, every problem reported by its JSON path).
 #include <QtTest>
+
+#include "test_main.h"
 #include <cmath>
 #include <limits>
 
@@ -670,5 +672,5 @@ class TestRigidBody : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestRigidBody)
+ARTICULATE_TEST_MAIN(TestRigidBody)
 #include "test_rigid_body.moc"

@@ -2,6 +2,8 @@
 // Octave's ode45), energy conservation of passive models, symplectic Euler's bounded energy,
 // divergence detection, and `articulate-cli simulate` end to end.
 #include <QtTest>
+
+#include "test_main.h"
 #include <limits>
 
 #include "articulate/formulations/generators.h"
@@ -585,5 +587,5 @@ class TestSimulation : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestSimulation)
+ARTICULATE_TEST_MAIN(TestSimulation)
 #include "test_simulation.moc"

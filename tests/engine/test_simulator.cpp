@@ -13,6 +13,8 @@
 
 #include <QtTest>
 
+#include "test_main.h"
+
 #include "articulate/dynamics/control.h"
 #include "articulate/formulations/generators.h"
 #include "articulate/formats/document.h"
@@ -42,7 +44,7 @@ Eigen::VectorXd vec1(double v) { return Eigen::VectorXd::Constant(1, v); }
 
 // waits until the simulator's thread has applied every command sent so far (a state, not a
 // clock: under load the thread may take long to get there, and the test waits for it)
-bool settle(const Simulator& sim, double limit = 30.0) {
+bool settleThread(const Simulator& sim, double limit = 30.0) {
   const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(limit);
   while (sim.status().commandsApplied < sim.commandsSent()) {
     if (std::chrono::steady_clock::now() > end) return false;
@@ -652,7 +654,7 @@ class TestSimulator : public QObject {
     QVERIFY((relaxed.q(100) - rec.q(200)).norm() > 0.0);
     // a wrong size is refused, changing nothing
     sim.setState(0.0, rec.q(0), rec.qd(0), Eigen::VectorXd::Zero(3));
-    QVERIFY(settle(sim));
+    QVERIFY(settleThread(sim));
     QVERIFY(sim.status().error.find("auxiliary") != std::string::npos);
   }
 
@@ -685,7 +687,7 @@ class TestSimulator : public QObject {
     for (int k = 0; k < 200; ++k) sim.stepOnce();
     sim.setEqualities({1, 1});  // a wrong size: refused, nothing changes
     Recording rec = collect(sim, g, 501);
-    QVERIFY(settle(sim));
+    QVERIFY(settleThread(sim));
     QVERIFY(sim.status().error.find("equality switches") != std::string::npos);
     QCOMPARE(rec.size(), std::size_t(501));
     QCOMPARE(rec.softForceSize(), 5);
@@ -744,7 +746,7 @@ class TestSimulator : public QObject {
     QVERIFY2(st.time <= 0.5 * wall + 2e-3, qPrintable(QString("t = %1 after %2 s").arg(st.time).arg(wall)));
     QVERIFY(st.time > 0.0);
     sim.pause();
-    QVERIFY(settle(sim));
+    QVERIFY(settleThread(sim));
     const double paused = sim.status().time;
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
     QCOMPARE(sim.status().time, paused);
@@ -767,7 +769,7 @@ class TestSimulator : public QObject {
     QVERIFY(rec.q(0) == q && rec.qd(0) == qd);
     // a wrong size is refused with a message and changes nothing
     sim.setState(0.0, Eigen::VectorXd::Zero(5), Eigen::VectorXd::Zero(5));
-    QVERIFY(settle(sim));
+    QVERIFY(settleThread(sim));
     QVERIFY(sim.status().error.find("expected 2") != std::string::npos);
     QVERIFY(std::abs(sim.status().time - 7.1) < 1e-9);
   }
@@ -793,7 +795,7 @@ class TestSimulator : public QObject {
     for (std::size_t k = 0; k < rec.size(); ++k) QVERIFY(rec.q(k).allFinite());
     QVERIFY(std::abs(rec.endTime() - st.time) < 1e-12);
     sim.play();  // refuses to run on from a diverged state
-    QVERIFY(settle(sim));
+    QVERIFY(settleThread(sim));
     QVERIFY(!sim.status().running);
     QCOMPARE(sim.status().time, st.time);
     QCOMPARE(sim.status().steps, st.steps);
@@ -807,7 +809,7 @@ class TestSimulator : public QObject {
     sim.setUnpaced(true);
     sim.play();
     const Recording rec = drain(sim, g, model->nb, 30.0);
-    QVERIFY(settle(sim));
+    QVERIFY(settleThread(sim));
     const SimulatorStatus st = sim.status();
     QVERIFY(!st.running);
     QVERIFY2(st.error == "The simulation stopped: a solver failed", st.error.c_str());
@@ -879,5 +881,5 @@ class TestSimulator : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestSimulator)
+ARTICULATE_TEST_MAIN(TestSimulator)
 #include "test_simulator.moc"

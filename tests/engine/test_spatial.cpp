@@ -1,6 +1,8 @@
 // Spatial algebra and joint models against their explicit matrix definitions (spatial_v2).
 #include <QtTest>
 
+#include "test_main.h"
+
 #include "../../engine/dynamics/src/detail.h"  // detail::SinCosBlocks (private to the engine)
 #include "articulate/spatial/joint.h"
 #include "test_util.h"
@@ -256,5 +258,5 @@ class TestSpatial : public QObject {
   }
 };
 
-QTEST_APPLESS_MAIN(TestSpatial)
+ARTICULATE_TEST_MAIN(TestSpatial)
 #include "test_spatial.moc"

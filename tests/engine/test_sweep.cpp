@@ -12,6 +12,8 @@
 #include <QThread>
 #include <QtTest>
 
+#include "test_main.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -38,13 +40,13 @@ void writeJson(const QString& path, const json& j) {
   std::ofstream(path.toStdString()) << j.dump(2);
 }
 
-const std::string kModels = ARTICULATE_MODELS_DIR;
+const std::string kSweepModels = ARTICULATE_MODELS_DIR;
 
 // the double pendulum over a grid of 4 x 3 x 2 = 24 runs: the first initial angle, the second
 // initial rate and a seeded random mass of the second link (a JSON Pointer into the model)
 json doublePendulumSweep() {
   return {{"format", "articulate-sweep"},
-          {"model", kModels + "/tree_double_pendulum.json"},
+          {"model", kSweepModels + "/tree_double_pendulum.json"},
           {"parameters",
            {{{"name", "theta1"}, {"initial_q", 0}, {"range", {{"from", -0.5}, {"to", 1.0}, {"count", 4}}}},
             {{"name", "omega2"}, {"initial_qd", 1}, {"values", {0.0, -2.0, 3.5}}},
@@ -187,9 +189,9 @@ class TestSweep : public QObject {
     // what is not vectorised, and why
     const std::vector<std::pair<json, QString>> others = {
         {doublePendulumSweep(), "pointer"},
-        {json{{"format", "articulate-sweep"}, {"model", kModels + "/quadruped.json"}, {"duration", 0.01}}, "free and ball joints"},
-        {json{{"format", "articulate-sweep"}, {"model", kModels + "/tree_double_pendulum.json"}, {"duration", 0.01}, {"integrator", "dopri5"}}, "dopri5"},
-        {json{{"format", "articulate-sweep"}, {"model", kModels + "/bouncing_cylinder.json"}, {"duration", 0.01}}, "trees"}};
+        {json{{"format", "articulate-sweep"}, {"model", kSweepModels + "/quadruped.json"}, {"duration", 0.01}}, "free and ball joints"},
+        {json{{"format", "articulate-sweep"}, {"model", kSweepModels + "/tree_double_pendulum.json"}, {"duration", 0.01}, {"integrator", "dopri5"}}, "dopri5"},
+        {json{{"format", "articulate-sweep"}, {"model", kSweepModels + "/bouncing_cylinder.json"}, {"duration", 0.01}}, "trees"}};
     for (const auto& [other, word] : others) {
       writeJson(tmp.filePath("o.json"), other);
       QVERIFY(!sweep::vectorised(sweep::readSweep(tmp.filePath("o.json").toStdString()), &why));
@@ -199,9 +201,9 @@ class TestSweep : public QObject {
 
   // the shipped example sweeps read against their models, with the runs docs/sweeps.md says
   void shippedSweepsRead() {
-    const sweep::SweepSpec s = sweep::readSweep(kModels + "/sweeps/double_pendulum_angles.json");
+    const sweep::SweepSpec s = sweep::readSweep(kSweepModels + "/sweeps/double_pendulum_angles.json");
     QCOMPARE(s.runs(), 121L);
-    QCOMPARE(QString::fromStdString(s.model), QFileInfo(QString::fromStdString(kModels + "/tree_double_pendulum.json")).canonicalFilePath());
+    QCOMPARE(QString::fromStdString(s.model), QFileInfo(QString::fromStdString(kSweepModels + "/tree_double_pendulum.json")).canonicalFilePath());
     QCOMPARE(sweep::columns(s).size(), std::size_t(1 + 2 + 3 + 5 + 1));
   }
 
@@ -333,7 +335,7 @@ class TestSweep : public QObject {
   // refused too (it would not be the run in the table)
   void modelChangedDuringASweep() {
     QTemporaryDir tmp;
-    QVERIFY(QFile::copy(QString::fromStdString(kModels + "/tree_double_pendulum.json"), tmp.filePath("dp_model.json")));
+    QVERIFY(QFile::copy(QString::fromStdString(kSweepModels + "/tree_double_pendulum.json"), tmp.filePath("dp_model.json")));
     json doc = doublePendulumSweep();
     doc["model"] = "dp_model.json";
     writeJson(tmp.filePath("s.json"), doc);
@@ -424,7 +426,7 @@ class TestSweep : public QObject {
   void firstContactOfADroppedBody() {
     QTemporaryDir tmp;
     writeJson(tmp.filePath("s.json"),
-              {{"format", "articulate-sweep"}, {"model", kModels + "/bouncing_cylinder.json"},
+              {{"format", "articulate-sweep"}, {"model", kSweepModels + "/bouncing_cylinder.json"},
                {"parameters", {{{"name", "z"}, {"initial_q", 2}, {"values", {0.1, 0.3, 0.6}}},
                                {{"name", "wy"}, {"initial_qd", 4}, {"values", {0.0}}},
                                {{"name", "mass"}, {"pointer", "/mass"}, {"values", {1.0, 2.5, 7.0}}}}},
@@ -488,13 +490,13 @@ class TestSweep : public QObject {
   // diverged row that says so, not ok
   void sweepFromInsideTheFloor() {
     QTemporaryDir tmp;
-    const Model m = compile(loadModel(kModels + "/quadruped.json").spec);
+    const Model m = compile(loadModel(kSweepModels + "/quadruped.json").spec);
     Data d(m);
     const std::vector<double> h = groundHeights(m, d, m.q0);
     const double touching = m.q0(2) - *std::min_element(h.begin(), h.end());
     json heights = json::array();
     for (int k = 0; k <= 5; ++k) heights.push_back(touching - 0.02 * k);
-    const json doc = {{"format", "articulate-sweep"}, {"model", kModels + "/quadruped.json"}, {"duration", 1.5},
+    const json doc = {{"format", "articulate-sweep"}, {"model", kSweepModels + "/quadruped.json"}, {"duration", 1.5},
                       {"parameters", {{{"name", "z"}, {"initial_q", 2}, {"values", heights}}}},
                       {"metrics", {{{"max", "q2"}}}}};
     writeJson(tmp.filePath("depths.json"), doc);
@@ -844,5 +846,5 @@ class TestSweep : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestSweep)
+ARTICULATE_TEST_MAIN(TestSweep)
 #include "test_sweep.moc"

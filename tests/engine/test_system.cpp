@@ -24,6 +24,8 @@
 
 #include <QtTest>
 
+#include "test_main.h"
+
 #include <Eigen/Dense>
 
 #include "articulate/dynamics/dynamics.h"
@@ -1080,5 +1082,5 @@ class TestSystem : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestSystem)
+ARTICULATE_TEST_MAIN(TestSystem)
 #include "test_system.moc"

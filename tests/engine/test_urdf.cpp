@@ -4,6 +4,8 @@
 // or joint and the reason; notes list what was left out.
 #include <QtTest>
 
+#include "test_main.h"
+
 #include <algorithm>
 #include <fstream>
 #include <random>
@@ -909,5 +911,5 @@ class TestUrdf : public QObject {
 
 };
 
-QTEST_APPLESS_MAIN(TestUrdf)
+ARTICULATE_TEST_MAIN(TestUrdf)
 #include "test_urdf.moc"

@@ -8,6 +8,8 @@
 // mimic joints; each is read with a fixed and with a floating base.
 #include <QtTest>
 
+#include "test_main.h"
+
 #include <cmath>
 #include <cstdio>
 #include <random>
@@ -170,5 +172,5 @@ class TestUrdfDart : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestUrdfDart)
+ARTICULATE_TEST_MAIN(TestUrdfDart)
 #include "test_urdf_dart.moc"

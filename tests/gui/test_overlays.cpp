@@ -492,6 +492,58 @@ class TestOverlays : public QObject {
     shot(w, "body-contact.png");
   }
 
+  // five boxes stacked (box-box contact) stand; Ctrl+drag pulls the middle one out sideways
+  // and the two above it fall
+  void boxStackToppledByCtrlDrag() {
+    QTemporaryDir tmp;
+    const QString path = tmp.filePath("stack.xml");
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    QByteArray xml = "<mujoco model='stack'><option integrator='Euler' timestep='0.002'/><worldbody>"
+                     "<geom name='floor' type='plane' size='2 2 0.1'/>";
+    for (int k = 0; k < 5; ++k)
+      xml += QString("<body name='box%1' pos='0 0 %2'><freejoint/><geom type='box' size='0.05 0.05 0.05' mass='0.5' "
+                     "rgba='%3 0.5 0.3 1'/></body>").arg(k + 1).arg(0.05 + 0.1 * k).arg(0.2 + 0.15 * k).toUtf8();
+    f.write(xml + "</worldbody></mujoco>");
+    f.close();
+    MainWindow w;
+    QVERIFY(openShown(w, path, QSize(1000, 700)));
+    Playback* p = w.playback();
+    Viewport* v = w.viewport();
+    key(w, Qt::Key_F3);
+    QVERIFY(simulateUntil(p, 0.5));
+    p->setTime(p->endTime());
+    QTest::qWait(30);
+    const double top = v->bodyPose(4).position.z();
+    // standing: the top box where it was put, less what the five soft contacts below it sink
+    // under their loads (3.7 mm in all; test_collision's stack holds the figure against MuJoCo)
+    QVERIFY2(std::abs(top - 0.45) < 5e-3, qPrintable(QString::number(top)));
+    int normals = 0;
+    sum(v->annotations(), ForceArrow::Kind::ContactNormal, &normals);
+    QVERIFY2(normals >= 20, qPrintable(QString::number(normals)));  // four corners or more under each
+    shot(w, "box-stack.png");
+    // Ctrl+drag the middle box sideways and hold it there while it simulates
+    const QPoint grab = v->widgetPoint(v->bodyPose(2).position);
+    QTest::mousePress(v, Qt::LeftButton, Qt::ControlModifier, grab);
+    QVERIFY(p->perturbation().has_value());
+    QCOMPARE(p->perturbation()->body, 2);
+    for (int k = 1; k <= 6; ++k) move(v, grab + QPoint(25 * k, 0), Qt::ControlModifier);
+    const double pullStart = p->endTime();
+    p->setUnpaced(true);
+    p->play();
+    QVERIFY(waitFor([&] { return p->endTime() > pullStart + 0.4; }, 30));
+    QTest::mouseRelease(v, Qt::LeftButton, Qt::ControlModifier, grab + QPoint(150, 0));
+    QVERIFY(waitFor([&] { return p->endTime() > pullStart + 2.0; }, 30));
+    p->pause();
+    QVERIFY(waitFor([&] { return !p->simulating(); }, 5));
+    p->setTime(p->endTime());
+    QTest::qWait(30);
+    const double fallen = v->bodyPose(4).position.z();
+    qInfo() << "top box at" << top << "m before the pull," << fallen << "m after";
+    QVERIFY2(fallen < 0.3, qPrintable(QString::number(fallen)));
+    shot(w, "box-stack-toppled.png");
+  }
+
   void softPhysicsDrawnReportedAndEdited() {
     QTemporaryDir tmp;
     const QString path = tmp.filePath("fourbar.xml");
