@@ -35,7 +35,7 @@ case "${1:-}" in
     # and export), under Xvfb like the other GUI tests; and the sweep runner's thread pool
     # (test_sweep's in-process sweeps: workers sharing the base model and appending to one
     # results part, stopped and resumed; its command-line functions add nothing threaded)
-    scripts/setup-deps.sh --fuzz  # clang's ThreadSanitizer runtime
+    scripts/setup-deps.sh --fuzz  # clang and its ThreadSanitizer runtime
     cmake --preset tsan >/dev/null
     cmake --build --preset tsan -j "$jobs" --target test_simulator test_system test_playback test_sweep
     # halt_on_error: the first data race fails the test. The suppressions file names each

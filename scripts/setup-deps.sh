@@ -1,10 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages Articulate needs to build, test and run.
 # Runs apt-get through sudo when not root. Safe to run again: apt-get skips what is installed.
-#   scripts/setup-deps.sh          what configure, build, tests, run.sh and package.sh need (the
-#                                  presets compile with clang: a third less time than GCC)
-#   scripts/setup-deps.sh --fuzz   also the sanitizers' and libFuzzer's runtimes (scripts/fuzz.sh,
-#                                  scripts/sanitize.sh)
+#   scripts/setup-deps.sh          what configure, build, tests, run.sh and package.sh need
+#   scripts/setup-deps.sh --fuzz   also clang and libFuzzer's runtime (scripts/fuzz.sh)
 #   scripts/setup-deps.sh --tests  also what only the test suite needs: a single-node Slurm
 #                                  (munge, slurmctld, slurmd, slurm-client) for the sweep test
 #                                  (tests/cluster), which starts and stops its own daemons; and
@@ -17,7 +15,7 @@
 set -euo pipefail
 
 packages=(
-  build-essential clang cmake ninja-build ccache pkg-config
+  build-essential cmake ninja-build ccache pkg-config
   libeigen3-dev nlohmann-json3-dev libcli11-dev libbenchmark-dev
   liburdfdom-dev liburdfdom-headers-dev libassimp-dev libtinyxml2-dev libqhull-dev
   qt6-base-dev libqt6opengl6-dev qt6-charts-dev libvtk9-dev libgl1-mesa-dri
@@ -28,7 +26,7 @@ packages=(
 )
 for option in "$@"; do
   case "$option" in
-    --fuzz) packages+=(libclang-rt-14-dev) ;;
+    --fuzz) packages+=(clang libclang-rt-14-dev) ;;
     --tests) packages+=(munge slurmctld slurmd slurm-client libdart-utils-urdf-dev libmujoco-dev
                         python3-matplotlib) ;;
     *) echo "setup-deps: unknown option $option" >&2; exit 2 ;;

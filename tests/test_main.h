@@ -23,18 +23,20 @@ inline std::map<std::string, TestRunner>& bundledTests() {
   return tests;
 }
 
-/// Runs T... in order with QTest::qExec; returns the first nonzero code, else 0.
+/// Runs test class T with QTest::qExec.
+template <class T>
+int runTestClass(int argc, char** argv) {
+  T test;
+  return QTest::qExec(&test, argc, argv);
+}
+
+/// Runs T... in order (a braced list is evaluated left to right); returns the first nonzero
+/// code, else 0.
 template <class... T>
 int runTestClasses(int argc, char** argv) {
   int rc = 0;
-  const auto one = [&](QObject* test) {
-    const int r = QTest::qExec(test, argc, argv);
+  for (const int r : {runTestClass<T>(argc, argv)...})
     if (rc == 0) rc = r;
-  };
-  (..., [&] {
-    T test;
-    one(&test);
-  }());
   return rc;
 }
 

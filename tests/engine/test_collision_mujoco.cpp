@@ -355,7 +355,8 @@ class TestCollisionMujoco : public QObject {
     };
     for (const Phase& phase : {Phase{0.6, -0.05, 0, false}, Phase{1.2, -0.05, 0.05, true}, Phase{2.4, 0.12, 0.05, true},
                                Phase{3.0, 0.12, 0.05, false}}) {
-      const Eigen::Vector2d ctrl(phase.lift, phase.grip);
+      Eigen::VectorXd ctrl(2);
+      ctrl << phase.lift, phase.grip;
       sim.setControls(ctrl);
       while (sim.time() < phase.until - 1e-9) {
         QVERIFY(sim.step());
