@@ -71,7 +71,7 @@ void segmentEndsAgainstFaces(const Vec3& P, const Vec3& H, const Vec3& s, Segmen
     }
     if (clamped > 1) continue;
     const Vec3 d = k - end;
-    const double dist2 = d(0) * d(0) + d(1) * d(1) + d(2) * d(2);
+    const double dist2 = dot3(d, d);
     if (dist2 < best.dist2) {
       best.dist2 = dist2;
       best.segment = i;
@@ -91,7 +91,7 @@ void segmentAgainstEdges(const Vec3& P, const Vec3& H, double h, const Vec3& s, 
       C(j) = 0;
       const Vec3 dif = C - P;
       const double ma = s(j) * s(j), mb = -s(j) * H(j), mc = h * h;
-      const double u = -s(j) * dif(j), v = H(0) * dif(0) + H(1) * dif(1) + H(2) * dif(2);
+      const double u = -s(j) * dif(j), v = dot3(H, dif);
       const double det = ma * mc - mb * mb;
       if (std::abs(det) < kCollisionMinValue) continue;
       const double idet = 1 / det;
@@ -115,7 +115,7 @@ void segmentAgainstEdges(const Vec3& P, const Vec3& H, double h, const Vec3& s, 
       }
       Vec3 d = dif - H * x2;
       d(j) += s(j) * x1;
-      const double dist2 = d(0) * d(0) + d(1) * d(1) + d(2) * d(2);
+      const double dist2 = dot3(d, d);
       if (dist2 < best.dist2 - kCollisionMinValue) {
         best.dist2 = dist2;
         best.segment = x2;

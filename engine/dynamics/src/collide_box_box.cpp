@@ -37,8 +37,6 @@ Mat3 faceTurn(int face) {
   return M;
 }
 
-double dot3(const Vec3& a, const Vec3& b) { return a(0) * b(0) + a(1) * b(1) + a(2) * b(2); }
-
 // false when an axis separates the boxes by more than the margin
 bool deepestAxis(const Vec3& s1, const Vec3& s2, const Vec3& pos21, const Vec3& pos12, const Mat3& Q, double margin,
                  Separation& sep) {

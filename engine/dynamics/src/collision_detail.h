@@ -28,6 +28,10 @@ struct ContactPoint {
   Vec3 pos = Vec3::Zero(), normal = Vec3::UnitX(), hint = Vec3::Zero();
 };
 
+/// MuJoCo's mju_dot3, in its order of summation (Eigen's dot may sum otherwise, which moves
+/// ties in the box functions' comparisons)
+inline double dot3(const Vec3& a, const Vec3& b) { return a(0) * b(0) + a(1) * b(1) + a(2) * b(2); }
+
 /// MuJoCo's mju_normalize3: scales v to unit length and returns its length; a length below
 /// kCollisionMinValue leaves v = (1, 0, 0).
 double normalize3(Vec3& v);
