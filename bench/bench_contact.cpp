@@ -3,7 +3,8 @@
 //  - humanoid: the shipped humanoid (models/robots/mjcf_humanoid), every geom colliding as in
 //    MuJoCo's own humanoid.xml, lying on its back on the floor;
 //  - pile: 20 boxes settled in a bin of five planes;
-//  - gripper: the shipped pick scene (models/robots/mjcf_pick) holding its box up.
+//  - gripper: the shipped pick scene (models/robots/mjcf_pick) holding its box up;
+//  - rocks: the same bin of 20 ellipsoids, cylinders and meshes (their hulls): MPR's pairs.
 // BM_collide/NAME: the collision detection alone at the bench state (collide against
 // mj_collision, each after its kinematics); BM_contact_step/NAME: one mujoco-euler step at 2 ms
 // from a settled state; BM_mujoco_collide/NAME and BM_mujoco_contact_step/NAME: MuJoCo's.
@@ -38,10 +39,13 @@ std::string humanoidXml() {
   return x;
 }
 
-// 20 boxes dropped into a bin of five planes, settled into a pile
-std::string pileXml() {
+// 20 boxes dropped into a bin of five planes, settled into a pile; or, `round`, ellipsoids,
+// cylinders and meshes in turn
+std::string pileXml(bool round = false) {
   std::string x =
-      "<mujoco model='pile'><option timestep='0.002' integrator='Euler'/><worldbody>"
+      "<mujoco model='pile'><option timestep='0.002' integrator='Euler'/>"
+      "<asset><mesh name='rock' vertex='0.04 0.01 0  -0.03 0.025 0.01  0.01 -0.035 0.02  0 0.01 0.03  -0.01 -0.02 -0.03  0.025 0.03 -0.02  -0.03 -0.02 0.01'/></asset>"
+      "<worldbody>"
       "<geom type='plane' size='1 1 0.1'/>"
       "<geom type='plane' size='1 1 0.1' pos='0.25 0 0' zaxis='-1 0 0'/><geom type='plane' size='1 1 0.1' pos='-0.25 0 0' zaxis='1 0 0'/>"
       "<geom type='plane' size='1 1 0.1' pos='0 0.25 0' zaxis='0 -1 0'/><geom type='plane' size='1 1 0.1' pos='0 -0.25 0' zaxis='0 1 0'/>";
@@ -49,7 +53,8 @@ std::string pileXml() {
     const double px = 0.12 * ((k % 4) - 1.5) / 1.5, py = 0.12 * (((k / 4) % 4) - 1.5) / 1.5, pz = 0.06 + 0.12 * (k / 4);
     x += "<body pos='" + std::to_string(px) + " " + std::to_string(py) + " " + std::to_string(pz) + "' euler='" +
          std::to_string(17 * k % 90) + " " + std::to_string(29 * k % 90) + " 0'><freejoint/>";
-    x += "<geom type='box' size='0.04 0.03 0.025' mass='0.2'/></body>";
+    const char* shapes[] = {"type='ellipsoid' size='0.04 0.03 0.025'", "type='cylinder' size='0.03 0.025'", "type='mesh' mesh='rock'"};
+    x += std::string("<geom ") + (round ? shapes[k % 3] : "type='box' size='0.04 0.03 0.025'") + " mass='0.2'/></body>";
   }
   return x + "</worldbody></mujoco>";
 }
@@ -61,8 +66,10 @@ std::string pickXml() {
   return s.str();
 }
 
-// 0 the humanoid, 1 the box pile, 2 the gripper holding its box up
-std::string xmlOf(int which) { return which == 0 ? humanoidXml() : which == 1 ? pileXml() : pickXml(); }
+// 0 the humanoid, 1 the box pile, 2 the gripper holding its box up, 3 the pile of round shapes
+std::string xmlOf(int which) {
+  return which == 0 ? humanoidXml() : which == 1 ? pileXml() : which == 2 ? pickXml() : pileXml(true);
+}
 
 // the gripper's controls (lift, grip) at time t: down, closed, lifted; the others have none
 std::vector<double> controlsAt(int which, double t) {
@@ -187,9 +194,9 @@ void BM_mujoco_contact_step(benchmark::State& state) {
 
 }  // namespace
 
-BENCHMARK(BM_collide)->Name("BM_collide")->ArgName("scene")->Arg(0)->Arg(1)->Arg(2);
-BENCHMARK(BM_contact_step)->Name("BM_contact_step")->ArgName("scene")->Arg(0)->Arg(1)->Arg(2);
+BENCHMARK(BM_collide)->Name("BM_collide")->ArgName("scene")->Arg(0)->Arg(1)->Arg(2)->Arg(3);
+BENCHMARK(BM_contact_step)->Name("BM_contact_step")->ArgName("scene")->Arg(0)->Arg(1)->Arg(2)->Arg(3);
 #ifdef ARTICULATE_BENCH_MUJOCO
-BENCHMARK(BM_mujoco_collide)->Name("BM_mujoco_collide")->ArgName("scene")->Arg(0)->Arg(1)->Arg(2);
-BENCHMARK(BM_mujoco_contact_step)->Name("BM_mujoco_contact_step")->ArgName("scene")->Arg(0)->Arg(1)->Arg(2);
+BENCHMARK(BM_mujoco_collide)->Name("BM_mujoco_collide")->ArgName("scene")->Arg(0)->Arg(1)->Arg(2)->Arg(3);
+BENCHMARK(BM_mujoco_contact_step)->Name("BM_mujoco_contact_step")->ArgName("scene")->Arg(0)->Arg(1)->Arg(2)->Arg(3);
 #endif

@@ -17,7 +17,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build ccache pkg-config
   libeigen3-dev nlohmann-json3-dev libcli11-dev libbenchmark-dev
-  liburdfdom-dev liburdfdom-headers-dev libassimp-dev libtinyxml2-dev libqhull-dev
+  liburdfdom-dev liburdfdom-headers-dev libassimp-dev libtinyxml2-dev libqhull-dev libccd-dev
   qt6-base-dev libqt6opengl6-dev qt6-charts-dev libvtk9-dev libgl1-mesa-dri
   xvfb xauth xdotool ffmpeg
   dpkg-dev file binutils desktop-file-utils

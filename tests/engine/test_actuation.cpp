@@ -8,8 +8,10 @@
 #include "test_main.h"
 
 #include <cmath>
+#include <limits>
 
 #include "articulate/dynamics/actuation.h"
+#include "articulate/dynamics/collision.h"
 #include "articulate/dynamics/servos.h"
 #include "articulate/formats/articulate.h"
 #include "articulate/formats/controls.h"
@@ -250,7 +252,22 @@ class TestActuation : public QObject {
     QVERIFY(addServos(spec, bare.q0) == 12);
     const Model m = compile(spec);
     Data d(m);
-    const double gap = contactPositionsVelocities(m, d, m.q0, m.qd0).row(2).minCoeff();  // feet above the floor
+    // how high its feet start above the floor: its foot spheres (body-body contact, as MuJoCo
+    // computes it) or its ground-contact points
+    double gap = std::numeric_limits<double>::infinity();
+    if (m.geoms.empty()) {
+      gap = contactPositionsVelocities(m, d, m.q0, m.qd0).row(2).minCoeff();
+    } else {
+      forwardKinematics(m, d, m.q0);
+      for (int g = 0; g < static_cast<int>(m.geoms.size()); ++g) {
+        if (m.geoms[static_cast<std::size_t>(g)].type != GeomSpec::Type::Sphere) continue;
+        Mat3 R;
+        Vec3 p;
+        geomPose(m, d, g, R, p);
+        gap = std::min(gap, p.z() - m.geoms[static_cast<std::size_t>(g)].size(0));
+      }
+    }
+    QVERIFY(std::isfinite(gap) && gap >= 0);
     SimulationOptions o;
     o.dt = 1e-3;
     Simulation sim(m, o);

@@ -317,6 +317,15 @@ class TestCollision : public QObject {
     QVERIFY(refusedMjcf("<geom type='sphere' size='0.1' condim='5'/>", "condim must be 1, 3, 4 or 6, got 5"));
     QVERIFY(refusedMjcf("<geom type='sphere' size='0.1' margin='-0.01'/>", "margin must be >= 0"));
     QVERIFY(refusedMjcf("<geom type='sphere' size='0.1' friction='-1'/>", "friction must be >= 0"));
+    try {  // a mesh whose vertices lie on one plane has no hull to collide with
+      mjcf("<mujoco><asset><mesh name='flat' vertex='0 0 0  1 0 0  0 1 0  1 1 0'/></asset>\n<worldbody>"
+           "<body name='a'><freejoint/>\n<geom type='mesh' mesh='flat' mass='1'/></body></worldbody></mujoco>");
+      QFAIL("a flat mesh was read");
+    } catch (const art::FormatError& e) {
+      QVERIFY2(std::string(e.what()).find("scene.xml:3") != std::string::npos &&
+                   std::string(e.what()).find("mesh 'flat'") != std::string::npos,
+               e.what());
+    }
     try {
       mjcf("<mujoco><worldbody><body name='a'><freejoint/><geom size='0.1'/></body></worldbody>\n"
            "<contact><exclude body1='a' body2='nobody'/></contact></mujoco>");
@@ -326,7 +335,7 @@ class TestCollision : public QObject {
                    std::string(e.what()).find("body2 'nobody' names no body") != std::string::npos,
                e.what());
     }
-    // the spec: a zero size, condim 5, negative friction, a pair type not computed yet
+    // the spec: a zero size, condim 5, negative friction, bad hulls
     art::ModelSpec spec = mjcf(R"(<mujoco><worldbody><geom type='plane' size='1 1 0.1'/>
       <body name='a' pos='0 0 1'><freejoint/><geom name='ball' size='0.1'/></body></worldbody></mujoco>)");
     QVERIFY_THROWS_NO_EXCEPTION(art::compile(spec));
@@ -347,10 +356,28 @@ class TestCollision : public QObject {
     bad = spec;
     bad.geoms[1].friction[0] = -0.5;
     QVERIFY(refused(bad, "geoms[1] (geom 'ball').friction", ">= 0"));
+    // a mesh: its hull flat, open, not convex, not around its origin; vertices on a sphere
     bad = spec;
-    bad.geoms[1].type = art::GeomSpec::Type::Ellipsoid;
-    bad.geoms[1].size = art::Vec3(0.1, 0.2, 0.3);
-    QVERIFY(refused(bad, "geoms[0]", "(plane-ellipsoid) is not computed yet"));
+    bad.geoms[1].type = art::GeomSpec::Type::Mesh;
+    bad.geoms[1].vertices = {{0.1, 0, 0}, {0, 0.1, 0}, {-0.1, -0.1, 0}, {0, 0, 0.1}};
+    bad.geoms[1].faces = {{{0, 2, 1}}, {{0, 1, 3}}, {{1, 2, 3}}, {{2, 0, 3}}};
+    QVERIFY(refused(bad, "geoms[1] (geom 'ball').vertices", "lie inside its hull"));  // the origin on a face
+    bad.geoms[1].position.z() += 0.02;
+    for (art::Vec3& v : bad.geoms[1].vertices) v.z() -= 0.02;
+    QVERIFY_THROWS_NO_EXCEPTION(art::compile(bad));
+    art::ModelSpec flat = bad;
+    flat.geoms[1].vertices[3].z() = -0.02;
+    QVERIFY(refused(flat, "geoms[1] (geom 'ball').vertices", "flat or degenerate"));
+    art::ModelSpec open = bad;
+    open.geoms[1].faces.pop_back();
+    QVERIFY(refused(open, "geoms[1] (geom 'ball').faces", "close the hull"));
+    art::ModelSpec dent = bad;
+    dent.geoms[1].vertices.push_back({0.01, 0.01, 0});  // inside, but made a face's corner
+    dent.geoms[1].faces = {{{0, 2, 1}}, {{0, 1, 4}}, {{1, 3, 4}}, {{4, 3, 0}}, {{1, 2, 3}}, {{2, 0, 3}}};
+    QVERIFY(refused(dent, "geoms[1] (geom 'ball').faces", "not a convex hull"));
+    bad = spec;
+    bad.geoms[1].vertices = {{0.1, 0, 0}};
+    QVERIFY(refused(bad, "geoms[1] (geom 'ball').vertices", "only a mesh"));
     bad = spec;
     bad.contactExcludes.push_back({"", 0, 7});
     QVERIFY(refused(bad, "contact_excludes[0].body2", "names no body"));
@@ -361,13 +388,16 @@ class TestCollision : public QObject {
 
   // geoms, pairs and excludes through the Articulate format and back, and the same contacts
   void geomsRoundTripThroughTheArticulateFormat() {
-    const art::ModelSpec spec = mjcf(R"(<mujoco><option><flag filterparent='disable'/></option><worldbody>
+    const art::ModelSpec spec = mjcf(R"(<mujoco><option><flag filterparent='disable'/></option>
+      <asset><mesh name='rock' vertex='0.05 0.01 0  -0.04 0.03 0.01  0.01 -0.05 0.02  0 0.01 0.045  -0.01 -0.02 -0.04  0.03 0.04 -0.02'/></asset><worldbody>
       <geom name='floor' type='plane' size='1 1 0.1' friction='0.6'/>
       <body name='a' pos='0 0 0.09' euler='10 20 30'><freejoint/><geom name='ball' size='0.1' condim='4' priority='2' solmix='0.5' margin='0.01' gap='0.002'/>
         <geom type='box' size='0.05 0.04 0.03' pos='0.1 0 0' contype='2' conaffinity='0' solref='-1000 -30' solimp='0.8 0.9 0.01 0.4 3'/></body>
       <body name='b' pos='0.3 0 0.05'><freejoint/><geom type='capsule' size='0.04 0.1' euler='0 90 0'/></body>
+      <body name='c' pos='-0.3 0 0.03'><freejoint/><geom type='mesh' mesh='rock' euler='5 10 0'/></body>
       </worldbody><contact><pair geom1='ball' geom2='floor' condim='6' friction='0.5 0.4 0.01 0.001 0.002'/><exclude body1='a' body2='b'/></contact></mujoco>)");
-    QCOMPARE(spec.geoms.size(), std::size_t(4));
+    QCOMPARE(spec.geoms.size(), std::size_t(5));
+    QVERIFY(spec.geoms[4].type == art::GeomSpec::Type::Mesh && spec.geoms[4].vertices.size() == 6);
     art::Diagnostics problems;
     art::ModelSpec back;
     art::specFromJson(nlohmann::json::parse(art::specToJson(spec).dump()), back, problems);
@@ -389,6 +419,14 @@ class TestCollision : public QObject {
       QCOMPARE(art::geomName(m1, s1.contacts[k].geom2), art::geomName(m2, s2.contacts[k].geom2));
     }
     QCOMPARE(art::geomName(m1, 2), std::string("a#2"));
+    // a mesh written by hand as its vertices alone takes their hull (qhull)
+    nlohmann::json doc = nlohmann::json::parse(art::specToJson(spec).dump());
+    doc["geoms"][4].erase("faces");
+    art::ModelSpec hand;
+    art::specFromJson(doc, hand, problems);
+    QVERIFY(problems.empty());
+    QCOMPARE(hand.geoms[4].faces.size(), spec.geoms[4].faces.size());
+    QVERIFY_THROWS_NO_EXCEPTION(art::compile(hand));
   }
 };
 

@@ -77,6 +77,49 @@ const char* kCrates = R"(<mujoco model='crates'>
   </worldbody>
 </mujoco>)";
 
+// round shapes and meshes: the pairs MuJoCo computes by libccd's MPR (ellipsoid and mesh with
+// everything) and the plane against an ellipsoid and a mesh; one mesh from a vertex list (its
+// hull), one from vertices and faces. The cylinders (2, 0) touch only the floor (1, 3) here:
+// their MPR pairs are kCylinders'.
+const char* kRound = R"(<mujoco model='round'>
+  <option timestep='0.002' tolerance='1e-12' iterations='500'/>
+  <asset>
+    <mesh name='rock' vertex='0.05 0.01 0  -0.04 0.03 0.01  0.01 -0.05 0.02  0 0.01 0.045  -0.01 -0.02 -0.04  0.03 0.04 -0.02  -0.035 -0.03 0.01  0.02 0.02 0.03'/>
+    <mesh name='wedge' vertex='-0.05 -0.03 -0.02  0.05 -0.03 -0.02  0.05 0.03 -0.02  -0.05 0.03 -0.02  -0.05 0 0.03  0.05 0 0.03'
+          face='0 2 1  0 3 2  0 1 5  0 5 4  1 2 5  3 4 5  3 5 2  0 4 3'/>
+  </asset>
+  <worldbody>
+    <geom name='floor' type='plane' size='3 3 0.1' conaffinity='3'/>
+    <body name='e1' pos='0 0 0.3'><freejoint name='e1'/><geom name='e1' type='ellipsoid' size='0.06 0.04 0.03' mass='0.7' condim='4'/></body>
+    <body name='e2' pos='0 0 0.4'><freejoint name='e2'/><geom name='e2' type='ellipsoid' size='0.05 0.05 0.03' mass='0.5' margin='0.005'/></body>
+    <body name='y1' pos='0 0 0.5'><freejoint name='y1'/><geom name='y1' type='cylinder' size='0.04 0.06' mass='0.6' contype='2' conaffinity='0'/></body>
+    <body name='y2' pos='0 0 0.6'><freejoint name='y2'/><geom name='y2' type='cylinder' size='0.05 0.02' mass='0.4' condim='1' contype='2' conaffinity='0'/></body>
+    <body name='s1' pos='0 0 0.7'><freejoint name='s1'/><geom name='s1' type='sphere' size='0.04' mass='0.3'/></body>
+    <body name='c1' pos='0 0 0.8'><freejoint name='c1'/><geom name='c1' type='capsule' size='0.03 0.06' mass='0.4'/></body>
+    <body name='b1' pos='0 0 0.9'><freejoint name='b1'/><geom name='b1' type='box' size='0.05 0.04 0.03' mass='0.8'/></body>
+    <body name='m1' pos='0 0 1.0'><freejoint name='m1'/><geom name='m1' type='mesh' mesh='rock' mass='0.5' condim='6'/></body>
+    <body name='m2' pos='0 0 1.1'><freejoint name='m2'/><geom name='m2' type='mesh' mesh='wedge' mass='0.6' margin='0.004'/></body>
+  </worldbody>
+</mujoco>)";
+
+// cylinders against everything, by MPR (see convexPairsAgreeWithMujoco for why apart)
+const char* kCylinders = R"(<mujoco model='cylinders'>
+  <option timestep='0.002' tolerance='1e-12' iterations='500'/>
+  <asset>
+    <mesh name='rock' vertex='0.05 0.01 0  -0.04 0.03 0.01  0.01 -0.05 0.02  0 0.01 0.045  -0.01 -0.02 -0.04  0.03 0.04 -0.02  -0.035 -0.03 0.01  0.02 0.02 0.03'/>
+  </asset>
+  <worldbody>
+    <geom name='floor' type='plane' size='3 3 0.1'/>
+    <body name='y1' pos='0 0 0.3'><freejoint name='y1'/><geom name='y1' type='cylinder' size='0.04 0.06' mass='0.6'/></body>
+    <body name='y2' pos='0 0 0.4'><freejoint name='y2'/><geom name='y2' type='cylinder' size='0.05 0.02' mass='0.4' condim='1'/></body>
+    <body name='s1' pos='0 0 0.5'><freejoint name='s1'/><geom name='s1' type='sphere' size='0.04' mass='0.3'/></body>
+    <body name='c1' pos='0 0 0.6'><freejoint name='c1'/><geom name='c1' type='capsule' size='0.03 0.06' mass='0.4'/></body>
+    <body name='e1' pos='0 0 0.7'><freejoint name='e1'/><geom name='e1' type='ellipsoid' size='0.06 0.04 0.03' mass='0.7'/></body>
+    <body name='b1' pos='0 0 0.8'><freejoint name='b1'/><geom name='b1' type='box' size='0.05 0.04 0.03' mass='0.8'/></body>
+    <body name='m1' pos='0 0 0.9'><freejoint name='m1'/><geom name='m1' type='mesh' mesh='rock' mass='0.5'/></body>
+  </worldbody>
+</mujoco>)";
+
 // a stack of five boxes as a user builds one, each on the one below (its geometry is the ties
 // of box-box: parallel faces, coincident edges): staggered, each 1 cm off the one below and
 // just inside it, or aligned and touching
@@ -177,12 +220,15 @@ class TestCollisionMujoco : public QObject {
     return {art, runJson(ARTICULATE_REF_MUJOCO, {path, statePath})};
   }
 
-  // the same contacts in the same order, their geometry within 1e-9, qacc within 1e-6
-  // relative and the contact forces within 1e-5 of the largest; returns the contacts compared
+  // the same contacts in the same order (within one pair of geoms, in any order: MuJoCo's
+  // plane-mesh contacts follow its hull graph's edges); their geometry, qacc (relative) and
+  // forces (of the largest) out of the worst so far; returns the contacts compared.
+  // `splits` non-null admits MPR's split paths: a contact whose geometry is off by more than
+  // 1e-6 is counted there, and the state's qacc and forces (which follow it) are not compared
   int compare(const json& art, const json& mj, const std::vector<double>& q, const std::vector<double>& qd,
-              double& worstGeometry, double& worstQacc, double& worstForce) {
+              double& worstGeometry, double& worstQacc, double& worstForce, int* splits = nullptr) {
     const json& ours = art["contacts"];
-    const json& theirs = mj["contacts"];
+    json theirs = mj["contacts"];
     if (ours.size() != theirs.size()) {
       std::ostringstream s;
       for (const json& c : theirs) s << " mj:" << c["geom1"].get<std::string>() << "-" << c["geom2"].get<std::string>();
@@ -190,9 +236,22 @@ class TestCollisionMujoco : public QObject {
       qWarning().noquote() << "contact sets differ:" << QString::fromStdString(s.str());
       return -1;
     }
+    const auto apart = [](const json& a, const json& b) {
+      double d = 0;
+      for (int i = 0; i < 3; ++i) d += std::pow(a["pos"][i].get<double>() - b["pos"][i].get<double>(), 2);
+      return d;
+    };
+    for (std::size_t k = 0; k < ours.size(); ++k) {
+      std::size_t best = k;
+      for (std::size_t j = k + 1; j < theirs.size() && theirs[j]["geom1"] == ours[k]["geom1"] && theirs[j]["geom2"] == ours[k]["geom2"]; ++j)
+        if (apart(ours[k], theirs[j]) < apart(ours[k], theirs[best])) best = j;
+      std::swap(theirs[k], theirs[best]);
+    }
     double largest = 1;
     for (const json& c : theirs)
       for (double f : c["force"]) largest = std::max(largest, std::abs(f));
+    double stateForce = 0;
+    bool split = false;
     for (std::size_t k = 0; k < ours.size(); ++k) {
       const json &a = ours[k], &b = theirs[k];
       if (a["geom1"] != b["geom1"] || a["geom2"] != b["geom2"] || a["body1"] != b["body1"] || a["body2"] != b["body2"] ||
@@ -201,14 +260,25 @@ class TestCollisionMujoco : public QObject {
                              << QString::fromStdString(b.dump());
         return -1;
       }
-      worstGeometry = std::max(worstGeometry, std::abs(a["dist"].get<double>() - b["dist"].get<double>()));
-      for (int i = 0; i < 3; ++i)
-        worstGeometry = std::max(worstGeometry, std::abs(a["pos"][i].get<double>() - b["pos"][i].get<double>()));
-      for (int i = 0; i < 9; ++i)
-        worstGeometry = std::max(worstGeometry, std::abs(a["frame"][i].get<double>() - b["frame"][i].get<double>()));
+      double geometry = std::abs(a["dist"].get<double>() - b["dist"].get<double>());
+      for (int i = 0; i < 3; ++i) geometry = std::max(geometry, std::abs(a["pos"][i].get<double>() - b["pos"][i].get<double>()));
+      for (int i = 0; i < 9; ++i) geometry = std::max(geometry, std::abs(a["frame"][i].get<double>() - b["frame"][i].get<double>()));
+      if (splits && geometry > 1e-6) {
+        qInfo().noquote() << "split:" << QString::fromStdString(a["geom1"].get<std::string>() + "-" + a["geom2"].get<std::string>())
+                          << "geometry off by" << geometry << "at dist" << a["dist"].get<double>();
+        split = true;
+        ++*splits;
+        continue;
+      }
+      if (geometry > 1e-9 && geometry > worstGeometry)
+        qInfo().noquote() << "contact" << k << "geometry off by" << geometry << ":" << QString::fromStdString(a.dump())
+                          << "against" << QString::fromStdString(b.dump());
+      worstGeometry = std::max(worstGeometry, geometry);
       for (std::size_t i = 0; i < b["force"].size(); ++i)
-        worstForce = std::max(worstForce, std::abs(a["force"][i].get<double>() - b["force"][i].get<double>()) / largest);
+        stateForce = std::max(stateForce, std::abs(a["force"][i].get<double>() - b["force"][i].get<double>()) / largest);
     }
+    if (split) return static_cast<int>(ours.size());
+    worstForce = std::max(worstForce, stateForce);
     const Eigen::VectorXd qacc = mujocoQacc(art["coordinates"], q, qd, art["qacc"].get<std::vector<double>>());
     const std::vector<double> ref = mj["qacc"];
     const Eigen::Map<const Eigen::VectorXd> theirQacc(ref.data(), static_cast<Eigen::Index>(ref.size()));
@@ -217,15 +287,18 @@ class TestCollisionMujoco : public QObject {
   }
 
   // `states` seeded random states of a file's free bodies near `centre` (spread `spread` m)
+  // (geometry within `geometryTolerance`: 1e-9 for the analytic pairs, 1e-6 for MPR's; qacc
+  // within 1e-6 relative, forces within 1e-5 of the largest; with `splitting`, MPR's split
+  // paths as compare() takes them, at most 1 contact in 10)
   void agreesAtRandomStates(const QString& path, int states, unsigned seed, double spread, double height,
-                            std::map<std::string, int>& pairsSeen) {
+                            std::map<std::string, int>& pairsSeen, double geometryTolerance = 1e-9, bool splitting = false) {
     const json first = runJson(ARTICULATE_CLI, {"dynamics", path, "--json"});
     QVERIFY(first.is_object());
     QVERIFY2(first.contains("contacts"), "the file did not take body-body contact");
     std::mt19937 rng(seed);
     std::uniform_real_distribution<double> u(-1, 1);
     double worstGeometry = 0, worstQacc = 0, worstForce = 0;
-    int contacts = 0;
+    int contacts = 0, splits = 0;
     for (int trial = 0; trial < states; ++trial) {
       std::vector<double> q = first["q"], qd(first["qd"].size(), 0.0);
       std::size_t qi = 0, vi = 0;
@@ -247,15 +320,16 @@ class TestCollisionMujoco : public QObject {
       }
       const auto [art, mj] = evaluate(path, q, qd);
       QVERIFY(art.is_object() && mj.is_object());
-      const int n = compare(art, mj, q, qd, worstGeometry, worstQacc, worstForce);
+      const int n = compare(art, mj, q, qd, worstGeometry, worstQacc, worstForce, splitting ? &splits : nullptr);
       QVERIFY2(n >= 0, qPrintable(QString("state %1").arg(trial)));
       contacts += n;
       for (const json& c : art["contacts"]) ++pairsSeen[c["geom1"].get<std::string>() + "-" + c["geom2"].get<std::string>()];
     }
-    qInfo().noquote() << QString("%1: %2 states, %3 contacts; geometry within %4, qacc %5 relative, forces %6")
-                             .arg(QFileInfo(path).fileName()).arg(states).arg(contacts).arg(worstGeometry).arg(worstQacc).arg(worstForce);
+    qInfo().noquote() << QString("%1: %2 states, %3 contacts; geometry within %4, qacc %5 relative, forces %6; %7 split")
+                             .arg(QFileInfo(path).fileName()).arg(states).arg(contacts).arg(worstGeometry).arg(worstQacc).arg(worstForce).arg(splits);
     QVERIFY2(contacts >= states, "too few contacts to tell anything");
-    QVERIFY2(worstGeometry <= 1e-9, qPrintable(QString::number(worstGeometry)));
+    QVERIFY2(splits * 10 <= contacts, qPrintable(QString("%1 of %2 contacts split").arg(splits).arg(contacts)));
+    QVERIFY2(worstGeometry <= geometryTolerance, qPrintable(QString::number(worstGeometry)));
     QVERIFY2(worstQacc <= 1e-6, qPrintable(QString::number(worstQacc)));
     QVERIFY2(worstForce <= 1e-5, qPrintable(QString::number(worstForce)));
   }
@@ -278,6 +352,44 @@ class TestCollisionMujoco : public QObject {
     for (const char* pair : {"floor-s1", "floor-c1", "floor-b1", "floor-cyl", "s1-s2", "s1-c1", "s2-c2#1", "s1-b1",
                              "c1-c2#1", "floor-c2#1"})
       QVERIFY2(seen.count(pair), pair);
+  }
+
+  // the MPR pairs of ellipsoids and meshes with everything, and the plane against an ellipsoid
+  // and a mesh, at random states: geometry within 1e-6, as the issue allows MPR, qacc within
+  // 1e-6 relative and forces within 1e-5
+  void convexPairsAgreeWithMujoco() {
+    const QString path = file("round.xml", kRound);
+    std::map<std::string, int> seen;
+#ifdef ARTICULATE_SANITIZED
+    agreesAtRandomStates(path, 8, 11, 0.1, 0.3, seen, 1e-6);
+    return;
+#endif
+    agreesAtRandomStates(path, 40, 11, 0.1, 0.3, seen, 1e-6);
+    for (const auto& [pair, n] : seen) qInfo().noquote() << QString("  %1: %2").arg(QString::fromStdString(pair)).arg(n);
+    for (const char* pair : {"floor-e1", "floor-m1", "floor-m2", "floor-y1", "e1-e2", "s1-e1", "c1-e2", "e1-b1", "e1-m1",
+                             "b1-m1", "m1-m2", "s1-m2", "c1-m1"})
+      QVERIFY2(seen.count(pair), pair);
+  }
+
+  // cylinders against everything by MPR, at random states that overlap deeply. MPR's search
+  // direction can lie exactly across a cylinder's axis in exact arithmetic, and which end the
+  // support point takes is then a matter of round-off (a local z of 1e-17, traced in the
+  // calls MuJoCo makes to libccd): MuJoCo's own result moves by up to 4e-5 m when the state
+  // moves by 1e-15 relative, as MPR refines another portal and stops elsewhere. Deep overlaps
+  // of flat faces do the same, and a mesh with more than three vertices under the floor gives
+  // the two extra ones its hull graph's edges meet first, whose order is qhull's. So here:
+  // the same contacts in the same order, at most 1 in 10 off by more than 1e-6 (the statistic
+  // the issue takes for switching contact), and qacc and forces where none is
+  void cylinderPairsAgreeWithMujoco() {
+    const QString path = file("cylinders.xml", kCylinders);
+    std::map<std::string, int> seen;
+#ifdef ARTICULATE_SANITIZED
+    agreesAtRandomStates(path, 8, 13, 0.1, 0.3, seen, 1e-6, true);
+    return;
+#endif
+    agreesAtRandomStates(path, 40, 13, 0.1, 0.3, seen, 1e-6, true);
+    for (const auto& [pair, n] : seen) qInfo().noquote() << QString("  %1: %2").arg(QString::fromStdString(pair)).arg(n);
+    for (const char* pair : {"s1-y1", "c1-y1", "e1-y1", "y1-y2", "y1-b1", "y1-m1"}) QVERIFY2(seen.count(pair), pair);
   }
 
   // box-box (face and edge cases), capsule-box and capsule-capsule at random states of a pile

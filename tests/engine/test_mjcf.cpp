@@ -247,13 +247,15 @@ class TestMjcf : public QObject {
       QVERIFY2(has(notes, part), (std::string(part) + " is not in:\n" + notes).c_str());
   }
 
+  // (elliptic cones keep a file on Articulate's ground-contact points, whose conversion this
+  // checks: body-body contact takes pyramidal cones only)
   void geomsDrawAndTouchTheGround() {
     QTemporaryDir tmp;
     // a small closed OBJ mesh: a tetrahedron
     writeText(tmp.filePath("tet.obj"), "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n");
     const QString path = tmp.filePath("drop.xml");
     writeText(path,
-          "<mujoco><asset><mesh name='tet' file='tet.obj' scale='0.1 0.1 0.1'/><material name='red' rgba='1 0 0 1'/></asset>"
+          "<mujoco><option cone='elliptic'/><asset><mesh name='tet' file='tet.obj' scale='0.1 0.1 0.1'/><material name='red' rgba='1 0 0 1'/></asset>"
           "<worldbody><geom name='floor' type='plane' size='3 3 0.1' friction='0.8'/>"
           "<body name='thing' pos='0 0 1'><freejoint/><geom type='sphere' size='0.05' material='red'/>"
           "<geom type='capsule' fromto='0 0 0 0.2 0 0' size='0.02'/><geom type='box' size='0.1 0.05 0.02' pos='0 0 -0.1'/>"
@@ -400,7 +402,7 @@ class TestMjcf : public QObject {
         "<mesh name='flat' vertex='0 0 0  1 0 0  0 1 0  1 1 0'/>\n"
         "</asset><worldbody><geom type='plane' size='5 5 0.1'/>\n"
         "<body name='chassis' pos='0 0 1'><freejoint/><geom type='mesh' mesh='box'/></body>\n"
-        "<body name='gem' pos='3 0 1'><freejoint/><geom type='mesh' mesh='octa'/><geom type='mesh' mesh='flat'/></body>\n"
+        "<body name='gem' pos='3 0 1'><freejoint/><geom type='mesh' mesh='octa'/><geom type='mesh' mesh='flat' contype='0' conaffinity='0'/></body>\n"
         "</worldbody></mujoco>",
         "car.xml", &r);
     QCOMPARE(spec.bodies.size(), std::size_t{2});
@@ -419,9 +421,12 @@ class TestMjcf : public QObject {
     };
     QCOMPARE(triangles(0), std::size_t{12});
     QCOMPARE(triangles(1), std::size_t{8});
+    // the chassis collides as its hull (body-body contact): the box's 8 corners, the inner
+    // point not among them, 12 triangles
     std::size_t onChassis = 0;
-    for (const ContactPointSpec& c : spec.contacts) onChassis += c.body == 0;
-    QCOMPARE(onChassis, std::size_t{8});  // the hull's corners, the inner point not among them
+    for (const GeomSpec& g : spec.geoms)
+      if (g.body == 0 && g.type == GeomSpec::Type::Mesh) onChassis += g.vertices.size() + 100 * g.faces.size();
+    QCOMPARE(onChassis, std::size_t{8 + 100 * 12});
     const std::string notes = allNotes(r);
     QVERIFY2(has(notes, "car.xml:5: <mesh name='flat'>: mesh 'flat' is not used: its vertices span no volume"), notes.c_str());
     QVERIFY2(has(notes, "1 mesh geom(s) add no mass"), notes.c_str());

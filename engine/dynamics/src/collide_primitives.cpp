@@ -1,6 +1,7 @@
 // The narrow phase's plane, sphere and capsule pairs (MuJoCo 2.2.2's
 // engine_collision_primitive.c, as docs/design/mujoco-collision-2.2.2.md reads it, section 3),
-// mju_normalize3 and mju_makeFrame, and the dispatch by the pair's types.
+// mju_normalize3 and mju_makeFrame, and the dispatch by the pair's types (MuJoCo's table: the
+// analytic functions, else MPR).
 #include <algorithm>
 #include <cmath>
 
@@ -178,28 +179,33 @@ int narrowPhase(const PlacedGeom& g1, const PlacedGeom& g2, double margin, Conta
   switch (g1.type) {
     case T::Plane:
       switch (g2.type) {
+        case T::Plane: return 0;
         case T::Sphere: return planeSphereAt(g1.R.col(2), g1.p, g2.p, g2.size(0), margin, out);
         case T::Capsule: return planeCapsule(g1, g2, margin, out);
         case T::Cylinder: return planeCylinder(g1, g2, margin, out);
         case T::Box: return planeBox(g1, g2, margin, out);
-        default: return 0;
+        case T::Ellipsoid:
+        case T::Mesh: return planeConvex(g1, g2, margin, out);
       }
+      return 0;
     case T::Sphere:
       switch (g2.type) {
         case T::Sphere: return sphereSphere(g1.p, g1.R, g1.size(0), g2.p, g2.R, g2.size(0), margin, out);
         case T::Capsule: return sphereCapsule(g1, g2, margin, out);
         case T::Box: return sphereBox(g1.p, g1.size(0), g2, margin, out);
-        default: return 0;
+        default: break;
       }
+      break;
     case T::Capsule:
-      switch (g2.type) {
-        case T::Capsule: return capsuleCapsule(g1, g2, margin, out);
-        case T::Box: return capsuleBox(g1, g2, margin, out);
-        default: return 0;
-      }
-    case T::Box: return g2.type == T::Box ? boxBox(g1, g2, margin, out) : 0;
-    default: return 0;
+      if (g2.type == T::Capsule) return capsuleCapsule(g1, g2, margin, out);
+      if (g2.type == T::Box) return capsuleBox(g1, g2, margin, out);
+      break;
+    case T::Box:
+      if (g2.type == T::Box) return boxBox(g1, g2, margin, out);
+      break;
+    default: break;
   }
+  return convexPair(g1, g2, margin, out);
 }
 
 }  // namespace art::detail

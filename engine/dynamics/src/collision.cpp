@@ -196,6 +196,8 @@ void collide(const Model& m, const Data& d, std::vector<Contact>& out) {
     detail::PlacedGeom& x = w.placed[static_cast<std::size_t>(g)];
     x.type = m.geoms[static_cast<std::size_t>(g)].type;
     x.size = m.geoms[static_cast<std::size_t>(g)].size;
+    x.hull = &m.geomHulls[static_cast<std::size_t>(g)];
+    x.rbound = m.geomRbound[static_cast<std::size_t>(g)];
     geomPose(m, d, g, x.R, x.p);
     // a state gone non-finite (a diverging simulation, stopped by its own check) has no
     // contacts: the sweep's sort needs ordered numbers

@@ -3,7 +3,7 @@
 // 2.2.2's analytic functions per pair of types (collide_primitives.cpp, collide_box.cpp,
 // collide_box_box.cpp).
 
-#include "articulate/model/spec.h"
+#include "articulate/model/model.h"
 
 namespace art::detail {
 
@@ -13,12 +13,15 @@ inline constexpr double kCollisionMinValue = 1e-15;
 /// (MuJoCo's own bound, mjMAXCONPAIR, is 50).
 inline constexpr int kMaxPairContacts = 24;
 
-/// A geom placed in base coordinates: its axes R (columns) and centre p.
+/// A geom placed in base coordinates: its axes R (columns) and centre p; a mesh's hull, and the
+/// bounding radius (Model::geomRbound).
 struct PlacedGeom {
   GeomSpec::Type type = GeomSpec::Type::Sphere;
   Vec3 size = Vec3::Zero();
   Mat3 R = Mat3::Identity();
   Vec3 p = Vec3::Zero();
+  const GeomHull* hull = nullptr;
+  double rbound = 0.0;
 };
 
 /// A narrow-phase result: distance, midpoint, normal from geom 1 towards geom 2, and the
@@ -41,7 +44,7 @@ double normalize3(Vec3& v);
 Mat3 makeFrame(Vec3 normal, const Vec3& hint);
 
 /// The contacts of g1 and g2 within `margin` (m), g1's type not above g2's, written to `out`
-/// (room for kMaxPairContacts); returns how many. Pairs without a function give 0.
+/// (room for kMaxPairContacts); returns how many. Two planes give 0.
 int narrowPhase(const PlacedGeom& g1, const PlacedGeom& g2, double margin, ContactPoint* out);
 
 /// sphere (centre c, radius r) against box g (collide_box.cpp)
@@ -53,5 +56,12 @@ int capsuleBox(const PlacedGeom& cap, const PlacedGeom& box, double margin, Cont
 /// box against box, up to kMaxPairContacts contacts, possibly repeated (collide_box_box.cpp;
 /// the driver drops repeats as MuJoCo does)
 int boxBox(const PlacedGeom& b1, const PlacedGeom& b2, double margin, ContactPoint* out);
+
+/// any two of sphere, capsule, ellipsoid, cylinder, box and mesh by libccd's MPR, at most 1
+/// contact, its normal corrected on round geoms (collide_convex.cpp)
+int convexPair(const PlacedGeom& g1, const PlacedGeom& g2, double margin, ContactPoint* out);
+
+/// plane against an ellipsoid (1 contact) or a mesh (up to 3) (collide_convex.cpp)
+int planeConvex(const PlacedGeom& plane, const PlacedGeom& g, double margin, ContactPoint* out);
 
 }  // namespace art::detail

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "articulate_detail.h"
+#include "convex_hull.h"
 
 namespace art::detail {
 
@@ -49,19 +50,63 @@ bool readFriction(JsonReader& rd, const json& j, const std::string& path, std::a
   return true;
 }
 
+// a mesh geom's hull: "vertices" (m, geom coordinates), and "faces" (triangles of 0-based
+// vertex indices, wound outwards) as written; without faces, the hull of the vertices (qhull)
+bool readHull(JsonReader& rd, const json& jg, const std::string& p, GeomSpec& g) {
+  const std::string pv = jsonField(p, "vertices"), pf = jsonField(p, "faces");
+  if (!jg.contains("vertices") || !jg["vertices"].is_array()) {
+    rd.fail(p, "a mesh needs 'vertices', an array of [x, y, z] (m): it collides as their convex hull");
+    return false;
+  }
+  const json& vs = jg["vertices"];
+  for (std::size_t k = 0; k < vs.size(); ++k) {
+    Vec3 v;
+    if (!rd.vec3(vs[k], jsonIndex(pv, k), v)) return false;
+    g.vertices.push_back(v);
+  }
+  if (jg.contains("faces")) {
+    const json& fs = jg["faces"];
+    const auto index = [&](const json& x) { return x.is_number_integer() && x.get<long long>() >= 0 && x.get<long long>() < static_cast<long long>(vs.size()); };
+    for (std::size_t k = 0; fs.is_array() && k < fs.size(); ++k) {
+      if (!fs[k].is_array() || fs[k].size() != 3 || !index(fs[k][0]) || !index(fs[k][1]) || !index(fs[k][2])) {
+        rd.fail(jsonIndex(pf, k), "expected 3 indices into 'vertices' (from 0)");
+        return false;
+      }
+      g.faces.push_back({fs[k][0].get<int>(), fs[k][1].get<int>(), fs[k][2].get<int>()});
+    }
+    if (!fs.is_array()) rd.fail(pf, "expected an array of triangles");
+    return fs.is_array();
+  }
+  try {
+    const MeshData hull = convexHull(g.vertices);
+    g.vertices.clear();
+    for (const Eigen::Vector3f& v : hull.vertices) g.vertices.push_back(v.cast<double>());
+    for (const auto& t : hull.triangles) g.faces.push_back({static_cast<int>(t[0]), static_cast<int>(t[1]), static_cast<int>(t[2])});
+  } catch (const std::invalid_argument& why) {
+    rd.fail(pv, std::string("have no convex hull: ") + why.what());
+    return false;
+  }
+  return true;
+}
+
 bool readGeom(JsonReader& rd, const json& jg, const std::string& p, const std::map<std::string, int>& bodies,
               const SoftParams& defaults, GeomSpec& g) {
   if (!rd.object(jg, p, {"name", "body", "type", "size", "position", "rotation", "contype", "conaffinity", "condim",
-                         "priority", "friction", "solmix", "margin", "gap", "solref", "solimp"}))
+                         "priority", "friction", "solmix", "margin", "gap", "solref", "solimp", "vertices", "faces"}))
     return false;
   if (!jg.contains("type")) {
-    rd.fail(p, "needs 'type' (\"plane\", \"sphere\", \"capsule\", \"ellipsoid\", \"cylinder\" or \"box\")");
+    rd.fail(p, "needs 'type' (\"plane\", \"sphere\", \"capsule\", \"ellipsoid\", \"cylinder\", \"box\" or \"mesh\")");
     return false;
   }
   std::string type;
   if (!rd.string(jg["type"], jsonField(p, "type"), type)) return false;
   if (!parseGeomType(type, g.type)) {
-    rd.fail(jsonField(p, "type"), "expected \"plane\", \"sphere\", \"capsule\", \"ellipsoid\", \"cylinder\" or \"box\", got \"" + type + "\"");
+    rd.fail(jsonField(p, "type"), "expected \"plane\", \"sphere\", \"capsule\", \"ellipsoid\", \"cylinder\", \"box\" or \"mesh\", got \"" + type + "\"");
+    return false;
+  }
+  if (g.type == GeomSpec::Type::Mesh && !readHull(rd, jg, p, g)) return false;
+  if (g.type != GeomSpec::Type::Mesh && (jg.contains("vertices") || jg.contains("faces"))) {
+    rd.fail(p, "only a mesh has 'vertices' and 'faces'");
     return false;
   }
   bool ok = !jg.contains("name") || rd.string(jg["name"], jsonField(p, "name"), g.name);
@@ -194,6 +239,13 @@ void geomsJson(const ModelSpec& s, ojson& doc) {
       if (g.margin != d.margin) j["margin"] = g.margin;
       if (g.gap != d.gap) j["gap"] = g.gap;
       if (g.soft != d.soft) softFieldsJson(g.soft, j);
+      if (g.type == GeomSpec::Type::Mesh) {
+        ojson vs = ojson::array(), fs = ojson::array();
+        for (const Vec3& v : g.vertices) vs.push_back(vecJson(v));
+        for (const auto& f : g.faces) fs.push_back({f[0], f[1], f[2]});
+        j["vertices"] = vs;
+        j["faces"] = fs;
+      }
       gs.push_back(j);
     }
     doc["geoms"] = gs;

@@ -67,6 +67,7 @@ using Frame = robot::Frame;
 struct MeshAsset {
   std::string file;  // absolute, "" when not found or not readable (noted)
   std::shared_ptr<const MeshData> data;  // a mesh given in the XML (vertex, face): built here
+  bool inXml = false;                    // given in the XML (data null: its hull was flat)
   Vec3 scale = Vec3::Ones();
   /// the mesh (file or XML), null when it was not found or not usable (noted)
   std::shared_ptr<const MeshData> mesh() const { return data ? data : file.empty() ? nullptr : loadMesh(file); }
@@ -636,6 +637,7 @@ void readAssets(State& s, const XMLElement* e) {
         MeshAsset m;
         m.scale = vec3(s, c, a, "scale", Vec3::Ones());
         m.data = xmlMesh(s, c, a, *name);
+        m.inXml = true;
         s.meshes[*name] = m;
         return;
       }
@@ -770,6 +772,38 @@ struct UnitMass {
   Mat3 I = Mat3::Zero();  // per unit mass
 };
 
+// a closed mesh's volume, centre and inertia about it per unit mass, by signed tetrahedra from
+// the origin (the mesh's own frame, scaled); throws for a mesh that encloses no volume
+UnitMass meshMoments(const State& s, const XMLElement* e, const Geom& g) {
+  const MeshAsset& asset = s.meshes.at(g.mesh);
+  const MeshData& mesh = *asset.mesh();
+  double V = 0;
+  Vec3 first = Vec3::Zero();
+  Mat3 second = Mat3::Zero();  // integral of x x^T
+  for (const auto& t : mesh.triangles) {
+    const Vec3 a = asset.scale.cwiseProduct(mesh.vertices[t[0]].cast<double>());
+    const Vec3 b = asset.scale.cwiseProduct(mesh.vertices[t[1]].cast<double>());
+    const Vec3 c = asset.scale.cwiseProduct(mesh.vertices[t[2]].cast<double>());
+    const double v = a.dot(b.cross(c)) / 6;
+    V += v;
+    first += v * (a + b + c) / 4;
+    const Vec3 sum = a + b + c;
+    second += v / 20 * (a * a.transpose() + b * b.transpose() + c * c.transpose() + sum * sum.transpose());
+  }
+  if (!(std::abs(V) > 1e-18)) throw s.fail(e, "mesh '" + g.mesh + "' encloses no volume: its inertia cannot come from it");
+  if (V < 0) {  // wound inside out
+    V = -V;
+    first = -first;
+    second = -second;
+  }
+  UnitMass u;
+  u.volume = V;
+  u.c = first / V;
+  const Mat3 C = second / V - u.c * u.c.transpose();  // about the centre, per unit mass
+  u.I = C.trace() * Mat3::Identity() - C;
+  return u;
+}
+
 UnitMass unitMass(const State& s, const XMLElement* e, const Geom& g) {
   UnitMass u;
   const double r = g.size(0), h = 2 * g.size(1);
@@ -798,34 +832,9 @@ UnitMass unitMass(const State& s, const XMLElement* e, const Geom& g) {
     u.I = Vec3(d.y() * d.y() + d.z() * d.z(), d.x() * d.x() + d.z() * d.z(), d.x() * d.x() + d.y() * d.y()).asDiagonal();
     u.I /= 3;
   } else if (g.type == "mesh") {
-    // a closed mesh's volume, centre and inertia by signed tetrahedra from the origin
-    const MeshAsset& asset = s.meshes.at(g.mesh);
-    const std::shared_ptr<const MeshData> data = asset.mesh();
+    const std::shared_ptr<const MeshData> data = s.meshes.at(g.mesh).mesh();
     if (!data) return u;
-    const MeshData& mesh = *data;
-    double V = 0;
-    Vec3 first = Vec3::Zero();
-    Mat3 second = Mat3::Zero();  // integral of x x^T
-    for (const auto& t : mesh.triangles) {
-      const Vec3 a = asset.scale.cwiseProduct(mesh.vertices[t[0]].cast<double>());
-      const Vec3 b = asset.scale.cwiseProduct(mesh.vertices[t[1]].cast<double>());
-      const Vec3 c = asset.scale.cwiseProduct(mesh.vertices[t[2]].cast<double>());
-      const double v = a.dot(b.cross(c)) / 6;
-      V += v;
-      first += v * (a + b + c) / 4;
-      const Vec3 sum = a + b + c;
-      second += v / 20 * (a * a.transpose() + b * b.transpose() + c * c.transpose() + sum * sum.transpose());
-    }
-    if (!(std::abs(V) > 1e-18)) throw s.fail(e, "mesh '" + g.mesh + "' encloses no volume: its inertia cannot come from it");
-    if (V < 0) {  // wound inside out
-      V = -V;
-      first = -first;
-      second = -second;
-    }
-    u.volume = V;
-    u.c = first / V;
-    const Mat3 C = second / V - u.c * u.c.transpose();  // about the centre, per unit mass
-    u.I = C.trace() * Mat3::Identity() - C;
+    u = meshMoments(s, e, g);
     if (!s.exactMeshInertia) {
       // MuJoCo 2.2.2 without <compiler exactmeshinertia="true"> gives a mesh geom the mass of
       // its equivalent inertia box, the box with the same inertia per unit mass (half-sizes
@@ -972,8 +981,39 @@ Frame addAxisJoint(State& s, const XMLElement* e, const Attrs& a, const Frame& a
 
 void readBody(State& s, const XMLElement* e, const BodyContext& parent);
 
-// a geom that collides, for body-body contact; a type the narrow phase does not have (mesh,
-// hfield) keeps the model on ground-contact points (chooseContactModel)
+// a mesh geom collides as its convex hull, placed as MuJoCo's compiler places a mesh: at its
+// centre of volume, along its principal axes (where MPR starts, and what rbound measures);
+// false, with a note, for a mesh that was not loaded
+bool meshHull(State& s, const XMLElement* e, const Geom& g, GeomSpec& k) {
+  const MeshAsset& asset = s.meshes.at(g.mesh);
+  const std::shared_ptr<const MeshData> data = asset.mesh();
+  if (!data && asset.inXml)  // a vertex list whose hull failed (xmlMesh)
+    throw s.fail(e, "mesh '" + g.mesh + "' has no convex hull to collide with: its vertices span no volume");
+  if (!data) {
+    if (s.notColliding.empty()) s.notColliding = s.where(e) + "'s mesh '" + g.mesh + "' was not loaded";
+    return false;
+  }
+  const UnitMass u = meshMoments(s, e, g);
+  Mat3 E = Eigen::SelfAdjointEigenSolver<Mat3>(u.I).eigenvectors();
+  if (E.determinant() < 0) E.col(2) = -E.col(2);
+  std::vector<Vec3> points;
+  points.reserve(data->vertices.size());
+  for (const Eigen::Vector3f& v : data->vertices) points.push_back(E.transpose() * (asset.scale.cwiseProduct(v.cast<double>()) - u.c));
+  MeshData hull;
+  try {
+    hull = convexHull(points);
+  } catch (const std::invalid_argument& why) {
+    throw s.fail(e, "mesh '" + g.mesh + "' has no convex hull to collide with: " + why.what());
+  }
+  for (const Eigen::Vector3f& v : hull.vertices) k.vertices.push_back(v.cast<double>());
+  for (const auto& t : hull.triangles) k.faces.push_back({static_cast<int>(t[0]), static_cast<int>(t[1]), static_cast<int>(t[2])});
+  k.position = k.rotation * u.c + k.position;
+  k.rotation = k.rotation * E;
+  return true;
+}
+
+// a geom that collides, for body-body contact; a type the narrow phase does not have (hfield)
+// keeps the model on ground-contact points (chooseContactModel)
 void addCollisionGeom(State& s, const XMLElement* e, const Attrs& a, const Geom& g, int owner, const Mat3& R, const Vec3& p) {
   if (!g.contype && !g.conaffinity) return;
   GeomSpec k = g.contact;
@@ -986,6 +1026,7 @@ void addCollisionGeom(State& s, const XMLElement* e, const Attrs& a, const Geom&
   k.size = g.size;
   k.position = p;
   k.rotation = R;
+  if (k.type == GeomSpec::Type::Mesh && !meshHull(s, e, g, k)) return;
   if (!k.name.empty()) s.geomIndex[k.name] = static_cast<int>(s.geoms.size());
   s.geoms.push_back(k);
 }
@@ -1038,13 +1079,6 @@ void chooseContactModel(State& s) {
   if (s.notColliding.empty() && !ph.contact) s.notColliding = "contact is disabled (<flag contact='disable'>)";
   if (s.notColliding.empty() && ph.cone == PhysicsSpec::Cone::Elliptic) s.notColliding = "elliptic cones are not computed yet";
   s.spec.geoms = s.geoms;
-  if (s.notColliding.empty())
-    if (const auto pair = firstUncomputedPair(s.spec)) {
-      const GeomSpec &a = s.geoms[static_cast<std::size_t>(pair->first)], &b = s.geoms[static_cast<std::size_t>(pair->second)];
-      s.notColliding = std::string(geomTypeName(a.type)) + "-" + geomTypeName(b.type) + " contact ('" +
-                       (a.name.empty() ? "unnamed" : a.name) + "' with '" + (b.name.empty() ? "unnamed" : b.name) +
-                       "') is not computed yet";
-    }
   s.bodyContact = s.notColliding.empty() && !s.geoms.empty();
   if (s.bodyContact) {
     s.spec.contacts.clear();

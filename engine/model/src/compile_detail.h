@@ -22,8 +22,9 @@ void checkSoft(const SoftParams& p, const std::string& field);
 /// Checks the spec's geoms, contact pairs and excludes (geom_check.cpp) and fills the model's.
 /// Needs m.soft and m.physics. Throws ModelError naming the field: a geom outside the soft
 /// model, beside ground-contact points, with a size <= 0 where its type needs one, condim
-/// other than 1, 3, 4 or 6, friction, margin, gap or solmix below 0, a pair of geoms whose
-/// narrow phase is not computed yet (geomPairSupported), an exclude naming no body.
+/// other than 1, 3, 4 or 6, friction, margin, gap or solmix below 0, a
+/// mesh whose hull is not closed, convex, around its origin and of some volume, an exclude
+/// naming no body.
 void compileGeoms(const ModelSpec& spec, Model& m);
 
 }  // namespace art::detail

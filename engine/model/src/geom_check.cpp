@@ -12,7 +12,8 @@ namespace art {
 
 namespace {
 
-const char* const kGeomTypes[] = {"plane", "sphere", "capsule", "ellipsoid", "cylinder", "box"};
+const char* const kGeomTypes[] = {"plane", "sphere", "capsule", "ellipsoid", "cylinder", "box", "mesh"};
+constexpr int kGeomTypeCount = 7;
 
 std::string text(double x) {
   std::ostringstream s;
@@ -30,6 +31,11 @@ double boundingRadius(const GeomSpec& g) {
     case GeomSpec::Type::Cylinder: return std::sqrt(s(0) * s(0) + s(1) * s(1));
     case GeomSpec::Type::Ellipsoid: return s.maxCoeff();
     case GeomSpec::Type::Box: break;
+    case GeomSpec::Type::Mesh: {  // MuJoCo's: the half-diagonal of the box about the origin that holds it
+      Vec3 half = Vec3::Zero();
+      for (const Vec3& v : g.vertices) half = half.cwiseMax(v.cwiseAbs());
+      return half.norm();
+    }
   }
   return s.norm();
 }
@@ -40,6 +46,51 @@ std::string geomField(const ModelSpec& spec, std::size_t k) {
   if (who.empty() && g.body >= 0 && g.body < static_cast<int>(spec.bodies.size()))
     who = " (a geom of body '" + spec.bodies[static_cast<std::size_t>(g.body)].name + "')";
   return "geoms[" + std::to_string(k) + "]" + who;
+}
+
+// a mesh geom's hull: at least 4 finite vertices, triangles that close it (each edge once in
+// each direction), wound outwards around the geom's origin (where MPR starts), and convex
+void checkHull(const GeomSpec& g, const std::string& f) {
+  const int n = static_cast<int>(g.vertices.size());
+  if (n < 4) throw ModelError(f + ".vertices", "a mesh's hull needs at least 4 vertices, got " + std::to_string(n));
+  double extent = 0;
+  for (const Vec3& v : g.vertices) {
+    if (!v.allFinite()) throw ModelError(f + ".vertices", "must be finite");
+    extent = std::max(extent, v.norm());
+  }
+  std::vector<std::pair<int, int>> edges;
+  for (const auto& t : g.faces) {
+    for (int i : t)
+      if (i < 0 || i >= n) throw ModelError(f + ".faces", "names vertex " + std::to_string(i) + " of " + std::to_string(n));
+    for (int e = 0; e < 3; ++e) edges.emplace_back(t[static_cast<std::size_t>(e)], t[static_cast<std::size_t>((e + 1) % 3)]);
+  }
+  std::sort(edges.begin(), edges.end());
+  const bool closed = std::adjacent_find(edges.begin(), edges.end()) == edges.end() &&
+                      std::all_of(edges.begin(), edges.end(), [&](const auto& e) {
+                        return std::binary_search(edges.begin(), edges.end(), std::pair<int, int>(e.second, e.first));
+                      });
+  if (g.faces.size() < 4 || !closed)
+    throw ModelError(f + ".faces", "must close the hull: each edge once in each direction");
+  const double tol = 1e-6 * extent;  // vertices in float, as MuJoCo keeps them
+  double volume = 0;
+  for (const auto& t : g.faces)
+    volume += g.vertices[static_cast<std::size_t>(t[0])].dot(
+                  g.vertices[static_cast<std::size_t>(t[1])].cross(g.vertices[static_cast<std::size_t>(t[2])])) / 6;
+  if (!(std::abs(volume) > tol * extent * extent))
+    throw ModelError(f + ".vertices", "the hull is flat or degenerate: it encloses no volume");
+  for (const auto& t : g.faces) {
+    const Vec3 &a = g.vertices[static_cast<std::size_t>(t[0])], &b = g.vertices[static_cast<std::size_t>(t[1])],
+               &c = g.vertices[static_cast<std::size_t>(t[2])];
+    Vec3 normal = (b - a).cross(c - a);
+    if (!(normal.norm() > tol * extent))
+      throw ModelError(f + ".faces", "has a triangle of no area: the hull is flat or degenerate");
+    normal.normalize();
+    // the origin strictly inside, every vertex on or below the face
+    if (!(normal.dot(a) > tol))
+      throw ModelError(f + ".vertices", "the geom's origin must lie inside its hull (a face passes at or beyond it)");
+    for (const Vec3& v : g.vertices)
+      if (normal.dot(v - a) > tol) throw ModelError(f + ".faces", "are not a convex hull: a vertex lies outside a face");
+  }
 }
 
 void checkGeom(const ModelSpec& spec, std::size_t k) {
@@ -65,6 +116,25 @@ void checkGeom(const ModelSpec& spec, std::size_t k) {
   for (const auto& [x, name] : {std::pair{g.margin, "margin"}, std::pair{g.gap, "gap"}, std::pair{g.solmix, "solmix"}})
     if (!(x >= 0) || !std::isfinite(x)) throw ModelError(f + "." + name, "must be a number >= 0, got " + text(x));
   detail::checkSoft(g.soft, f + ".solref/solimp");
+  if (g.type == GeomSpec::Type::Mesh)
+    checkHull(g, f);
+  else if (!g.vertices.empty() || !g.faces.empty())
+    throw ModelError(f + ".vertices", std::string("only a mesh has vertices and faces, not a ") + geomTypeName(g.type));
+}
+
+// a mesh's hull graph: each vertex's neighbours along the triangles' edges, in the order met
+GeomHull hullGraph(const GeomSpec& g) {
+  GeomHull h;
+  if (g.type != GeomSpec::Type::Mesh) return h;
+  h.vertices = g.vertices;
+  h.neighbours.resize(g.vertices.size());
+  for (const auto& t : g.faces)
+    for (int e = 0; e < 3; ++e) {
+      std::vector<int>& list = h.neighbours[static_cast<std::size_t>(t[static_cast<std::size_t>(e)])];
+      const int to = t[static_cast<std::size_t>((e + 1) % 3)];
+      if (std::find(list.begin(), list.end(), to) == list.end()) list.push_back(to);
+    }
+  return h;
 }
 
 void checkPair(const ModelSpec& spec, std::size_t k) {
@@ -89,7 +159,8 @@ const char* geomTypeName(GeomSpec::Type type) { return kGeomTypes[static_cast<in
 
 int geomSizeCount(GeomSpec::Type type) {
   switch (type) {
-    case GeomSpec::Type::Plane: return 0;
+    case GeomSpec::Type::Plane:
+    case GeomSpec::Type::Mesh: return 0;
     case GeomSpec::Type::Sphere: return 1;
     case GeomSpec::Type::Capsule:
     case GeomSpec::Type::Cylinder: return 2;
@@ -100,75 +171,12 @@ int geomSizeCount(GeomSpec::Type type) {
 }
 
 bool parseGeomType(const std::string& name, GeomSpec::Type& out) {
-  for (int k = 0; k < 6; ++k)
+  for (int k = 0; k < kGeomTypeCount; ++k)
     if (name == kGeomTypes[k]) {
       out = static_cast<GeomSpec::Type>(k);
       return true;
     }
   return false;
-}
-
-bool geomPairSupported(GeomSpec::Type a, GeomSpec::Type b) {
-  using T = GeomSpec::Type;
-  if (a > b) std::swap(a, b);
-  switch (a) {
-    case T::Plane: return b == T::Sphere || b == T::Capsule || b == T::Cylinder || b == T::Box;
-    case T::Sphere: return b == T::Sphere || b == T::Capsule || b == T::Box;
-    case T::Capsule: return b == T::Capsule || b == T::Box;
-    case T::Box: return b == T::Box;
-    default: return false;
-  }
-}
-
-namespace {
-
-// sorted (lower, higher) keys of the explicit pairs' geoms and of the excluded bodies
-struct PairKeys {
-  std::vector<std::pair<int, int>> pairs, excludes;
-  explicit PairKeys(const ModelSpec& spec) {
-    for (const ContactPairSpec& p : spec.contactPairs) pairs.emplace_back(std::min(p.geom1, p.geom2), std::max(p.geom1, p.geom2));
-    for (const ContactExcludeSpec& e : spec.contactExcludes)
-      excludes.emplace_back(std::min(e.body1, e.body2), std::max(e.body1, e.body2));
-    std::sort(pairs.begin(), pairs.end());
-    std::sort(excludes.begin(), excludes.end());
-  }
-  bool mayCollide(const ModelSpec& spec, int g1, int g2) const {
-    const GeomSpec& a = spec.geoms[static_cast<std::size_t>(g1)];
-    const GeomSpec& b = spec.geoms[static_cast<std::size_t>(g2)];
-    const auto key = [](int x, int y) { return std::pair<int, int>(std::min(x, y), std::max(x, y)); };
-    if (std::binary_search(pairs.begin(), pairs.end(), key(g1, g2))) return true;
-    if (a.body == b.body) return false;  // one body, or both static
-    if (a.type == GeomSpec::Type::Plane && b.type == GeomSpec::Type::Plane) return false;
-    if (!(a.contype & b.conaffinity) && !(b.contype & a.conaffinity)) return false;
-    const auto parentOf = [&](int body) { return body < 0 ? -1 : spec.bodies[static_cast<std::size_t>(body)].parent; };
-    if (spec.physics.filterParent && a.body >= 0 && b.body >= 0 && (parentOf(a.body) == b.body || parentOf(b.body) == a.body))
-      return false;
-    return !std::binary_search(excludes.begin(), excludes.end(), key(a.body, b.body));
-  }
-};
-
-}  // namespace
-
-bool geomsMayCollide(const ModelSpec& spec, int g1, int g2) { return PairKeys(spec).mayCollide(spec, g1, g2); }
-
-std::optional<std::pair<int, int>> firstUncomputedPair(const ModelSpec& spec) {
-  // only the types that appear can make a pair not computed: most models need no pair loop
-  bool present[6] = {};
-  for (const GeomSpec& g : spec.geoms) present[static_cast<int>(g.type)] = true;
-  bool any = false;
-  for (int a = 0; a < 6; ++a)
-    for (int b = a; b < 6; ++b)
-      any = any || (present[a] && present[b] && !geomPairSupported(static_cast<GeomSpec::Type>(a), static_cast<GeomSpec::Type>(b)) &&
-                    !(a == 0 && b == 0));
-  if (!any) return std::nullopt;
-  const PairKeys keys(spec);
-  const int n = static_cast<int>(spec.geoms.size());
-  for (int i = 0; i < n; ++i)
-    for (int j = i + 1; j < n; ++j)
-      if (!geomPairSupported(spec.geoms[static_cast<std::size_t>(i)].type, spec.geoms[static_cast<std::size_t>(j)].type) &&
-          keys.mayCollide(spec, i, j))
-        return std::pair<int, int>(i, j);
-  return std::nullopt;
 }
 
 void detail::compileGeoms(const ModelSpec& spec, Model& m) {
@@ -192,20 +200,15 @@ void detail::compileGeoms(const ModelSpec& spec, Model& m) {
     m.contactExcludes.emplace_back(std::min(e.body1, e.body2), std::max(e.body1, e.body2));
   }
   std::sort(m.contactExcludes.begin(), m.contactExcludes.end());
-  if (const auto pair = firstUncomputedPair(spec)) {
-    const auto [i, j] = *pair;
-    const GeomSpec &a = spec.geoms[static_cast<std::size_t>(i)], &b = spec.geoms[static_cast<std::size_t>(j)];
-    throw ModelError(geomField(spec, static_cast<std::size_t>(i)),
-                     std::string("its contact with ") + geomField(spec, static_cast<std::size_t>(j)) + " (" +
-                         geomTypeName(a.type) + "-" + geomTypeName(b.type) +
-                         ") is not computed yet; set their contype and conaffinity so that they do not collide");
-  }
   m.geoms = spec.geoms;
   m.contactPairs = spec.contactPairs;
   for (const ContactPairSpec& p : m.contactPairs)
     m.contactPairGeoms.emplace_back(std::min(p.geom1, p.geom2), std::max(p.geom1, p.geom2));
   std::sort(m.contactPairGeoms.begin(), m.contactPairGeoms.end());
-  for (const GeomSpec& g : m.geoms) m.geomRbound.push_back(boundingRadius(g));
+  for (const GeomSpec& g : m.geoms) {
+    m.geomRbound.push_back(boundingRadius(g));
+    m.geomHulls.push_back(hullGraph(g));
+  }
 }
 
 }  // namespace art

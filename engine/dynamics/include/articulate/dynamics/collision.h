@@ -11,8 +11,11 @@
 // explicit pair (ModelSpec::contactPairs), which passes no filter. They come in MuJoCo's order:
 // by body pair (the lower body first, the base before every body), then by geom.
 //
-// The narrow phase: plane with sphere, capsule, cylinder and box; sphere with sphere, capsule
-// and box; capsule with capsule. The contact's frame is completed by mju_makeFrame's rule.
+// The narrow phase: MuJoCo's analytic functions (plane with sphere, capsule, cylinder and box;
+// sphere with sphere, capsule and box; capsule with capsule and box; box with box), the plane
+// against an ellipsoid or a mesh by their support points, and every other pair of convex
+// geoms (meshes as their hulls) by libccd's MPR. The contact's frame is completed by
+// mju_makeFrame's rule.
 
 #include <array>
 #include <vector>

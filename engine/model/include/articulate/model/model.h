@@ -41,6 +41,13 @@ struct TreeArrays {
   typename A::Vec aGrav = A::Vec::Zero();  // fictitious base acceleration -[0; g]
 };
 
+/// A mesh geom's convex hull as the narrow phase climbs it: its vertices (geom coordinates, m)
+/// and, per vertex, the vertices it shares an edge with.
+struct GeomHull {
+  std::vector<Vec3> vertices;
+  std::vector<std::vector<int>> neighbours;
+};
+
 /// A compiled kinematic tree. Bodies are numbered 0..nb-1; parent[i] < i, -1 is the base.
 /// Joint i connects parent[i] to body i and owns the position variables q[qIndex[i] ..
 /// qIndex[i] + jointNq - 1] and the velocity variables qd[vIndex[i] .. vIndex[i] + jointNv - 1]
@@ -92,10 +99,11 @@ struct Model {
   std::vector<SoftParams> tendonLimitSoft, tendonFrictionSoft;  // (tendons)
   std::vector<double> tendonMargin;                             // (tendons)
   // body-body contact of the soft model (collision.h): the geoms, checked, each one's bounding
-  // radius about its centre (m; 0 for a plane), the explicit pairs, and the excluded body pairs
-  // (the lower index first, sorted; -1 the base)
+  // radius about its centre (m; 0 for a plane; MuJoCo's rbound), a mesh's hull graph, the
+  // explicit pairs, and the excluded body pairs (the lower index first, sorted; -1 the base)
   std::vector<GeomSpec> geoms;
   std::vector<double> geomRbound;
+  std::vector<GeomHull> geomHulls;  // (geoms): empty but for meshes
   std::vector<ContactPairSpec> contactPairs;
   std::vector<std::pair<int, int>> contactExcludes;
   std::vector<std::pair<int, int>> contactPairGeoms;  // the explicit pairs' geoms, the lower first, sorted

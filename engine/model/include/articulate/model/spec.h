@@ -289,7 +289,7 @@ struct ContactPointSpec {
 /// the larger condim and frictions, and solref and solimp mixed by solmix (MuJoCo's rules).
 struct GeomSpec {
   // MuJoCo's order of geom types, which orders a pair's two geoms
-  enum class Type { Plane, Sphere, Capsule, Ellipsoid, Cylinder, Box };
+  enum class Type { Plane, Sphere, Capsule, Ellipsoid, Cylinder, Box, Mesh };
   std::string name;  // may be empty: named "BODY#K" in reports (its K-th geom, from 1)
   int body = -1;     // index into ModelSpec::bodies, -1 = the base (static)
   Type type = Type::Sphere;
@@ -303,25 +303,25 @@ struct GeomSpec {
   double solmix = 1.0;                    // weight of its solref and solimp (>= 0)
   double margin = 0.0, gap = 0.0;         // m: contacts exist within margin and act within margin - gap
   SoftParams soft;                        // solref, solimp (MuJoCo's defaults)
+  // a mesh collides as its convex hull, as in MuJoCo: the hull's vertices in geom coordinates
+  // (m) and its triangles (indices into vertices, wound outwards); other types leave them empty
+  std::vector<Vec3> vertices;
+  std::vector<std::array<int, 3>> faces;
   bool operator==(const GeomSpec& o) const {
     return name == o.name && body == o.body && type == o.type && size == o.size && position == o.position &&
            rotation == o.rotation && contype == o.contype && conaffinity == o.conaffinity && condim == o.condim &&
            priority == o.priority && friction == o.friction && solmix == o.solmix && margin == o.margin &&
-           gap == o.gap && soft == o.soft;
+           gap == o.gap && soft == o.soft && vertices == o.vertices && faces == o.faces;
   }
   bool operator!=(const GeomSpec& o) const { return !(*this == o); }
 };
-/// "plane", "sphere", "capsule", "ellipsoid", "cylinder" or "box"; parseGeomType returns false
-/// for anything else.
+/// "plane", "sphere", "capsule", "ellipsoid", "cylinder", "box" or "mesh"; parseGeomType
+/// returns false for anything else.
 const char* geomTypeName(GeomSpec::Type type);
 bool parseGeomType(const std::string& name, GeomSpec::Type& out);
-/// How many of GeomSpec::size a type uses: a plane 0 (its size only draws it), a sphere 1, a
-/// capsule and a cylinder 2, an ellipsoid and a box 3.
+/// How many of GeomSpec::size a type uses: a plane 0 (its size only draws it) and a mesh 0 (its
+/// vertices are its shape), a sphere 1, a capsule and a cylinder 2, an ellipsoid and a box 3.
 int geomSizeCount(GeomSpec::Type type);
-/// Whether collision.h computes contacts between geoms of these types (either order): plane
-/// with sphere, capsule, cylinder and box; sphere with sphere, capsule and box; capsule with
-/// capsule. Planes never collide with planes (nor in MuJoCo).
-bool geomPairSupported(GeomSpec::Type a, GeomSpec::Type b);
 
 /// An explicit contact pair (MuJoCo's <contact><pair>): geoms geom1 and geom2 (indices into
 /// ModelSpec::geoms) collide with these parameters whatever their bitmasks, bodies and
@@ -535,13 +535,5 @@ struct ModelSpec {
     return -1;
   }
 };
-
-/// Whether two geoms can ever collide: an explicit pair, or on different bodies, not both on
-/// the base, passing the bitmasks, not a body and its parent (with filterParent), and not an
-/// excluded body pair.
-bool geomsMayCollide(const ModelSpec& spec, int g1, int g2);
-/// The first two geoms (by index) that may collide and whose pair collision.h does not compute
-/// (geomPairSupported), if any.
-std::optional<std::pair<int, int>> firstUncomputedPair(const ModelSpec& spec);
 
 }  // namespace art
