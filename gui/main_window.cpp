@@ -538,6 +538,7 @@ void MainWindow::applyOverlays() {
   overlays.jointAxes = m_jointAxesAction->isChecked();
   overlays.centresOfMass = m_comAction->isChecked();
   overlays.sites = m_sitesAction->isChecked();
+  overlays.collisionGeoms = m_collisionGeomsAction->isChecked();
   overlays.contactForces = m_contactForcesAction->isChecked();
   overlays.constraintForces = m_constraintForcesAction->isChecked();
   overlays.systemCom = m_systemComAction->isChecked();
@@ -555,6 +556,7 @@ void MainWindow::applyOverlays() {
   changed.jointAxes = overlays.jointAxes;
   changed.centresOfMass = overlays.centresOfMass;
   changed.sites = overlays.sites;
+  changed.collisionGeoms = overlays.collisionGeoms;
   changed.contactForces = overlays.contactForces;
   changed.constraintForces = overlays.constraintForces;
   changed.systemCom = overlays.systemCom;

@@ -390,6 +390,7 @@ class MainWindow : public QMainWindow {
   QAction* m_jointAxesAction = nullptr;
   QAction* m_comAction = nullptr;
   QAction* m_sitesAction = nullptr;
+  QAction* m_collisionGeomsAction = nullptr;
   bool m_asking = true;  // setAsking
   QAction* m_statusOverlayAction = nullptr;
   QAction* m_contactForcesAction = nullptr;

@@ -239,6 +239,11 @@ void MainWindow::createMenus() {
   m_sitesAction = overlay(tr("S&ites"), m_settings.sites);
   m_sitesAction->setObjectName("sitesAction");
   m_sitesAction->setToolTip(tr("The model's sites (MJCF <site>): named points drawn as small spheres"));
+  m_collisionGeomsAction = overlay(tr("Collision &Geometry"), m_settings.collisionGeoms);
+  m_collisionGeomsAction->setObjectName("collisionGeomsAction");
+  m_collisionGeomsAction->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F3));
+  m_collisionGeomsAction->setToolTip(tr("The shapes that collide (body-body contact: MJCF geoms, a mesh as its "
+                                        "convex hull), translucent orange over what is drawn"));
   QAction* trackball = view->addAction(tr("T&rackball Camera"));
   trackball->setObjectName("trackballAction");
   trackball->setCheckable(true);

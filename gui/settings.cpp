@@ -56,6 +56,7 @@ QJsonObject Settings::toJson() const {
   json["jointAxes"] = jointAxes;
   json["centresOfMass"] = centresOfMass;
   json["sites"] = sites;
+  json["collisionGeoms"] = collisionGeoms;
   json["statusOverlay"] = statusOverlay;
   json["trackball"] = trackball;
   json["contactForces"] = contactForces;
@@ -86,6 +87,7 @@ Settings Settings::fromJson(const QJsonObject& json) {
   flag("jointAxes", s.jointAxes);
   flag("centresOfMass", s.centresOfMass);
   flag("sites", s.sites);
+  flag("collisionGeoms", s.collisionGeoms);
   flag("statusOverlay", s.statusOverlay);
   flag("trackball", s.trackball);
   flag("contactForces", s.contactForces);

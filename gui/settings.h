@@ -19,6 +19,7 @@ struct Settings {
   bool jointAxes = false;      // View > Joint axes
   bool centresOfMass = false;  // View > Centres of mass
   bool sites = false;          // View > Sites
+  bool collisionGeoms = false; // View > Collision Geometry
   bool statusOverlay = false;  // View > Status Overlay (F2)
   bool contactForces = false;     // View > Contact Forces (F3)
   bool constraintForces = false;  // View > Constraint Forces (F4)

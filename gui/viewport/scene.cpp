@@ -47,6 +47,8 @@ namespace art::gui {
 
 namespace {
 
+constexpr double kPi = 3.14159265358979323846;
+
 using PolyPtr = vtkSmartPointer<vtkPolyData>;
 
 // the most triangles meeting at a point of a mesh drawn with smooth normals (meshPart) or
@@ -454,6 +456,72 @@ Vec3 centreOfMass(const InertiaSpec& in) {
   return Vec3(I(2, 4), I(0, 5), I(1, 3)) / I(5, 5);
 }
 
+// a collision geom's surface as triangles in its body's coordinates: spheres, capsules and
+// ellipsoids from one sphere of 24 x 13 facets (a capsule's halves moved apart along z; 13
+// rings leave none on the equator), a cylinder's two rims and caps, a box's corners, a mesh's
+// hull; nothing for a plane
+std::optional<Primitive> geomSurface(const GeomSpec& g) {
+  using T = GeomSpec::Type;
+  Primitive p;
+  p.kind = Primitive::Kind::Triangles;
+  std::vector<Vec3>& v = p.points;
+  auto& t = p.triangles;
+  const Vec3& s = g.size;
+  constexpr int kAround = 24, kUp = 13;
+  switch (g.type) {
+    case T::Plane: return std::nullopt;
+    case T::Sphere:
+    case T::Capsule:
+    case T::Ellipsoid:
+      v.push_back(Vec3::UnitZ());
+      for (int i = 1; i < kUp; ++i)
+        for (int j = 0; j < kAround; ++j) {
+          const double th = kPi * i / kUp, ph = 2 * kPi * j / kAround;
+          v.emplace_back(std::sin(th) * std::cos(ph), std::sin(th) * std::sin(ph), std::cos(th));
+        }
+      v.push_back(-Vec3::UnitZ());
+      for (Vec3& u : v) {
+        if (g.type == T::Ellipsoid) u = u.cwiseProduct(s);
+        else u = u * s(0) + Vec3(0, 0, g.type == T::Capsule ? (u.z() > 0 ? s(1) : -s(1)) : 0.0);
+      }
+      for (int j = 0; j < kAround; ++j) {
+        const auto ring = [&](int i, int k) { return 1 + (i - 1) * kAround + (k % kAround); };
+        t.push_back({0, ring(1, j), ring(1, j + 1)});
+        for (int i = 1; i + 1 < kUp; ++i) {
+          t.push_back({ring(i, j), ring(i + 1, j), ring(i + 1, j + 1)});
+          t.push_back({ring(i, j), ring(i + 1, j + 1), ring(i, j + 1)});
+        }
+        t.push_back({ring(kUp - 1, j), static_cast<int>(v.size()) - 1, ring(kUp - 1, j + 1)});
+      }
+      break;
+    case T::Cylinder:
+      for (double z : {s(1), -s(1)}) {
+        v.emplace_back(0, 0, z);
+        for (int j = 0; j < kAround; ++j)
+          v.emplace_back(s(0) * std::cos(2 * kPi * j / kAround), s(0) * std::sin(2 * kPi * j / kAround), z);
+      }
+      for (int j = 0; j < kAround; ++j) {
+        const int a = 1 + j, b = 1 + (j + 1) % kAround, c = a + kAround + 1, d = b + kAround + 1;
+        t.push_back({0, a, b});
+        t.push_back({kAround + 1, d, c});
+        t.push_back({a, c, d});
+        t.push_back({a, d, b});
+      }
+      break;
+    case T::Box:
+      for (int i = 0; i < 8; ++i) v.emplace_back(i & 1 ? s(0) : -s(0), i & 2 ? s(1) : -s(1), i & 4 ? s(2) : -s(2));
+      t = {{0, 2, 3}, {0, 3, 1}, {4, 5, 7}, {4, 7, 6}, {0, 1, 5}, {0, 5, 4},
+           {2, 6, 7}, {2, 7, 3}, {0, 4, 6}, {0, 6, 2}, {1, 3, 7}, {1, 7, 5}};
+      break;
+    case T::Mesh:
+      v = g.vertices;
+      t = g.faces;
+      break;
+  }
+  for (Vec3& u : v) u = g.rotation * u + g.position;
+  return p;
+}
+
 }  // namespace
 
 Scene::Scene(const ModelSpec& spec, vtkRenderer* renderer, vtkRenderer* overlay)
@@ -540,7 +608,7 @@ Scene::~Scene() {
   if (m_batchActor) m_renderer->RemoveActor(m_batchActor);
   if (m_segmentActor) m_renderer->RemoveActor(m_segmentActor);
   for (auto& b : m_bodies)
-    for (auto* group : {&b.actors, &b.frames, &b.axes, &b.coms, &b.sites})
+    for (auto* group : {&b.actors, &b.frames, &b.axes, &b.coms, &b.sites, &b.geoms})
       for (auto& a : *group) m_renderer->RemoveActor(a);
 }
 
@@ -1136,6 +1204,32 @@ void Scene::setSitesVisible(bool visible) {
   }
   for (auto& b : m_bodies)
     for (auto& a : b.sites) a->SetVisibility(visible);
+}
+
+void Scene::setCollisionGeomsVisible(bool visible) {
+  if (visible && !m_geomsBuilt) {
+    m_geomsBuilt = true;
+    for (const GeomSpec& g : m_model.geoms) {
+      const std::optional<Primitive> surface = geomSurface(g);
+      if (!surface) continue;
+      BodyActors& ba = m_bodies[static_cast<std::size_t>(g.body + 1)];
+      // orange, translucent, lit from both sides: the shape that collides over the one drawn
+      auto a = actorFor(triangles(*surface), Vec3(1.0, 0.55, 0.1), ba.transform);
+      a->GetProperty()->SetOpacity(0.45);
+      a->PickableOff();
+      ba.geoms.push_back(a);
+      m_renderer->AddActor(a);
+    }
+  }
+  for (auto& b : m_bodies)
+    for (auto& a : b.geoms) a->SetVisibility(visible);
+}
+
+int Scene::collisionGeomsShown() const {
+  int n = 0;
+  for (const auto& b : m_bodies)
+    for (const auto& a : b.geoms) n += a->GetVisibility() ? 1 : 0;
+  return n;
 }
 
 int Scene::sitesShown() const {

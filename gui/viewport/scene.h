@@ -102,6 +102,12 @@ class Scene {
   void setSitesVisible(bool visible);
   /// How many site spheres are shown.
   int sitesShown() const;
+  /// Shows or hides the model's collision geometry (Model::geoms, a mesh as its convex hull)
+  /// as translucent surfaces over the bodies, built the first time it is shown; planes are
+  /// not drawn (the floor is); not pickable.
+  void setCollisionGeomsVisible(bool visible);
+  /// How many collision geoms are shown.
+  int collisionGeomsShown() const;
   /// The force overlays (annotation_layer.h): draws these annotations and, with `names`, the
   /// bodies' names at their centres of mass (following the poses from now on).
   void setAnnotations(const Annotations& annotations, bool names);
@@ -118,7 +124,7 @@ class Scene {
   struct BodyActors {
     vtkSmartPointer<vtkTransform> transform;
     std::vector<vtkSmartPointer<vtkActor>> actors;
-    std::vector<vtkSmartPointer<vtkActor>> frames, axes, coms, sites;
+    std::vector<vtkSmartPointer<vtkActor>> frames, axes, coms, sites, geoms;
     std::vector<vtkSmartPointer<vtkPolyData>> lines;  // parts before finishBody
     struct Part {
       vtkSmartPointer<vtkPolyData> surface;
@@ -167,6 +173,7 @@ class Scene {
   bool m_overlaysBuilt = false;
   std::vector<SiteSpec> m_sites;  // drawn by setSitesVisible
   bool m_sitesBuilt = false;
+  bool m_geomsBuilt = false;
   // force elements (setSegments): one polyline per segment, first point of each
   vtkSmartPointer<vtkPolyData> m_segmentLines;
   vtkSmartPointer<vtkActor> m_segmentActor;

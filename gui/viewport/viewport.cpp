@@ -447,6 +447,7 @@ void Viewport::setModel(const ModelSpec& spec, const Eigen::VectorXd& q) {
   d->view.scene->setOverlayVisibility(d->overlays.bodyFrames, d->overlays.jointAxes,
                                       d->overlays.centresOfMass);
   d->view.scene->setSitesVisible(d->overlays.sites);
+  d->view.scene->setCollisionGeomsVisible(d->overlays.collisionGeoms);
   d->view.scene->setTensionShading(d->overlays.constraintForces);
   d->view.scene->setAnnotations({}, d->overlays.bodyNames);
   if (first) d->view.frame(double(width()) / std::max(1, height()), true);
@@ -477,6 +478,8 @@ void Viewport::setGhostPose(int ghost, const Eigen::VectorXd& q) { d->view.setGh
 
 
 int Viewport::ghosts() const { return static_cast<int>(d->view.ghosts.size()); }
+
+int Viewport::collisionGeomsShown() const { return d->view.scene ? d->view.scene->collisionGeomsShown() : 0; }
 
 BodyPose Viewport::ghostPose(int ghost, int body) const {
   return d->view.ghosts.at(static_cast<std::size_t>(ghost))->pose(body);
@@ -531,6 +534,7 @@ void Viewport::setOverlays(const Overlays& o) {
   if (d->view.scene) {
     d->view.scene->setOverlayVisibility(o.bodyFrames, o.jointAxes, o.centresOfMass);
     d->view.scene->setSitesVisible(o.sites);
+    d->view.scene->setCollisionGeomsVisible(o.collisionGeoms);
     d->view.scene->setTensionShading(o.constraintForces);
     d->view.scene->setAnnotations(d->view.scene->annotations(), o.bodyNames);
   }
@@ -967,6 +971,7 @@ void OffscreenView::setOverlays(const Overlays& o) {
   d->overlays = o;
   d->view.scene->setOverlayVisibility(o.bodyFrames, o.jointAxes, o.centresOfMass);
   d->view.scene->setSitesVisible(o.sites);
+  d->view.scene->setCollisionGeomsVisible(o.collisionGeoms);
   d->view.scene->setTensionShading(o.constraintForces);
   d->view.scene->setAnnotations(d->view.scene->annotations(), o.bodyNames);
 }

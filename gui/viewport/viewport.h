@@ -32,6 +32,7 @@ struct Overlays {
   bool jointAxes = false;     // joint axes as arrows
   bool centresOfMass = false; // a small sphere at each body's COM
   bool sites = false;         // the model's sites (ModelSpec::sites) as small spheres
+  bool collisionGeoms = false;  // the collision geoms (Model::geoms), translucent
   bool contactForces = false;     // contact points touching the ground, reaction arrows
   bool constraintForces = false;  // loop-closure force arrows, coupling (gear) force labels,
                                   // taut cables and tendons shaded by their tension
@@ -179,6 +180,8 @@ class Viewport : public QWidget {
   /// model's own setPose or setBodyPoses renders: pose the ghosts first).
   void setGhostPose(int ghost, const Eigen::VectorXd& q);
   int ghosts() const;
+  /// How many collision geoms the view shows (Overlays::collisionGeoms).
+  int collisionGeomsShown() const;
   /// Ghost g's body pose (base coordinates) as drawn now.
   BodyPose ghostPose(int ghost, int body) const;
   /// Draws force elements (springs, dampers, cables; System::segments, world coordinates) as

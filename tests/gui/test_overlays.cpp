@@ -494,6 +494,27 @@ class TestOverlays : public QObject {
 
   // five boxes stacked (box-box contact) stand; Ctrl+drag pulls the middle one out sideways
   // and the two above it fall
+  // View > Collision Geometry (Shift+F3, a real key press) draws the quadruped's collision
+  // shapes, translucent over its meshes: a box, four cylinders, eight capsules and four foot
+  // spheres, the floor plane not; again hides them
+  void collisionGeometryToggles() {
+    MainWindow w;
+    QVERIFY(openShown(w, kModels + "/robots/mjcf_quadruped/quadruped.xml", QSize(1000, 700)));
+    Viewport* v = w.viewport();
+    QCOMPARE(v->collisionGeomsShown(), 0);
+    key(w, Qt::Key_F3, Qt::ShiftModifier);
+    QTest::qWait(30);
+    QVERIFY(w.model());
+    int solids = 0;
+    for (const art::GeomSpec& g : w.model()->spec.geoms) solids += g.type != art::GeomSpec::Type::Plane;
+    QVERIFY(solids >= 17);
+    QCOMPARE(v->collisionGeomsShown(), solids);
+    shot(w, "collision-geometry.png");
+    key(w, Qt::Key_F3, Qt::ShiftModifier);
+    QTest::qWait(30);
+    QCOMPARE(v->collisionGeomsShown(), 0);
+  }
+
   void boxStackToppledByCtrlDrag() {
     QTemporaryDir tmp;
     const QString path = tmp.filePath("stack.xml");
