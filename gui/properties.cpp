@@ -22,6 +22,7 @@
 #include "articulate/model/diagnostics.h"
 #include "articulate/spatial/joint.h"
 #include "articulate/model/edit.h"
+#include "articulate/formats/articulate.h"
 #include "document.h"
 #include "joint_code.h"
 #include "link_options.h"
@@ -220,6 +221,12 @@ PropertiesPanel::PropertiesPanel(ModelDocument* document, QWidget* parent)
   m_contacts->setObjectName("contactList");
   m_contacts->setToolTip(tr("Ground-contact points in body coordinates (m): x, y, z; a contact sphere: x, y, z, radius"));
   form->addRow(tr("Contact points"), listEditor(m_contacts, "contacts", "0, 0, 0"));
+  m_geoms = new QListWidget(m_form);
+  m_geoms->setObjectName("geomList");
+  m_geoms->setToolTip(tr("Collision geoms (body-body contact), one per row as the Articulate format writes them: "
+                         "type, size (half sizes, m), position, rotation, friction, contype, conaffinity, ... "
+                         "(docs/model-format.md, Geoms)"));
+  form->addRow(tr("Collision geoms"), listEditor(m_geoms, "geoms", "{\"type\": \"sphere\", \"size\": [0.05]}"));
   // the model's settings, shown with the base selected
   m_modelForm = new QWidget(this);
   auto* modelLayout = new QFormLayout(m_modelForm);
@@ -366,6 +373,17 @@ void PropertiesPanel::refresh() {
   for (const ContactPointSpec& c : s.contacts)
     if (c.body == m_body) points << contactRow(c);
   fillRows(m_contacts, points);
+  QStringList geoms;
+  if (!s.geoms.empty()) {
+    const nlohmann::ordered_json doc = specToJson(s);
+    for (std::size_t k = 0; k < s.geoms.size(); ++k)
+      if (s.geoms[k].body == m_body) {
+        nlohmann::ordered_json g = doc["geoms"][k];
+        g.erase("body");
+        geoms << QString::fromStdString(g.dump());
+      }
+  }
+  fillRows(m_geoms, geoms);
   m_q0->setValue(b.q0);
   m_qd0->setValue(b.qd0);
   m_q0->setEnabled(!hasQuaternion(b.joint.type));
@@ -382,7 +400,8 @@ void PropertiesPanel::commit(const QString& what) {
     if (error.isEmpty()) return;
     NumberBox* source = m_source;
     const QString typed = source ? source->typedText() : QString();
-    QListWidget* list = what == "appearance" ? m_appearance : what == "contacts" ? m_contacts : nullptr;
+    QListWidget* list = what == "appearance" ? m_appearance : what == "contacts" ? m_contacts
+                        : what == "geoms"    ? m_geoms : nullptr;
     const QStringList rows = list ? rowsOf(list) : QStringList();
     refresh();
     m_error->setText(error);
@@ -462,6 +481,8 @@ void PropertiesPanel::commit(const QString& what) {
     error = commitAppearance(i, body);
   } else if (what == "contacts") {
     error = commitContacts(i, body);
+  } else if (what == "geoms") {
+    error = commitGeoms(i, body);
   } else if (what == "shape") {
     const LinkOptions o = m_shape->options();
     error = m_doc->edit(tr("Set shape of '%1'").arg(body), [i, o](ModelSpec& s) {
@@ -562,6 +583,42 @@ QString PropertiesPanel::commitContacts(int i, const QString& body) {
       s.contacts = out;
     });
   return error;
+}
+
+// the body's rows replace its geoms in place (a contact pair names geoms by their index, so
+// those stay where they are), new rows go after all geoms; each row is read as the Articulate
+// format reads a geom, and the whole model must then compile
+QString PropertiesPanel::commitGeoms(int i, const QString& body) {
+  std::vector<nlohmann::json> rows;
+  for (const QString& row : rowsOf(m_geoms)) {
+    nlohmann::json g = nlohmann::json::parse(row.toStdString(), nullptr, false);
+    if (!g.is_object())
+      return tr("'%1' is not a geom: write it as a JSON object, e.g. {\"type\": \"box\", \"size\": [0.1, 0.1, 0.1]}").arg(row);
+    if (g.contains("body")) return tr("'%1': a row's geom belongs to this body; leave out \"body\"").arg(row);
+    g["body"] = body.toStdString();
+    rows.push_back(std::move(g));
+  }
+  return m_doc->edit(tr("Set collision geoms of '%1'").arg(body), [i, rows](ModelSpec& s) {
+    nlohmann::json doc = nlohmann::json::parse(specToJson(s).dump());
+    nlohmann::json kept = nlohmann::json::array();
+    std::size_t next = 0;
+    bool removed = false;
+    for (std::size_t k = 0; k < s.geoms.size(); ++k) {
+      if (s.geoms[k].body != i) kept.push_back(doc["geoms"][k]);
+      else if (next < rows.size()) kept.push_back(rows[next++]);
+      else removed = true;
+    }
+    if (removed && !s.contactPairs.empty())
+      throw std::runtime_error("this model's contact pairs name geoms by their place in the list: a geom cannot be "
+                               "removed here while it has pairs (edit the file)");
+    for (; next < rows.size(); ++next) kept.push_back(rows[next]);
+    doc["geoms"] = kept;
+    ModelSpec read;
+    Diagnostics problems;
+    specFromJson(doc, read, problems);
+    if (!problems.empty()) throw std::runtime_error(problems.front().text());
+    s.geoms = read.geoms;
+  });
 }
 
 }  // namespace art::gui

@@ -3,7 +3,8 @@
 // placement (position, rotation as roll-pitch-yaw or axis-angle in degrees), mass, centre of mass and the
 // inertia tensor about it (validated: positive definite, triangle inequality), inertia and
 // appearance from a shape and density, the initial joint position and velocity, the drawing
-// instructions as an editable list (one instruction per row) and the ground-contact points. With the
+// instructions as an editable list (one instruction per row), the ground-contact points and the
+// collision geoms (one geom per row, as the Articulate format writes it). With the
 // base selected: the model's gravity and camera (tracked body, zoom). Every field edits the document through an undoable
 // command ("Set mass of 'link2'"); a value the model refuses is not stored: the field goes back
 // and the reason shows under the form.
@@ -45,6 +46,7 @@ class PropertiesPanel : public QWidget {
   QString commitMassProperties(const QString& what, int i, const QString& body);
   QString commitAppearance(int i, const QString& body);
   QString commitContacts(int i, const QString& body);
+  QString commitGeoms(int i, const QString& body);
   QWidget* listEditor(QListWidget* list, const QString& what, const QString& newItem);
   ModelDocument* m_doc;
   int m_body = -1;
@@ -58,7 +60,7 @@ class PropertiesPanel : public QWidget {
   QLabel *m_error, *m_none;
   QWidget *m_form, *m_modelForm;
   LinkOptionsForm* m_shape;
-  QListWidget *m_appearance, *m_contacts;
+  QListWidget *m_appearance, *m_contacts, *m_geoms;
   QPushButton* m_applyShape;
 };
 
