@@ -323,6 +323,7 @@ void Playback::logPerturbation(double t) {
 void Playback::setControls(const Eigen::VectorXd& ctrl) {
   if (!m_live || ctrl.size() != m_controls.size()) return;
   m_controls = ctrl;
+  m_controlsSetPaused = !m_playing;
   simulator()->setControls(ctrl);
 }
 
@@ -339,8 +340,11 @@ Eigen::VectorXd Playback::controlsAt(double t) const {
 
 void Playback::resumeControls(double t) {
   if (!m_controls.size()) return;
+  // the recorded controls at t, unless the user set others while paused: those are what the
+  // Controls panel shows and what goes on from here
   const Eigen::VectorXd c = m_recording.controlsAt(t);
-  if (c.size() == m_controls.size()) m_controls = c;
+  if (c.size() == m_controls.size() && !m_controlsSetPaused) m_controls = c;
+  m_controlsSetPaused = false;
   m_simulator->setControls(m_controls);
   if (m_recording.controls().empty() || t >= m_recording.controls().back().time) m_recording.setControls(t, m_controls);
 }

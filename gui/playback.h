@@ -209,6 +209,7 @@ class Playback : public QObject {
 
   std::optional<Perturbation> m_perturbation;
   Eigen::VectorXd m_controls;  // live: the actuators' controls set last (one per actuator)
+  bool m_controlsSetPaused = false;  // set while paused: they, not the recorded ones, resume
   std::vector<char> m_equalities;  // live: the equality switches set last (one per equality)
   std::vector<char> m_initialEqualities;  // and those the timeline started with
   Recording m_recording;
