@@ -1,9 +1,9 @@
 #pragma once
 // ARTICULATE_TEST_MAIN(Class, ...): a test file's main, which runs its test classes in order and
-// returns the first failure's code. Compiled into the engine's test bundle
-// (ARTICULATE_TEST_BUNDLE, tests/CMakeLists.txt), it registers them instead under the file's
-// name (test_spatial for test_spatial.cpp), which the bundle's main (engine/test_bundle_main.cpp)
-// runs when named: `test_engine test_spatial [QtTest options]`. The bundle's files are compiled a
+// returns the first failure's code. Compiled into a test bundle, the engine's (test_engine) or
+// the application's (test_app) (ARTICULATE_TEST_BUNDLE, tests/CMakeLists.txt), it registers them
+// instead under the file's name (test_spatial for test_spatial.cpp), which the bundle's main
+// (test_bundle_main.cpp) runs when named: `test_engine test_spatial [QtTest options]`. The bundle's files are compiled a
 // few at a time as one unit (a unity build), so that Qt's, Eigen's and the JSON library's
 // headers are parsed and their templates instantiated once per batch, not once per test.
 #include <QtTest>
@@ -54,6 +54,18 @@ inline bool registerTest(const char* file, TestRunner run) {
 
 }  // namespace art::test
 
+// ARTICULATE_TEST_APPLICATION(app, argc, argv): the application object a test program makes,
+// as QTEST_MAIN would: a QApplication at 96 dpi where Qt Widgets is linked (the application's
+// tests, whose bundle is test_app), else a QCoreApplication (the engine's, test_engine).
+#ifdef QT_WIDGETS_LIB
+#include <QApplication>
+#define ARTICULATE_TEST_APPLICATION(app, argc, argv) \
+  QApplication app(argc, argv);                      \
+  app.setAttribute(Qt::AA_Use96Dpi)
+#else
+#define ARTICULATE_TEST_APPLICATION(app, argc, argv) QCoreApplication app(argc, argv)
+#endif
+
 #ifdef ARTICULATE_TEST_BUNDLE
 #define ARTICULATE_TEST_JOIN2(a, b) a##b
 #define ARTICULATE_TEST_JOIN(a, b) ARTICULATE_TEST_JOIN2(a, b)
@@ -63,7 +75,7 @@ inline bool registerTest(const char* file, TestRunner run) {
 #else
 #define ARTICULATE_TEST_MAIN(...)                                      \
   int main(int argc, char** argv) {                                   \
-    QCoreApplication app(argc, argv);                                 \
+    ARTICULATE_TEST_APPLICATION(app, argc, argv);                     \
     return art::test::runTestClasses<__VA_ARGS__>(argc, argv);        \
   }
 #endif

@@ -1,8 +1,14 @@
 #pragma once
 // Helpers the GUI tests share: waiting on the event loop for a condition, and a model's
 // canonical JSON text for exact comparisons.
+#include <QAbstractButton>
+#include <QApplication>
 #include <QElapsedTimer>
+#include <QMessageBox>
+#include <QTextDocumentFragment>
+#include <QTimer>
 #include <QtTest>
+#include <memory>
 #include <string>
 
 #include "articulate/formats/articulate.h"
@@ -22,3 +28,28 @@ bool waitFor(F done, double seconds) {
 inline std::string text(const ModelSpec& s) { return specToJson(s).dump(); }
 
 }  // namespace art::test
+
+/// Closes the next modal message box once it shows, clicking `button` when it has one (else
+/// rejecting it), and records its text and informative text (as plain text) in `text`.
+inline void closeNextDialog(QString* text, QMessageBox::StandardButton button = QMessageBox::Ok) {
+  auto* timer = new QTimer(qApp);
+  auto ticks = std::make_shared<int>(0);
+  QObject::connect(timer, &QTimer::timeout, [timer, text, button, ticks] {
+    auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+    if (!box && ++*ticks < 500) return;
+    timer->stop();
+    timer->deleteLater();
+    if (!box) return;
+    if (text)
+      *text = box->text() + "\n" +
+              QTextDocumentFragment::fromHtml(box->informativeText()).toPlainText();
+    if (QAbstractButton* b = box->button(button))
+      b->click();
+    else
+      box->reject();
+  });
+  timer->start(10);
+}
+
+/// The example models' folder (models/).
+inline const QString kModels = QStringLiteral(ARTICULATE_MODELS_DIR);

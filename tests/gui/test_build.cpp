@@ -3,6 +3,8 @@
 // the Properties dock changes a joint type and a mass, every step undoes and redoes exactly,
 // the model saves, reloads identically and swings when played.
 #include <QtTest>
+
+#include "test_main.h"
 #include <QtWidgets>
 
 #include "articulate/dynamics/dynamics.h"
@@ -752,5 +754,5 @@ class TestBuild : public QObject {
   }
 };
 
-QTEST_MAIN(TestBuild)
+ARTICULATE_TEST_MAIN(TestBuild)
 #include "test_build.moc"

@@ -4,6 +4,8 @@
 // force at the shown state; the shipped gripper lifts a box off a table by its sliders.
 #include <QtTest>
 
+#include "test_main.h"
+
 #include <functional>
 #include <QtWidgets>
 
@@ -455,5 +457,5 @@ class TestControls : public QObject {
   }
 };
 
-QTEST_MAIN(TestControls)
+ARTICULATE_TEST_MAIN(TestControls)
 #include "test_controls.moc"

@@ -3,6 +3,8 @@
 // compile is refused and changes nothing, and in the main window saving the camera, changing
 // the integrator and the time step are undoable and mark the document modified.
 #include <QtTest>
+
+#include "test_main.h"
 #include <QtWidgets>
 
 #include "articulate/formulations/generators.h"
@@ -375,5 +377,5 @@ class TestDocument : public QObject {
   }
 };
 
-QTEST_MAIN(TestDocument)
+ARTICULATE_TEST_MAIN(TestDocument)
 #include "test_document.moc"

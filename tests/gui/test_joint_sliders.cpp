@@ -4,6 +4,8 @@
 // move in metres, a coupled joint follows its master, and "Set as initial state" is one
 // undoable command that round-trips exactly with undo and redo.
 #include <QtTest>
+
+#include "test_main.h"
 #include <QtWidgets>
 
 #include <cmath>
@@ -27,7 +29,6 @@ using namespace art::test;
 
 namespace {
 
-const QString kModels = QStringLiteral(ARTICULATE_MODELS_DIR);
 
 /// Opens a model in a shown window and waits for its live timeline's first sample.
 bool open(MainWindow& w, const QString& file) {
@@ -381,5 +382,5 @@ class TestJointSliders : public QObject {
   }
 };
 
-QTEST_MAIN(TestJointSliders)
+ARTICULATE_TEST_MAIN(TestJointSliders)
 #include "test_joint_sliders.moc"

@@ -2,6 +2,8 @@
 // files across restarts, saving (camera into the model, never over a spatial_v2 file), picks in
 // the status bar, drops, poses from a motion, and `articulate --screenshot` end to end.
 #include <QtTest>
+
+#include "test_main.h"
 #include <QtWidgets>
 
 #include "articulate/model/model.h"
@@ -27,29 +29,7 @@ using art::gui::MainWindow;
 
 namespace {
 
-const QString kModels = QStringLiteral(ARTICULATE_MODELS_DIR);
 
-/// Closes the next modal message box once it shows, clicking `button` when it has one (else
-/// rejecting it), and records its text and informative text (as plain text) in `text`.
-void closeNextDialog(QString* text, QMessageBox::StandardButton button = QMessageBox::Ok) {
-  auto* timer = new QTimer(qApp);
-  auto ticks = std::make_shared<int>(0);
-  QObject::connect(timer, &QTimer::timeout, [timer, text, button, ticks] {
-    auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
-    if (!box && ++*ticks < 500) return;
-    timer->stop();
-    timer->deleteLater();
-    if (!box) return;
-    if (text)
-      *text = box->text() + "\n" +
-              QTextDocumentFragment::fromHtml(box->informativeText()).toPlainText();
-    if (QAbstractButton* b = box->button(button))
-      b->click();
-    else
-      box->reject();
-  });
-  timer->start(10);
-}
 
 QByteArray readAll(const QString& path) {
   QFile f(path);
@@ -1067,5 +1047,5 @@ class TestMainWindow : public QObject {
   }
 };
 
-QTEST_MAIN(TestMainWindow)
+ARTICULATE_TEST_MAIN(TestMainWindow)
 #include "test_main_window.moc"

@@ -8,6 +8,8 @@
 // each kind: see tests/CMakeLists.txt; a run over all of them takes about 8 minutes), and
 // ARTICULATE_MONKEY_TIMES=1 prints how long each state and each slow action took.
 #include <QtTest>
+
+#include "test_main.h"
 #include <QtWidgets>
 
 #include <mutex>
@@ -22,7 +24,6 @@ using namespace art::test;
 
 namespace {
 
-const QString kModels = QStringLiteral(ARTICULATE_MODELS_DIR);
 
 std::mutex g_mutex;
 QStringList g_warnings;
@@ -191,5 +192,5 @@ class TestMonkey : public QObject {
   }
 };
 
-QTEST_MAIN(TestMonkey)
+ARTICULATE_TEST_MAIN(TestMonkey)
 #include "test_monkey.moc"

@@ -6,6 +6,8 @@
 // and keyframes round-trip through the file, restore and set the initial state undoably.
 // With ARTICULATE_TEST_SHOTS=DIR it saves the screenshots the README shows.
 #include <QtTest>
+
+#include "test_main.h"
 #include <QtWidgets>
 
 #include "articulate/formats/articulate.h"
@@ -27,7 +29,6 @@ using namespace art::test;
 
 namespace {
 
-const QString kModels = QStringLiteral(ARTICULATE_MODELS_DIR);
 
 void shot(MainWindow& w, const QString& name) {
   if (!qEnvironmentVariableIsSet("ARTICULATE_TEST_SHOTS")) return;
@@ -755,5 +756,5 @@ class TestOverlays : public QObject {
   }
 };
 
-QTEST_MAIN(TestOverlays)
+ARTICULATE_TEST_MAIN(TestOverlays)
 #include "test_overlays.moc"

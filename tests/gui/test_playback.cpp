@@ -3,6 +3,8 @@
 // simulation from the scrubbed sample), the plots and their CSV, recordings, PNG / image-
 // sequence / video export, and a diverging model that pauses with a message.
 #include <QtTest>
+
+#include "test_main.h"
 #include <QtWidgets>
 #include <QChartView>
 #include <QLineSeries>
@@ -31,7 +33,6 @@ using namespace art::test;
 
 namespace {
 
-const QString kModels = QStringLiteral(ARTICULATE_MODELS_DIR);
 
 double labelTime(const MainWindow& w) {
   // "t = 1.23 s / 4.56 s"
@@ -746,5 +747,5 @@ class TestPlayback : public QObject {
   }
 };
 
-QTEST_MAIN(TestPlayback)
+ARTICULATE_TEST_MAIN(TestPlayback)
 #include "test_playback.moc"

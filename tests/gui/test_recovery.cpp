@@ -7,6 +7,8 @@
 // a fresh window restores its edit exactly.
 #include <QtTest>
 
+#include "test_main.h"
+
 #include <algorithm>
 
 #include <signal.h>
@@ -28,7 +30,6 @@ using namespace art::test;
 
 namespace {
 
-const QString kModels = QStringLiteral(ARTICULATE_MODELS_DIR);
 
 std::string localPath(const QString& path) { return QFile::encodeName(path).toStdString(); }
 
@@ -364,5 +365,5 @@ class TestRecovery : public QObject {
   }
 };
 
-QTEST_MAIN(TestRecovery)
+ARTICULATE_TEST_MAIN(TestRecovery)
 #include "test_recovery.moc"

@@ -1,6 +1,8 @@
 // Settings: the recent-files list, JSON round trip and defaults, QSettings round trip.
 #include <QtTest>
 
+#include "test_main.h"
+
 #include "settings.h"
 
 using art::gui::Settings;
@@ -90,5 +92,5 @@ class TestSettings : public QObject {
   }
 };
 
-QTEST_GUILESS_MAIN(TestSettings)
+ARTICULATE_TEST_MAIN(TestSettings)
 #include "test_settings.moc"

@@ -23,6 +23,8 @@
 #include <QUndoStack>
 #include <QtTest>
 
+#include "test_main.h"
+
 #include <cmath>
 #include <fstream>
 
@@ -42,13 +44,13 @@ using json = nlohmann::json;
 
 namespace {
 
-const std::string kModels = ARTICULATE_MODELS_DIR;
+const std::string kModelsDir = ARTICULATE_MODELS_DIR;
 
 // the double pendulum: 4 first angles x 3 second rates x 2 masses of the second link (one of
 // them invalid), with recordings
 std::string makeSweep(const QTemporaryDir& tmp, bool recordings) {
   const json doc = {{"format", "articulate-sweep"},
-                    {"model", kModels + "/tree_double_pendulum.json"},
+                    {"model", kModelsDir + "/tree_double_pendulum.json"},
                     {"parameters",
                      {{{"name", "theta1"}, {"initial_q", 0}, {"range", {{"from", -0.5}, {"to", 1.0}, {"count", 4}}}},
                       {{"name", "omega2"}, {"initial_qd", 1}, {"values", {0.0, -2.0, 3.5}}},
@@ -63,15 +65,6 @@ std::string makeSweep(const QTemporaryDir& tmp, bool recordings) {
   sweep::run(sweep::readSweep(file), dir, {}, 2, nullptr);
   sweep::collect(dir);
   return dir;
-}
-
-void closeNextDialog(QString* text) {
-  QTimer::singleShot(200, [text] {
-    if (auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget())) {
-      *text = box->text() + "\n" + QTextDocumentFragment::fromHtml(box->informativeText()).toPlainText();
-      box->accept();
-    }
-  });
 }
 
 int column(SweepWindow* s, const QString& name) {
@@ -90,7 +83,7 @@ class TestSweepWindow : public QObject {
     QTemporaryDir tmp;
     const std::string dir = makeSweep(tmp, true);
     MainWindow w;
-    QVERIFY(openShown(w, QString::fromStdString(kModels + "/arm6.json")));
+    QVERIFY(openShown(w, QString::fromStdString(kModelsDir + "/arm6.json")));
     QVERIFY(w.openSweep(QString::fromStdString(dir)));
     SweepWindow* s = w.sweepWindow();
     QVERIFY(s && s->isVisible());
@@ -170,7 +163,7 @@ class TestSweepWindow : public QObject {
     QTemporaryDir tmp;
     const std::string dir = makeSweep(tmp, true);
     MainWindow w;
-    QVERIFY(openShown(w, QString::fromStdString(kModels + "/arm6.json")));
+    QVERIFY(openShown(w, QString::fromStdString(kModelsDir + "/arm6.json")));
     QVERIFY(w.openSweep(QString::fromStdString(dir)));
     SweepWindow* s = w.sweepWindow();
     QVERIFY(QTest::qWaitForWindowExposed(s));
@@ -258,7 +251,7 @@ class TestSweepWindow : public QObject {
     // another model: no ghosts
     QVERIFY(w.openSweepRuns(runs));
     QCOMPARE(w.viewport()->ghosts(), 2);
-    QVERIFY(w.openFile(QString::fromStdString(kModels + "/arm6.json")));
+    QVERIFY(w.openFile(QString::fromStdString(kModelsDir + "/arm6.json")));
     QCOMPARE(w.viewport()->ghosts(), 0);
     QCOMPARE(w.plots()->ghostSeries(), 0);
     QVERIFY(w.ghostRuns().isEmpty());
@@ -270,7 +263,7 @@ class TestSweepWindow : public QObject {
     QTemporaryDir tmp;
     const std::string kept = makeSweep(tmp, true), dir = makeSweep(tmp, false);
     MainWindow w;
-    QVERIFY(openShown(w, QString::fromStdString(kModels + "/arm6.json")));
+    QVERIFY(openShown(w, QString::fromStdString(kModelsDir + "/arm6.json")));
     QVERIFY(w.openSweep(QString::fromStdString(dir)));
     QVERIFY(w.openSweepRun(6));
     const sweep::RunRecording rec = sweep::readRecording(kept + "/recordings/run-000006.arec");
@@ -288,5 +281,5 @@ class TestSweepWindow : public QObject {
   }
 };
 
-QTEST_MAIN(TestSweepWindow)
+ARTICULATE_TEST_MAIN(TestSweepWindow)
 #include "test_sweep_window.moc"

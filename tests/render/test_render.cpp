@@ -3,6 +3,8 @@
 // ARTICULATE_UPDATE_BASELINES=1 to write new baselines instead (then look at them).
 #include <QtTest>
 
+#include "test_main.h"
+
 #include <array>
 #include <cmath>
 #include <cstdint>
@@ -435,5 +437,5 @@ class TestRender : public QObject {
   }
 };
 
-QTEST_MAIN(TestRender)
+ARTICULATE_TEST_MAIN(TestRender)
 #include "test_render.moc"

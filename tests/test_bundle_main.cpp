@@ -1,12 +1,13 @@
-// The engine's test bundle (tests/CMakeLists.txt, test_main.h): `test_engine NAME [QtTest
-// options]` runs the test file NAME (test_spatial, ...), as its own program would; without a
-// known name it lists the names and exits 2.
+// A test bundle's main (tests/CMakeLists.txt, test_main.h), the engine's (test_engine) and the
+// application's (test_app): `test_engine NAME [QtTest options]` runs the test file NAME
+// (test_spatial, ...), as its own program would; without a known name it lists the names and
+// exits 2.
 #include <cstdio>
 
 #include "test_main.h"
 
 int main(int argc, char** argv) {
-  QCoreApplication app(argc, argv);
+  ARTICULATE_TEST_APPLICATION(app, argc, argv);
   const auto& tests = art::test::bundledTests();
   const auto it = argc > 1 ? tests.find(argv[1]) : tests.end();
   if (it == tests.end()) {
