@@ -44,13 +44,18 @@ std::string text(double x) {
 
 }  // namespace
 
-art::LoadedDocument loadWithBase(const std::string& path, const std::string& base) {
-  if (base.empty()) return loadDocument(path);
-  UrdfBase b;
-  if (!parseUrdfBase(base, b)) throw std::invalid_argument("--base: expected auto, fixed or floating, got '" + base + "'");
+art::LoadedDocument loadWithBase(const std::string& path, const std::string& base, const std::string& contact) {
+  if (base.empty() && contact.empty()) return loadDocument(path);
+  UrdfBase b = UrdfBase::Auto;
+  if (!base.empty() && !parseUrdfBase(base, b))
+    throw std::invalid_argument("--base: expected auto, fixed or floating, got '" + base + "'");
+  UrdfContact c = UrdfContact::Geoms;
+  if (!contact.empty() && !parseUrdfContact(contact, c))
+    throw std::invalid_argument("--urdf-contact: expected geoms or points, got '" + contact + "'");
   if (!isUrdfPath(path))
-    throw std::invalid_argument("--base: for URDF files only (" + path + " says its base itself: a free joint floats)");
-  return loadUrdfModel(path, b);
+    throw std::invalid_argument(std::string(base.empty() ? "--urdf-contact" : "--base") + ": for URDF files only (" + path +
+                                (base.empty() ? " says its contact model itself)" : " says its base itself: a free joint floats)"));
+  return loadUrdfModel(path, b, {}, c);
 }
 
 CLI::App* addDynamicsCommand(CLI::App& app, DynamicsArgs& a) {

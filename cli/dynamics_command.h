@@ -18,9 +18,10 @@ struct DynamicsArgs {
 };
 
 /// Loads a model file as loadDocument does, a URDF with the base `base` ("auto", "fixed" or
-/// "floating"; empty: auto). Throws std::invalid_argument for another `base` text, or a `base`
-/// given for a format that says its base itself; FormatError as loadDocument.
-art::LoadedDocument loadWithBase(const std::string& path, const std::string& base);
+/// "floating"; empty: auto) and its collision geometry as `contact` says ("geoms" or "points";
+/// empty: geoms; urdf.h: UrdfContact). Throws std::invalid_argument for another text, or either
+/// given for a format that is not URDF; FormatError as loadDocument.
+art::LoadedDocument loadWithBase(const std::string& path, const std::string& base, const std::string& contact = "");
 
 /// The help of every command's --base option.
 inline constexpr const char* kBaseHelp =

@@ -18,6 +18,7 @@
 #include "numbers.h"
 #include "sweep_command.h"
 #include "articulate/formats/conformance.h"
+#include "articulate/dynamics/collision.h"
 #include "articulate/dynamics/contact.h"
 #include "articulate/dynamics/dynamics.h"
 #include "articulate/dynamics/servos.h"
@@ -278,6 +279,10 @@ Eigen::VectorXd parseList(const std::string& text, const Eigen::VectorXd& fallba
 constexpr double kMaxSamples = 1e8;
 constexpr double kMaxJsonNumbers = 2e7;
 
+// how deep (m) geoms may start in each other before `simulate` says so: a millimetre, MuJoCo's
+// default solimp width, within which a soft contact's impedance is still rising
+constexpr double kDeepStart = 1e-3;
+
 // Any system, through the System interface: samples every `every` steps at multiples of dt.
 // CSV: t, the position and velocity columns (System::positionColumn, velocityColumn: q0..,
 // qd0.. or a rigid body's x.., vx..), kinetic, potential, total, and with --constraint-forces
@@ -309,6 +314,24 @@ int runSimulate(const SimulateArgs& a) {
                 << " ground-contact point(s) up to " << depth << " m inside the ground: the ground yields there and "
                 << "lifts them out at " << kGroundRecoverySpeed << " m/s (raise the model by " << depth
                 << " m to start on the ground)\n";
+  }
+  if (s.model && !s.model->geoms.empty()) {
+    // a start with geoms deep in each other: the soft contacts push them apart at once
+    Data data(*s.model);
+    forwardKinematics(*s.model, data, start);
+    std::vector<Contact> contacts;
+    collide(*s.model, data, contacts);
+    const Contact* deepest = nullptr;
+    int deep = 0;
+    for (const Contact& c : contacts)
+      if (!c.exclude && c.dist < -kDeepStart) {
+        ++deep;
+        if (!deepest || c.dist < deepest->dist) deepest = &c;
+      }
+    if (deepest)
+      std::cerr << "note: " << a.model << ": the initial state puts " << deep << " contact(s) more than " << kDeepStart
+                << " m deep, up to " << -deepest->dist << " m (" << geomName(*s.model, deepest->geom1) << " in "
+                << geomName(*s.model, deepest->geom2) << "): the soft contacts push them apart from the first step\n";
   }
   const bool json = endsWith(a.output, ".json"), csv = endsWith(a.output, ".csv");
   if (!json && !csv) throw std::invalid_argument("--output: the file must end in .csv or .json");
@@ -594,10 +617,10 @@ int runGenerate(const GenerateArgs& a) {
 // `convert`: any model file to the Articulate format, spatial_v2 JSON or URDF, as far as each
 // can hold it
 int runConvert(const std::string& in, const std::string& out, const std::string& to, const std::string& base,
-               double servos) {
+               const std::string& contact, double servos) {
   if (sameFile(in, out))
     throw std::invalid_argument("OUT: " + out + " is the input file itself; converting over it would lose it");
-  const LoadedDocument document = loadWithBase(in, base);
+  const LoadedDocument document = loadWithBase(in, base, contact);
   if (!std::holds_alternative<LoadedModel>(document)) {
     // a rigid body or a structure has only the Articulate form
     const auto* st = std::get_if<natural::StructureSpec>(&document);
@@ -673,6 +696,11 @@ int main(int argc, char** argv) {
   convert->add_option("OUT", out, "output file (written atomically)")->required();
   std::string convertBase;
   convert->add_option("--base", convertBase, kBaseHelp);
+  std::string convertContact;
+  convert->add_option("--urdf-contact", convertContact,
+                      "URDF: what collision geometry becomes: geoms (body-body contact in the soft constraint model, the "
+                      "default) or points (ground-contact points of a floating robot on the compliant ground, exact limits)")
+      ->check(CLI::IsMember({"geoms", "points"}));
   double servos = 0;
   convert->add_option("--add-servos", servos,
                       "add a position servo at HZ (critically damped, from the joint-space inertia) on every joint "
@@ -764,7 +792,7 @@ int main(int argc, char** argv) {
     if (app.got_subcommand(simulate)) return runSimulate(sa);
     if (app.got_subcommand(convert)) {
       if (convert->count("--add-servos") && servos == 0) servos = 5;
-      return runConvert(in, out, to, convertBase, servos);
+      return runConvert(in, out, to, convertBase, convertContact, servos);
     }
     if (app.got_subcommand(sweepCmd)) return runSweepCommand(sw);
     if (app.got_subcommand(dynamicsCmd)) return runDynamicsCommand(dyn);

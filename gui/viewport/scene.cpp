@@ -196,12 +196,14 @@ PolyPtr tiles(const Primitive& prim) {
   return pd;
 }
 
-// The ground z = 0 of a spatial model with contact points, as showmotion's tiles: a square
-// about the bodies' and contact points' footprint at the initial state, at least 2 m wide and
-// twice the footprint, in tiles of a round length (1, 2 or 5 times a power of ten) about an
-// eighth of it; none for a model without contact points
+// The ground z = 0 of a spatial model with contact points or a plane geom of the world (a URDF
+// robot's ground), as showmotion's tiles: a square about the bodies' and contact points'
+// footprint at the initial state, at least 2 m wide and twice the footprint, in tiles of a round
+// length (1, 2 or 5 times a power of ten) about an eighth of it; none for a model without either
 std::optional<Primitive> groundTiles(const Model& model, Data& data) {
-  if (model.contacts.empty() || model.arithmetic != Arithmetic::Spatial) return std::nullopt;
+  const bool plane = std::any_of(model.geoms.begin(), model.geoms.end(),
+                                 [](const GeomSpec& g) { return g.body < 0 && g.type == GeomSpec::Type::Plane; });
+  if ((model.contacts.empty() && !plane) || model.arithmetic != Arithmetic::Spatial) return std::nullopt;
   forwardKinematics(model, data, model.q0);
   Eigen::Vector2d lo = Eigen::Vector2d::Constant(std::numeric_limits<double>::infinity()), hi = -lo;
   for (int i = 0; i < model.nb; ++i) {

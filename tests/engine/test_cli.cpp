@@ -356,6 +356,15 @@ class TestCli : public QObject {
     QCOMPARE(run({"simulate", path, "--duration", "0.01", "-o", csv}, &out), 0);
     QVERIFY2(!out.contains("inside the ground"), qPrintable(out));
     QCOMPARE(run({"simulate", path, "--duration", "0.01", "--q0", "0,0,0.51,1,0,0,0,0,0", "-o", csv}, &out), 0);
+    QVERIFY2(out.contains("the initial state puts 2 contact(s) more than 0.001 m deep, up to 0.04") &&
+                 out.contains("m (ground in left#1): the soft contacts push them apart from the first step"),
+             qPrintable(out));
+    // the same with ground-contact points (converted so): the compliant ground yields there
+    const QString points = dir.filePath("points.json");
+    QCOMPARE(run({"convert", path, points, "--urdf-contact", "points"}, &out), 0);
+    QCOMPARE(run({"simulate", points, "--duration", "0.01", "-o", csv}, &out), 0);
+    QVERIFY2(!out.contains("inside the ground"), qPrintable(out));
+    QCOMPARE(run({"simulate", points, "--duration", "0.01", "--q0", "0,0,0.51,1,0,0,0,0,0", "-o", csv}, &out), 0);
     QVERIFY2(out.contains("the initial state puts 2 ground-contact point(s) up to 0.04") &&
                  out.contains("m inside the ground: the ground yields there and lifts them out at 0.2 m/s"),
              qPrintable(out));
@@ -501,6 +510,31 @@ class TestCli : public QObject {
     QCOMPARE(run({"convert", ARTICULATE_MODELS_DIR "/helical_screw.json", screw}, &out), 2);
     QVERIFY2(out.contains("its helical joint (H) has no URDF form"), qPrintable(out));
     QVERIFY(!QFileInfo::exists(screw));
+    // a URDF's collision geometry: geoms by default, ground-contact points with --urdf-contact
+    // points (of a floating robot); the option is for URDF files only
+    const QString legged = dir.filePath("legged.urdf");
+    std::string legs = "<robot name='legged'><link name='trunk'><inertial><mass value='2'/><inertia ixx='0.1' iyy='0.1' izz='0.1' ixy='0' ixz='0' iyz='0'/></inertial>"
+                       "<collision><geometry><box size='0.4 0.2 0.1'/></geometry></collision></link>";
+    for (const char* leg : {"a", "b"})
+      legs += std::string("<link name='") + leg + "'><inertial><mass value='0.2'/><inertia ixx='0.01' iyy='0.01' izz='0.01' ixy='0' ixz='0' iyz='0'/></inertial>"
+              "<collision><origin xyz='0 0 -0.3'/><geometry><sphere radius='0.02'/></geometry></collision></link>"
+              "<joint name='" + leg + "_hip' type='revolute'><parent link='trunk'/><child link='" + leg + "'/><origin xyz='" +
+              (leg[0] == 'a' ? "0.15" : "-0.15") + " 0 0'/><axis xyz='0 1 0'/><limit lower='-1' upper='1' effort='5' velocity='5'/></joint>";
+    art::writeFileAtomically(legged.toStdString(), legs + "</robot>");
+    const QString geoms = dir.filePath("geoms.json"), points = dir.filePath("points.json");
+    QCOMPARE(run({"convert", legged, geoms}, &out), 0);
+    QVERIFY2(out.contains("3 collision geometries collide with each other and with the ground plane z = 0"), qPrintable(out));
+    const nlohmann::json withGeoms = art::readJsonFile(geoms.toStdString());
+    QCOMPARE(withGeoms["geoms"].size(), std::size_t{4});
+    QVERIFY(!withGeoms.contains("contacts"));
+    QCOMPARE(run({"convert", legged, points, "--urdf-contact", "points"}, &out), 0);
+    const nlohmann::json withPoints = art::readJsonFile(points.toStdString());
+    QCOMPARE(withPoints["contacts"].size(), std::size_t{8 + 2});  // the trunk's corners, two feet
+    QVERIFY(!withPoints.contains("geoms"));
+    QCOMPARE(run({"convert", ARTICULATE_MODELS_DIR "/arm6.json", dir.filePath("x.json"), "--urdf-contact", "points"}, &out), 2);
+    QVERIFY2(out.contains("--urdf-contact: for URDF files only"), qPrintable(out));
+    QVERIFY(run({"convert", legged, dir.filePath("y.json"), "--urdf-contact", "hull"}, &out) != 0);
+    QVERIFY2(out.contains("--urdf-contact"), qPrintable(out));
     const QString broken = dir.filePath("broken.urdf");
     art::writeFileAtomically(broken.toStdString(), "<robot name='r'><link name='a'/><link name='b'/></robot>");
     QCOMPARE(run({"validate", broken}, &out), 1);

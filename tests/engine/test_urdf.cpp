@@ -12,6 +12,7 @@
 
 #include "articulate/model/appearance.h"
 #include "articulate/dynamics/configuration.h"
+#include "articulate/dynamics/collision.h"
 #include "articulate/dynamics/dynamics.h"
 #include "articulate/formulations/generators.h"
 #include "articulate/model/model.h"
@@ -697,7 +698,7 @@ class TestUrdf : public QObject {
     const std::string xml = "<robot name='r'><link name='a'><inertial><mass value='1'/><inertia ixx='0.1' iyy='0.1' izz='0.1' ixy='0' ixz='0' iyz='0'/></inertial>"
                             "<collision><origin xyz='0.5 0 0' rpy='0 0 1.5707963267948966'/><geometry><mesh filename='tet.obj' scale='0.1 0.2 0.3'/></geometry></collision></link></robot>";
     UrdfImport report;
-    const ModelSpec spec = specFromUrdf(xml, dir.filePath("r.urdf").toStdString(), &report, UrdfBase::Floating);
+    const ModelSpec spec = specFromUrdf(xml, dir.filePath("r.urdf").toStdString(), &report, UrdfBase::Floating, {}, UrdfContact::Points);
     QCOMPARE(spec.contacts.size(), std::size_t{4});
     // the corners scaled, then turned a quarter about z and moved 0.5 along x
     const std::vector<Vec3> expected = {Vec3(0.5, 0, 0), Vec3(0.5, 0.1, 0), Vec3(0.3, 0, 0), Vec3(0.5, 0, 0.3)};
@@ -706,6 +707,176 @@ class TestUrdf : public QObject {
       for (const ContactPointSpec& c : spec.contacts) found = found || ((c.point - e).norm() < 1e-12 && c.radius == 0 && c.body == 0);
       QVERIFY2(found, qPrintable(QString("no contact at %1 %2 %3").arg(e.x()).arg(e.y()).arg(e.z())));
     }
+  }
+
+  // <collision> elements become geoms of their links' bodies (UrdfContact::Geoms, the default):
+  // a sphere, a box and a cylinder as they are (half sizes), a mesh as its convex hull placed at
+  // the hull's centre along its principal axes, the fixed base's static; names are the
+  // element's own or LINK#K; a fixed joint's child link lands on its parent's body; the ground
+  // plane is added, and the model is the soft one, stepped by mujoco-euler at 2 ms
+  void collisionBecomesGeoms() {
+    QTemporaryDir dir;
+    {
+      std::ofstream obj(dir.filePath("tet.obj").toStdString());
+      obj << "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n";
+      std::ofstream flat(dir.filePath("flat.obj").toStdString());
+      flat << "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\nf 1 2 3\nf 2 4 3\n";
+    }
+    const char* inertial = "<inertial><mass value='1'/><inertia ixx='0.01' iyy='0.01' izz='0.01' ixy='0' ixz='0' iyz='0'/></inertial>";
+    const std::string xml = std::string("<robot name='r'><link name='base'><collision name='table'><origin xyz='1 0 0.4'/>"
+                            "<geometry><box size='0.6 0.4 0.8'/></geometry></collision></link>") +
+                            "<link name='arm'>" + inertial + "<collision><origin xyz='0 0 0.25'/><geometry><cylinder radius='0.05' length='0.5'/></geometry></collision>"
+                            "<collision><origin xyz='0 0 0.5' rpy='0 0 1.5707963267948966'/><geometry><mesh filename='tet.obj' scale='0.1 0.2 0.3'/></geometry></collision>"
+                            "<collision><geometry><mesh filename='flat.obj'/></geometry></collision></link>"
+                            "<link name='hand'>" + inertial + "<collision><geometry><sphere radius='0.04'/></geometry></collision></link>"
+                            "<joint name='shoulder' type='revolute'><parent link='base'/><child link='arm'/><origin xyz='0 0 1'/><axis xyz='0 1 0'/>"
+                            "<limit lower='-2' upper='2' effort='10' velocity='5'/></joint>"
+                            "<joint name='wrist' type='fixed'><parent link='arm'/><child link='hand'/><origin xyz='0 0 0.7'/></joint></robot>";
+    UrdfImport report;
+    const ModelSpec spec = specFromUrdf(xml, dir.filePath("r.urdf").toStdString(), &report);
+    std::string said;
+    for (const std::string& n : report.notes) said += n + "\n";
+    QVERIFY(!report.floating);
+    QVERIFY(spec.contacts.empty());
+    QCOMPARE(spec.physics.constraints, PhysicsSpec::Constraints::Soft);
+    QCOMPARE(spec.simulation.integrator, Integrator::MujocoEuler);
+    QCOMPARE(spec.simulation.dt, 0.002);
+    QCOMPARE(spec.geoms.size(), std::size_t{5});  // table, cylinder, tetrahedron, sphere, ground
+    const GeomSpec& table = spec.geoms[0];
+    QCOMPARE(table.name, std::string("table"));
+    QCOMPARE(table.body, -1);
+    QCOMPARE(table.type, GeomSpec::Type::Box);
+    QVERIFY((table.size - Vec3(0.3, 0.2, 0.4)).norm() < 1e-15 && (table.position - Vec3(1, 0, 0.4)).norm() < 1e-15);
+    const GeomSpec& cylinder = spec.geoms[1];
+    QCOMPARE(cylinder.name, std::string("arm#1"));
+    QCOMPARE(cylinder.body, 0);
+    QCOMPARE(cylinder.type, GeomSpec::Type::Cylinder);
+    QVERIFY((cylinder.size.head<2>() - Eigen::Vector2d(0.05, 0.25)).norm() < 1e-15);
+    // the hull in its body: the tetrahedron's corners scaled, turned a quarter about z, 0.5 up
+    const GeomSpec& tet = spec.geoms[2];
+    QCOMPARE(tet.name, std::string("arm#2"));
+    QCOMPARE(tet.type, GeomSpec::Type::Mesh);
+    QCOMPARE(tet.vertices.size(), std::size_t{4});
+    QCOMPARE(tet.faces.size(), std::size_t{4});
+    const Mat3 Rbody = spec.bodies[0].rotation.transpose();  // the body frame turns the joint axis onto a coordinate axis
+    for (const Vec3& corner : {Vec3(0, 0, 0.5), Vec3(0, 0.1, 0.5), Vec3(-0.2, 0, 0.5), Vec3(0, 0, 0.8)}) {
+      double nearest = 1e9;
+      for (const Vec3& v : tet.vertices) nearest = std::min(nearest, (Rbody * (tet.rotation * v + tet.position) - corner).norm());
+      QVERIFY2(nearest < 1e-6, qPrintable(QString::number(nearest)));  // the mesh's vertices are floats
+    }
+    // the hull's centre of volume is the geom's origin: the tetrahedron's centroid
+    Vec3 centre = Vec3::Zero();
+    for (const Vec3& v : tet.vertices) centre += v / 4;
+    QVERIFY(centre.norm() < 1e-6);
+    const GeomSpec& sphere = spec.geoms[3];
+    QCOMPARE(sphere.name, std::string("hand#1"));
+    QCOMPARE(sphere.body, 0);  // the fixed joint merged the hand into the arm's body
+    QVERIFY((Rbody * sphere.position - Vec3(0, 0, 0.7)).norm() < 1e-15);
+    QCOMPARE(spec.geoms[4].name, std::string("ground"));
+    QCOMPARE(spec.geoms[4].type, GeomSpec::Type::Plane);
+    QCOMPARE(spec.geoms[4].body, -1);
+    QVERIFY2(said.find("4 collision geometries collide with each other and with the ground plane z = 0 (geom 'ground'), in the soft "
+                       "constraint model: 1 sphere(s), 1 box(es), 1 cylinder(s) and 1 mesh(es)") != std::string::npos, said.c_str());
+    // a flat collision mesh has no hull: left out, with a note naming it
+    QVERIFY2(said.find("link 'arm': collision mesh 'flat.obj' is not used for contact: it has no convex hull") != std::string::npos, said.c_str());
+    // the arm's cylinder reaches into the table's box? No: 1 m up. Nothing overlaps, nothing is excluded
+    QVERIFY(spec.contactExcludes.empty());
+    // and asked for points, a fixed robot's collisions are not used
+    const ModelSpec points = specFromUrdf(xml, dir.filePath("r.urdf").toStdString(), nullptr, UrdfBase::Auto, {}, UrdfContact::Points);
+    QVERIFY(points.geoms.empty() && points.contacts.empty());
+    QCOMPARE(points.physics.constraints, PhysicsSpec::Constraints::Exact);
+  }
+
+  // links that overlap at the initial pose are excluded from each other, with a note, as robot
+  // tools exclude the meshes that touch at the joints; links that touch only later collide. A
+  // pendulum on a fixed base swings down onto the base's table and stops on it rather than
+  // passing through; its upper link, which starts inside the base's pillar, never collides
+  // with the base (the pillar, the table or the ground)
+  void linksCollideWithEachOtherAndTheWorld() {
+    const char* inertial = "<inertial><origin xyz='%1 0 0'/><mass value='1'/><inertia ixx='0.001' iyy='0.001' izz='0.001' ixy='0' ixz='0' iyz='0'/></inertial>";
+    const QString xml = QString("<robot name='p'><link name='stand'>"
+                                "<collision name='pillar'><origin xyz='0 0 0.5'/><geometry><box size='0.1 0.1 1'/></geometry></collision>"
+                                "<collision name='table'><origin xyz='0.45 0 0.35'/><geometry><box size='0.5 0.4 0.7'/></geometry></collision></link>"
+                                "<link name='upper'>%1<collision><origin xyz='0.05 0 0'/><geometry><box size='0.2 0.04 0.04'/></geometry></collision></link>"
+                                "<link name='lower'>%2<collision><origin xyz='0.3 0 0'/><geometry><sphere radius='0.05'/></geometry></collision></link>"
+                                "<joint name='j1' type='fixed'><parent link='stand'/><child link='upper'/><origin xyz='0 0 1'/></joint>"
+                                "<joint name='j2' type='revolute'><parent link='upper'/><child link='lower'/><origin xyz='0.15 0 0'/><axis xyz='0 1 0'/>"
+                                "<limit lower='-3' upper='3' effort='1' velocity='10'/></joint></robot>")
+                            .arg(QString(inertial).arg(0.05), QString(inertial).arg(0.3));
+    // the fixed joint merges 'upper' into the base: make it a body with a stiff joint instead
+    QString moving = xml;
+    moving.replace("<joint name='j1' type='fixed'><parent link='stand'/><child link='upper'/><origin xyz='0 0 1'/></joint>",
+                   "<joint name='j1' type='revolute'><parent link='stand'/><child link='upper'/><origin xyz='0 0 1'/><axis xyz='0 0 1'/>"
+                   "<limit lower='0' upper='0' effort='1' velocity='1'/></joint>");
+    UrdfImport report;
+    const ModelSpec spec = specFromUrdf(moving.toStdString(), "p.urdf", &report);
+    std::string said;
+    for (const std::string& n : report.notes) said += n + "\n";
+    QCOMPARE(spec.bodies.size(), std::size_t{2});
+    // 'upper' (body 0) starts inside the pillar: that pair is excluded; 'lower' overlaps nothing
+    QCOMPARE(spec.contactExcludes.size(), std::size_t{1});
+    QCOMPARE(spec.contactExcludes[0].body1, -1);
+    QCOMPARE(spec.contactExcludes[0].body2, 0);
+    QVERIFY2(said.find("1 pair(s) of links do not collide with each other: stand (the fixed base) and upper "
+                       "(overlap at the initial pose)") != std::string::npos, said.c_str());
+    const Model m = compile(spec);
+    Simulation sim(m, simulationOptions(spec));
+    QVERIFY2(sim.advanceTo(2.0), sim.divergence() ? sim.divergence()->message.c_str() : "");
+    Data d(m);
+    // the sphere's centre: on the table top (z = 0.7) with its radius, a little into it
+    const Vec3 ball = bodyPointMotion(m, d, 1, spec.bodies[1].rotation * Vec3(0.3, 0, 0), sim.q(), sim.qd()).position;
+    qInfo("the ball rests at x = %.4f, z = %.4f m, joint speed %.2e rad/s", ball.x(), ball.z(), sim.qd()(1));
+    QVERIFY2(ball.z() > 0.7 + 0.05 - 0.002 && ball.z() < 0.7 + 0.05 + 1e-3, qPrintable(QString::number(ball.z())));
+    QVERIFY(std::abs(sim.qd()(1)) < 1e-3);
+    // asked for points, nothing stops it: it swings through the table
+    const ModelSpec points = specFromUrdf(moving.toStdString(), "p.urdf", nullptr, UrdfBase::Auto, {}, UrdfContact::Points);
+    const Model mp = compile(points);
+    Simulation through(mp, simulationOptions(points));
+    double lowest = 1e9;
+    while (through.time() < 1.0 && through.step())
+      lowest = std::min(lowest, bodyPointMotion(mp, d, 1, points.bodies[1].rotation * Vec3(0.3, 0, 0), through.q(), through.qd()).position.z());
+    QVERIFY2(lowest < 0.701, qPrintable(QString::number(lowest)));  // its centre down to 0.7, half the ball in the table
+  }
+
+  // a legged robot on its geoms: the quadruped dropped from 0.13 m lands and stands on its four
+  // sphere feet on the ground plane; after 3 s it is at rest and only its feet touch the ground,
+  // each a little into it
+  void quadrupedStandsOnItsGeoms() {
+    UrdfImport report;
+    const ModelSpec spec = specFromUrdf(dogUrdf().toStdString(), "dog.urdf", &report);
+    QVERIFY(report.floating);
+    QCOMPARE(spec.geoms.size(), std::size_t{6});  // the torso's box, four feet, the ground
+    const Model m = compile(spec);
+    Data data(m);
+    // placed on the ground: the lowest foot's lowest point at z = 0
+    forwardKinematics(m, data, m.q0);
+    double lowest = 1e9;
+    for (int g = 1; g <= 4; ++g) {
+      Mat3 R;
+      Vec3 p;
+      geomPose(m, data, g, R, p);
+      lowest = std::min(lowest, p.z() - m.geoms[static_cast<std::size_t>(g)].size(0));
+    }
+    QVERIFY2(std::abs(lowest) < 1e-12, qPrintable(QString::number(lowest)));
+    Simulation sim(m, simulationOptions(spec));
+    Eigen::VectorXd q = m.q0, qd = Eigen::VectorXd::Zero(m.nv());
+    q(2) += 0.13;
+    sim.setState(0, q, qd);
+    QVERIFY2(sim.advanceTo(3.0), sim.divergence() ? sim.divergence()->message.c_str() : "");
+    const EnergyMomentum e = sim.energy();
+    forwardKinematics(m, data, sim.q());
+    std::vector<Contact> contacts;
+    collide(m, data, contacts);
+    qInfo("torso at z = %.4f m (placed at %.4f), kinetic energy %.2e J, %d contacts", sim.q()(2), m.q0(2), e.kinetic,
+          static_cast<int>(contacts.size()));
+    QVERIFY(e.kinetic < 1e-4);
+    QCOMPARE(contacts.size(), std::size_t{4});
+    for (const Contact& c : contacts) {
+      QCOMPARE(m.geoms[static_cast<std::size_t>(c.geom1)].name, std::string("ground"));
+      QVERIFY2(m.geoms[static_cast<std::size_t>(c.geom2)].type == GeomSpec::Type::Sphere, geomName(m, c.geom2).c_str());
+      QVERIFY2(c.dist < 0 && c.dist > -0.005, qPrintable(QString::number(c.dist)));
+    }
+    QVERIFY(sim.q()(2) > m.q0(2) - 0.02 && sim.q()(2) < m.q0(2));
   }
 
   // a quadruped (written here): torso with a collision box, legs with hip and knee stops and
@@ -786,7 +957,13 @@ class TestUrdf : public QObject {
     for (const std::string& n : report.notes) said += n + "\n";
     QVERIFY2(report.floating == floating, said.c_str());
     QCOMPARE(spec.bodies[0].joint.type == JointType::Free, floating);
-    QCOMPARE(spec.contacts.empty(), !floating);
+    // collision geometry becomes geoms, fixed or floating; ground-contact points when asked,
+    // on a floating robot only
+    QVERIFY(spec.contacts.empty());
+    QCOMPARE(spec.geoms.empty(), !xml.contains("<collision>"));
+    const ModelSpec points = specFromUrdf(xml.toStdString(), "robot.urdf", nullptr, UrdfBase::Auto, {}, UrdfContact::Points);
+    QCOMPARE(points.contacts.empty(), !floating);
+    QVERIFY(points.geoms.empty());
     QVERIFY2(QString::fromStdString(said).contains(why), said.c_str());
     if (why.isEmpty()) return;  // the root link 'world'
     QVERIFY2(QString::fromStdString(said).contains(floating ? "floats on a free joint (automatic: " : "is the fixed base (automatic: "), said.c_str());
@@ -802,7 +979,7 @@ class TestUrdf : public QObject {
   // far it was raised, and stands for 3 s without sinking or gaining energy
   void floatingRobotStandsOnTheGround() {
     UrdfImport report;
-    const ModelSpec spec = specFromUrdf(dogUrdf().toStdString(), "dog.urdf", &report);
+    const ModelSpec spec = specFromUrdf(dogUrdf().toStdString(), "dog.urdf", &report, UrdfBase::Auto, {}, UrdfContact::Points);
     QVERIFY(report.floating);
     std::string said;
     for (const std::string& n : report.notes) said += n + "\n";
@@ -869,7 +1046,7 @@ class TestUrdf : public QObject {
   void floatingQuadrupedLandsAndStands() {
     const QString xml = dogUrdf();
     UrdfImport report;
-    const ModelSpec spec = specFromUrdf(xml.toStdString(), "dog.urdf", &report);
+    const ModelSpec spec = specFromUrdf(xml.toStdString(), "dog.urdf", &report, UrdfBase::Auto, {}, UrdfContact::Points);
     QVERIFY(report.floating);
     const std::vector<std::string>& notes = report.notes;
     QCOMPARE(spec.contacts.size(), std::size_t{8 + 4});  // the box's corners and the four feet

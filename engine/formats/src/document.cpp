@@ -113,11 +113,12 @@ std::optional<LoadedModel> loadIfRobot(const std::string& path) {
 
 }  // namespace
 
-LoadedModel loadUrdfModel(const std::string& path, UrdfBase base, const std::vector<std::string>& packagePaths) {
+LoadedModel loadUrdfModel(const std::string& path, UrdfBase base, const std::vector<std::string>& packagePaths,
+                          UrdfContact contact) {
   LoadedModel lm;
   lm.format = "urdf";
   UrdfImport report;
-  lm.spec = loadUrdf(path, &report, base, packagePaths);
+  lm.spec = loadUrdf(path, &report, base, packagePaths, contact);
   lm.notes = std::move(report.notes);
   lm.jointNames = std::move(report.jointNames);
   return lm;

@@ -776,31 +776,12 @@ struct UnitMass {
 // the origin (the mesh's own frame, scaled); throws for a mesh that encloses no volume
 UnitMass meshMoments(const State& s, const XMLElement* e, const Geom& g) {
   const MeshAsset& asset = s.meshes.at(g.mesh);
-  const MeshData& mesh = *asset.mesh();
-  double V = 0;
-  Vec3 first = Vec3::Zero();
-  Mat3 second = Mat3::Zero();  // integral of x x^T
-  for (const auto& t : mesh.triangles) {
-    const Vec3 a = asset.scale.cwiseProduct(mesh.vertices[t[0]].cast<double>());
-    const Vec3 b = asset.scale.cwiseProduct(mesh.vertices[t[1]].cast<double>());
-    const Vec3 c = asset.scale.cwiseProduct(mesh.vertices[t[2]].cast<double>());
-    const double v = a.dot(b.cross(c)) / 6;
-    V += v;
-    first += v * (a + b + c) / 4;
-    const Vec3 sum = a + b + c;
-    second += v / 20 * (a * a.transpose() + b * b.transpose() + c * c.transpose() + sum * sum.transpose());
-  }
-  if (!(std::abs(V) > 1e-18)) throw s.fail(e, "mesh '" + g.mesh + "' encloses no volume: its inertia cannot come from it");
-  if (V < 0) {  // wound inside out
-    V = -V;
-    first = -first;
-    second = -second;
-  }
+  const robot::MeshMoments m = robot::meshMoments(*asset.mesh(), asset.scale);
+  if (m.volume == 0) throw s.fail(e, "mesh '" + g.mesh + "' encloses no volume: its inertia cannot come from it");
   UnitMass u;
-  u.volume = V;
-  u.c = first / V;
-  const Mat3 C = second / V - u.c * u.c.transpose();  // about the centre, per unit mass
-  u.I = C.trace() * Mat3::Identity() - C;
+  u.volume = m.volume;
+  u.c = m.centre;
+  u.I = m.inertia;
   return u;
 }
 

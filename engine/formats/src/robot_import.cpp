@@ -10,13 +10,17 @@
 #include <limits>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 
+#include <Eigen/Eigenvalues>
 #include <Eigen/Geometry>
 
+#include "articulate/dynamics/collision.h"
 #include "articulate/dynamics/contact.h"
 #include "articulate/dynamics/dynamics.h"
 #include "articulate/formats/json.h"
 #include "articulate/model/model.h"
+#include "convex_hull.h"
 
 namespace art::robot {
 
@@ -120,6 +124,70 @@ std::vector<Vec3> meshSupportPoints(const MeshData& mesh, const Vec3& scale) {
   std::vector<Vec3> out;
   for (int v : chosen) out.push_back(scale.cwiseProduct(mesh.vertices[static_cast<std::size_t>(v)].cast<double>()));
   return out;
+}
+
+MeshMoments meshMoments(const MeshData& mesh, const Vec3& scale) {
+  double V = 0;
+  Vec3 first = Vec3::Zero();
+  Mat3 second = Mat3::Zero();  // integral of x x^T
+  for (const auto& t : mesh.triangles) {
+    const Vec3 a = scale.cwiseProduct(mesh.vertices[t[0]].cast<double>());
+    const Vec3 b = scale.cwiseProduct(mesh.vertices[t[1]].cast<double>());
+    const Vec3 c = scale.cwiseProduct(mesh.vertices[t[2]].cast<double>());
+    const double v = a.dot(b.cross(c)) / 6;
+    V += v;
+    first += v * (a + b + c) / 4;
+    const Vec3 sum = a + b + c;
+    second += v / 20 * (a * a.transpose() + b * b.transpose() + c * c.transpose() + sum * sum.transpose());
+  }
+  MeshMoments u;
+  if (!(std::abs(V) > 1e-18)) return u;
+  if (V < 0) {  // wound inside out
+    V = -V;
+    first = -first;
+    second = -second;
+  }
+  u.volume = V;
+  u.centre = first / V;
+  const Mat3 C = second / V - u.centre * u.centre.transpose();  // about the centre, per unit mass
+  u.inertia = C.trace() * Mat3::Identity() - C;
+  return u;
+}
+
+void setHullGeom(const MeshData& mesh, const Vec3& scale, GeomSpec& k) {
+  std::vector<Vec3> points;
+  points.reserve(mesh.vertices.size());
+  for (const Eigen::Vector3f& v : mesh.vertices) points.push_back(scale.cwiseProduct(v.cast<double>()));
+  const MeshData hull = convexHull(points);  // throws for a flat or degenerate set
+  const MeshMoments u = meshMoments(hull, Vec3::Ones());
+  if (u.volume == 0) throw std::invalid_argument("its vertices span no volume");
+  Mat3 E = Eigen::SelfAdjointEigenSolver<Mat3>(u.inertia).eigenvectors();
+  if (E.determinant() < 0) E.col(2) = -E.col(2);
+  k.type = GeomSpec::Type::Mesh;
+  k.vertices.clear();
+  k.faces.clear();
+  for (const Eigen::Vector3f& v : hull.vertices) k.vertices.push_back(E.transpose() * (v.cast<double>() - u.centre));
+  for (const auto& t : hull.triangles) k.faces.push_back({static_cast<int>(t[0]), static_cast<int>(t[1]), static_cast<int>(t[2])});
+  k.position = k.rotation * u.centre + k.position;
+  k.rotation = k.rotation * E;
+}
+
+std::vector<std::pair<int, int>> overlappingBodies(const ModelSpec& spec, double depth) {
+  std::vector<std::pair<int, int>> pairs;
+  if (spec.geoms.empty()) return pairs;
+  const Model model = compile(spec);
+  Data data(model);
+  forwardKinematics(model, data, model.q0);
+  std::vector<Contact> contacts;
+  collide(model, data, contacts);
+  for (const Contact& c : contacts) {
+    if (!(c.dist < -depth)) continue;
+    const int a = model.geoms[static_cast<std::size_t>(c.geom1)].body, b = model.geoms[static_cast<std::size_t>(c.geom2)].body;
+    const std::pair<int, int> p(std::min(a, b), std::max(a, b));
+    if (std::find(pairs.begin(), pairs.end(), p) == pairs.end()) pairs.push_back(p);
+  }
+  std::sort(pairs.begin(), pairs.end());
+  return pairs;
 }
 
 // Whether text is well-formed UTF-8 (no overlong forms, surrogates or code points past
@@ -246,14 +314,61 @@ std::string renameBase(ModelSpec& spec) {
   return renamed;
 }
 
+namespace {
+
+// the lowest point (m, along z) of a geom at the kinematics in `data`
+double geomLowest(const Model& model, const Data& data, int g) {
+  const GeomSpec& k = model.geoms[static_cast<std::size_t>(g)];
+  Mat3 R;
+  Vec3 p;
+  geomPose(model, data, g, R, p);
+  const auto z = R.row(2);  // the world's z in geom coordinates
+  const Vec3& s = k.size;
+  switch (k.type) {
+    case GeomSpec::Type::Plane: break;
+    case GeomSpec::Type::Sphere: return p.z() - s(0);
+    case GeomSpec::Type::Capsule: return p.z() - std::abs(z(2)) * s(1) - s(0);
+    case GeomSpec::Type::Cylinder: return p.z() - std::abs(z(2)) * s(1) - s(0) * std::sqrt(std::max(0.0, 1 - z(2) * z(2)));
+    case GeomSpec::Type::Ellipsoid: return p.z() - z.transpose().cwiseProduct(s).norm();
+    case GeomSpec::Type::Box: return p.z() - z.cwiseAbs().dot(s.transpose());
+    case GeomSpec::Type::Mesh: {
+      double low = std::numeric_limits<double>::infinity();
+      for (const Vec3& v : k.vertices) low = std::min(low, z.dot(v.transpose()) + p.z());
+      return low;
+    }
+  }
+  return std::numeric_limits<double>::infinity();
+}
+
+// each ground-contact point's and moving geom's body and lowest height (m) at the initial state
+std::vector<std::pair<int, double>> lowestParts(const Model& model) {
+  Data data(model);
+  std::vector<std::pair<int, double>> parts;
+  const std::vector<double> heights = groundHeights(model, data, model.q0);
+  for (std::size_t k = 0; k < heights.size(); ++k) parts.emplace_back(model.contacts[k].body, heights[k]);
+  forwardKinematics(model, data, model.q0);
+  for (std::size_t g = 0; g < model.geoms.size(); ++g)
+    if (model.geoms[g].body >= 0 && model.geoms[g].type != GeomSpec::Type::Plane)
+      parts.emplace_back(model.geoms[g].body, geomLowest(model, data, static_cast<int>(g)));
+  return parts;
+}
+
+}  // namespace
+
+double lowestPoint(const ModelSpec& spec) {
+  double lowest = std::numeric_limits<double>::infinity();
+  if (spec.contacts.empty() && spec.geoms.empty()) return lowest;
+  for (const auto& [body, height] : lowestParts(compile(spec))) lowest = std::min(lowest, height);
+  return lowest;
+}
+
 double placeOnGround(ModelSpec& spec) {
-  if (spec.contacts.empty() || spec.bodies.empty() || spec.bodies[0].parent != -1 ||
+  if ((spec.contacts.empty() && spec.geoms.empty()) || spec.bodies.empty() || spec.bodies[0].parent != -1 ||
       spec.bodies[0].joint.type != JointType::Free)
     return 0.0;
-  const Model model = compile(spec);
-  Data data(model);
-  const std::vector<double> heights = groundHeights(model, data, model.q0);
-  const double move = -*std::min_element(heights.begin(), heights.end());
+  const double lowest = lowestPoint(spec);
+  if (!std::isfinite(lowest)) return 0.0;
+  const double move = -lowest;
   // the free joint's position is in its joint frame, whose axes are the base's turned by
   // `rotation` (parent -> joint frame)
   BodySpec& root = spec.bodies[0];
@@ -262,16 +377,15 @@ double placeOnGround(ModelSpec& spec) {
 }
 
 int branchesBelowRoot(const ModelSpec& spec) {
-  if (spec.contacts.empty() || spec.bodies.empty()) return 0;
+  if ((spec.contacts.empty() && spec.geoms.empty()) || spec.bodies.empty()) return 0;
   const Model model = compile(spec);
+  const std::vector<std::pair<int, double>> parts = lowestParts(model);
   Data data(model);
-  const std::vector<double> heights = groundHeights(model, data, model.q0);
   forwardKinematics(model, data, model.q0);
   const double root = bodyPose(model, data, 0).position.z();
   std::set<int> branches;
-  for (std::size_t k = 0; k < spec.contacts.size(); ++k) {
-    int b = spec.contacts[k].body;
-    if (b <= 0 || !(heights[k] < root - 1e-9)) continue;
+  for (auto [b, height] : parts) {
+    if (b <= 0 || !(height < root - 1e-9)) continue;
     while (spec.bodies[static_cast<std::size_t>(b)].parent > 0) b = spec.bodies[static_cast<std::size_t>(b)].parent;
     if (spec.bodies[static_cast<std::size_t>(b)].parent == 0) branches.insert(b);
   }

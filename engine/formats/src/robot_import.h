@@ -4,6 +4,7 @@
 // coordinate axis, the contact points of a mesh, and a scan of XML nesting. Private to formats.
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -53,6 +54,29 @@ Mat3 axisTurn(const Vec3& a, int& k);
 /// the diagonals, without repeats: vertices of its convex hull, its ground-contact points.
 std::vector<Vec3> meshSupportPoints(const MeshData& mesh, const Vec3& scale);
 
+/// A closed triangle mesh's volume (m^3), centre of volume (m) and rotational inertia about that
+/// centre per unit mass (m^2), by signed tetrahedra from the origin, its vertices scaled by
+/// `scale` (an inside-out winding counts as outward). volume 0, and the rest zero, when it
+/// encloses none (|V| <= 1e-18 m^3).
+struct MeshMoments {
+  double volume = 0;
+  Vec3 centre = Vec3::Zero();
+  Mat3 inertia = Mat3::Zero();
+};
+MeshMoments meshMoments(const MeshData& mesh, const Vec3& scale);
+
+/// Makes k a mesh geom that collides as the convex hull (qhull) of `mesh`'s vertices scaled by
+/// `scale`: the hull's vertices and faces, placed at the hull's centre of volume along its
+/// principal axes (so that MPR starts inside it), that placement composed onto k.position and
+/// k.rotation (the mesh's frame in k's body). Throws std::invalid_argument saying why when the
+/// vertices span no volume (fewer than 4, or all on one plane).
+void setHullGeom(const MeshData& mesh, const Vec3& scale, GeomSpec& k);
+
+/// The pairs of bodies (body1 < body2, -1 the base) whose geoms overlap by more than `depth`
+/// (m) at the spec's initial state, among the pairs that collide (collision.h: the filters and
+/// excludes applied), in order. Compiles the spec; throws ModelError as compile() does.
+std::vector<std::pair<int, int>> overlappingBodies(const ModelSpec& spec, double depth);
+
 /// Whether text is well-formed UTF-8 with no control characters but tab, newline and CR.
 bool validUtf8(const std::string& text);
 /// A name for a message: bytes outside printable ASCII as \xHH.
@@ -70,13 +94,19 @@ void setInertias(ModelSpec& spec, const std::vector<std::vector<Mass>>& masses);
 /// or a joint origin 1e154 m out).
 void checkCompiles(const ModelSpec& spec, const std::string& source, const char* what);
 
+/// The lowest height (m, along z) of the spec's ground-contact points and of its moving geoms
+/// (planes aside) at the initial state; infinity when it has neither. Compiles the spec.
+double lowestPoint(const ModelSpec& spec);
+
 /// Raises or lowers a floating robot (body 0 on a free joint of the base) along the world's z so
-/// that its lowest ground-contact point touches the ground z = 0 at the initial state, its
-/// posture unchanged. Returns the move (m, > 0 up); 0 when it has no contacts or does not float.
+/// that its lowest ground-contact point, or the lowest point of its moving geoms (planes aside),
+/// touches the ground z = 0 at the initial state, its posture unchanged. Returns the move (m,
+/// > 0 up); 0 when it has neither or does not float.
 double placeOnGround(ModelSpec& spec);
 
 /// How many of the root's branches (the subtrees of body 0's child bodies) carry a ground-contact
-/// point that reaches below body 0's origin at the initial state: the legs of a legged robot.
+/// point, or a geom (planes aside) whose lowest point, reaches below body 0's origin at the
+/// initial state: the legs of a legged robot.
 int branchesBelowRoot(const ModelSpec& spec);
 
 /// Moves each one-variable joint's initial position (q0, and each keyframe's q) that lies

@@ -17,6 +17,7 @@
 #include <mutex>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 
 #include <console_bridge/console.h>
 #include <tinyxml.h>
@@ -440,6 +441,12 @@ std::vector<std::string> exportNotes(const ModelSpec& spec, int dropped) {
   if (springs) notes.push_back("the springs of " + std::to_string(springs) + " joint(s) are not stored: URDF has none");
   if (!spec.contacts.empty())
     notes.push_back(std::to_string(spec.contacts.size()) + " ground-contact point(s) are not stored");
+  if (!spec.equalities.empty())
+    notes.push_back(std::to_string(spec.equalities.size()) + " equality constraint(s) of the soft model are not stored "
+                    "(a URDF <mimic> is written from a coupling constraint)");
+  if (!spec.geoms.empty())
+    notes.push_back(std::to_string(spec.geoms.size()) + " collision geom(s) and the soft constraint model are not stored "
+                    "(reading the file back makes geoms of its <collision> elements, which this export does not write)");
   if (!spec.forces.empty())
     notes.push_back(std::to_string(spec.forces.size()) + " external force(s) are not stored");
   if (!spec.sites.empty()) notes.push_back(std::to_string(spec.sites.size()) + " site(s) are not stored (URDF has no sites)");
@@ -739,6 +746,10 @@ struct ImportState {
   std::map<std::string, int> bodyOfJoint;   // URDF joint name -> body
   int collisions = 0, merged = 0;  // counted for the notes
   int contactShapes[4] = {0, 0, 0, 0};  // collision spheres, boxes, cylinders, meshes in contact
+  bool geoms = false;                   // UrdfContact::Geoms: collisions become geoms
+  std::set<std::string> geomNames;      // taken by the geoms so far
+  std::vector<std::string> excluded;    // "a and b (why)" per excluded pair of links, for the note
+  bool ground = false;                  // the ground plane was added (finishGeoms)
   double rootMass = 0;                      // kg on the root link and the links fixed to it
 
   FormatError fail(const std::string& reason) const { return FormatError(source, reason); }
@@ -1007,11 +1018,80 @@ void addLinkVisuals(ImportState& s, const urdf::Link& link, const Frame& frame) 
   }
 }
 
+// a geom's name: the <collision>'s own, else LINK#K (its K-th collision, from 1), made unique
+std::string geomName(ImportState& s, const std::string& own, const std::string& link, int k) {
+  std::string name = !own.empty() && !s.geomNames.count(own) ? own : link + "#" + std::to_string(k);
+  for (int n = 2; s.geomNames.count(name); ++n) name = link + "#" + std::to_string(k) + "." + std::to_string(n);
+  s.geomNames.insert(name);
+  return name;
+}
+
+// the link's collision geometry as geoms of its body (UrdfContact::Geoms; the fixed base's are
+// static): a sphere, box or cylinder as it is, a mesh as its convex hull; a mesh that is not
+// found, or whose hull is flat, is left out with a note
+void addLinkGeoms(ImportState& s, const urdf::Link& link, const Frame& frame) {
+  const std::string where = "link '" + link.name + "'";
+  int k = 0;
+  for (const urdf::CollisionSharedPtr& c : link.collision_array) {
+    if (!c || !c->geometry) continue;
+    ++k;
+    GeomSpec g;
+    g.body = frame.owner;
+    g.rotation = frame.R * toMat(c->origin.rotation);
+    g.position = frame.R * toVec(c->origin.position) + frame.t;
+    if (!g.position.allFinite() || !g.rotation.allFinite())
+      throw s.fail(where + ": collision geometry must be finite, got an origin at " + vecText(g.position));
+    const urdf::Geometry& geometry = *c->geometry;
+    switch (geometry.type) {
+      case urdf::Geometry::SPHERE:
+        g.type = GeomSpec::Type::Sphere;
+        g.size(0) = static_cast<const urdf::Sphere&>(geometry).radius;
+        ++s.contactShapes[0];
+        break;
+      case urdf::Geometry::BOX:
+        g.type = GeomSpec::Type::Box;
+        g.size = 0.5 * toVec(static_cast<const urdf::Box&>(geometry).dim);
+        ++s.contactShapes[1];
+        break;
+      case urdf::Geometry::CYLINDER: {
+        const auto& cyl = static_cast<const urdf::Cylinder&>(geometry);
+        g.type = GeomSpec::Type::Cylinder;
+        g.size = Vec3(cyl.radius, 0.5 * cyl.length, 0);
+        ++s.contactShapes[2];
+        break;
+      }
+      case urdf::Geometry::MESH: {
+        const auto& m = static_cast<const urdf::Mesh&>(geometry);
+        const std::optional<std::string> file = meshFile(s, where, m.filename, "is not used for contact");
+        if (!file) continue;
+        const Vec3 scale = toVec(m.scale);
+        if (!scale.allFinite() || !(scale.array() != 0).all())
+          throw s.fail(where + ": mesh scale must be finite and nonzero, got " + vecText(scale));
+        try {
+          robot::setHullGeom(*loadMesh(*file), scale, g);
+        } catch (const std::invalid_argument& why) {
+          s.meshNotes.push_back(where + ": collision mesh '" + m.filename + "' is not used for contact: it has no convex hull: " +
+                                why.what());
+          continue;
+        }
+        ++s.contactShapes[3];
+        break;
+      }
+    }
+    g.name = geomName(s, c->name, link.name, k);
+    s.spec.geoms.push_back(std::move(g));
+  }
+}
+
 // the link's collision geometry as ground-contact points of its body, on a floating robot (a
 // fixed base's links are counted for a note): a sphere is a contact sphere, a box its 8
 // corners, a cylinder 8 points on each rim, a mesh its extreme vertices in 14 directions (the
 // axes and the diagonals: vertices of its convex hull)
 void addLinkCollisions(ImportState& s, const urdf::Link& link, const Frame& frame) {
+  if (s.geoms) {
+    addLinkGeoms(s, link, frame);
+    return;
+  }
   const std::string where = "link '" + link.name + "'";
   for (const urdf::CollisionSharedPtr& c : link.collision_array) {
     if (!c || !c->geometry) continue;
@@ -1080,6 +1160,17 @@ void addMimics(ImportState& s) {
       if (master == s.bodyOfJoint.end())
         throw s.fail("joint '" + s.jointOf[i]->name + "': mimics '" + mimic->joint_name +
                      "', which is not a revolute, continuous or prismatic joint of this model");
+      if (s.spec.physics.constraints == PhysicsSpec::Constraints::Soft) {
+        // the soft model's joint equality: q_i = offset + multiplier q_master (its rows are soft)
+        EqualitySpec e;
+        e.type = EqualitySpec::Type::Joint;
+        e.name = s.jointOf[i]->name;
+        e.obj1 = static_cast<int>(i);
+        e.obj2 = master->second;
+        e.poly = {mimic->offset, mimic->multiplier, 0, 0, 0};
+        s.spec.equalities.push_back(e);
+        continue;
+      }
       ConstraintSpec c;
       c.type = ConstraintSpec::Type::Coupling;
       c.joint = static_cast<int>(i);
@@ -1105,6 +1196,24 @@ void importNotes(const ImportState& s, std::vector<std::string>& notes) {
   if (s.collisions)
     notes.push_back(std::to_string(s.collisions) + " collision geometr" + (s.collisions > 1 ? "ies are" : "y is") +
                     " not used: " + (s.floating ? "the fixed base's" : "the robot's base is fixed (ground contact acts on floating robots: --base floating)"));
+  if (!s.spec.geoms.empty()) {
+    const int* n = s.contactShapes;
+    const std::size_t n0 = s.spec.geoms.size() - (s.ground ? 1 : 0);
+    notes.push_back(std::to_string(n0) + " collision geometr" + (n0 > 1 ? "ies collide" : "y collides") +
+                    (s.ground ? " with each other and with the ground plane z = 0 (geom 'ground')"
+                              : " with each other (no ground: a link of the fixed robot starts below z = 0, so it hangs from its mount)") +
+                    ", in the soft constraint model: " +
+                    std::to_string(n[0]) + " sphere(s), " + std::to_string(n[1]) + " box(es), " + std::to_string(n[2]) +
+                    " cylinder(s) and " + std::to_string(n[3]) +
+                    " mesh(es) as their convex hulls; joint limits, friction and mimics are soft constraint rows, "
+                    "the integrator mujoco-euler at 2 ms (ground-contact points instead: convert --urdf-contact points)");
+    if (!s.excluded.empty()) {
+      std::string list;
+      for (std::size_t k = 0; k < s.excluded.size() && k < 8; ++k) list += (k ? "; " : "") + s.excluded[k];
+      if (s.excluded.size() > 8) list += "; and " + std::to_string(s.excluded.size() - 8) + " more";
+      notes.push_back(std::to_string(s.excluded.size()) + " pair(s) of links do not collide with each other: " + list);
+    }
+  }
   if (!s.spec.contacts.empty()) {
     const int* n = s.contactShapes;
     notes.push_back("collision geometry became " + std::to_string(s.spec.contacts.size()) + " ground-contact point(s): " +
@@ -1117,6 +1226,13 @@ void importNotes(const ImportState& s, std::vector<std::string>& notes) {
 
 }  // namespace
 
+bool parseUrdfContact(const std::string& text, UrdfContact& out) {
+  if (text == "geoms") out = UrdfContact::Geoms;
+  else if (text == "points") out = UrdfContact::Points;
+  else return false;
+  return true;
+}
+
 bool parseUrdfBase(const std::string& text, UrdfBase& out) {
   if (text == "auto") out = UrdfBase::Auto;
   else if (text == "fixed") out = UrdfBase::Fixed;
@@ -1128,9 +1244,11 @@ bool parseUrdfBase(const std::string& text, UrdfBase& out) {
 // the robot read with the root link floating (body 0 on a free joint at the world origin) or
 // as the fixed base
 ImportState importLinks(const urdf::ModelInterface& m, const std::vector<urdf::LinkSharedPtr>& ordered,
-                        const std::string& source, const std::vector<std::string>& packagePaths, bool floating) {
+                        const std::string& source, const std::vector<std::string>& packagePaths, bool floating,
+                        UrdfContact contact) {
   ImportState s;
   s.source = source;
+  s.geoms = contact == UrdfContact::Geoms;
   s.folder = std::filesystem::absolute(source).parent_path().string();
   s.packagePaths = packagePaths;
   s.rootName = m.getRoot()->name;
@@ -1147,11 +1265,42 @@ ImportState importLinks(const urdf::ModelInterface& m, const std::vector<urdf::L
   }
   walkLinks(s, ordered);
   robot::setInertias(s.spec, s.masses);
+  if (!s.spec.geoms.empty()) {  // body-body contact is the soft model's (spec.h: ModelSpec::geoms)
+    s.spec.physics.constraints = PhysicsSpec::Constraints::Soft;
+    s.spec.simulation.integrator = Integrator::MujocoEuler;
+    s.spec.simulation.dt = 0.002;
+  }
   return s;
 }
 
+// the ground plane, and the pairs of links that do not collide (docs/model-format.md#urdf-collision):
+// adjacent links (a link and its parent link, MuJoCo's parent filter; not a link and the fixed
+// base, which also holds the ground and often a table) and links that overlap at the initial
+// pose by more than 1 micrometre (as robot tools exclude the meshes that touch at the joints)
+// the ground plane z = 0, the geom "ground" (a unique name)
+void addGround(ImportState& s) {
+  GeomSpec ground;
+  ground.type = GeomSpec::Type::Plane;
+  ground.body = -1;
+  ground.name = "ground";
+  for (int n = 2; s.geomNames.count(ground.name); ++n) ground.name = "ground#" + std::to_string(n);
+  s.spec.geoms.push_back(ground);
+}
+
+void finishGeoms(ImportState& s) {
+  const auto name = [&](int body) { return s.spec.bodies[static_cast<std::size_t>(body)].name; };
+  // a fixed robot with a link that starts below z = 0 hangs from its mount: no ground under it
+  s.ground = s.floating || !(robot::lowestPoint(s.spec) < -1e-6);
+  if (s.ground) addGround(s);
+  for (const auto& [a, b] : robot::overlappingBodies(s.spec, 1e-6)) {
+    s.spec.contactExcludes.push_back({"", a, b});
+    const std::string first = a >= 0 ? printable(name(a)) : printable(s.rootName) + " (the fixed base)";
+    s.excluded.push_back(first + " and " + printable(name(b)) + " (overlap at the initial pose)");
+  }
+}
+
 ModelSpec specFromUrdf(const std::string& xml, const std::string& source, UrdfImport* report, UrdfBase base,
-                       const std::vector<std::string>& packagePaths) {
+                       const std::vector<std::string>& packagePaths, UrdfContact contact) {
   const urdf::ModelInterfaceSharedPtr m = parseUrdfText(xml, source);
   checkNames(*m, source);
   const std::vector<urdf::LinkSharedPtr> ordered = linksInTreeOrder(*m, xml, source);
@@ -1159,14 +1308,14 @@ ModelSpec specFromUrdf(const std::string& xml, const std::string& source, UrdfIm
   // collision geometry reaches below the root link in two or more of its branches (legs), so
   // that arms and mounted mechanisms stay where they are and legged robots stand
   const bool world = m->getRoot()->name == "world";
-  ImportState s = importLinks(*m, ordered, source, packagePaths, base == UrdfBase::Floating || (base == UrdfBase::Auto && !world));
+  ImportState s = importLinks(*m, ordered, source, packagePaths, base == UrdfBase::Floating || (base == UrdfBase::Auto && !world), contact);
   if (base == UrdfBase::Auto && !world) {
     int legs = 0;
     try {  // a robot that cannot float (a root link without mass) has no legs to stand on
       legs = robot::branchesBelowRoot(s.spec);
     } catch (const ModelError&) {
     }
-    if (legs < 2) s = importLinks(*m, ordered, source, packagePaths, false);
+    if (legs < 2) s = importLinks(*m, ordered, source, packagePaths, false, contact);
     s.baseWhy = legs == 0 ? "no collision geometry reaches below the root link"
                           : "collision geometry reaches below the root link in " + std::to_string(legs) +
                                 " of its branches, " + (legs < 2 ? "fewer than two legs" : "its legs");
@@ -1181,6 +1330,13 @@ ModelSpec specFromUrdf(const std::string& xml, const std::string& source, UrdfIm
   std::vector<std::string> transmissionNotes;
   urdf_io::readTransmissions(xml, names, s.spec, transmissionNotes);
   const double lift = robot::placeOnGround(s.spec);
+  if (!s.spec.geoms.empty()) {
+    try {
+      finishGeoms(s);
+    } catch (const ModelError& e) {
+      throw s.fail(std::string("collision geometry: ") + e.what());
+    }
+  }
   if (lift != 0.0)
     placed.push_back(std::string("the robot was ") + (lift > 0 ? "raised" : "lowered") + " by " + num(std::abs(lift)) +
                      " m to stand on the ground: its lowest collision geometry touches z = 0");
@@ -1204,8 +1360,8 @@ ModelSpec specFromUrdf(const std::string& xml, const std::string& source, std::v
 }
 
 ModelSpec loadUrdf(const std::string& path, UrdfImport* report, UrdfBase base,
-                   const std::vector<std::string>& packagePaths) {
-  return specFromUrdf(readTextFile(path), path, report, base, packagePaths);
+                   const std::vector<std::string>& packagePaths, UrdfContact contact) {
+  return specFromUrdf(readTextFile(path), path, report, base, packagePaths, contact);
 }
 
 ModelSpec loadUrdf(const std::string& path, std::vector<std::string>* notes) {

@@ -61,9 +61,9 @@ std::optional<LoadedModel> readModelDocumentAsIs(const nlohmann::json& doc, Diag
 LoadedModel loadModel(const std::string& path, bool convertFloats = true);
 
 /// Loads a URDF file as loadModel does, with the base and the extra package folders given
-/// (urdf.h: UrdfBase, loadUrdf). Throws FormatError naming the file.
+/// (urdf.h: UrdfBase, UrdfContact, loadUrdf). Throws FormatError naming the file.
 LoadedModel loadUrdfModel(const std::string& path, UrdfBase base,
-                          const std::vector<std::string>& packagePaths = {});
+                          const std::vector<std::string>& packagePaths = {}, UrdfContact contact = UrdfContact::Geoms);
 
 /// Loads an MJCF file (specFromMjcf, mjcf.h; format "mjcf", with its notes and joint names).
 /// Throws FormatError naming the file, the line and the element.

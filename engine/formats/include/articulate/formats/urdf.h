@@ -68,6 +68,23 @@ enum class UrdfBase {
 /// "auto", "fixed" or "floating"; false for any other text.
 bool parseUrdfBase(const std::string& text, UrdfBase& out);
 
+/// What a URDF robot's <collision> geometry becomes (docs/model-format.md#urdf-collision).
+enum class UrdfContact {
+  // body-body contact (the default): each <collision> a geom of its link's body (a sphere, box
+  // or cylinder as it is, a mesh as its convex hull) that collides with the robot's other links
+  // and with the ground plane z = 0 (the geom "ground"), in MuJoCo's soft constraint model,
+  // which then also holds the joints' limits, friction and <mimic>s; links that are adjacent
+  // or that overlap at the initial pose are excluded from each other
+  Geoms,
+  // ground-contact points of a floating robot on the compliant ground (spheres as contact
+  // spheres, boxes by their corners, cylinders by 8 points on each rim, meshes by their extreme
+  // vertices in 14 directions), with exact limits; a fixed robot's collisions are not used
+  Points
+};
+
+/// "geoms" or "points"; false for any other text.
+bool parseUrdfContact(const std::string& text, UrdfContact& out);
+
 /// What a URDF import reports beside the spec.
 struct UrdfImport {
   std::vector<std::string> notes;       // one line per kind of thing not used (limits, meshes, ...)
@@ -90,11 +107,12 @@ struct UrdfImport {
 /// not found or does not read is left out with a note naming the link and the file. <limit>
 /// becomes the body's JointLimits (position stops on revolute and prismatic joints; effort
 /// and velocity when > 0), <dynamics> its damping and friction; with <mimic> joints the stops
-/// and friction are left unused (compile refuses them with constraints), with a note. On a
-/// floating robot, collision geometry becomes ground-contact points of its body: spheres as
-/// contact spheres, boxes by their corners, cylinders by 8 points on each rim, meshes by their
-/// extreme vertices in 14 directions; a fixed robot's is not used. A floating robot is raised or
-/// lowered to stand on the ground: its lowest contact point at z = 0, its posture unchanged. A
+/// and friction are left unused (compile refuses them with constraints), with a note.
+/// Collision geometry becomes what `contact` says (UrdfContact): geoms, the default, when the
+/// robot has any, in the soft constraint model (limits, friction and <mimic>s as its rows, the
+/// integrator mujoco-euler at 2 ms); else, or with Points, the exact model. A floating robot is
+/// raised or lowered to stand on the ground: its lowest collision geometry at z = 0, its
+/// posture unchanged. A
 /// joint whose initial position (0) lies outside its limits starts on the nearest limit. Each
 /// kind of thing not used, approximated or moved is listed in `notes`, and so is the base and
 /// why it was chosen.
@@ -103,14 +121,15 @@ struct UrdfImport {
 /// document would overflow), XML or URDF errors reported by urdfdom, "floating" and "planar"
 /// joints, a zero joint axis, invalid mass properties or geometry sizes.
 ModelSpec specFromUrdf(const std::string& xml, const std::string& source, UrdfImport* report,
-                       UrdfBase base = UrdfBase::Auto, const std::vector<std::string>& packagePaths = {});
+                       UrdfBase base = UrdfBase::Auto, const std::vector<std::string>& packagePaths = {},
+                       UrdfContact contact = UrdfContact::Geoms);
 /// specFromUrdf with the notes alone, the base chosen by UrdfBase::Auto.
 ModelSpec specFromUrdf(const std::string& xml, const std::string& source,
                        std::vector<std::string>* notes = nullptr);
 
 /// Reads a URDF file (at most 256 MiB) with specFromUrdf. Throws FormatError naming the file.
 ModelSpec loadUrdf(const std::string& path, UrdfImport* report, UrdfBase base = UrdfBase::Auto,
-                   const std::vector<std::string>& packagePaths = {});
+                   const std::vector<std::string>& packagePaths = {}, UrdfContact contact = UrdfContact::Geoms);
 ModelSpec loadUrdf(const std::string& path, std::vector<std::string>* notes = nullptr);
 
 }  // namespace art
