@@ -108,6 +108,20 @@ void setColour(TiXmlElement* e, const urdf::Color& c) {
   setAttr(e, "rgba", numFloat(c.r) + " " + numFloat(c.g) + " " + numFloat(c.b) + " " + numFloat(c.a));
 }
 
+// a <geometry>'s box, cylinder or sphere numbers, exactly
+void setGeometry(TiXmlElement* g, const urdf::GeometrySharedPtr& geometry) {
+  if (!g || !geometry) return;
+  if (geometry->type == urdf::Geometry::BOX)
+    setAttr(g->FirstChildElement("box"), "size", nums(toVec(static_cast<const urdf::Box&>(*geometry).dim)));
+  if (geometry->type == urdf::Geometry::CYLINDER) {
+    const auto& c = static_cast<const urdf::Cylinder&>(*geometry);
+    setAttr(g->FirstChildElement("cylinder"), "radius", num(c.radius));
+    setAttr(g->FirstChildElement("cylinder"), "length", num(c.length));
+  }
+  if (geometry->type == urdf::Geometry::SPHERE)
+    setAttr(g->FirstChildElement("sphere"), "radius", num(static_cast<const urdf::Sphere&>(*geometry).radius));
+}
+
 // urdfdom 3.0's exporter writes 6 significant digits (values2str) and rpy through getRPY (which
 // snaps roll to 0 within 0.26 degrees of pitch +-90; spatial.h's rpyAngles does not); this
 // pass rewrites every number of the exported document from the model, exactly
@@ -134,22 +148,16 @@ void writeExactNumbers(TiXmlElement* robot, const urdf::ModelInterface& m) {
            v = v->NextSiblingElement("visual"), ++k) {
         const urdf::Visual& visual = *link.visual_array[k];
         setPose(v->FirstChildElement("origin"), visual.origin);
-        TiXmlElement* g = v->FirstChildElement("geometry");
-        if (g && visual.geometry) {
-          if (visual.geometry->type == urdf::Geometry::BOX)
-            setAttr(g->FirstChildElement("box"), "size",
-                    nums(toVec(static_cast<const urdf::Box&>(*visual.geometry).dim)));
-          if (visual.geometry->type == urdf::Geometry::CYLINDER) {
-            const auto& c = static_cast<const urdf::Cylinder&>(*visual.geometry);
-            setAttr(g->FirstChildElement("cylinder"), "radius", num(c.radius));
-            setAttr(g->FirstChildElement("cylinder"), "length", num(c.length));
-          }
-          if (visual.geometry->type == urdf::Geometry::SPHERE)
-            setAttr(g->FirstChildElement("sphere"), "radius",
-                    num(static_cast<const urdf::Sphere&>(*visual.geometry).radius));
-        }
+        setGeometry(v->FirstChildElement("geometry"), visual.geometry);
         if (TiXmlElement* mat = v->FirstChildElement("material"); mat && visual.material)
           setColour(mat->FirstChildElement("color"), visual.material->color);
+      }
+      k = 0;
+      for (TiXmlElement* c = e->FirstChildElement("collision"); c && k < link.collision_array.size();
+           c = c->NextSiblingElement("collision"), ++k) {
+        if (!link.collision_array[k]->name.empty()) setAttr(c, "name", link.collision_array[k]->name);  // urdfdom writes none
+        setPose(c->FirstChildElement("origin"), link.collision_array[k]->origin);
+        setGeometry(c->FirstChildElement("geometry"), link.collision_array[k]->geometry);
       }
     } else if (tag == "joint") {
       const urdf::Joint& j = *m.joints_.at(name);
@@ -239,6 +247,38 @@ void addVisuals(const json& appearance, const Vec3& defaultColour, bool isBase, 
     visual->material = material;
     visual->material_name = material->name;
     link.visual_array.push_back(visual);
+  }
+}
+
+// the geoms of `body` (-1: the base) that URDF holds, a sphere, box or cylinder, as <collision>s
+// of its link (whose frame is the body's); counts the others (planes, capsules, ellipsoids,
+// meshes: URDF's mesh is a file, a geom's hull is vertices)
+void addCollisions(const ModelSpec& spec, int body, urdf::Link& link, int& unstored) {
+  for (const GeomSpec& g : spec.geoms) {
+    if (g.body != body) continue;
+    urdf::GeometrySharedPtr geometry;
+    if (g.type == GeomSpec::Type::Sphere) {
+      auto sphere = std::make_shared<urdf::Sphere>();
+      sphere->radius = g.size(0);
+      geometry = sphere;
+    } else if (g.type == GeomSpec::Type::Box) {
+      auto box = std::make_shared<urdf::Box>();
+      box->dim = fromVec(2 * g.size);
+      geometry = box;
+    } else if (g.type == GeomSpec::Type::Cylinder) {
+      auto cyl = std::make_shared<urdf::Cylinder>();
+      cyl->radius = g.size(0);
+      cyl->length = 2 * g.size(1);
+      geometry = cyl;
+    } else {
+      unstored += g.type != GeomSpec::Type::Plane || g.name != "ground";  // a URDF import's ground comes back by itself
+      continue;
+    }
+    auto collision = std::make_shared<urdf::Collision>();
+    collision->name = g.name;
+    collision->origin = pose(g.rotation, g.position);
+    collision->geometry = geometry;
+    link.collision_array.push_back(collision);
   }
 }
 
@@ -362,6 +402,7 @@ struct UrdfExport {
   urdf::ModelInterface m;
   std::map<std::array<float, 3>, urdf::MaterialSharedPtr> materials;  // by colour (float RGB)
   int dropped = 0;  // drawing instructions with no URDF visual
+  int unstoredGeoms = 0;  // geoms with no URDF collision
   std::vector<std::string> linkOrder = {kBaseLink};
   std::vector<std::string> jointOrder;
 };
@@ -376,9 +417,12 @@ void buildUrdfModel(const ModelSpec& spec, const std::map<int, const ConstraintS
     root = std::make_shared<urdf::Link>();
     root->name = kBaseLink;
     addVisuals(spec.baseAppearance, defaultBodyColour(0), true, *root, x.materials, x.dropped);
+    addCollisions(spec, -1, *root, x.unstoredGeoms);
     x.m.links_[root->name] = root;
   } else {
     x.linkOrder.clear();
+    for (const GeomSpec& g : spec.geoms)  // no world link to hold the base's geoms
+      x.unstoredGeoms += g.body < 0 && (g.type != GeomSpec::Type::Plane || g.name != "ground");
   }
   for (std::size_t i = 0; i < spec.bodies.size(); ++i) {
     const BodySpec& b = spec.bodies[i];
@@ -387,6 +431,7 @@ void buildUrdfModel(const ModelSpec& spec, const std::map<int, const ConstraintS
     link->inertial = urdfInertial(b.inertia);  // null: none
     addVisuals(b.appearance, defaultBodyColour(static_cast<int>(i) + 1), false, *link, x.materials,
                x.dropped);
+    addCollisions(spec, static_cast<int>(i), *link, x.unstoredGeoms);
     x.m.links_[link->name] = link;
     x.linkOrder.push_back(link->name);
     if (floating && i == 0) {  // the root link: no joint
@@ -422,7 +467,7 @@ std::string printUrdf(const UrdfExport& x, const ModelSpec& spec, std::vector<st
 }
 
 // one note per kind of thing URDF cannot hold (gravity, initial state, controllers, ...)
-std::vector<std::string> exportNotes(const ModelSpec& spec, int dropped) {
+std::vector<std::string> exportNotes(const ModelSpec& spec, int dropped, int unstoredGeoms) {
   std::vector<std::string> notes;
   const Vec3 g = spec.effectiveGravity();
   if (g != Vec3(0, 0, -9.81))
@@ -444,9 +489,23 @@ std::vector<std::string> exportNotes(const ModelSpec& spec, int dropped) {
   if (!spec.equalities.empty())
     notes.push_back(std::to_string(spec.equalities.size()) + " equality constraint(s) of the soft model are not stored "
                     "(a URDF <mimic> is written from a coupling constraint)");
-  if (!spec.geoms.empty())
-    notes.push_back(std::to_string(spec.geoms.size()) + " collision geom(s) and the soft constraint model are not stored "
-                    "(reading the file back makes geoms of its <collision> elements, which this export does not write)");
+  if (unstoredGeoms)
+    notes.push_back(std::to_string(unstoredGeoms) + " collision geom(s) are not stored: URDF's <collision>s are spheres, "
+                    "boxes, cylinders and mesh files (planes, capsules, ellipsoids and convex hulls are not)");
+  const GeomSpec plain;
+  const auto tuned = std::count_if(spec.geoms.begin(), spec.geoms.end(), [&](const GeomSpec& g) {
+    return g.contype != plain.contype || g.conaffinity != plain.conaffinity || g.condim != plain.condim ||
+           g.priority != plain.priority || g.friction != plain.friction || g.solmix != plain.solmix ||
+           g.margin != plain.margin || g.gap != plain.gap || g.soft != plain.soft;
+  });
+  if (tuned)
+    notes.push_back("the contact parameters of " + std::to_string(tuned) + " geom(s) are not stored: URDF has none "
+                    "(read back, each takes MuJoCo's defaults)");
+  if (!spec.contactPairs.empty())
+    notes.push_back(std::to_string(spec.contactPairs.size()) + " contact pair(s) are not stored");
+  if (!spec.contactExcludes.empty())
+    notes.push_back(std::to_string(spec.contactExcludes.size()) + " contact exclude(s) are not stored (read back, links "
+                    "that overlap at the initial pose are excluded again)");
   if (!spec.forces.empty())
     notes.push_back(std::to_string(spec.forces.size()) + " external force(s) are not stored");
   if (!spec.sites.empty()) notes.push_back(std::to_string(spec.sites.size()) + " site(s) are not stored (URDF has no sites)");
@@ -483,7 +542,7 @@ UrdfText specToUrdf(const ModelSpec& spec) {
   UrdfExport x;
   buildUrdfModel(spec, mimics, x);
   UrdfText out;
-  out.notes = exportNotes(spec, x.dropped);
+  out.notes = exportNotes(spec, x.dropped, x.unstoredGeoms);
   out.xml = printUrdf(x, spec, out.notes);
   return out;
 }

@@ -40,12 +40,14 @@ bool isUrdfPath(const std::string& path);
 /// frame, Px Py Pz as "prismatic" (with <limit lower="-1000" upper="1000" effort="1000"
 /// velocity="100">, since URDF requires limits and Articulate's joints have none); coupling
 /// constraints become <mimic>. Boxes, cylinders and spheres of the appearance become
-/// <visual>s with their colour. Numbers are written with 17 significant digits (shortest
-/// exact form), so importing the result gives the same dynamics to round-off.
+/// <visual>s with their colour; sphere, box and cylinder geoms become <collision>s named as the
+/// geom (read back, they are the same geoms). Numbers are written with 17 significant digits
+/// (shortest exact form), so importing the result gives the same dynamics to round-off.
 /// Throws UrdfError naming the body and the reason for planar models, helical and ball joints, free
 /// joints other than such a root's, and loop constraints. What URDF cannot hold but does not change the tree
-/// (gravity other than [0 0 -9.81], initial state, controllers, contacts, forces, camera,
-/// lines, triangles and tiles) is left out and listed in `notes`.
+/// (gravity other than [0 0 -9.81], initial state, controllers, contact points, other geoms and
+/// the geoms' contact parameters, pairs and excludes, equalities, forces, camera, lines,
+/// triangles and tiles) is left out and listed in `notes`.
 UrdfText specToUrdf(const ModelSpec& spec);
 
 /// specToUrdf written to a file atomically (writeFileAtomically); returns the notes.
