@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <utility>
 
 #include <QAction>
 #include <QCloseEvent>
@@ -19,6 +20,7 @@
 #include <QToolButton>
 #include <QWidgetAction>
 
+#include "articulate/dynamics/collision.h"
 #include "articulate/dynamics/contact.h"
 #include "articulate/model/edit.h"
 #include "articulate/model/model.h"
@@ -275,37 +277,59 @@ bool MainWindow::restoreKeyframe(int k) {
   return true;
 }
 
+// How far (m, along z) the first root's subtree reaches into the ground at q, and at how many
+// places: its ground-contact points below z = 0, or its geoms' contacts with the world's planes
+// that are deeper than a millimetre (MuJoCo's default solimp width); depth 0 when none.
+static std::pair<double, int> depthInGround(const Model& m, const Eigen::VectorXd& q) {
+  const auto inRoot = [&](int b) {  // a body of the first root's subtree (an MJCF scene may hold other free bodies)
+    while (b > 0) b = m.parent[b];
+    return b == 0;
+  };
+  Data workspace(m);
+  std::vector<double> heights;
+  if (!m.contacts.empty()) {
+    const std::vector<double> all = groundHeights(m, workspace, q);
+    for (std::size_t k = 0; k < all.size(); ++k)
+      if (inRoot(m.contacts[k].body)) heights.push_back(all[k]);
+  } else if (!m.geoms.empty()) {
+    forwardKinematics(m, workspace, q);
+    std::vector<Contact> contacts;
+    collide(m, workspace, contacts);
+    for (const Contact& c : contacts) {
+      const GeomSpec &a = m.geoms[static_cast<std::size_t>(c.geom1)], &b = m.geoms[static_cast<std::size_t>(c.geom2)];
+      if (a.type == GeomSpec::Type::Plane && a.body < 0 && b.body >= 0 && inRoot(b.body) && c.dist < -1e-3)
+        heights.push_back(c.dist);
+    }
+  }
+  if (heights.empty()) return {0.0, 0};
+  const double depth = -*std::min_element(heights.begin(), heights.end());
+  return {depth, static_cast<int>(std::count_if(heights.begin(), heights.end(), [](double h) { return h < 0; }))};
+}
+
 Eigen::VectorXd MainWindow::offerToLift(const Eigen::VectorXd& q, const QString& what) {
   const auto* tree = dynamic_cast<const TreeSystem*>(m_display.get());
   if (!tree || !m_asking) return q;
   const Model& m = tree->model();
-  if (m.contacts.empty() || m.nb == 0 || m.parent[0] >= 0 || m.joints[0].type != JointType::Free ||
+  if ((m.contacts.empty() && m.geoms.empty()) || m.nb == 0 || m.parent[0] >= 0 || m.joints[0].type != JointType::Free ||
       q.size() != m.nq())
     return q;
-  // the points that lifting the first root lifts: those of its subtree (an MJCF scene may hold
-  // other free bodies, which it would not move)
-  Data workspace(m);
-  const std::vector<double> all = groundHeights(m, workspace, q);
-  std::vector<double> heights;
-  for (std::size_t k = 0; k < all.size(); ++k) {
-    int b = m.contacts[k].body;
-    while (b > 0) b = m.parent[b];
-    if (b == 0) heights.push_back(all[k]);
-  }
-  if (heights.empty()) return q;
-  const double depth = -*std::min_element(heights.begin(), heights.end());
-  if (!(depth > kGroundElasticStartDepth)) return q;
-  const auto inside = std::count_if(heights.begin(), heights.end(), [](double h) { return h < 0; });
+  const auto [depth, inside] = depthInGround(m, q);
+  const bool points = !m.contacts.empty();
+  if (!(depth > (points ? kGroundElasticStartDepth : 1e-3))) return q;
   QMessageBox box(QMessageBox::Question, tr("Inside the ground"),
-                  tr("%1 puts %2 ground-contact point(s) up to %3 cm inside the ground.")
+                  (points ? tr("%1 puts %2 ground-contact point(s) up to %3 cm inside the ground.")
+                          : tr("%1 puts %2 contact(s) of the robot up to %3 cm inside the ground."))
                       .arg(what)
                       .arg(inside)
                       .arg(100 * depth, 0, 'f', 1),
                   QMessageBox::Yes | QMessageBox::No, this);
-  box.setInformativeText(tr("Lift the robot by %1 cm so that it stands on the ground? Kept as it is, the "
-                            "ground yields under the feet and lifts them out at %2 m/s. The file is not changed.")
-                             .arg(100 * depth, 0, 'f', 1)
-                             .arg(kGroundRecoverySpeed));
+  box.setInformativeText(points ? tr("Lift the robot by %1 cm so that it stands on the ground? Kept as it is, the "
+                                     "ground yields under the feet and lifts them out at %2 m/s. The file is not changed.")
+                                      .arg(100 * depth, 0, 'f', 1)
+                                      .arg(kGroundRecoverySpeed)
+                                : tr("Lift the robot by %1 cm so that it stands on the ground? Kept as it is, the soft "
+                                     "contacts push it out from the first step. The file is not changed.")
+                                      .arg(100 * depth, 0, 'f', 1));
   box.button(QMessageBox::Yes)->setText(tr("Lift"));
   box.button(QMessageBox::No)->setText(tr("Keep"));
   box.setDefaultButton(QMessageBox::Yes);

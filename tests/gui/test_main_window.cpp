@@ -21,6 +21,8 @@
 #include "playback.h"
 #include "gui/window_test.h"
 #include "articulate/dynamics/contact.h"
+#include "articulate/formats/urdf.h"
+#include "articulate/dynamics/collision.h"
 #include "articulate/formats/articulate.h"
 #include "settings.h"
 #include "viewport/viewport.h"
@@ -1018,6 +1020,47 @@ class TestMainWindow : public QObject {
     QVERIFY(art::test::openShown(standing, kModels + "/quadruped.json"));
     QTest::qWait(200);
     QVERIFY2(asked.isEmpty(), qPrintable(asked));
+  }
+
+  // a robot on geoms (a URDF quadruped, saved lowered by 4 cm) is offered the lift too: its
+  // four feet's contacts with the ground plane are 4 cm deep; lifted, the deepest touches z = 0
+  void offersToLiftGeomsInsideTheGround() {
+    using namespace art;
+    QString urdf = "<robot name='dog'><link name='torso'><inertial><mass value='8'/><inertia ixx='0.2' iyy='0.2' izz='0.2' ixy='0' ixz='0' iyz='0'/></inertial>"
+                   "<collision><geometry><box size='0.6 0.3 0.1'/></geometry></collision></link>";
+    for (int k = 0; k < 4; ++k)
+      urdf += QString("<link name='leg%1'><inertial><mass value='0.5'/><inertia ixx='0.002' iyy='0.002' izz='0.002' ixy='0' ixz='0' iyz='0'/></inertial>"
+                      "<collision><origin xyz='0 0 -0.3'/><geometry><sphere radius='0.03'/></geometry></collision></link>"
+                      "<joint name='hip%1' type='revolute'><parent link='torso'/><child link='leg%1'/><origin xyz='%2 %3 -0.05'/>"
+                      "<axis xyz='0 1 0'/><limit lower='-0.5' upper='0.5' effort='10' velocity='5'/></joint>")
+                  .arg(k).arg(k < 2 ? 0.25 : -0.25).arg(k % 2 ? 0.15 : -0.15);
+    ModelSpec spec = specFromUrdf((urdf + "</robot>").toStdString(), "dog.urdf");
+    QVERIFY(!spec.geoms.empty() && spec.contacts.empty());
+    spec.bodies[0].freePosition.z() -= 0.04;
+    QTemporaryDir dir;
+    const QString path = dir.filePath("sunk.json");
+    art::writeFileAtomically(path.toStdString(), formatJson(specToJson(spec)));
+    const Model m = compile(spec);
+    const auto deepest = [&](const Eigen::VectorXd& q) {  // the deepest contact's dist (m)
+      Data d(m);
+      forwardKinematics(m, d, q);
+      std::vector<Contact> contacts;
+      collide(m, d, contacts);
+      double least = 0.0;  // contacts exist where the geoms touch (dist <= 0, no margin)
+      for (const Contact& c : contacts) least = std::min(least, c.dist);
+      return least;
+    };
+    art::gui::MainWindow w;
+    QString asked;
+    closeNextDialog(&asked, QMessageBox::Yes);  // Lift
+    QVERIFY(art::test::openShown(w, path));
+    QVERIFY2(asked.startsWith("The initial state of sunk.json puts 4 contact(s) of the robot up to 4.0 cm inside the ground."),
+             qPrintable(asked));
+    QVERIFY2(asked.contains("the soft contacts push it out from the first step"), qPrintable(asked));
+    art::gui::Playback* p = w.playback();
+    QVERIFY(deepest(m.q0) < -0.039);
+    QVERIFY(art::test::waitFor([&] { return p->recording().size() > 0 && deepest(p->q()) > -1e-9; }, 5));
+    QVERIFY(std::abs(p->q()(2) - (m.q0(2) + 0.04)) < 1e-9);
   }
 
   // without an X display --screenshot says in one line what it needs (VTK's X window aborted
