@@ -5,11 +5,13 @@
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QMessageBox>
+#include <QPointer>
 #include <QTextDocumentFragment>
 #include <QTimer>
 #include <QtTest>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "articulate/formats/articulate.h"
 
@@ -31,8 +33,26 @@ inline std::string text(const ModelSpec& s) { return specToJson(s).dump(); }
 
 /// Closes the next modal message box once it shows, clicking `button` when it has one (else
 /// rejecting it), and records its text and informative text (as plain text) in `text`.
+/// The timers of closeNextDialog calls whose dialog has not shown yet.
+inline std::vector<QPointer<QTimer>>& pendingDialogTimers() {
+  static std::vector<QPointer<QTimer>> timers;
+  return timers;
+}
+
+/// Stops waiting for the dialogs closeNextDialog expected and that never showed (a test that
+/// checks no dialog shows ends with this, so that its wait cannot close the next test's dialog).
+inline void forgetPendingDialogs() {
+  for (const QPointer<QTimer>& t : pendingDialogTimers())
+    if (t) {
+      t->stop();
+      t->deleteLater();
+    }
+  pendingDialogTimers().clear();
+}
+
 inline void closeNextDialog(QString* text, QMessageBox::StandardButton button = QMessageBox::Ok) {
   auto* timer = new QTimer(qApp);
+  pendingDialogTimers().emplace_back(timer);
   auto ticks = std::make_shared<int>(0);
   QObject::connect(timer, &QTimer::timeout, [timer, text, button, ticks] {
     auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());

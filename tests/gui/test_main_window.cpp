@@ -1019,6 +1019,7 @@ class TestMainWindow : public QObject {
     closeNextDialog(&asked, QMessageBox::Yes);
     QVERIFY(art::test::openShown(standing, kModels + "/quadruped.json"));
     QTest::qWait(200);
+    forgetPendingDialogs();  // `asked` goes out of scope here
     QVERIFY2(asked.isEmpty(), qPrintable(asked));
   }
 
