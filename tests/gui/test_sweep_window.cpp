@@ -40,7 +40,6 @@
 using namespace art;
 using namespace art::gui;
 using namespace art::test;
-using json = nlohmann::json;
 
 namespace {
 
@@ -49,7 +48,7 @@ const std::string kModelsDir = ARTICULATE_MODELS_DIR;
 // the double pendulum: 4 first angles x 3 second rates x 2 masses of the second link (one of
 // them invalid), with recordings
 std::string makeSweep(const QTemporaryDir& tmp, bool recordings) {
-  const json doc = {{"format", "articulate-sweep"},
+  const nlohmann::json doc = {{"format", "articulate-sweep"},
                     {"model", kModelsDir + "/tree_double_pendulum.json"},
                     {"parameters",
                      {{{"name", "theta1"}, {"initial_q", 0}, {"range", {{"from", -0.5}, {"to", 1.0}, {"count", 4}}}},
