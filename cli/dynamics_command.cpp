@@ -150,7 +150,7 @@ int runDynamicsCommand(const DynamicsArgs& a) {
     solveSoftConstraints(model, data, soft, solver, a.iterations > 0 ? a.iterations : model.physics.iterations,
                          a.tolerance >= 0 ? a.tolerance : model.physics.tolerance);
     qacc = soft.qacc;
-    static const char* kStates[] = {"satisfied", "quadratic", "linear_negative", "linear_positive"};
+    static const char* kStates[] = {"satisfied", "quadratic", "linear_negative", "linear_positive", "cone"};
     for (int r = 0; r < soft.nefc; ++r) {
       // a joint's row by the joint's name in the file (an MJCF body's joints are several bodies here)
       std::string name = softRowName(model, soft, r);

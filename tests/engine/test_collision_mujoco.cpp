@@ -354,6 +354,73 @@ class TestCollisionMujoco : public QObject {
       QVERIFY2(seen.count(pair), pair);
   }
 
+  // the pile and the crates in elliptic cones (<option cone='elliptic'>): every condim's block
+  // (1, 3, 4, 6), impratio, and friction differing by axis, at random states; qacc within 1e-6
+  // relative and forces within 1e-5 of MuJoCo's (mj_forward: Newton with the cone Hessian).
+  // Then the other two solvers, conjugate gradients and PGS (its step along the force's ray,
+  // then the friction's ellipse), reach Newton's qacc at every state
+  void ellipticConesAgreeWithMujoco() {
+    const auto elliptic = [](std::string text, const std::string& option) {
+      text.replace(text.find(option), option.size(), option + " cone='elliptic'");
+      return text;
+    };
+    const QString pile = file("pile_elliptic.xml", elliptic(kPile, "impratio='1.7'"));
+    const QString crates = file("crates_elliptic.xml", elliptic(kCrates, "iterations='500'"));
+    std::map<std::string, int> seen;
+#ifdef ARTICULATE_SANITIZED
+    const int states = 6;
+#else
+    const int states = 30;
+#endif
+    agreesAtRandomStates(pile, states, 35, 0.12, 0.3, seen);
+    agreesAtRandomStates(crates, states, 7, 0.1, 0.3, seen);
+    const json one = runJson(ARTICULATE_CLI, {"dynamics", pile, "--json"});
+    QVERIFY(one.is_object());
+    // the rows are the cone's: condim rows per contact, whose states include the cone's surface
+    std::mt19937 rng(5);
+    std::uniform_real_distribution<double> u(-1, 1);
+    std::map<std::string, int> states_seen;
+    double worstCg = 0, worstPgs = 0;
+    for (int trial = 0; trial < states; ++trial) {
+      std::vector<double> q = one["q"], qd(one["qd"].size(), 0.0);
+      for (std::size_t b = 0; b < 7; ++b) {
+        q[7 * b] = 0.12 * u(rng), q[7 * b + 1] = 0.12 * u(rng), q[7 * b + 2] = 0.15 * (1 + u(rng));
+        Eigen::Quaterniond Q(u(rng), u(rng), u(rng), u(rng));
+        Q.normalize();
+        q[7 * b + 3] = Q.w(), q[7 * b + 4] = Q.x(), q[7 * b + 5] = Q.y(), q[7 * b + 6] = Q.z();
+        for (std::size_t k = 0; k < 6; ++k) qd[6 * b + k] = 2 * u(rng);
+      }
+      std::vector<double> qacc[3];
+      const char* solvers[] = {"newton", "cg", "pgs"};
+      for (int k = 0; k < 3; ++k) {
+        const json r = runJson(ARTICULATE_CLI, {"dynamics", pile, "--q", list(q), "--qd", list(qd), "--solver", solvers[k],
+                                                "--iterations", "20000", "--tolerance", "1e-15", "--json"});
+        QVERIFY(r.is_object());
+        qacc[k] = r["qacc"].get<std::vector<double>>();
+        if (k == 0) {
+          int rows = 0;
+          for (const json& c : r["contacts"]) rows += c["active"].get<bool>() ? c["condim"].get<int>() : 0;
+          QCOMPARE(static_cast<int>(r["constraints"].size()), rows);
+          for (const json& row : r["constraints"]) ++states_seen[row["state"].get<std::string>()];
+        }
+      }
+      const auto off = [&](const std::vector<double>& a) {
+        double d = 0, n = 1;
+        for (std::size_t i = 0; i < a.size(); ++i) d = std::max(d, std::abs(a[i] - qacc[0][i])), n = std::max(n, std::abs(qacc[0][i]));
+        return d / n;
+      };
+      worstCg = std::max(worstCg, off(qacc[1]));
+      worstPgs = std::max(worstPgs, off(qacc[2]));
+    }
+    QString counts;
+    for (const auto& [st, n] : states_seen) counts += QString("%1 %2 ").arg(QString::fromStdString(st)).arg(n);
+    qInfo().noquote() << QString("elliptic: rows by state: %1; CG within %2 and PGS within %3 of Newton's qacc (relative)")
+                             .arg(counts.trimmed()).arg(worstCg).arg(worstPgs);
+    QVERIFY2(states_seen["cone"] > 0 && states_seen["satisfied"] > 0 && states_seen["quadratic"] > 0, qPrintable(counts));
+    QVERIFY2(worstCg <= 1e-6, qPrintable(QString::number(worstCg)));
+    QVERIFY2(worstPgs <= 1e-6, qPrintable(QString::number(worstPgs)));
+  }
+
   // the MPR pairs of ellipsoids and meshes with everything, and the plane against an ellipsoid
   // and a mesh, at random states: geometry within 1e-6, as the issue allows MPR, qacc within
   // 1e-6 relative and forces within 1e-5
@@ -561,16 +628,23 @@ class TestCollisionMujoco : public QObject {
   }
 
   // 0.5 s of mujoco-euler against mj_step: a box resting and a ball rolling (contact that
-  // does not switch)
+  // does not switch), in pyramidal and in elliptic cones
+  void trajectoriesAgreeWithMujoco_data() {
+    QTest::addColumn<QString>("cone");
+    QTest::newRow("pyramidal") << "pyramidal";
+    QTest::newRow("elliptic") << "elliptic";
+  }
   void trajectoriesAgreeWithMujoco() {
-    const char* kScene = R"(<mujoco model='rest and roll'>
-  <option timestep='0.002' integrator='Euler' tolerance='1e-12' iterations='200'/>
+    QFETCH(QString, cone);
+    std::string kScene = R"(<mujoco model='rest and roll'>
+  <option timestep='0.002' integrator='Euler' tolerance='1e-12' iterations='200' cone='CONE'/>
   <worldbody>
     <geom name='floor' type='plane' size='3 3 0.1'/>
     <body name='box' pos='0 0 0.0495'><freejoint name='box'/><geom type='box' size='0.1 0.08 0.05' mass='1.5'/></body>
     <body name='ball' pos='1 0 0.0998'><freejoint name='ball'/><geom type='sphere' size='0.1' mass='1' condim='6'/></body>
   </worldbody>
 </mujoco>)";
+    kScene.replace(kScene.find("CONE"), 4, cone.toStdString());
     const QString path = file("rest_roll.xml", kScene);
     const art::ModelSpec spec = art::loadMjcf(path.toStdString());
     QVERIFY(!spec.geoms.empty());
@@ -603,7 +677,7 @@ class TestCollisionMujoco : public QObject {
       for (std::size_t i = 0; i < m.size(); ++i) worst = std::max(worst, std::abs(ours[static_cast<std::size_t>(k)][i] - m[i]));
     }
     rolled = std::abs(ours.back()[7] - q0(7));
-    qInfo().noquote() << QString("0.5 s of mujoco-euler within %1 of mj_step in qpos (the ball rolled %2 m, the box "
+    qInfo().noquote() << QString(cone + ": 0.5 s of mujoco-euler within %1 of mj_step in qpos (the ball rolled %2 m, the box "
                                  "settled to %3 m)").arg(worst).arg(rolled).arg(ours.back()[2]);
     QVERIFY2(rolled > 0.1, "the ball did not roll");
     QVERIFY2(worst <= 1e-6, qPrintable(QString::number(worst)));

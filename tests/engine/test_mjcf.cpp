@@ -247,16 +247,17 @@ class TestMjcf : public QObject {
       QVERIFY2(has(notes, part), (std::string(part) + " is not in:\n" + notes).c_str());
   }
 
-  // (elliptic cones keep a file on Articulate's ground-contact points, whose conversion this
-  // checks: body-body contact takes pyramidal cones only)
+  // (a height field keeps a file on Articulate's ground-contact points, whose conversion this
+  // checks: body-body contact has no height field)
   void geomsDrawAndTouchTheGround() {
     QTemporaryDir tmp;
     // a small closed OBJ mesh: a tetrahedron
     writeText(tmp.filePath("tet.obj"), "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 3 2\nf 1 2 4\nf 1 4 3\nf 2 3 4\n");
     const QString path = tmp.filePath("drop.xml");
     writeText(path,
-          "<mujoco><option cone='elliptic'/><asset><mesh name='tet' file='tet.obj' scale='0.1 0.1 0.1'/><material name='red' rgba='1 0 0 1'/></asset>"
-          "<worldbody><geom name='floor' type='plane' size='3 3 0.1' friction='0.8'/>"
+          "<mujoco><asset><mesh name='tet' file='tet.obj' scale='0.1 0.1 0.1'/><material name='red' rgba='1 0 0 1'/>"
+          "<hfield name='hills' nrow='2' ncol='2' size='1 1 0.1 0.1'/></asset>"
+          "<worldbody><geom name='floor' type='plane' size='3 3 0.1' friction='0.8'/><geom type='hfield' hfield='hills' pos='9 9 0'/>"
           "<body name='thing' pos='0 0 1'><freejoint/><geom type='sphere' size='0.05' material='red'/>"
           "<geom type='capsule' fromto='0 0 0 0.2 0 0' size='0.02'/><geom type='box' size='0.1 0.05 0.02' pos='0 0 -0.1'/>"
           "<geom type='mesh' mesh='tet'/><geom type='box' size='0.3 0.3 0.3' group='3' contype='0' conaffinity='0' mass='0'/>"

@@ -214,8 +214,14 @@ void frameJacobian(const Model& m, const Data& d, int body, const Vec3& p, Eigen
 /// crba leaves them: softForwardDynamics runs crba first and saves a pass.
 void softRowsAtKinematics(const Model& m, Data& d, SoftConstraintData& s, const VecRef& q, const VecRef& qd);
 
-/// The soft rows of contact c: 1 for condim 1, else the pyramid's 2 (condim - 1).
-inline int contactRowCount(const Contact& c) { return c.dim == 1 ? 1 : 2 * (c.dim - 1); }
+/// The soft rows of contact c: 1 for condim 1, else the pyramid's 2 (condim - 1) or, under
+/// elliptic cones, condim.
+inline int contactRowCount(const Contact& c, bool elliptic) {
+  return c.dim == 1 ? 1 : elliptic ? c.dim : 2 * (c.dim - 1);
+}
+
+/// Whether the model's contacts take elliptic cones (physics.cone).
+inline bool ellipticCones(const Model& m) { return m.physics.cone == PhysicsSpec::Cone::Elliptic; }
 
 /// Appends the rows of s.contacts (soft_contact_rows.cpp; those not excluded) after the rows
 /// already in `s`: their Jacobians, residuals, margins and MuJoCo's diagApprox; sets each
@@ -223,8 +229,29 @@ inline int contactRowCount(const Contact& c) { return c.dim == 1 ? 1 : 2 * (c.di
 void softContactRows(const Model& m, const Data& d, SoftConstraintData& s);
 
 /// MuJoCo's mj_makeImpedance for the rows of the contact whose first row is `first` (s.vel
-/// current): impedance, R (with impratio's and the pyramid's scaling), D and aref.
+/// current): impedance, R (with impratio's and the cone's scaling), D and aref; sets the
+/// contact's mu.
 void contactImpedance(const Model& m, SoftConstraintData& s, int first);
+
+/// The cone of an elliptic contact's block of rows [first, first + dim) at s.jar (soft_cone.cpp;
+/// MuJoCo's mj_constraintUpdate): writes the rows' forces and states into s and returns the
+/// block's cost; with `hessian`, also the cost's dim x dim Hessian in jar in the middle zone
+/// (MuJoCo's cone Hessian; left alone elsewhere: the bottom zone's rows are each quadratic).
+double coneUpdate(SoftConstraintData& s, int first, Eigen::Matrix<double, 6, 6>* hessian);
+
+/// The block's cost at s.jar + a s.Jdir (its rows' entries), and the cost's first and second
+/// derivative in a there: the line search's terms of an elliptic contact.
+double coneAlong(const SoftConstraintData& s, int first, double a, double& d1, double& d2);
+
+/// One step of projected Gauss-Seidel on an elliptic contact's block of the dual problem
+/// min 1/2 f' AR f + f' r0 over the cone f_n >= |(f_k / mu_k)| (soft_cone.cpp): `A` the
+/// block of AR, `res` the block's dual residual (AR f + r0) at its forces `f` (dim entries,
+/// updated in place). From the apex (no normal force) the exact step along the projection of
+/// -gradient onto the cone, else a step along the force's ray (which moves the normal and the
+/// friction together), then the friction's minimum
+/// over the ellipse |(f_k / mu_k)| <= f_n with the normal fixed. Returns the dual cost's decrease.
+double conePgsStep(const SoftConstraintData& s, int first, const Eigen::Ref<const Eigen::MatrixXd>& A,
+                   const Eigen::Ref<const Eigen::VectorXd>& res, Eigen::Ref<Eigen::VectorXd> f);
 
 /// A spatial model's body pose from the kinematics in `d`: rotation (body to world) and origin;
 /// the identity for body -1 (the base).

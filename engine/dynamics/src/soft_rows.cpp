@@ -286,7 +286,8 @@ const SoftParams& rowParams(const Model& m, const SoftConstraintData& s, int r) 
     case SoftRowType::FrictionTendon: return m.tendonFrictionSoft[id];
     case SoftRowType::LimitJoint: return m.limitSoft[id];
     case SoftRowType::ContactFrictionless:
-    case SoftRowType::ContactPyramidal: return s.contacts[id].soft;
+    case SoftRowType::ContactPyramidal:
+    case SoftRowType::ContactElliptic: return s.contacts[id].soft;
     case SoftRowType::LimitTendon: break;
   }
   return m.tendonLimitSoft[id];
@@ -318,7 +319,8 @@ double diagApprox(const Model& m, const SoftConstraintData& s, int r) {
     case SoftRowType::FrictionDof: return s.dofInvWeight(static_cast<Eigen::Index>(id));
     case SoftRowType::LimitJoint: return s.dofInvWeight(m.vIndex[id]);
     case SoftRowType::ContactFrictionless:
-    case SoftRowType::ContactPyramidal: return s.diagApprox(r);  // contactRows wrote it
+    case SoftRowType::ContactPyramidal:
+    case SoftRowType::ContactElliptic: return s.diagApprox(r);  // contactRows wrote it
     case SoftRowType::FrictionTendon:
     case SoftRowType::LimitTendon: break;
   }
@@ -358,26 +360,42 @@ void impedanceRows(const Model& m, SoftConstraintData& s, int first, int dim) {
 
 void detail::contactImpedance(const Model& m, SoftConstraintData& s, int first) {
   const Contact& c = s.contacts[static_cast<std::size_t>(s.id[static_cast<std::size_t>(first)])];
-  const int n = contactRowCount(c);
+  const int n = contactRowCount(c, detail::ellipticCones(m));
   std::array<double, 2> solref = c.soft.solref;
   if (m.physics.refsafe && solref[0] > 0) solref[0] = std::max(solref[0], 2 * s.timestep);
   const double dmax = std::clamp(c.soft.solimp[1], 1e-4, 0.9999);
   const double imp = impedance(c.soft.solimp, s.pos(first), s.margin(first));
   for (int r = first; r < first + n; ++r) s.R(r) = std::max(kSoftMinValue, (1 - imp) * s.diagApprox(r) / imp);
-  if (s.type[static_cast<std::size_t>(first)] == SoftRowType::ContactPyramidal) {
-    // impratio scales the friction's regulariser; the pyramid's edges all take one R
+  const SoftRowType type = s.type[static_cast<std::size_t>(first)];
+  if (type == SoftRowType::ContactPyramidal || type == SoftRowType::ContactElliptic) {
+    // impratio scales the friction's regulariser, and so the cone's coefficient in the scaled
+    // space (MuJoCo's con->mu)
     const double R0 = s.R(first), R1 = R0 / std::max(kSoftMinValue, m.physics.impratio);
     const double mu = c.friction[0] * std::sqrt(R1 / R0);
-    const double Rpy = 2 * mu * mu * R0;
-    for (int r = first; r < first + n; ++r) s.R(r) = Rpy;
+    s.contacts[static_cast<std::size_t>(s.id[static_cast<std::size_t>(first)])].mu = mu;
+    if (type == SoftRowType::ContactElliptic) {
+      // each further axis's R such that R_j mu_j^2 = R_1 mu_0^2 (a friction of 0 leaves its axis
+      // with no force, as its cost's scale is 0)
+      s.R(first + 1) = R1;
+      for (int j = 1; j + 1 < n; ++j) {
+        const double fj = c.friction[static_cast<std::size_t>(j)];
+        s.R(first + j + 1) = std::max(kSoftMinValue, R1 * c.friction[0] * c.friction[0] / std::max(kSoftMinValue, fj * fj));
+      }
+    } else {
+      // the pyramid's edges all take one R
+      const double Rpy = 2 * mu * mu * R0;
+      for (int r = first; r < first + n; ++r) s.R(r) = Rpy;
+    }
   }
   const double k = solref[0] > 0 ? 1 / std::max(kSoftMinValue, dmax * dmax * solref[0] * solref[0] * solref[1] * solref[1])
                                  : -solref[0] / std::max(kSoftMinValue, dmax * dmax);
   const double b = solref[1] > 0 ? 2 / std::max(kSoftMinValue, dmax * solref[0]) : -solref[1] / std::max(kSoftMinValue, dmax);
   for (int r = first; r < first + n; ++r) {
+    // an elliptic block's friction rows have no stiffness (their residual is 0 besides)
+    const double kr = type == SoftRowType::ContactElliptic && r > first ? 0.0 : k;
     s.imp(r) = imp;
     s.D(r) = 1 / s.R(r);
-    s.aref(r) = -b * s.vel(r) - k * imp * (s.pos(r) - s.margin(r));
+    s.aref(r) = -b * s.vel(r) - kr * imp * (s.pos(r) - s.margin(r));
   }
 }
 
@@ -387,7 +405,8 @@ const char* softRowKind(SoftRowType type) {
     case SoftRowType::FrictionDof:
     case SoftRowType::FrictionTendon: return "friction";
     case SoftRowType::ContactFrictionless:
-    case SoftRowType::ContactPyramidal: return "contact";
+    case SoftRowType::ContactPyramidal:
+    case SoftRowType::ContactElliptic: return "contact";
     case SoftRowType::LimitJoint:
     case SoftRowType::LimitTendon: break;
   }
@@ -424,7 +443,7 @@ void detail::softRowsAtKinematics(const Model& m, Data& d, SoftConstraintData& s
   const PhysicsSpec& ph = m.physics;
   collide(m, d, s.contacts);
   int contactRows = 0;
-  for (const Contact& c : s.contacts) contactRows += c.exclude ? 0 : contactRowCount(c);
+  for (const Contact& c : s.contacts) contactRows += c.exclude ? 0 : contactRowCount(c, detail::ellipticCones(m));
   if (s.channels + contactRows > s.capacity) reserveRows(s, 2 * (s.channels + contactRows), m.nv());
   if (!m.tendons.empty()) tendonKinematics(m, d, q, qd);
   if (ph.equality) equalityRows(m, d, s, q);
@@ -449,10 +468,10 @@ void detail::softRowsAtKinematics(const Model& m, Data& d, SoftConstraintData& s
   }
   for (int r = 0; r < n;) {
     const SoftRowType t = s.type[static_cast<std::size_t>(r)];
-    if (t == SoftRowType::ContactFrictionless || t == SoftRowType::ContactPyramidal) {
+    if (t == SoftRowType::ContactFrictionless || t == SoftRowType::ContactPyramidal || t == SoftRowType::ContactElliptic) {
       const Contact& c = s.contacts[static_cast<std::size_t>(s.id[static_cast<std::size_t>(r)])];
       contactImpedance(m, s, r);
-      r += contactRowCount(c);
+      r += contactRowCount(c, detail::ellipticCones(m));
       continue;
     }
     int dim = 1;
@@ -474,6 +493,7 @@ std::string softRowName(const Model& m, const SoftConstraintData& s, int row) {
     case SoftRowType::LimitJoint: return m.names[id];
     case SoftRowType::ContactFrictionless:
     case SoftRowType::ContactPyramidal:
+    case SoftRowType::ContactElliptic:
       return geomName(m, s.contacts[id].geom1) + "/" + geomName(m, s.contacts[id].geom2);
     case SoftRowType::FrictionTendon:
     case SoftRowType::LimitTendon: break;

@@ -4,9 +4,14 @@
 // dynamics that calls them. The cost along a search direction is convex and piecewise
 // quadratic, so the line search finds its minimum exactly: it brackets the zero of the
 // piecewise-linear derivative between the rows' breakpoints, then solves the linear piece.
+// With elliptic cones (soft_cone.cpp) the cost along a line is convex and continuously
+// differentiable but not piecewise quadratic: the search then brackets the zero of its
+// derivative by Newton's method, safeguarded by bisection, to the derivative's round-off.
 #include <algorithm>
 #include <cmath>
 #include <limits>
+
+#include <Eigen/Eigenvalues>
 
 #include "articulate/dynamics/soft_constraints.h"
 #include "detail.h"
@@ -21,6 +26,12 @@ bool isOneSided(SoftRowType t) {
          t == SoftRowType::ContactPyramidal;
 }
 bool isFriction(SoftRowType t) { return t == SoftRowType::FrictionDof || t == SoftRowType::FrictionTendon; }
+
+// the rows of an elliptic contact's block from its first row i (1 for any other row)
+int blockRows(const SoftConstraintData& s, int i) {
+  if (s.type[static_cast<std::size_t>(i)] != SoftRowType::ContactElliptic) return 1;
+  return s.contacts[static_cast<std::size_t>(s.id[static_cast<std::size_t>(i)])].dim;
+}
 
 // s_i'(x) and s_i''(x) of row i at jar x
 void rowDerivatives(const SoftConstraintData& s, int i, double x, double& d1, double& d2) {
@@ -70,6 +81,11 @@ double updateRows(SoftConstraintData& s) {
   double cost = 0;
   for (int i = 0; i < s.nefc; ++i) {
     const SoftRowType t = s.type[static_cast<std::size_t>(i)];
+    if (t == SoftRowType::ContactElliptic) {
+      cost += detail::coneUpdate(s, i, nullptr);
+      i += blockRows(s, i) - 1;
+      continue;
+    }
     const double x = s.jar(i), D = s.D(i), R = s.R(i), f = s.frictionloss(i);
     SoftRowState& st = s.state[static_cast<std::size_t>(i)];
     if (isFriction(t) && x <= -R * f) {
@@ -117,6 +133,14 @@ struct Primal {
     d1 = a * dHd + dHe;
     d2 = dHd;
     for (int i = 0; i < s.nefc; ++i) {
+      if (s.type[static_cast<std::size_t>(i)] == SoftRowType::ContactElliptic) {
+        double r1, r2;
+        detail::coneAlong(s, i, a, r1, r2);
+        d1 += r1;
+        d2 += r2;
+        i += blockRows(s, i) - 1;
+        continue;
+      }
       const double jd = s.Jdir(i);
       if (jd == 0) continue;
       double r1, r2;
@@ -135,8 +159,28 @@ struct Primal {
     decrease = 0;
     if (!(dHd > 0)) return 0.0;
     const double dHe = s.Mdir.dot(s.qacc - s.qacc0);
-    breaks.clear();
+    bool cones = false;
+    for (int i = 0; i < n && !cones; ++i) cones = s.type[static_cast<std::size_t>(i)] == SoftRowType::ContactElliptic;
+    const double a = cones ? smoothSearch(dHd, dHe) : piecewiseSearch(breaks, dHd, dHe);
+    // the cost's decrease from 0 to a, term by term
+    decrease = -(a * dHe + 0.5 * a * a * dHd);
     for (int i = 0; i < n; ++i) {
+      if (s.type[static_cast<std::size_t>(i)] == SoftRowType::ContactElliptic) {
+        double r1, r2;
+        decrease += detail::coneAlong(s, i, 0, r1, r2) - detail::coneAlong(s, i, a, r1, r2);
+        i += blockRows(s, i) - 1;
+      } else if (s.Jdir(i) != 0) {
+        decrease += rowDecrease(s, i, s.jar(i), s.jar(i) + a * s.Jdir(i));
+      }
+    }
+    return a;
+  }
+
+  // piecewise quadratic: bracket the zero of the derivative between the rows' breakpoints,
+  // then solve the linear piece
+  double piecewiseSearch(std::vector<double>& breaks, double dHd, double dHe) const {
+    breaks.clear();
+    for (int i = 0; i < s.nefc; ++i) {
       const double jd = s.Jdir(i);
       if (jd == 0) continue;
       const SoftRowType t = s.type[static_cast<std::size_t>(i)];
@@ -167,10 +211,28 @@ struct Primal {
     double a = inside - d1 / d2;
     if (lo > 0) a = std::max(a, breaks[lo - 1]);
     if (lo < breaks.size()) a = std::min(a, breaks[lo]);
-    // the cost's decrease from 0 to a, term by term
-    decrease = -(a * dHe + 0.5 * a * a * dHd);
-    for (int i = 0; i < n; ++i)
-      if (s.Jdir(i) != 0) decrease += rowDecrease(s, i, s.jar(i), s.jar(i) + a * s.Jdir(i));
+    return a;
+  }
+
+  // convex and continuously differentiable (elliptic cones): Newton's method on the derivative
+  // from 0, kept inside the bracket [lo, hi] of its sign change and bisecting where a step
+  // leaves it, until the derivative is round-off or the bracket is a few ulps wide
+  double smoothSearch(double dHd, double dHe) const {
+    double d1, d2;
+    along(0, dHd, dHe, d1, d2);
+    if (!(d1 < 0)) return 0.0;  // not a descent direction (or converged)
+    const double floor = 1e-14 * std::abs(d1);
+    double lo = 0, hi = std::numeric_limits<double>::infinity(), a = 0;
+    for (int it = 0; it < 100; ++it) {
+      double next = a - d1 / std::max(d2, dHd);
+      if (!(next > lo && next < hi)) next = 0.5 * (lo + hi);
+      a = next;
+      along(a, dHd, dHe, d1, d2);
+      if (std::abs(d1) <= floor) break;
+      if (d1 < 0) lo = a;
+      else hi = a;
+      if (hi - lo <= 4 * std::numeric_limits<double>::epsilon() * std::max(std::abs(lo), std::abs(hi))) break;
+    }
     return a;
   }
   double decrease = 0;  // the last line search's decrease of the cost
@@ -182,9 +244,28 @@ void newtonDirection(const Model& m, const Data& d, SoftConstraintData& s) {
   // W in MinvJt, PGS's workspace): k rank-1 updates cost about three times as much
   s.Hs = d.H;
   int k = 0;
-  for (int i = 0; i < s.nefc; ++i)
-    if (s.state[static_cast<std::size_t>(i)] == SoftRowState::Quadratic)
+  for (int i = 0; i < s.nefc; ++i) {
+    const SoftRowState st = s.state[static_cast<std::size_t>(i)];
+    if (st == SoftRowState::Quadratic) {
       s.MinvJt.col(k++) = std::sqrt(s.D(i)) * s.J.row(i).transpose();
+    } else if (st == SoftRowState::Cone) {
+      // an elliptic contact sliding: its block's Hessian J_c' H_c J_c, as the columns
+      // sqrt(lambda) J_c' v of H_c's eigenpairs (H_c is positive semidefinite, of rank dim - 1)
+      const int dim = blockRows(s, i);
+      Eigen::Matrix<double, 6, 6> Hc;
+      detail::coneUpdate(s, i, &Hc);
+      const Eigen::SelfAdjointEigenSolver<Eigen::Matrix<double, 6, 6>> eig(Hc);
+      const double top = eig.eigenvalues().cwiseAbs().maxCoeff();
+      for (int e = 0; e < 6; ++e) {
+        const double lambda = eig.eigenvalues()(e);
+        if (!(lambda > 1e-14 * top)) continue;
+        s.MinvJt.col(k).setZero();
+        for (int j = 0; j < dim; ++j) s.MinvJt.col(k) += eig.eigenvectors()(j, e) * s.J.row(i + j).transpose();
+        s.MinvJt.col(k++) *= std::sqrt(lambda);
+      }
+      i += dim - 1;
+    }
+  }
   if (k) s.Hs.selfadjointView<Eigen::Lower>().rankUpdate(s.MinvJt.leftCols(k));
   s.llt.compute(s.Hs);  // the lower triangle
   s.dir = -s.grad;
@@ -281,6 +362,15 @@ void pgsSolve(const Model& m, const Data& d, SoftConstraintData& s, int iteratio
     // sweep's improvement without the cancellation of two large costs subtracted
     double improvement = 0;
     for (int i = 0; i < n; ++i) {
+      if (s.type[static_cast<std::size_t>(i)] == SoftRowType::ContactElliptic) {
+        const int dim = blockRows(s, i);
+        Eigen::Matrix<double, Eigen::Dynamic, 1, 0, 6, 1> res(dim);
+        res.noalias() = AR.middleRows(i, dim) * f;
+        res += s.r0.segment(i, dim);
+        improvement += detail::conePgsStep(s, i, AR.block(i, i, dim, dim), res, f.segment(i, dim));
+        i += dim - 1;
+        continue;
+      }
       const double g = AR.row(i).dot(f) + s.r0(i);
       double fi = f(i) - g / AR(i, i);
       const SoftRowType t = s.type[static_cast<std::size_t>(i)];

@@ -1052,13 +1052,12 @@ void readContactSection(State& s, const XMLElement* e) {
   });
 }
 
-// body-body contact when every geom that may collide has a narrow phase, the soft model and
-// pyramidal cones; else the ground-contact points of the plane z = 0, with the reason noted
+// body-body contact when every geom that may collide has a narrow phase and the model is the
+// soft one; else the ground-contact points of the plane z = 0, with the reason noted
 void chooseContactModel(State& s) {
   PhysicsSpec& ph = s.spec.physics;
   if (s.notColliding.empty() && ph.constraints != PhysicsSpec::Constraints::Soft) s.notColliding = "the model's physics is exact";
   if (s.notColliding.empty() && !ph.contact) s.notColliding = "contact is disabled (<flag contact='disable'>)";
-  if (s.notColliding.empty() && ph.cone == PhysicsSpec::Cone::Elliptic) s.notColliding = "elliptic cones are not computed yet";
   s.spec.geoms = s.geoms;
   s.bodyContact = s.notColliding.empty() && !s.geoms.empty();
   if (s.bodyContact) {

@@ -186,8 +186,6 @@ void detail::compileGeoms(const ModelSpec& spec, Model& m) {
   if (!spec.geoms.empty() && !spec.contacts.empty())
     throw ModelError("geoms", "a model uses one contact model: its geoms (body-body contact, soft) or its ground-contact "
                               "points (`contacts`), not both");
-  if (m.physics.cone == PhysicsSpec::Cone::Elliptic && !spec.geoms.empty())
-    throw ModelError("physics.cone", "contacts in elliptic cones are not computed yet: use 'pyramidal'");
   for (std::size_t k = 0; k < spec.geoms.size(); ++k) checkGeom(spec, k);
   for (std::size_t k = 0; k < spec.contactPairs.size(); ++k) checkPair(spec, k);
   const int nb = static_cast<int>(spec.bodies.size());

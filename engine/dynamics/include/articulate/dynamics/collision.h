@@ -40,6 +40,9 @@ struct Contact {
   bool exclude = false;        // within the margin, outside includeMargin: reported, no rows
   bool explicitPair = false;   // from ModelSpec::contactPairs
   int row = -1;                // its first soft row after softConstraintRows, -1: none
+  // the friction cone's coefficient in the soft rows' scaled space, friction[0] sqrt(R_1 / R_0)
+  // (MuJoCo's con->mu: friction[0] / sqrt(impratio)); set by softConstraintRows
+  double mu = 0.0;
 };
 
 /// The contacts of model.geoms at the kinematics in `data` (forwardKinematics, or crba, at the

@@ -18,8 +18,14 @@
 // Rows come in MuJoCo's order: equalities (connect 3 rows, weld 6, joint and tendon 1),
 // friction on velocity variables then tendons, limits on joints then tendons (a limit's row
 // exists while its distance is below its margin), contacts (collision.h) in their order: one
-// row of the normal for condim 1, else the pyramid's 2 (condim - 1) edges J_n +- mu_k J_k, each
-// one-sided as a limit's. Spatial models only.
+// row of the normal for condim 1, else under pyramidal cones the pyramid's 2 (condim - 1) edges
+// J_n +- mu_k J_k, each one-sided as a limit's, and under elliptic cones (physics.cone) condim
+// rows J_n, J_t1, J_t2 (then the torsional and rolling rows of the relative rotation) that
+// form one block: with U = (mu jar_n, mu_k jar_k), N = U_0 and T = |U_1..|, mu = mu_0 /
+// sqrt(impratio) (Contact::mu), its cost is 0 where N >= mu T (the contact separates or
+// sticks inside the cone), 1/2 sum D_j jar_j^2 where mu N + T <= 0, and between them
+// 1/2 D_0 / (mu^2 (1 + mu^2)) (N - mu T)^2; its forces lie in the cone f_n >= |(f_k / mu_k)|.
+// Spatial models only.
 
 #include <string>
 #include <vector>
@@ -38,12 +44,22 @@ namespace art {
 inline constexpr double kSoftMinValue = 1e-15;
 
 /// A soft row's kind (MuJoCo's efc_type).
-enum class SoftRowType { Equality, FrictionDof, FrictionTendon, LimitJoint, LimitTendon, ContactFrictionless, ContactPyramidal };
+enum class SoftRowType {
+  Equality,
+  FrictionDof,
+  FrictionTendon,
+  LimitJoint,
+  LimitTendon,
+  ContactFrictionless,
+  ContactPyramidal,
+  ContactElliptic
+};
 /// "equality", "friction", "limit" or "contact" (the CLI's and the plots' names of the kinds).
 const char* softRowKind(SoftRowType type);
 
-/// A row's state after the solve (MuJoCo's efc_state).
-enum class SoftRowState { Satisfied, Quadratic, LinearNeg, LinearPos };
+/// A row's state after the solve (MuJoCo's efc_state); Cone: an elliptic contact's rows in the
+/// cone's middle zone (sliding on the cone's surface).
+enum class SoftRowState { Satisfied, Quadratic, LinearNeg, LinearPos, Cone };
 
 /// Rows, results and workspaces of the soft constraint model for one Model. The constructor
 /// computes MuJoCo's constants at the model's initial pose q0 (the inverse weights of bodies,
@@ -129,7 +145,8 @@ std::vector<std::string> softChannelNames(const Model& model);
 
 /// The force of contact `k` of the last solve in its frame (MuJoCo's mj_contactForce): normal,
 /// tangent 1, tangent 2, torsional, rolling 1, rolling 2 (N, N m), on geom2 from geom1 (geom1
-/// takes the opposite); zeros for a contact without rows. Throws std::out_of_range on a bad k.
+/// takes the opposite); zeros for a contact without rows. Elliptic rows are these forces
+/// themselves; a pyramid's edges are summed (mju_decodePyramid). Throws std::out_of_range on a bad k.
 Vec6 contactForce(const SoftConstraintData& soft, int k);
 
 /// The last solve's row forces by channel (soft.channels entries, N or N m; 0 for a row that is
