@@ -27,7 +27,7 @@
 
 namespace {
 
-std::string humanoidXml() {
+std::string lyingHumanoidXml() {
   std::ifstream in(std::string(ARTICULATE_MODELS_DIR) + "/robots/mjcf_humanoid/humanoid.xml");
   std::stringstream s;
   s << in.rdbuf();
@@ -67,8 +67,8 @@ std::string pickXml() {
 }
 
 // 0 the humanoid, 1 the box pile, 2 the gripper holding its box up, 3 the pile of round shapes
-std::string xmlOf(int which) {
-  return which == 0 ? humanoidXml() : which == 1 ? pileXml() : which == 2 ? pickXml() : pileXml(true);
+std::string sceneXml(int which) {
+  return which == 0 ? lyingHumanoidXml() : which == 1 ? pileXml() : which == 2 ? pickXml() : pileXml(true);
 }
 
 // the gripper's controls (lift, grip) at time t: down, closed, lifted; the others have none
@@ -94,7 +94,7 @@ Eigen::VectorXd settled(int which, const art::ModelSpec& spec, const art::Model&
 
 void BM_collide(benchmark::State& state) {
   const int which = static_cast<int>(state.range(0));
-  const art::ModelSpec spec = art::specFromMjcf(xmlOf(which), "bench.xml");
+  const art::ModelSpec spec = art::specFromMjcf(sceneXml(which), "bench.xml");
   const art::Model m = art::compile(spec);
   art::Data d(m);
   const Eigen::VectorXd q = settled(which, spec, m);
@@ -109,7 +109,7 @@ void BM_collide(benchmark::State& state) {
 
 void BM_contact_step(benchmark::State& state) {
   const int which = static_cast<int>(state.range(0));
-  const art::ModelSpec spec = art::specFromMjcf(xmlOf(which), "bench.xml");
+  const art::ModelSpec spec = art::specFromMjcf(sceneXml(which), "bench.xml");
   const art::Model m = art::compile(spec);
   art::Simulation sim(m, art::simulationOptions(spec));
   Eigen::VectorXd qd;
@@ -136,7 +136,7 @@ struct MjScene {
   std::vector<double> qpos, qvel;
   explicit MjScene(int which) {
     try {
-      m = bench::loadMujoco({{"bench.xml", xmlOf(which)}});  // mujoco_models.h: from memory
+      m = bench::loadMujoco({{"bench.xml", sceneXml(which)}});  // mujoco_models.h: from memory
     } catch (const std::runtime_error&) {
       return;
     }

@@ -378,9 +378,9 @@ void PropertiesPanel::refresh() {
     const nlohmann::ordered_json doc = specToJson(s);
     for (std::size_t k = 0; k < s.geoms.size(); ++k)
       if (s.geoms[k].body == m_body) {
-        nlohmann::ordered_json g = doc["geoms"][k];
-        g.erase("body");
-        geoms << QString::fromStdString(g.dump());
+        nlohmann::ordered_json geom = doc["geoms"][k];
+        geom.erase("body");
+        geoms << QString::fromStdString(geom.dump());
       }
   }
   fillRows(m_geoms, geoms);

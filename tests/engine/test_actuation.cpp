@@ -361,9 +361,9 @@ class TestActuation : public QObject {
     const QStringList lines = QString::fromUtf8(csv.readAll()).split('\n', Qt::SkipEmptyParts);
     const double q = lines.back().split(',')[1].toDouble();
     // the servo's equilibrium at 0.5 against the pendulum's weight: kp (0.5 - q) = m g l sin q
-    double e = 0.5;
-    for (int k = 0; k < 50; ++k) e -= (60 * (0.5 - e) - 9.81 * std::sin(e)) / (-60 - 9.81 * std::cos(e));
-    QVERIFY2(std::abs(q - e) < 1e-4, qPrintable(QString("q %1, equilibrium %2").arg(q).arg(e)));
+    double rest = 0.5;
+    for (int k = 0; k < 50; ++k) rest -= (60 * (0.5 - rest) - 9.81 * std::sin(rest)) / (-60 - 9.81 * std::cos(rest));
+    QVERIFY2(std::abs(q - rest) < 1e-4, qPrintable(QString("q %1, equilibrium %2").arg(q).arg(rest)));
     // a column naming no actuator
     QFile bad(tmp.filePath("bad.csv"));
     QVERIFY(bad.open(QIODevice::WriteOnly));

@@ -169,11 +169,11 @@ double secondSegmentPoint(const Vec3& P, const Vec3& H, const Vec3& axis, const 
   if (b.face == -1) return second;  // the end is inside the box
   const double mul = b.type == -3 ? 1 : -1;
   second = 2;
-  const Vec3 T = P + H * -mul;
+  const Vec3 tip = P + H * -mul;
   for (int i = 0; i < 3; ++i) {
     if (i == b.face) continue;
     for (double bound : {s(i), -s(i)}) {
-      const double e = (bound - T(i)) / H(i) * mul;
+      const double e = (bound - tip(i)) / H(i) * mul;
       if (e > 0 && e < second) second = e;
     }
   }

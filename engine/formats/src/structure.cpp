@@ -391,7 +391,9 @@ ojson structureToJson(const StructureSpec& s) {
     jb["origin"] = vec(b.origin, d);
     if (bar) {
       const Eigen::Vector3d end = b.origin + b.length * b.orientation.col(0);
-      const bool given = b.givenEnd && (*b.givenEnd - end).head(d).norm() <= 1e-12 * (1.0 + end.norm());
+      // (fixed-size heads: GCC 12's -O3 reads a dynamic head of a Vector3d as out of bounds)
+      const Eigen::Vector3d off = b.givenEnd ? Eigen::Vector3d(*b.givenEnd - end) : Eigen::Vector3d::Zero();
+      const bool given = b.givenEnd && (d == 2 ? off.head<2>().norm() : off.norm()) <= 1e-12 * (1.0 + end.norm());
       jb["end"] = vec(given ? *b.givenEnd : end, d);
     } else if (d == 2) {
       const double angle = std::atan2(b.orientation(1, 0), b.orientation(0, 0));

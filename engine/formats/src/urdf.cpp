@@ -493,10 +493,10 @@ std::vector<std::string> exportNotes(const ModelSpec& spec, int dropped, int uns
     notes.push_back(std::to_string(unstoredGeoms) + " collision geom(s) are not stored: URDF's <collision>s are spheres, "
                     "boxes, cylinders and mesh files (planes, capsules, ellipsoids and convex hulls are not)");
   const GeomSpec plain;
-  const auto tuned = std::count_if(spec.geoms.begin(), spec.geoms.end(), [&](const GeomSpec& g) {
-    return g.contype != plain.contype || g.conaffinity != plain.conaffinity || g.condim != plain.condim ||
-           g.priority != plain.priority || g.friction != plain.friction || g.solmix != plain.solmix ||
-           g.margin != plain.margin || g.gap != plain.gap || g.soft != plain.soft;
+  const auto tuned = std::count_if(spec.geoms.begin(), spec.geoms.end(), [&](const GeomSpec& geom) {
+    return geom.contype != plain.contype || geom.conaffinity != plain.conaffinity || geom.condim != plain.condim ||
+           geom.priority != plain.priority || geom.friction != plain.friction || geom.solmix != plain.solmix ||
+           geom.margin != plain.margin || geom.gap != plain.gap || geom.soft != plain.soft;
   });
   if (tuned)
     notes.push_back("the contact parameters of " + std::to_string(tuned) + " geom(s) are not stored: URDF has none "
