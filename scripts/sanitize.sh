@@ -26,6 +26,11 @@ case "${1:-}" in
     # halt_on_error: the first report fails the test; detect_leaks: LeakSanitizer at exit
     export ASAN_OPTIONS=halt_on_error=1:abort_on_error=1:detect_leaks=1:strict_string_checks=1
     export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+    # a report's stack with function names and lines (an address-only stack from CI, without
+    # the build it came from, cannot be read afterwards)
+    if [ -x /usr/lib/llvm-14/bin/llvm-symbolizer ]; then
+      export ASAN_SYMBOLIZER_PATH=/usr/lib/llvm-14/bin/llvm-symbolizer
+    fi
     ctest --preset asan -L engine -j "$jobs"
     ;;
   tsan)

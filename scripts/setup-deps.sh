@@ -26,7 +26,7 @@ packages=(
 )
 for option in "$@"; do
   case "$option" in
-    --fuzz) packages+=(clang libclang-rt-14-dev) ;;
+    --fuzz) packages+=(clang libclang-rt-14-dev llvm-14) ;;  # llvm-14: ASan's llvm-symbolizer
     --tests) packages+=(munge slurmctld slurmd slurm-client libdart-utils-urdf-dev libmujoco-dev
                         python3-matplotlib) ;;
     *) echo "setup-deps: unknown option $option" >&2; exit 2 ;;
