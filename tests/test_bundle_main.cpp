@@ -16,5 +16,9 @@ int main(int argc, char** argv) {
     return 2;
   }
   argv[1] = argv[0];  // the test sees its own name as the program's
+  // and is the application of that name, as its own program was: its settings and data
+  // (QSettings, QStandardPaths) are its own, not shared with the bundle's other tests, which
+  // may run at the same time (a test that sets its own names still does)
+  QCoreApplication::setApplicationName(QString::fromStdString(it->first));
   return it->second(argc - 1, argv + 1);
 }
