@@ -5,7 +5,9 @@
 #include "test_main.h"
 #include <limits>
 
+#include <atomic>
 #include <functional>
+#include <mutex>
 #include <set>
 
 #include <dlfcn.h>
@@ -23,20 +25,28 @@ using namespace art;
 using Edit = std::function<void(ModelSpec&)>;
 Q_DECLARE_METATYPE(Edit)
 
-// fsync interposed: records which kinds of file the process flushed, so that the test can see
-// that a save flushes the directory after its rename (and not only the file)
+// fsync interposed: records which directories the process flushed while the test that asks
+// records them, so that it can see that a save flushes the directory after its rename (and not
+// only the file). The interposer is the whole bundle's (test_engine): other tests' threads
+// (test_sweep's workers save results) call it too, so it records only while asked, under a lock
+// (unguarded, those threads' inserts raced: a crash and a leak under ASan in test_sweep)
 namespace {
 std::set<std::string> g_fsyncedDirectories;
+std::mutex g_fsyncMutex;
+std::atomic<bool> g_recordFsync{false};
 }
 extern "C" int fsync(int fd) {
   using Real = int (*)(int);
   static const auto real = reinterpret_cast<Real>(dlsym(RTLD_NEXT, "fsync"));
   struct stat st;
-  if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+  if (g_recordFsync.load() && fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
     char link[64], target[4096];
     std::snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
     const ssize_t n = readlink(link, target, sizeof target - 1);
-    if (n > 0) g_fsyncedDirectories.insert(std::string(target, static_cast<std::size_t>(n)));
+    if (n > 0) {
+      const std::lock_guard<std::mutex> lock(g_fsyncMutex);
+      g_fsyncedDirectories.insert(std::string(target, static_cast<std::size_t>(n)));
+    }
   }
   return real(fd);
 }
@@ -242,8 +252,13 @@ class TestModel : public QObject {
     writeFileAtomically(real.toStdString(), R"({"a": 1})");
     QVERIFY(::chmod(real.toLocal8Bit().constData(), 0640) == 0);
     QVERIFY(QFile::link("real.json", link));  // a relative link, as users make them
-    g_fsyncedDirectories.clear();
+    {
+      const std::lock_guard<std::mutex> lock(g_fsyncMutex);
+      g_fsyncedDirectories.clear();
+    }
+    g_recordFsync = true;
     writeFileAtomically(link.toStdString(), R"({"a": 2})");
+    g_recordFsync = false;
     // the link is still a link, and its target has the new bytes and the old permissions
     QVERIFY(QFileInfo(link).isSymLink());
     QCOMPARE(readJsonFile(link.toStdString())["a"].get<int>(), 2);
@@ -252,8 +267,11 @@ class TestModel : public QObject {
     QCOMPARE(st.st_mode & 07777, 0640u);
     // the rename was made durable: the directory holding the target was flushed
     const QString canonical = QFileInfo(dir.path()).canonicalFilePath();
-    QVERIFY2(g_fsyncedDirectories.count(canonical.toStdString()) == 1,
-             qPrintable("flushed directories: " + QString::number(g_fsyncedDirectories.size())));
+    {
+      const std::lock_guard<std::mutex> lock(g_fsyncMutex);
+      QVERIFY2(g_fsyncedDirectories.count(canonical.toStdString()) == 1,
+               qPrintable("flushed directories: " + QString::number(g_fsyncedDirectories.size())));
+    }
     // a new file gets 0666 less the umask, not a fixed 0644
     const mode_t old = ::umask(0007);
     writeFileAtomically(dir.filePath("new.json").toStdString(), "{}");
