@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <sstream>
 
 #include "articulate/dynamics/contact.h"
 #include "articulate/dynamics/dynamics.h"
@@ -292,6 +293,25 @@ class TestMjcf : public QObject {
     QVERIFY2(std::abs(f.row(2).sum() - weight) < 1e-3 * weight, qPrintable(QString::number(f.row(2).sum())));
     QVERIFY(sim.energy().kinetic < 1e-6);
     QVERIFY(sim.q()(2) > 0.11 && sim.q()(2) < 0.13);  // the box's bottom (0.12 below the origin) on the ground
+  }
+
+  // fuzz_mjcf: a muscle without a length range is found on the compiled model while reading;
+  // a name that cannot compile (a line break, a control character) escaped the reader as a ModelError,
+  // not the file's error
+  void lengthRangeOfAModelThatDoesNotCompile() {
+    std::ifstream in(ARTICULATE_MODELS_DIR "/robots/mjcf_muscle_arm/muscle_arm.xml");
+    std::stringstream text;
+    text << in.rdbuf();
+    std::string xml = text.str();
+    const std::string name = "<muscle name='SF'";
+    QVERIFY(xml.find(name) != std::string::npos);
+    xml.replace(xml.find(name), name.size(), "<muscle name='S\nF'");  // a name across two lines
+    try {
+      specFromMjcf(xml, "arm.xml");
+      QFAIL("a control character in a name was read");
+    } catch (const FormatError& e) {
+      QVERIFY2(std::string(e.what()).find("arm.xml") != std::string::npos, e.what());
+    }
   }
 
   // fuzz_mjcf: MuJoCo takes an rgba past 1 (OpenGL draws it clamped), which became a drawing

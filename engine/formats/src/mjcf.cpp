@@ -1626,7 +1626,12 @@ void computeLengthRanges(State& s) {
     a.gain = ActuatorSpec::Gain::Fixed;
     a.bias = ActuatorSpec::Bias::None;
   }
-  const Model m = compile(probe);
+  Model m;
+  try {
+    m = compile(probe);
+  } catch (const ModelError&) {
+    return;  // checkCompiles reports the model's own error (a bad name, say), by the file's name
+  }
   Data d(m);
   for (const auto& [k, e] : s.lengthRanges) {
     const std::array<double, 2> r = actuatorLengthRange(m, d, k);
