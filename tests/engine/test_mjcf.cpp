@@ -60,6 +60,11 @@ class TestMjcf : public QObject {
     QCOMPARE(spec.name, std::string("arm"));
     QCOMPARE(spec.simulation.dt, 0.005);
     QVERIFY(spec.simulation.integrator == Integrator::MujocoEuler);
+    // a file whose <option> names neither means MuJoCo's defaults: Euler at 2 ms (not the
+    // Articulate format's rk4 at 1 ms)
+    const ModelSpec plain = specFromMjcf("<mujoco><option gravity='0 0 -3'/><worldbody><body><joint/><geom size='0.1'/></body></worldbody></mujoco>", "plain.xml");
+    QCOMPARE(plain.simulation.dt, 0.002);
+    QVERIFY(plain.simulation.integrator == Integrator::MujocoEuler);
     QVERIFY(spec.physics.constraints == PhysicsSpec::Constraints::Soft);
     QVERIFY(spec.gravity && *spec.gravity == Vec3(0, 0, -3));
     QCOMPARE(spec.bodies.size(), std::size_t{2});

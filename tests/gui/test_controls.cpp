@@ -31,7 +31,7 @@ namespace {
 // an arm on a hinge without gravity, held by a position servo (kp 20, damped by the joint),
 // and a motor on the same joint whose force follows its control through a 0.1 s filter
 const char* kServo =
-    "<mujoco model='servo'><compiler angle='radian' inertiafromgeom='false'/><option gravity='0 0 0'/>"
+    "<mujoco model='servo'><compiler angle='radian' inertiafromgeom='false'/><option gravity='0 0 0' timestep='0.001' integrator='RK4'/>"
     "<worldbody><body name='arm'><joint name='hinge' axis='0 1 0' damping='2'/>"
     "<inertial pos='0.3 0 0' mass='1' diaginertia='0.01 0.01 0.01'/><geom type='capsule' fromto='0 0 0 0.6 0 0' size='0.03'/>"
     "</body></worldbody><actuator><position name='servo' joint='hinge' kp='20' ctrlrange='-1.5 1.5'/>"

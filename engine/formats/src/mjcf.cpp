@@ -1738,6 +1738,9 @@ bool isMjcfPath(const std::string& path) { return iequalsExt(path, ".xml") || ie
 ModelSpec specFromMjcf(const std::string& xml, const std::string& source, MjcfImport* report) {
   State s;
   s.spec.physics.constraints = PhysicsSpec::Constraints::Soft;  // a MuJoCo file means MuJoCo's constraints
+  // and MuJoCo's integrator and step where <option> names none: Euler at 2 ms (mjModel's defaults)
+  s.spec.simulation.integrator = Integrator::MujocoEuler;
+  s.spec.simulation.dt = 0.002;
   s.source = source;
   s.folder = std::filesystem::absolute(source).parent_path().string();
   if (robot::xmlNestingDepth(xml) > 256) throw FormatError(source, "is nested deeper than 256 XML elements");
