@@ -169,7 +169,7 @@ void BM_mujoco_actuation(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
 }
 
-void BM_mujoco_step(benchmark::State& state) {
+void BM_mujoco_actuated_step(benchmark::State& state) {
   MjHumanoid h;
   if (!h.m) return state.SkipWithError("mj_loadXML failed");
   const Eigen::VectorXd ctrl = randomControls(h.m->nu) * 0.05;
@@ -195,5 +195,5 @@ BENCHMARK(BM_actuation)->Name("BM_actuation/humanoid");
 BENCHMARK(BM_step)->Name("BM_step/humanoid")->ArgNames({"rk4", "actuated"})->Args({0, 1})->Args({0, 0})->Args({1, 1})->Args({1, 0});
 #ifdef ARTICULATE_BENCH_MUJOCO
 BENCHMARK(BM_mujoco_actuation)->Name("BM_mujoco_actuation/humanoid");
-BENCHMARK(BM_mujoco_step)->Name("BM_mujoco_step/humanoid");
+BENCHMARK(BM_mujoco_actuated_step)->Name("BM_mujoco_step/humanoid");
 #endif

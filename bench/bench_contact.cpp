@@ -117,7 +117,9 @@ void BM_contact_step(benchmark::State& state) {
   sim.setState(0, q, qd);
   const std::vector<double> u = controlsAt(which, settleTime(which));
   if (!u.empty()) sim.setControls(Eigen::Map<const Eigen::VectorXd>(u.data(), static_cast<Eigen::Index>(u.size())));
+  double iterations = 0;
   for (auto _ : state) {
+    iterations += sim.softConstraintData()->iterations;
     if (!sim.step() || sim.time() > 2) {
       state.PauseTiming();
       sim.setState(0, q, qd);
@@ -127,6 +129,7 @@ void BM_contact_step(benchmark::State& state) {
   }
   state.counters["ncon"] = static_cast<double>(sim.softConstraintData()->contacts.size());
   state.counters["nefc"] = sim.softConstraintData()->nefc;
+  state.counters["iter"] = iterations / static_cast<double>(state.iterations());  // Newton's, per step
 }
 
 #ifdef ARTICULATE_BENCH_MUJOCO
@@ -178,6 +181,7 @@ void BM_mujoco_contact_step(benchmark::State& state) {
   MjScene h(static_cast<int>(state.range(0)));
   if (!h.m) return state.SkipWithError("mj_loadXML failed");
   h.reset();
+  double iterations = 0;
   for (auto _ : state) {
     mj_step(h.m, h.d);
     if (h.d->time > 2) {
@@ -185,8 +189,10 @@ void BM_mujoco_contact_step(benchmark::State& state) {
       h.reset();
       state.ResumeTiming();
     }
+    iterations += h.d->solver_iter;
     benchmark::DoNotOptimize(h.d->qpos);
   }
+  state.counters["iter"] = iterations / static_cast<double>(state.iterations());
   state.counters["ncon"] = h.d->ncon;
   state.counters["nefc"] = h.d->nefc;
 }

@@ -167,7 +167,7 @@ void BM_mujoco_forward(benchmark::State& state) {
   state.counters["iterations"] = h.d->solver_iter;
 }
 
-void BM_mujoco_step(benchmark::State& state) {
+void BM_mujoco_soft_step(benchmark::State& state) {
   const int which = static_cast<int>(state.range(0));
   MjModel h(xmlOf(which));
   if (!h.m) return state.SkipWithError("mj_loadXML failed");
@@ -190,5 +190,5 @@ BENCHMARK(BM_soft_forward)->Name("BM_soft_forward")->ArgName("quadruped")->Arg(0
 BENCHMARK(BM_soft_step)->Name("BM_soft_step")->ArgName("quadruped")->Arg(0)->Arg(1);
 #ifdef ARTICULATE_BENCH_MUJOCO
 BENCHMARK(BM_mujoco_forward)->Name("BM_mujoco_forward")->ArgName("quadruped")->Arg(0)->Arg(1);
-BENCHMARK(BM_mujoco_step)->Name("BM_mujoco_step")->ArgName("quadruped")->Arg(0)->Arg(1);
+BENCHMARK(BM_mujoco_soft_step)->Name("BM_mujoco_step")->ArgName("quadruped")->Arg(0)->Arg(1);
 #endif

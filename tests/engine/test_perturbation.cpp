@@ -63,7 +63,10 @@ Eigen::MatrixXd pointJacobian(System& s, const Eigen::VectorXd& q, int b, const 
     e(j) = 1.0;
     s.integratePositions(q, e, h, qp);
     s.integratePositions(q, e, -h, qm);
-    J.col(j) = (worldPoint(s, qp, b, point) - worldPoint(s, qm, b, point)) / (2 * h);
+    // entry by entry: a Vec3 expression assigned to a column makes GCC 12 warn of a 32-byte
+    // AVX load from the 24-byte vector (-Warray-bounds), as in jacobian.cpp
+    const Vec3 d = (worldPoint(s, qp, b, point) - worldPoint(s, qm, b, point)) / (2 * h);
+    for (int r = 0; r < 3; ++r) J(r, j) = d(r);
   }
   return J;
 }

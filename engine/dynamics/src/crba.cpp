@@ -113,7 +113,12 @@ void factorizeMassMatrix(const Model& m, Data& d) {
   // free joints, whose 6 variables form a chain)
   const std::vector<int>& lambda = m.dofParent;
   auto& L = d.L;
-  L = d.H;
+  // H's entries on the tree's pattern (the diagonal and each variable's ancestors): the rest of
+  // L stays zero, and a pile of free bodies copies a few entries per row instead of nv
+  for (int k = 0; k < m.nv(); ++k) {
+    L(k, k) = d.H(k, k);
+    for (int i = lambda[k]; i >= 0; i = lambda[i]) L(k, i) = d.H(k, i);
+  }
   for (int k = m.nv() - 1; k >= 0; --k) {
     if (!(L(k, k) > 0.0))
       throw SingularInertiaError("the joint-space inertia matrix is not "
@@ -139,6 +144,17 @@ void solveMassMatrix(const Model& m, const Data& d, Eigen::Ref<Eigen::VectorXd> 
     for (int j = lambda[i]; j >= 0; j = lambda[j]) b(i) -= L(i, j) * b(j);
     b(i) /= L(i, i);
   }
+}
+
+void detail::multiplyMassMatrix(const Model& m, const Eigen::MatrixXd& H, const Eigen::VectorXd& x, Eigen::VectorXd& y) {
+  const std::vector<int>& lambda = m.dofParent;
+  const int nv = m.nv();
+  for (int i = 0; i < nv; ++i) y(i) = H(i, i) * x(i);
+  for (int i = 0; i < nv; ++i)
+    for (int j = lambda[static_cast<std::size_t>(i)]; j >= 0; j = lambda[static_cast<std::size_t>(j)]) {
+      y(i) += H(i, j) * x(j);
+      y(j) += H(i, j) * x(i);
+    }
 }
 
 const Eigen::VectorXd& forwardDynamicsCrb(const Model& m, Data& d, const VecRef& q,

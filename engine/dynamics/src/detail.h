@@ -210,6 +210,34 @@ inline typename A::Vec bodyExternalForce(const Workspace<A>& w, const ExternalFo
 void frameJacobian(const Model& m, const Data& d, int body, const Vec3& p, Eigen::MatrixXd* Jp,
                    Eigen::MatrixXd* Jr);
 
+/// y = H x for a matrix H with the joint-space inertia's pattern (nonzero only between a velocity
+/// variable and its ancestors in dofParent's tree, and on the diagonal): crba's H, or H plus a
+/// diagonal. y must not alias x.
+void multiplyMassMatrix(const Model& m, const Eigen::MatrixXd& H, const Eigen::VectorXd& x, Eigen::VectorXd& y);
+
+/// Each velocity variable's unit motion in base coordinates at the base origin (6 x nv, the
+/// motion subspace carried to the base: MuJoCo's cdof, at the world origin) from the
+/// kinematics (X0) in `d`, spatial models.
+void dofMotions(const Model& m, const Data& d, Eigen::Matrix<double, 6, Eigen::Dynamic>& out);
+
+/// The Jacobians of body b2's motion relative to body b1's (either -1 for the base) at the world
+/// point p, kept to the velocity variables that move one body and not the other (each one's
+/// chain of ancestors less their common part): their indices ascending in cols[0, n), and in
+/// columns 0..n-1 of Jp (3 x >= n) b2's point-velocity Jacobian less b1's and of Jr b2's
+/// angular-velocity Jacobian less b1's (world axes), from `motions` (dofMotions). Returns n.
+int relativeJacobian(const Model& m, const Eigen::Matrix<double, 6, Eigen::Dynamic>& motions, int b1, int b2,
+                     const Vec3& p, int* cols, Eigen::MatrixXd& Jp, Eigen::MatrixXd& Jr);
+
+/// The soft rows' products through their nonzeros (SoftConstraintData::nnz, nzIndex): y(r) =
+/// J_r x for the rows [first, end).
+void softRowsTimes(const SoftConstraintData& s, int first, int end, const VecRef& x, Eigen::VectorXd& y);
+
+/// y = J' f over the first nefc rows, through their nonzeros (rows with f = 0 skipped).
+void softRowsTransposeTimes(const SoftConstraintData& s, const Eigen::VectorXd& f, Eigen::VectorXd& y);
+
+/// Finds rows [first, end)'s nonzero columns by scanning them (rows not built sparse).
+void softRowSparsity(SoftConstraintData& s, int first, int end);
+
 /// softConstraintRows (soft_constraints.h) with the kinematics (X0) of q already in `d`, as
 /// crba leaves them: softForwardDynamics runs crba first and saves a pass.
 void softRowsAtKinematics(const Model& m, Data& d, SoftConstraintData& s, const VecRef& q, const VecRef& qd);

@@ -47,6 +47,59 @@ void detail::frameJacobian(const Model& m, const Data& d, int body, const Vec3& 
   }
 }
 
+namespace {
+
+// the last velocity variable of body b's chain (its own joint's last, or its nearest ancestor's
+// with one); -1 for the base
+int lastDof(const Model& m, int b) {
+  for (; b >= 0; b = m.parent[static_cast<std::size_t>(b)])
+    if (m.jointNv(b) > 0) return m.vIndex[static_cast<std::size_t>(b)] + m.jointNv(b) - 1;
+  return -1;
+}
+
+}  // namespace
+
+void detail::dofMotions(const Model& m, const Data& d, Eigen::Matrix<double, 6, Eigen::Dynamic>& out) {
+  out.resize(6, m.nv());
+  for (int i = 0; i < m.nb; ++i) {
+    const int first = m.vIndex[static_cast<std::size_t>(i)], nv = m.jointNv(i);
+    const SpatialTransform& X = d.spatial.X0[static_cast<std::size_t>(i)];
+    if (nv == 1) {
+      out.col(first) = X.applyInverse(m.spatial.S[static_cast<std::size_t>(i)]);
+      continue;
+    }
+    for (int k = 0; k < nv; ++k) {  // free or ball: unit velocities in body coordinates
+      Vec6 s = Vec6::Zero();
+      s(k) = 1.0;
+      out.col(first + k) = X.applyInverse(s);
+    }
+  }
+}
+
+int detail::relativeJacobian(const Model& m, const Eigen::Matrix<double, 6, Eigen::Dynamic>& motions, int b1, int b2,
+                             const Vec3& p, int* cols, Eigen::MatrixXd& Jp, Eigen::MatrixXd& Jr) {
+  // walk both chains of velocity variables down from their last ones, the higher index first:
+  // where they meet, every variable further down moves both bodies alike
+  int i1 = lastDof(m, b1), i2 = lastDof(m, b2), n = 0;
+  while (i1 != i2) {
+    const bool second = i2 > i1;
+    const int dof = second ? i2 : i1;
+    Vec6 s0 = motions.col(dof);
+    if (!second) s0 = -s0;
+    setColumn(Jp, n, pointVelocity(s0, p));
+    setColumn(Jr, n, Vec3(s0.head<3>()));
+    cols[n++] = dof;
+    (second ? i2 : i1) = m.dofParent[static_cast<std::size_t>(dof)];
+  }
+  // ascending, with their columns
+  for (int a = 0, b = n - 1; a < b; ++a, --b) {
+    std::swap(cols[a], cols[b]);
+    Jp.col(a).swap(Jp.col(b));
+    Jr.col(a).swap(Jr.col(b));
+  }
+  return n;
+}
+
 void pointJacobian(const Model& m, Data& d, const VecRef& q, int body, const Vec3& point,
                    Eigen::Ref<Eigen::MatrixXd> J) {
   detail::checkSize("pointJacobian", "q", q.size(), m.nq());

@@ -53,6 +53,9 @@ void reserveRows(SoftConstraintData& s, int cap, int nv) {
   s.channel.resize(static_cast<std::size_t>(cap));
   s.state.resize(static_cast<std::size_t>(cap));
   s.J.setZero(cap, nv);
+  s.nnz.assign(static_cast<std::size_t>(cap), 0);
+  s.nzIndex.assign(static_cast<std::size_t>(cap) * static_cast<std::size_t>(nv), 0);
+  s.nzValue.assign(static_cast<std::size_t>(cap) * static_cast<std::size_t>(nv), 0.0);
   for (Eigen::VectorXd* v : {&s.pos, &s.margin, &s.frictionloss, &s.vel, &s.aref, &s.R, &s.D, &s.diagApprox, &s.imp,
                              &s.force, &s.jar, &s.Jdir, &s.r0})
     v->setZero(cap);
@@ -426,6 +429,15 @@ SoftConstraintData::SoftConstraintData(const Model& model) {
                              &mgrad, &warm})
     v->setZero(nv);
   Hs.setZero(nv, nv);
+  dofMotion.setZero(6, nv);
+  long treeEntries = nv;  // H's nonzeros below and on the diagonal
+  for (int i = 0; i < nv; ++i)
+    for (int j = model.dofParent[static_cast<std::size_t>(i)]; j >= 0; j = model.dofParent[static_cast<std::size_t>(j)]) ++treeEntries;
+  sparseH = 8 * treeEntries < static_cast<long>(nv) * nv;
+  hNnz.assign(static_cast<std::size_t>(nv), 0);
+  hCols.assign(static_cast<std::size_t>(nv) * static_cast<std::size_t>(nv), 0);
+  hMark.assign(static_cast<std::size_t>(nv) * static_cast<std::size_t>(nv), 0);
+  hRows.assign(static_cast<std::size_t>(nv) * 10, 0.0);  // a contact's most rows: the pyramid's 10 of condim 6
   for (Eigen::MatrixXd* M : {&jp1, &jr1, &jp2, &jr2}) M->setZero(3, nv);
   llt = Eigen::LLT<Eigen::MatrixXd>(nv);
   inverseWeights(model, *this);
@@ -450,9 +462,10 @@ void detail::softRowsAtKinematics(const Model& m, Data& d, SoftConstraintData& s
   if (ph.frictionloss) frictionRows(m, d, s);
   else s.nf = 0;
   if (ph.limit) limitRows(m, d, s, q);
+  softRowSparsity(s, 0, s.nefc);
   softContactRows(m, d, s);
   const int n = s.nefc;
-  s.vel.head(n).noalias() = s.J.topRows(n) * qd;
+  softRowsTimes(s, 0, n, qd, s.vel);
   // MuJoCo's rows act on the acceleration in its coordinates, which for a free joint are the
   // origin's world-frame velocity [R v; w]: its acceleration R (dv + w x v) holds the velocity
   // product w x v that body coordinates [w; v] leave out. The rows take it as a known part of
@@ -481,7 +494,59 @@ void detail::softRowsAtKinematics(const Model& m, Data& d, SoftConstraintData& s
     impedanceRows(m, s, r, dim);
     r += dim;
   }
-  if (freeMoving) s.aref.head(n).noalias() -= s.J.topRows(n) * s.work;
+  if (freeMoving) {
+    softRowsTimes(s, 0, n, s.work, s.jar);
+    s.aref.head(n) -= s.jar.head(n);
+  }
+}
+
+void detail::softRowsTimes(const SoftConstraintData& s, int first, int end, const VecRef& x, Eigen::VectorXd& y) {
+  const Eigen::Index nv = s.J.cols();
+  for (int r = first; r < end; ++r) {
+    const int n = s.nnz[static_cast<std::size_t>(r)];
+    if (2 * n > nv) {  // mostly full: the whole row, vectorised
+      y(r) = s.J.row(r).dot(x);
+      continue;
+    }
+    const double* value = s.nzValue.data() + r * nv;
+    const int* nz = s.nzIndex.data() + r * nv;
+    double sum = 0;
+    for (int t = 0; t < n; ++t) sum += value[t] * x(nz[t]);
+    y(r) = sum;
+  }
+}
+
+void detail::softRowsTransposeTimes(const SoftConstraintData& s, const Eigen::VectorXd& f, Eigen::VectorXd& y) {
+  const Eigen::Index nv = s.J.cols();
+  y.setZero(nv);
+  for (int r = 0; r < s.nefc; ++r) {
+    const double fr = f(r);
+    if (fr == 0) continue;
+    const int n = s.nnz[static_cast<std::size_t>(r)];
+    if (2 * n > nv) {
+      y += fr * s.J.row(r).transpose();
+      continue;
+    }
+    const double* value = s.nzValue.data() + r * nv;
+    const int* nz = s.nzIndex.data() + r * nv;
+    for (int t = 0; t < n; ++t) y(nz[t]) += fr * value[t];
+  }
+}
+
+void detail::softRowSparsity(SoftConstraintData& s, int first, int end) {
+  const Eigen::Index nv = s.J.cols();
+  for (int r = first; r < end; ++r) {
+    const double* row = s.J.data() + r * nv;
+    int* nz = s.nzIndex.data() + r * nv;
+    double* value = s.nzValue.data() + r * nv;
+    int n = 0;
+    for (Eigen::Index c = 0; c < nv; ++c)
+      if (row[c] != 0) {
+        value[n] = row[c];
+        nz[n++] = static_cast<int>(c);
+      }
+    s.nnz[static_cast<std::size_t>(r)] = n;
+  }
 }
 
 std::string softRowName(const Model& m, const SoftConstraintData& s, int row) {

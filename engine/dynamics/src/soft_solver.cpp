@@ -25,6 +25,9 @@ bool isOneSided(SoftRowType t) {
   return t == SoftRowType::LimitJoint || t == SoftRowType::LimitTendon || t == SoftRowType::ContactFrictionless ||
          t == SoftRowType::ContactPyramidal;
 }
+bool isContact(SoftRowType t) {
+  return t == SoftRowType::ContactFrictionless || t == SoftRowType::ContactPyramidal || t == SoftRowType::ContactElliptic;
+}
 bool isFriction(SoftRowType t) { return t == SoftRowType::FrictionDof || t == SoftRowType::FrictionTendon; }
 
 // the rows of an elliptic contact's block from its first row i (1 for any other row)
@@ -114,16 +117,22 @@ struct Primal {
   SoftConstraintData& s;
   double scale;  // MuJoCo's rescale: 1 / (meaninertia max(1, nv))
 
+  // y = H x, through the tree's sparsity where that is the smaller product
+  void multiplyH(const Eigen::VectorXd& x, Eigen::VectorXd& y) const {
+    if (s.sparseH) detail::multiplyMassMatrix(m, d.H, x, y);
+    else y.noalias() = d.H * x;
+  }
+
   // jar, forces, cost and gradient at s.qacc; returns the total cost
   double evaluate() {
     const int n = s.nefc;
-    s.jar.head(n).noalias() = s.J.topRows(n) * s.qacc;
+    detail::softRowsTimes(s, 0, n, s.qacc, s.jar);
     s.jar.head(n) -= s.aref.head(n);
     s.cost = updateRows(s);
     s.work = s.qacc - s.qacc0;
-    s.grad.noalias() = d.H * s.work;
+    multiplyH(s.work, s.grad);
     const double gauss = 0.5 * s.work.dot(s.grad);
-    s.qfrcConstraint.noalias() = s.J.topRows(n).transpose() * s.force.head(n);
+    detail::softRowsTransposeTimes(s, s.force, s.qfrcConstraint);
     s.grad -= s.qfrcConstraint;
     return gauss + s.cost;
   }
@@ -153,8 +162,8 @@ struct Primal {
   // the exact minimiser of the cost along s.dir from s.qacc (s.jar current)
   double lineSearch(std::vector<double>& breaks) {
     const int n = s.nefc;
-    s.Jdir.head(n).noalias() = s.J.topRows(n) * s.dir;
-    s.Mdir.noalias() = d.H * s.dir;
+    detail::softRowsTimes(s, 0, n, s.dir, s.Jdir);
+    multiplyH(s.dir, s.Mdir);
     const double dHd = s.dir.dot(s.Mdir);
     decrease = 0;
     if (!(dHd > 0)) return 0.0;
@@ -179,20 +188,28 @@ struct Primal {
   // piecewise quadratic: bracket the zero of the derivative between the rows' breakpoints,
   // then solve the linear piece
   double piecewiseSearch(std::vector<double>& breaks, double dHd, double dHe) const {
+    double d1, d2;
+    // a descent direction (the rule) has its minimum ahead: only the breakpoints past 0 matter,
+    // and 0 bounds the first piece
+    along(0, dHd, dHe, d1, d2);
+    const bool ahead = d1 < 0;
     breaks.clear();
+    if (ahead) breaks.push_back(0);
+    const auto add = [&](double b) {
+      if (!ahead || b > 0) breaks.push_back(b);
+    };
     for (int i = 0; i < s.nefc; ++i) {
       const double jd = s.Jdir(i);
       if (jd == 0) continue;
       const SoftRowType t = s.type[static_cast<std::size_t>(i)];
-      if (isOneSided(t)) breaks.push_back(-s.jar(i) / jd);
+      if (isOneSided(t)) add(-s.jar(i) / jd);
       if (isFriction(t)) {
         const double w = s.R(i) * s.frictionloss(i);
-        breaks.push_back((-w - s.jar(i)) / jd);
-        breaks.push_back((w - s.jar(i)) / jd);
+        add((-w - s.jar(i)) / jd);
+        add((w - s.jar(i)) / jd);
       }
     }
     std::sort(breaks.begin(), breaks.end());
-    double d1, d2;
     // the first breakpoint where the derivative is >= 0
     std::size_t lo = 0, hi = breaks.size();
     while (lo < hi) {
@@ -238,20 +255,136 @@ struct Primal {
   double decrease = 0;  // the last line search's decrease of the cost
 };
 
+// Newton's Hessian H + J' D J (the quadratic rows and the sliding cones' blocks) in s.Hs, the
+// lower triangle, and its Cholesky factor. With H's tree sparsity (s.sparseH) the factor is
+// L' L, L lower triangular, eliminating the velocity variables from the last as
+// factorizeMassMatrix does for H: the rows of L hold H's pattern, each row's couplings (a
+// contact's columns) and the fill-in the elimination makes, listed per row in s.hCols
+// (s.hNnz[k] columns below the diagonal, unordered) and marked in s.hMark. A pile of free bodies
+// is mostly zeros, which the dense factor would multiply through. Without it, Eigen's LLT.
+class Hessian {
+ public:
+  Hessian(const Model& m, const Data& d, SoftConstraintData& s) : s_(s), nv_(m.nv()) {
+    if (!s.sparseH) {
+      s.Hs = d.H;
+      return;
+    }
+    // clear the last pattern's entries (and marks), then take H's
+    double* H = s.Hs.data();
+    for (int k = 0; k < nv_; ++k) {
+      H[at(k, k)] = 0;
+      for (int t = 0; t < s.hNnz[static_cast<std::size_t>(k)]; ++t) {
+        const int j = s.hCols[static_cast<std::size_t>(k * nv_ + t)];
+        H[at(k, j)] = 0;
+        s.hMark[static_cast<std::size_t>(k * nv_ + j)] = 0;
+      }
+      s.hNnz[static_cast<std::size_t>(k)] = 0;
+    }
+    for (int k = 0; k < nv_; ++k) {
+      H[at(k, k)] = d.H(k, k);
+      for (int j = m.dofParent[static_cast<std::size_t>(k)]; j >= 0; j = m.dofParent[static_cast<std::size_t>(j)]) {
+        mark(k, j);
+        H[at(k, j)] = d.H(k, j);
+      }
+    }
+  }
+
+  // Hs += W W' in the lower triangle: W (n x k, row t at W + t kMaxBlock) the columns nz[0, n)
+  // (ascending) of k rows that share them, each product of two rows added where it belongs
+  static constexpr int kMaxBlock = 10;  // a contact's most rows: the pyramid's 10 of condim 6
+  void addBlock(const double* W, int n, int k, const int* nz) {
+    double* H = s_.Hs.data();
+    for (int t = 0; t < n; ++t) {
+      const int j = nz[t];
+      const double* wt = W + t * kMaxBlock;
+      for (int u = t; u < n; ++u) {
+        const int i = nz[u];
+        const double* wu = W + u * kMaxBlock;
+        double c = 0;
+        for (int q = 0; q < k; ++q) c += wu[q] * wt[q];
+        if (s_.sparseH && u > t) mark(i, j);
+        H[at(i, j)] += c;
+      }
+    }
+  }
+
+  // factorises and solves Hs x = b in place
+  void solve(Eigen::VectorXd& b) {
+    if (!s_.sparseH) {
+      s_.llt.compute(s_.Hs);  // the lower triangle
+      s_.llt.solveInPlace(b);
+      return;
+    }
+    factor();
+    double* L = s_.Hs.data();
+    for (int k = nv_ - 1; k >= 0; --k) {  // L' y = b, from the last
+      b(k) /= L[at(k, k)];
+      const int* cols = s_.hCols.data() + k * nv_;
+      for (int t = 0; t < s_.hNnz[static_cast<std::size_t>(k)]; ++t) b(cols[t]) -= L[at(k, cols[t])] * b(k);
+    }
+    for (int k = 0; k < nv_; ++k) {  // L x = y, from the first
+      const int* cols = s_.hCols.data() + k * nv_;
+      for (int t = 0; t < s_.hNnz[static_cast<std::size_t>(k)]; ++t) b(k) -= L[at(k, cols[t])] * b(cols[t]);
+      b(k) /= L[at(k, k)];
+    }
+  }
+
+ private:
+  std::size_t at(int i, int j) const { return static_cast<std::size_t>(j) * static_cast<std::size_t>(nv_) + static_cast<std::size_t>(i); }
+  // (i, j), j < i, into row i's pattern
+  void mark(int i, int j) {
+    char& seen = s_.hMark[static_cast<std::size_t>(i * nv_ + j)];
+    if (seen) return;
+    seen = 1;
+    s_.hCols[static_cast<std::size_t>(i * nv_ + s_.hNnz[static_cast<std::size_t>(i)]++)] = j;
+  }
+  void factor() {
+    double* H = s_.Hs.data();
+    for (int k = nv_ - 1; k >= 0; --k) {
+      // a pivot at round-off (a positive definite H makes none) is floored, as MuJoCo's
+      const double lkk = std::sqrt(std::max(H[at(k, k)], kSoftMinValue));
+      H[at(k, k)] = lkk;
+      int* cols = s_.hCols.data() + k * nv_;
+      const int n = s_.hNnz[static_cast<std::size_t>(k)];
+      std::sort(cols, cols + n);  // the fill came unordered: (i, j) with j <= i below
+      for (int t = 0; t < n; ++t) H[at(k, cols[t])] /= lkk;
+      for (int t = 0; t < n; ++t) {
+        const int i = cols[t];
+        const double lki = H[at(k, i)];
+        H[at(i, i)] -= lki * lki;
+        for (int u = 0; u < t; ++u) {
+          const int j = cols[u];
+          mark(i, j);
+          H[at(i, j)] -= lki * H[at(k, j)];
+        }
+      }
+    }
+  }
+  SoftConstraintData& s_;
+  int nv_;
+};
+
 void newtonDirection(const Model& m, const Data& d, SoftConstraintData& s) {
-  (void)m;
-  // H + J' D J over the quadratic rows as one rank-k update (W W', W's columns sqrt(D_i) J_i';
-  // W in MinvJt, PGS's workspace): k rank-1 updates cost about three times as much
-  s.Hs = d.H;
-  int k = 0;
-  for (int i = 0; i < s.nefc; ++i) {
-    const SoftRowState st = s.state[static_cast<std::size_t>(i)];
-    if (st == SoftRowState::Quadratic) {
-      s.MinvJt.col(k++) = std::sqrt(s.D(i)) * s.J.row(i).transpose();
-    } else if (st == SoftRowState::Cone) {
+  // H + J' D J over the quadratic rows, on each row's nonzero columns only (a contact's rows
+  // are zero outside its bodies' chains): a contact's rows share their columns, and go in as one
+  // block sqrt(D) J_c
+  Hessian hessian(m, d, s);
+  const Eigen::Index nv = s.J.cols();
+  for (int i = 0; i < s.nefc;) {
+    const int* nz = s.nzIndex.data() + i * nv;
+    const int n = s.nnz[static_cast<std::size_t>(i)];
+    // the rows [i, end) with row i's columns: a contact's, else row i alone
+    int end = i + 1;
+    if (isContact(s.type[static_cast<std::size_t>(i)]))
+      while (end < s.nefc && s.type[static_cast<std::size_t>(end)] == s.type[static_cast<std::size_t>(i)] &&
+             s.id[static_cast<std::size_t>(end)] == s.id[static_cast<std::size_t>(i)])
+        ++end;
+    double* W = s.hRows.data();  // (n x k) by rows of Hessian::kMaxBlock
+    const auto w = [&](int t, int q) -> double& { return W[t * Hessian::kMaxBlock + q]; };
+    int k = 0;
+    if (s.state[static_cast<std::size_t>(i)] == SoftRowState::Cone) {
       // an elliptic contact sliding: its block's Hessian J_c' H_c J_c, as the columns
       // sqrt(lambda) J_c' v of H_c's eigenpairs (H_c is positive semidefinite, of rank dim - 1)
-      const int dim = blockRows(s, i);
       Eigen::Matrix<double, 6, 6> Hc;
       detail::coneUpdate(s, i, &Hc);
       const Eigen::SelfAdjointEigenSolver<Eigen::Matrix<double, 6, 6>> eig(Hc);
@@ -259,17 +392,28 @@ void newtonDirection(const Model& m, const Data& d, SoftConstraintData& s) {
       for (int e = 0; e < 6; ++e) {
         const double lambda = eig.eigenvalues()(e);
         if (!(lambda > 1e-14 * top)) continue;
-        s.MinvJt.col(k).setZero();
-        for (int j = 0; j < dim; ++j) s.MinvJt.col(k) += eig.eigenvectors()(j, e) * s.J.row(i + j).transpose();
-        s.MinvJt.col(k++) *= std::sqrt(lambda);
+        const double sl = std::sqrt(lambda);
+        for (int t = 0; t < n; ++t) {
+          double v = 0;
+          for (int j = i; j < end; ++j) v += eig.eigenvectors()(j - i, e) * s.nzValue[static_cast<std::size_t>(j * nv + t)];
+          w(t, k) = sl * v;
+        }
+        ++k;
       }
-      i += dim - 1;
+    } else {
+      for (int r = i; r < end; ++r) {
+        if (s.state[static_cast<std::size_t>(r)] != SoftRowState::Quadratic) continue;
+        const double* value = s.nzValue.data() + r * nv;
+        const double sd = std::sqrt(s.D(r));
+        for (int t = 0; t < n; ++t) w(t, k) = sd * value[t];
+        ++k;
+      }
     }
+    if (k) hessian.addBlock(W, n, k, nz);
+    i = end;
   }
-  if (k) s.Hs.selfadjointView<Eigen::Lower>().rankUpdate(s.MinvJt.leftCols(k));
-  s.llt.compute(s.Hs);  // the lower triangle
   s.dir = -s.grad;
-  s.llt.solveInPlace(s.dir);
+  hessian.solve(s.dir);
 }
 
 void primalSolve(const Model& m, const Data& d, SoftConstraintData& s, bool newton, int iterations,

@@ -81,7 +81,13 @@ struct SoftConstraintData {
   int capacity = 0;          // the arrays' rows: the channels, and room for the contacts (grows)
   std::vector<Contact> contacts;  // the last collide(), whose rows follow the limits'
   int ncon = 0;              // contact rows among the nefc
-  Eigen::MatrixXd J;         // (capacity x nv)
+  // (capacity x nv), one row per constraint row, stored by rows; row r is zero outside the
+  // columns nzIndex[r nv, r nv + nnz[r]) (ascending): for a contact, the velocity variables
+  // that move one of its bodies and not the other (their kinematic chains less the common
+  // part); nzValue holds those entries in the same places, packed
+  Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> J;
+  std::vector<int> nnz, nzIndex;
+  std::vector<double> nzValue;
   Eigen::VectorXd pos, margin, frictionloss, vel, aref, R, D, diagApprox, imp;
   // results of the last solve
   Eigen::VectorXd force;     // row forces f (N, N m; a limit's >= 0)
@@ -99,10 +105,15 @@ struct SoftConstraintData {
   Eigen::VectorXd dofInvWeight;         // (nv)
   Eigen::VectorXd tendonInvWeight;      // (ntendon)
   double meanInertia = 1.0;
+  bool sparseH = false;  // whether H's tree sparsity makes H x cheaper than the dense product
 
   // workspaces
   Eigen::MatrixXd Hs, MinvJt, AR, jp1, jr1, jp2, jr2;
+  Eigen::Matrix<double, 6, Eigen::Dynamic> dofMotion;  // (6 x nv) each velocity variable's motion, world
   Eigen::LLT<Eigen::MatrixXd> llt;
+  std::vector<int> hNnz, hCols;  // Newton's sparse factor (sparseH): each row's columns below the diagonal
+  std::vector<char> hMark;       // (nv x nv) whether (i, j) is in row i's pattern
+  std::vector<double> hRows;     // (nv x 10) a contact's rows on its columns, by rows
   Eigen::VectorXd jar, grad, dir, Jdir, Mdir, g0, r0, work, prevGrad, prevMgrad, mgrad;
   std::vector<double> breaks;  // the line search's breakpoints (capacity 3 rows)
   Eigen::VectorXd warm;      // the last solve's qacc: the next one starts there when it is better
