@@ -442,6 +442,7 @@ void primalSolve(const Model& m, const Data& d, SoftConstraintData& s, bool newt
     solveMassMatrix(m, d, s.mgrad);
     s.dir = -s.mgrad;
   }
+  bool restarted = false;  // conjugate gradients' last direction was steepest descent, after a failed one
   for (int it = 0; it < iterations; ++it) {
     if (newton) newtonDirection(m, d, s);
     const double a = p.lineSearch(breaks);
@@ -457,11 +458,19 @@ void primalSolve(const Model& m, const Data& d, SoftConstraintData& s, bool newt
     cost = p.evaluate();
     if (p.decrease < 0) {
       // a direction that rounding alone made (its slope is below what the cost resolves): the
-      // exact search along it can step the wrong way; keep the better point and stop
+      // exact search along it can step the wrong way; keep the better point, and stop, unless
+      // conjugate gradients can start over from steepest descent there (a direction whose
+      // rounding they had accumulated from the earlier ones)
       s.qacc -= a * s.dir;
       cost = p.evaluate();
-      break;
+      if (newton || restarted) break;
+      restarted = true;
+      s.mgrad = s.grad;
+      solveMassMatrix(m, d, s.mgrad);
+      s.dir = -s.mgrad;
+      continue;
     }
+    restarted = false;
     s.iterations = it + 1;
     s.improvement = p.scale * p.decrease;
     s.gradient = p.scale * s.grad.norm();
