@@ -416,7 +416,7 @@ const char* softRowKind(SoftRowType type) {
   return "limit";
 }
 
-SoftConstraintData::SoftConstraintData(const Model& model) {
+SoftConstraintData::SoftConstraintData(const Model& model) : llt(model.nv()) {
   if (model.arithmetic != Arithmetic::Spatial)
     throw std::invalid_argument("SoftConstraintData: the soft constraint model needs a spatial model");
   const int nv = model.nv();
@@ -435,11 +435,11 @@ SoftConstraintData::SoftConstraintData(const Model& model) {
     for (int j = model.dofParent[static_cast<std::size_t>(i)]; j >= 0; j = model.dofParent[static_cast<std::size_t>(j)]) ++treeEntries;
   sparseH = 8 * treeEntries < static_cast<long>(nv) * nv;
   hNnz.assign(static_cast<std::size_t>(nv), 0);
-  hCols.assign(static_cast<std::size_t>(nv) * static_cast<std::size_t>(nv), 0);
-  hMark.assign(static_cast<std::size_t>(nv) * static_cast<std::size_t>(nv), 0);
+  const std::size_t pattern = sparseH ? static_cast<std::size_t>(nv) * static_cast<std::size_t>(nv) : 0;  // the dense LLT reads none
+  hCols.assign(pattern, 0);
+  hMark.assign(pattern, 0);
   hRows.assign(static_cast<std::size_t>(nv) * 10, 0.0);  // a contact's most rows: the pyramid's 10 of condim 6
   for (Eigen::MatrixXd* M : {&jp1, &jr1, &jp2, &jr2}) M->setZero(3, nv);
-  llt = Eigen::LLT<Eigen::MatrixXd>(nv);
   inverseWeights(model, *this);
 }
 

@@ -111,8 +111,8 @@ struct SoftConstraintData {
   Eigen::MatrixXd Hs, MinvJt, AR, jp1, jr1, jp2, jr2;
   Eigen::Matrix<double, 6, Eigen::Dynamic> dofMotion;  // (6 x nv) each velocity variable's motion, world
   Eigen::LLT<Eigen::MatrixXd> llt;
-  std::vector<int> hNnz, hCols;  // Newton's sparse factor (sparseH): each row's columns below the diagonal
-  std::vector<char> hMark;       // (nv x nv) whether (i, j) is in row i's pattern
+  std::vector<int> hNnz, hCols;  // Newton's sparse factor (sparseH): each row's count and columns below the diagonal (hCols nv x nv, empty without sparseH)
+  std::vector<char> hMark;       // (nv x nv, sparseH) whether (i, j) is in row i's pattern
   std::vector<double> hRows;     // (nv x 10) a contact's rows on its columns, by rows
   Eigen::VectorXd jar, grad, dir, Jdir, Mdir, g0, r0, work, prevGrad, prevMgrad, mgrad;
   std::vector<double> breaks;  // the line search's breakpoints (capacity 3 rows)
