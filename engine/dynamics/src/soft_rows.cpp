@@ -61,7 +61,7 @@ void reserveRows(SoftConstraintData& s, int cap, int nv) {
     v->setZero(cap);
   s.MinvJt.setZero(nv, cap);
   s.AR.setZero(cap, cap);
-  s.breaks.reserve(3 * static_cast<std::size_t>(cap));
+  s.breaks.reserve(2 * static_cast<std::size_t>(cap));
 }
 
 Eigen::Quaterniond quaternion(const Eigen::Vector4d& v) { return Eigen::Quaterniond(v(0), v(1), v(2), v(3)); }
@@ -425,7 +425,7 @@ SoftConstraintData::SoftConstraintData(const Model& model) : llt(model.nv()) {
   channels = rowCapacity(model);
   // room for a contact of each geom at first: it grows when more come (reserveRows)
   reserveRows(*this, channels + (model.geoms.empty() ? 0 : 4 * static_cast<int>(model.geoms.size())), nv);
-  for (Eigen::VectorXd* v : {&qacc0, &qacc, &qfrcConstraint, &grad, &dir, &Mdir, &g0, &work, &prevGrad, &prevMgrad,
+  for (Eigen::VectorXd* v : {&qacc0, &qacc, &qfrcConstraint, &grad, &dir, &Mdir, &Ma, &work, &prevGrad, &prevMgrad,
                              &mgrad, &warm})
     v->setZero(nv);
   Hs.setZero(nv, nv);

@@ -2,8 +2,8 @@
 // line search (MuJoCo's default), nonlinear conjugate gradients preconditioned by H^-1, both
 // on the primal cost, and projected Gauss-Seidel on the dual; and the constrained forward
 // dynamics that calls them. The cost along a search direction is convex and piecewise
-// quadratic, so the line search finds its minimum exactly: it brackets the zero of the
-// piecewise-linear derivative between the rows' breakpoints, then solves the linear piece.
+// quadratic, so the line search finds its minimum exactly: it walks the rows' kinks from 0 in
+// order to the piece where the piecewise-linear derivative turns positive, then solves that piece.
 // With elliptic cones (soft_cone.cpp) the cost along a line is convex and continuously
 // differentiable but not piecewise quadratic: the search then brackets the zero of its
 // derivative by Newton's method, safeguarded by bisection, to the derivative's round-off.
@@ -20,6 +20,7 @@ namespace art {
 
 namespace {
 
+using Kink = SoftConstraintData::Kink;
 
 bool isOneSided(SoftRowType t) {
   return t == SoftRowType::LimitJoint || t == SoftRowType::LimitTendon || t == SoftRowType::ContactFrictionless ||
@@ -128,12 +129,29 @@ struct Primal {
     const int n = s.nefc;
     detail::softRowsTimes(s, 0, n, s.qacc, s.jar);
     s.jar.head(n) -= s.aref.head(n);
-    s.cost = updateRows(s);
     s.work = s.qacc - s.qacc0;
-    multiplyH(s.work, s.grad);
-    const double gauss = 0.5 * s.work.dot(s.grad);
+    multiplyH(s.work, s.Ma);
+    return costAndGradient();
+  }
+
+  // the same after the step s.qacc += a s.dir that the last line search chose, from its J dir
+  // and H dir (MuJoCo's update of jar and Ma), not from J qacc and H qacc again: rounding
+  // accumulates over the steps, which Newton's few keep small
+  double evaluateStep(double a) {
+    s.qacc += a * s.dir;
+    const int n = s.nefc;
+    s.jar.head(n) += a * s.Jdir.head(n);
+    s.Ma += a * s.Mdir;
+    s.work = s.qacc - s.qacc0;
+    return costAndGradient();
+  }
+
+  // the forces, cost and gradient from jar and Ma = H (qacc - qacc0) (in s.work)
+  double costAndGradient() {
+    s.cost = updateRows(s);
+    const double gauss = 0.5 * s.work.dot(s.Ma);
     detail::softRowsTransposeTimes(s, s.force, s.qfrcConstraint);
-    s.grad -= s.qfrcConstraint;
+    s.grad = s.Ma - s.qfrcConstraint;
     return gauss + s.cost;
   }
 
@@ -160,7 +178,7 @@ struct Primal {
   }
 
   // the exact minimiser of the cost along s.dir from s.qacc (s.jar current)
-  double lineSearch(std::vector<double>& breaks) {
+  double lineSearch(std::vector<Kink>& breaks) {
     const int n = s.nefc;
     detail::softRowsTimes(s, 0, n, s.dir, s.Jdir);
     multiplyH(s.dir, s.Mdir);
@@ -185,50 +203,55 @@ struct Primal {
     return a;
   }
 
-  // piecewise quadratic: bracket the zero of the derivative between the rows' breakpoints,
-  // then solve the linear piece
-  double piecewiseSearch(std::vector<double>& breaks, double dHd, double dHe) const {
+  // piecewise quadratic: the rows' kinks ahead (where a row enters or leaves its quadratic zone,
+  // changing the curvature), in order; the derivative is linear between them, so walking them
+  // from 0 finds the piece where it turns positive, which an exact evaluation inside then solves
+  double piecewiseSearch(std::vector<Kink>& kinks, double dHd, double dHe) const {
     double d1, d2;
-    // a descent direction (the rule) has its minimum ahead: only the breakpoints past 0 matter,
-    // and 0 bounds the first piece
     along(0, dHd, dHe, d1, d2);
-    const bool ahead = d1 < 0;
-    breaks.clear();
-    if (ahead) breaks.push_back(0);
-    const auto add = [&](double b) {
-      if (!ahead || b > 0) breaks.push_back(b);
-    };
+    if (!(d1 != 0)) return 0.0;  // the minimum along s.dir (or no number)
+    // t = sign a >= 0 runs downhill (a descent direction, the rule, has sign 1)
+    const double sign = d1 < 0 ? 1.0 : -1.0;
+    kinks.clear();
     for (int i = 0; i < s.nefc; ++i) {
-      const double jd = s.Jdir(i);
+      const double jd = sign * s.Jdir(i);
       if (jd == 0) continue;
       const SoftRowType t = s.type[static_cast<std::size_t>(i)];
-      if (isOneSided(t)) add(-s.jar(i) / jd);
-      if (isFriction(t)) {
+      const double q = jd * jd * s.D(i), x = s.jar(i);
+      // a kink at 0 counts where a row enters its quadratic zone there: along() takes a row on
+      // its zone's edge as outside
+      const auto add = [&](double at, double change) {
+        if (at > 0 || (at == 0 && change > 0)) kinks.push_back({at, change});
+      };
+      if (isOneSided(t)) add(-x / jd, jd > 0 ? -q : q);  // quadratic below 0, satisfied above
+      if (isFriction(t)) {  // quadratic inside (-w, w), linear outside
         const double w = s.R(i) * s.frictionloss(i);
-        add((-w - s.jar(i)) / jd);
-        add((w - s.jar(i)) / jd);
+        add((-w - x) / jd, jd > 0 ? q : -q);
+        add((w - x) / jd, jd > 0 ? -q : q);
       }
     }
-    std::sort(breaks.begin(), breaks.end());
-    // the first breakpoint where the derivative is >= 0
-    std::size_t lo = 0, hi = breaks.size();
-    while (lo < hi) {
-      const std::size_t mid = (lo + hi) / 2;
-      along(breaks[mid], dHd, dHe, d1, d2);
-      if (d1 >= 0) hi = mid;
-      else lo = mid + 1;
+    // in order from the nearest, taken from a heap: the walk often stops after a few of many
+    const auto later = [](const Kink& a, const Kink& b) { return a.at > b.at; };
+    std::make_heap(kinks.begin(), kinks.end(), later);
+    double lo = 0, slope = sign * d1, curvature = d2;  // at t = lo: the derivative, its slope
+    double hi = std::numeric_limits<double>::infinity();
+    for (auto end = kinks.end(); end != kinks.begin(); --end) {
+      const Kink& next = kinks.front();
+      const double there = slope + curvature * (next.at - lo);
+      if (there >= 0) {
+        hi = next.at;
+        break;
+      }
+      lo = next.at;
+      slope = there;
+      curvature += next.change;
+      std::pop_heap(kinks.begin(), end, later);
     }
-    // the piece between breaks[lo - 1] and breaks[lo]: evaluate inside it, solve its line
-    double inside;
-    if (breaks.empty()) inside = 0;
-    else if (lo == 0) inside = breaks.front() - 1;
-    else if (lo == breaks.size()) inside = breaks.back() + 1;
-    else inside = 0.5 * (breaks[lo - 1] + breaks[lo]);
-    along(inside, dHd, dHe, d1, d2);
-    double a = inside - d1 / d2;
-    if (lo > 0) a = std::max(a, breaks[lo - 1]);
-    if (lo < breaks.size()) a = std::min(a, breaks[lo]);
-    return a;
+    // the piece [lo, hi]: evaluated inside it afresh (the walk's sums carry rounding), its line
+    // solved, and the answer kept in the piece
+    const double inside = std::isfinite(hi) ? 0.5 * (lo + hi) : lo + 1;
+    along(sign * inside, dHd, dHe, d1, d2);
+    return sign * std::clamp(inside - sign * d1 / d2, lo, hi);
   }
 
   // convex and continuously differentiable (elliptic cones): Newton's method on the derivative
@@ -419,7 +442,7 @@ void newtonDirection(const Model& m, const Data& d, SoftConstraintData& s) {
 void primalSolve(const Model& m, const Data& d, SoftConstraintData& s, bool newton, int iterations,
                  double tolerance) {
   Primal p{m, d, s, 1.0 / (s.meanInertia * std::max(1, m.nv()))};
-  std::vector<double>& breaks = s.breaks;
+  std::vector<Kink>& breaks = s.breaks;
   // start at the better of qacc0 and the last solution
   s.qacc = s.qacc0;
   double cost = p.evaluate();
@@ -450,12 +473,19 @@ void primalSolve(const Model& m, const Data& d, SoftConstraintData& s, bool newt
     // a step below rounding of qacc: converged as far as doubles resolve (a tolerance of 0
     // would otherwise run every iteration on rounding noise)
     const bool negligible = std::abs(a) * s.dir.norm() <= 1e-15 * (1 + s.qacc.norm());
-    s.qacc += a * s.dir;
     if (!newton) {
       s.prevGrad = s.grad;
       s.prevMgrad = s.mgrad;
     }
-    cost = p.evaluate();
+    // Newton's few steps update jar and H qacc along the step, as MuJoCo does; conjugate
+    // gradients' many would carry the rounding of each into the next (CG then stopped 1.2e-8
+    // off Newton's minimiser, against 6e-10 evaluated afresh)
+    if (newton) {
+      cost = p.evaluateStep(a);
+    } else {
+      s.qacc += a * s.dir;
+      cost = p.evaluate();
+    }
     if (p.decrease < 0) {
       // a direction that rounding alone made (its slope is below what the cost resolves): the
       // exact search along it can step the wrong way; keep the better point, and stop, unless

@@ -114,8 +114,11 @@ struct SoftConstraintData {
   std::vector<int> hNnz, hCols;  // Newton's sparse factor (sparseH): each row's count and columns below the diagonal (hCols nv x nv, empty without sparseH)
   std::vector<char> hMark;       // (nv x nv, sparseH) whether (i, j) is in row i's pattern
   std::vector<double> hRows;     // (nv x 10) a contact's rows on its columns, by rows
-  Eigen::VectorXd jar, grad, dir, Jdir, Mdir, g0, r0, work, prevGrad, prevMgrad, mgrad;
-  std::vector<double> breaks;  // the line search's breakpoints (capacity 3 rows)
+  Eigen::VectorXd jar, grad, dir, Jdir, Mdir, Ma, r0, work, prevGrad, prevMgrad, mgrad;  // Ma = H (qacc - qacc0)
+  struct Kink {
+    double at, change;  // where along the search direction a row changes zone, and the curvature's change there
+  };
+  std::vector<Kink> breaks;  // the line search's kinks (capacity 2 per row)
   Eigen::VectorXd warm;      // the last solve's qacc: the next one starts there when it is better
   bool warmValid = false;
 };
