@@ -119,14 +119,23 @@ void factorizeMassMatrix(const Model& m, Data& d) {
     L(k, k) = d.H(k, k);
     for (int i = lambda[k]; i >= 0; i = lambda[i]) L(k, i) = d.H(k, i);
   }
+  // k's ancestors, listed once per k: the ancestors of its ancestor anc[t] are anc[t + 1 ..], so
+  // the elimination's inner loop reads a list instead of chasing lambda (a load that waits on
+  // the one before: a third of the humanoid's factorisation)
+  int* anc = d.ancestors.data();
   for (int k = m.nv() - 1; k >= 0; --k) {
     if (!(L(k, k) > 0.0))
       throw SingularInertiaError("the joint-space inertia matrix is not "
                                "positive definite at joint '" + m.names[m.dofBody[k]] + "'");
     L(k, k) = std::sqrt(L(k, k));
-    for (int i = lambda[k]; i >= 0; i = lambda[i]) L(k, i) /= L(k, k);
-    for (int i = lambda[k]; i >= 0; i = lambda[i])
-      for (int j = i; j >= 0; j = lambda[j]) L(i, j) -= L(k, i) * L(k, j);
+    int n = 0;
+    for (int i = lambda[k]; i >= 0; i = lambda[i]) anc[n++] = i;
+    for (int t = 0; t < n; ++t) L(k, anc[t]) /= L(k, k);
+    for (int t = 0; t < n; ++t) {
+      const int i = anc[t];
+      const double lki = L(k, i);
+      for (int u = t; u < n; ++u) L(i, anc[u]) -= lki * L(k, anc[u]);
+    }
   }
 }
 

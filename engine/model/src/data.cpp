@@ -17,6 +17,7 @@ Data::Data(const Model& model) : nb(model.nb) {
   qdd = Eigen::VectorXd::Zero(nv);
   C = Eigen::VectorXd::Zero(nv);
   tmp = Eigen::VectorXd::Zero(nv);
+  ancestors.assign(static_cast<std::size_t>(nv), -1);
   H = Eigen::MatrixXd::Zero(nv, nv);
   L = Eigen::MatrixXd::Zero(nv, nv);
   const auto nt = static_cast<Eigen::Index>(model.tendons.size());

@@ -52,6 +52,7 @@ struct Data {
   Eigen::MatrixXd H;     // joint-space inertia matrix (nv x nv)
   Eigen::MatrixXd L;     // its tree-sparse factor, H = L^T L (nv x nv, lower triangle)
   Eigen::VectorXd tmp;   // scratch (nv)
+  std::vector<int> ancestors;  // scratch (nv): a velocity variable's ancestors, nearest first
 
   // actuation (dynamics/actuation.h): results of the last actuation() or tendonKinematics()
   Eigen::VectorXd tendonLength, tendonVelocity;  // (ntendon) m, m/s
