@@ -4,6 +4,7 @@
 #include <QAbstractButton>
 #include <QApplication>
 #include <QElapsedTimer>
+#include <QGraphicsScene>
 #include <QMessageBox>
 #include <QPointer>
 #include <QTextDocumentFragment>
@@ -24,6 +25,20 @@ bool waitFor(F done, double seconds) {
   clock.start();
   while (!done() && clock.elapsed() < seconds * 1000) QTest::qWait(10);
   return done();
+}
+
+/// Waits (processing events) until `scene` has gone `quietMs` without a change, at most
+/// `seconds`; returns whether it did. A chart lays itself out in the event loop in several
+/// passes (a range change posts a layout request, the layout moves and re-elides the labels),
+/// and a fixed wait can end between two of them on a loaded machine.
+inline bool waitUntilQuiet(QGraphicsScene* scene, int quietMs = 300, double seconds = 10) {
+  QElapsedTimer quiet, clock;
+  quiet.start();
+  clock.start();
+  const QMetaObject::Connection c = QObject::connect(scene, &QGraphicsScene::changed, scene, [&] { quiet.restart(); });
+  while (quiet.elapsed() < quietMs && clock.elapsed() < seconds * 1000) QTest::qWait(10);
+  QObject::disconnect(c);
+  return quiet.elapsed() >= quietMs;
 }
 
 /// The model's canonical JSON, for comparing models exactly.

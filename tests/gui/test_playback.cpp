@@ -404,11 +404,12 @@ class TestPlayback : public QObject {
     QCOMPARE(q1->checkState(), Qt::Checked);
     plots->setCursor(0.5);
     plots->redraw();
-    QTest::qWait(400);  // the chart lays itself out in the event loop
     auto* view = plots->findChild<QChartView*>("plotView");
     QVERIFY(view && view->isVisible());
+    QVERIFY2(waitUntilQuiet(view->scene()), "the chart kept changing for 10 s");
     QVERIFY2(view->height() >= 200, qPrintable(QString("%1 px").arg(view->height())));
     int texts = 0;
+    QStringList elided, all;
     for (QGraphicsItem* item : view->scene()->items()) {
       QString t;
       if (auto* a = dynamic_cast<QGraphicsTextItem*>(item)) t = a->toPlainText();
@@ -416,8 +417,15 @@ class TestPlayback : public QObject {
       else continue;
       if (!item->isVisible() || t.isEmpty()) continue;
       ++texts;
-      QVERIFY2(!t.contains(QChar(0x2026)) && !t.contains("..."), qPrintable("elided: " + t));
+      const QRectF at = item->sceneBoundingRect();
+      all << QString("\"%1\" at (%2, %3) %4x%5").arg(t).arg(at.x()).arg(at.y()).arg(at.width()).arg(at.height());
+      if (t.contains(QChar(0x2026)) || t.contains("...")) elided << all.back();
     }
+    // on a failure, every label with its place, the view's size and the plotted span, so that
+    // a failure seen once (in CI) says which label it was
+    QVERIFY2(elided.isEmpty(), qPrintable(QString("elided: %1\nview %2x%3, t to %4 s; every label: %5")
+                                              .arg(elided.join("; ")).arg(view->width()).arg(view->height())
+                                              .arg(w.playback()->endTime()).arg(all.join("; "))));
     QVERIFY(texts > 10);  // the ticks, the titles and the legend were looked at
     // angles on their own axis in rad, energies in J
     QValueAxis* energy = plots->axis(PlotsPanel::Kind::Energy);
@@ -477,7 +485,7 @@ class TestPlayback : public QObject {
     plots.choose({"kinetic", "potential", "total", "q[1] b"});
     plots.setCursor(1.25);
     plots.redraw();
-    QTest::qWait(400);  // the chart lays itself out in the event loop
+    QVERIFY(waitUntilQuiet(plots.findChild<QChartView*>("plotView")->scene()));
     const QImage image = plots.findChild<QChartView*>("plotView")->grab().toImage();
     if (qEnvironmentVariableIsSet("ARTICULATE_UPDATE_BASELINES")) {
       QVERIFY(image.save(QStringLiteral(ARTICULATE_RENDER_BASELINES) + "/plots.png"));
