@@ -61,7 +61,7 @@ void reserveRows(SoftConstraintData& s, int cap, int nv) {
     v->setZero(cap);
   s.MinvJt.setZero(nv, cap);
   s.AR.setZero(cap, cap);
-  s.breaks.reserve(2 * static_cast<std::size_t>(cap));
+  s.kinks.reserve(2 * static_cast<std::size_t>(cap));
 }
 
 Eigen::Quaterniond quaternion(const Eigen::Vector4d& v) { return Eigen::Quaterniond(v(0), v(1), v(2), v(3)); }

@@ -178,17 +178,17 @@ struct Primal {
   }
 
   // the exact minimiser of the cost along s.dir from s.qacc (s.jar current)
-  double lineSearch(std::vector<Kink>& breaks) {
+  double lineSearch() {
     const int n = s.nefc;
     detail::softRowsTimes(s, 0, n, s.dir, s.Jdir);
     multiplyH(s.dir, s.Mdir);
     const double dHd = s.dir.dot(s.Mdir);
     decrease = 0;
     if (!(dHd > 0)) return 0.0;
-    const double dHe = s.Mdir.dot(s.qacc - s.qacc0);
+    const double dHe = s.Mdir.dot(s.work);  // s.work = qacc - qacc0, from the last evaluation
     bool cones = false;
     for (int i = 0; i < n && !cones; ++i) cones = s.type[static_cast<std::size_t>(i)] == SoftRowType::ContactElliptic;
-    const double a = cones ? smoothSearch(dHd, dHe) : piecewiseSearch(breaks, dHd, dHe);
+    const double a = cones ? smoothSearch(dHd, dHe) : piecewiseSearch(dHd, dHe);
     // the cost's decrease from 0 to a, term by term
     decrease = -(a * dHe + 0.5 * a * a * dHd);
     for (int i = 0; i < n; ++i) {
@@ -206,7 +206,8 @@ struct Primal {
   // piecewise quadratic: the rows' kinks ahead (where a row enters or leaves its quadratic zone,
   // changing the curvature), in order; the derivative is linear between them, so walking them
   // from 0 finds the piece where it turns positive, which an exact evaluation inside then solves
-  double piecewiseSearch(std::vector<Kink>& kinks, double dHd, double dHe) const {
+  double piecewiseSearch(double dHd, double dHe) const {
+    std::vector<Kink>& kinks = s.kinks;
     double d1, d2;
     along(0, dHd, dHe, d1, d2);
     if (!(d1 != 0)) return 0.0;  // the minimum along s.dir (or no number)
@@ -442,7 +443,6 @@ void newtonDirection(const Model& m, const Data& d, SoftConstraintData& s) {
 void primalSolve(const Model& m, const Data& d, SoftConstraintData& s, bool newton, int iterations,
                  double tolerance) {
   Primal p{m, d, s, 1.0 / (s.meanInertia * std::max(1, m.nv()))};
-  std::vector<Kink>& breaks = s.breaks;
   // start at the better of qacc0 and the last solution
   s.qacc = s.qacc0;
   double cost = p.evaluate();
@@ -468,7 +468,7 @@ void primalSolve(const Model& m, const Data& d, SoftConstraintData& s, bool newt
   bool restarted = false;  // conjugate gradients' last direction was steepest descent, after a failed one
   for (int it = 0; it < iterations; ++it) {
     if (newton) newtonDirection(m, d, s);
-    const double a = p.lineSearch(breaks);
+    const double a = p.lineSearch();
     if (a == 0.0 && it > 0) break;
     // a step below rounding of qacc: converged as far as doubles resolve (a tolerance of 0
     // would otherwise run every iteration on rounding noise)

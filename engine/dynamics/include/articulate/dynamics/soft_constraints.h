@@ -118,7 +118,7 @@ struct SoftConstraintData {
   struct Kink {
     double at, change;  // where along the search direction a row changes zone, and the curvature's change there
   };
-  std::vector<Kink> breaks;  // the line search's kinks (capacity 2 per row)
+  std::vector<Kink> kinks;  // the line search's kinks (capacity 2 per row)
   Eigen::VectorXd warm;      // the last solve's qacc: the next one starts there when it is better
   bool warmValid = false;
 };
