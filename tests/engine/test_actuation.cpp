@@ -162,8 +162,9 @@ class TestActuation : public QObject {
   // stays E(0) within the integrator's error, which falls as RK4's h^4 (16 times per halving),
   // with the work and the dissipation far larger
   void energyAccountOfDrivenArm() {
-    double gaps[2], work = 0, dissipated = 0;
+    double gaps[2] = {0, 0}, work = 0, dissipated = 0;
     drivenArmAccount(Integrator::RK4, gaps, work, dissipated);
+    if (QTest::currentTestFailed()) return;  // a step failed inside: the figures are partial
     qInfo() << "driven arm: work" << work << "J, dissipated" << dissipated << "J, account off by" << gaps[0]
             << "J (1 ms steps)," << gaps[1] << "J (0.5 ms)";
     QVERIFY(std::abs(work) > 1 && dissipated > 1);
@@ -176,8 +177,9 @@ class TestActuation : public QObject {
   // Counted with the step's end velocity it was off by h/2 f . dqd a step, which the servo's
   // spring adds up: 0.087 J of 12.3 J of work at 0.5 ms (0.007 J of 12.16 J now)
   void energyAccountOfDrivenArmUnderEuler() {
-    double gaps[2], work = 0, dissipated = 0;
+    double gaps[2] = {0, 0}, work = 0, dissipated = 0;
     drivenArmAccount(Integrator::MujocoEuler, gaps, work, dissipated);
+    if (QTest::currentTestFailed()) return;  // a step failed inside: the figures are partial
     qInfo() << "driven arm, mujoco-euler: work" << work << "J, dissipated" << dissipated << "J, account off by"
             << gaps[0] << "J (1 ms steps)," << gaps[1] << "J (0.5 ms)";
     QVERIFY(std::abs(work) > 1 && dissipated > 1);

@@ -528,10 +528,9 @@ bool Simulation::commit(double h) {
     // arm's work in 5 s at 1 ms. Dry friction dissipates; a limit's or an equality's spring
     // stores what it takes back.
     if (m_soft && m_qd1.allFinite()) m_energyDissipated -= 0.5 * h * m_soft->qfrcConstraint.dot(m_qd + m_qd1);
-    // the tendon dampers' by the trapezoid rule, as the joints' damping
     if (m_model.hasActuation() && m_qd1.allFinite()) {
       if (!m_model.actuators.empty()) m_actuatorWork += 0.5 * h * m_data.qfrcActuator.dot(m_qd + m_qd1);
-      if (m_model.tendonDamping) {
+      if (m_model.tendonDamping) {  // the tendon dampers' by the trapezoid rule, as the joints' damping
         double end = 0.0;
         for (std::size_t k = 0; k < m_model.tendons.size(); ++k) {
           const double v = m_data.tendonMoment.row(static_cast<Eigen::Index>(k)).dot(m_qd1);
