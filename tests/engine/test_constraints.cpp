@@ -8,6 +8,7 @@
 
 #include "test_main.h"
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <string>
@@ -617,6 +618,48 @@ class TestSoftConstraints : public QObject {
     }
   }
 
+  // MuJoCo 3.3.8 opens any finite solref and solimp (its humanoid gives solimplimit's dmin as
+  // 0, ANYmal C a dmax of 1) and clamps them where it uses them (getsolparam): a file giving
+  // such values moves exactly as the file giving the clamped ones, and says so in a note
+  void outOfRangeParametersMoveAsTheirClampedValues_data() {
+    QTest::addColumn<QString>("given");
+    QTest::addColumn<QString>("clamped");
+    QTest::addColumn<QString>("note");
+    QTest::newRow("dmin 0 (the humanoid)") << "solimplimit='0 0.95 0.01'" << "solimplimit='0.0001 0.95 0.01'" << "dmin outside";
+    QTest::newRow("dmax 1 (ANYmal C)") << "solimplimit='0.5 1 0.01'" << "solimplimit='0.5 0.9999 0.01'" << "dmax outside";
+    QTest::newRow("dmin above 1") << "solimplimit='1.2 0.95 0.01'" << "solimplimit='0.9999 0.95 0.01'" << "dmin outside";
+    QTest::newRow("midpoint, width and power") << "solimplimit='0.5 0.95 0.02 2 0.5'"
+                                               << "solimplimit='0.5 0.95 0.02 0.9999 1'" << "midpoint outside";
+    QTest::newRow("a negative width") << "solimplimit='0.5 0.95 -1'" << "solimplimit='0.5 0.95 0'" << "width < 0";
+    QTest::newRow("a zero time constant") << "solreflimit='0 1'" << "solreflimit='0.02 1'" << "replaced by the default 0.02 1";
+    QTest::newRow("a negative damping ratio") << "solreflimit='0.05 -1'" << "solreflimit='0.02 1'" << "replaced by the default";
+  }
+  void outOfRangeParametersMoveAsTheirClampedValues() {
+    QFETCH(QString, given);
+    QFETCH(QString, clamped);
+    QFETCH(QString, note);
+    // the joint starts 0.3 rad past its range's end, so the limit row acts from the first step
+    const auto file = [](const QString& params) {
+      return std::string(kHead) + "<joint name='j' axis='0 1 0' range='-1 1' " + params.toStdString() +
+             "/></body></worldbody><keyframe><key qpos='1.3'/></keyframe></mujoco>";
+    };
+    MjcfImport report;
+    const ModelSpec a = specFromMjcf(file(given), "soft.xml", &report), b = specFromMjcf(file(clamped), "soft.xml");
+    const auto noted = std::find_if(report.notes.begin(), report.notes.end(), [&](const std::string& n) {
+      return QString::fromStdString(n).contains(note) && QString::fromStdString(n).contains("soft.xml:1: <joint name='j'>");
+    });
+    QVERIFY2(noted != report.notes.end(), qPrintable(QString::number(report.notes.size()) + " notes, none says " + note));
+    qInfo().noquote() << QString::fromStdString(*noted);
+    const Model ma = compile(a), mb = compile(b);
+    Simulation sa(ma, simulationOptions(a)), sb(mb, simulationOptions(b));
+    Eigen::VectorXd q0 = Eigen::VectorXd::Constant(1, 1.3);
+    sa.setState(0, q0, Eigen::VectorXd::Zero(1));
+    sb.setState(0, q0, Eigen::VectorXd::Zero(1));
+    for (int k = 0; k < 200; ++k) QVERIFY(sa.step() && sb.step());
+    QCOMPARE(sa.q()(0), sb.q()(0));  // the same bits
+    QVERIFY2(sa.q()(0) < 1.25, qPrintable(QString::number(sa.q()(0))));  // and the limit pushed it back
+  }
+
   // each malformed input names its file, line and element, and why
   void malformedInputIsNamed_data() {
     QTest::addColumn<QString>("text");
@@ -624,10 +667,10 @@ class TestSoftConstraints : public QObject {
     const std::string joint = std::string(kHead) + "<joint name='j' axis='0 1 0' range='-1 1' ";
     const std::string rest = "/></body><body name='b' pos='1 0 0'><joint name='k'/>"
                              "<inertial pos='0 0 0' mass='1' diaginertia='1 1 1'/></body></worldbody>";
-    QTest::newRow("solref with a zero time constant")
-        << QString::fromStdString(joint + "solreflimit='0 1'" + rest + "</mujoco>") << "soft.xml:1: <joint name='j'>: solreflimit must give a time constant";
-    QTest::newRow("solimp outside (0, 1)")
-        << QString::fromStdString(joint + "solimplimit='1.2 0.95 0.001'" + rest + "</mujoco>") << "solimplimit's dmin must lie in (0, 1), got 1.2";
+    QTest::newRow("solimp that is not numbers")
+        << QString::fromStdString(joint + "solimplimit='0.9 nan 0.001'" + rest + "</mujoco>") << "soft.xml:1: <joint name='j'>: solimplimit must be numbers";
+    QTest::newRow("solref with three numbers")
+        << QString::fromStdString(joint + "solreflimit='0.02 1 3'" + rest + "</mujoco>") << "solreflimit needs 1 to 2 number(s), got 3";
     QTest::newRow("an equality naming a missing body")
         << QString::fromStdString(joint + rest + "<equality><connect body1='a' body2='nobody' anchor='0 0 0'/></equality></mujoco>")
         << "<connect>: body2 'nobody' names no body of this model";

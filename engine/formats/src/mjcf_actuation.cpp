@@ -339,12 +339,18 @@ void readActuators(Context& c, const XMLElement* section, ModelSpec& spec) {
   }
 }
 
-// an element's solver parameters (soft_constraints.h) from its attributes `ref` and `imp`
-// (its own or its class's), unset when it gives neither. solref takes 1 or 2 numbers, solimp 1
-// to 5 (older files give dmin dmax width); missing ones keep MuJoCo's defaults. The numbers are
-// checked here so that the message names the element's line.
-std::optional<SoftParams> softParams(const Fail& fail, const Numbers& numbers, const XMLElement* e, const Attrs& a,
-                                     const char* ref, const char* imp) {
+void Clamps::add(const std::string& cause, const std::string& where) {
+  auto& [count, first] = byCause[cause];
+  if (count++ == 0) first = where;
+}
+
+void Clamps::appendNotes(std::vector<std::string>& notes) const {
+  for (const auto& [cause, seen] : byCause)
+    notes.push_back(std::to_string(seen.first) + " element(s) " + cause + " (the first: " + seen.second + ")");
+}
+
+std::optional<SoftParams> softParams(const Numbers& numbers, const Where& where, Clamps& clamps,
+                                     const XMLElement* e, const Attrs& a, const char* ref, const char* imp) {
   const auto r = get(a, ref), i = get(a, imp);
   if (!r && !i) return std::nullopt;
   SoftParams p;
@@ -356,16 +362,18 @@ std::optional<SoftParams> softParams(const Fail& fail, const Numbers& numbers, c
     const std::vector<double> v = numbers(e, imp, *i, 1, 5);
     std::copy(v.begin(), v.end(), p.solimp.begin());
   }
-  const bool direct = p.solref[0] <= 0 && p.solref[1] <= 0;
-  if (!direct && !(p.solref[0] > 0 && p.solref[1] > 0))
-    throw fail(e, std::string(ref) + " must give a time constant and a damping ratio > 0 (or both <= 0: -stiffness "
-                    "-damping), got '" + r.value_or("") + "'" + (p.solref[0] == 0 ? ": a zero time constant is no spring" : ""));
+  if ((p.solref[0] > 0) != (p.solref[1] > 0)) {
+    clamps.add(std::string("give a ") + ref + " that mixes a time constant or damping ratio > 0 with a value <= 0: "
+               "replaced by the default 0.02 1, as MuJoCo replaces it", where(e));
+    p.solref = SoftParams{}.solref;
+  }
+  const char* part[] = {"dmin", "dmax", "width", "midpoint", "power"};
   for (int k : {0, 1, 3})
-    if (!(p.solimp[k] > 0 && p.solimp[k] < 1))
-      throw fail(e, std::string(imp) + "'s " + (k == 0 ? "dmin" : k == 1 ? "dmax" : "midpoint") +
-                          " must lie in (0, 1), got " + robot::num(p.solimp[k]));
-  if (!(p.solimp[2] >= 0)) throw fail(e, std::string(imp) + "'s width must be >= 0, got " + robot::num(p.solimp[2]));
-  if (!(p.solimp[4] >= 1)) throw fail(e, std::string(imp) + "'s power must be >= 1, got " + robot::num(p.solimp[4]));
+    if (!(p.solimp[static_cast<std::size_t>(k)] >= 1e-4 && p.solimp[static_cast<std::size_t>(k)] <= 0.9999))
+      clamps.add(std::string("give a ") + imp + " " + part[k] + " outside [0.0001, 0.9999]: clamped into it, as MuJoCo clamps it",
+                 where(e));
+  if (p.solimp[2] < 0) clamps.add(std::string("give a ") + imp + " width < 0: taken as 0, as MuJoCo takes it", where(e));
+  if (p.solimp[4] < 1) clamps.add(std::string("give a ") + imp + " power < 1: taken as 1, as MuJoCo takes it", where(e));
   return p;
 }
 
@@ -393,8 +401,8 @@ void readTendons(Context& c, const XMLElement* section, ModelSpec& spec) {
     t.stiffness = number("stiffness", 0);
     t.damping = number("damping", 0);
     t.frictionloss = number("frictionloss", 0);
-    t.limitSoft = softParams(c.fail, c.numbers, e, a, "solreflimit", "solimplimit");
-    t.frictionSoft = softParams(c.fail, c.numbers, e, a, "solreffriction", "solimpfriction");
+    t.limitSoft = softParams(c.numbers, c.where, *c.clamps, e, a, "solreflimit", "solimplimit");
+    t.frictionSoft = softParams(c.numbers, c.where, *c.clamps, e, a, "solreffriction", "solimpfriction");
     t.margin = number("margin", 0);
     if (!(t.margin >= 0)) throw c.fail(e, "margin must be >= 0");
     if (t.stiffness < 0 || t.damping < 0 || t.frictionloss < 0)

@@ -34,12 +34,28 @@ using Fail = std::function<FormatError(const tinyxml2::XMLElement*, const std::s
 using Numbers = std::function<std::vector<double>(const tinyxml2::XMLElement*, const std::string&, const std::string&,
                                                   std::size_t, std::size_t)>;
 
+/// "FILE:LINE: <tag name='x'>": where an element is, for notes.
+using Where = std::function<std::string(const tinyxml2::XMLElement*)>;
+
+/// Values that MuJoCo clamps or replaces when it uses them, by cause: one note per cause, with
+/// how many elements gave such a value and where the first one is.
+struct Clamps {
+  std::map<std::string, std::pair<int, std::string>> byCause;  // cause -> (count, first where)
+  void add(const std::string& cause, const std::string& where);
+  /// "N element(s) ...: cause (the first: FILE:LINE: <tag>)", one per cause.
+  void appendNotes(std::vector<std::string>& notes) const;
+};
+
 /// An element's soft-constraint parameters from its attributes `ref` and `imp` (its own or its
 /// class's; spec.h SoftParams), unset when it gives neither. solref takes 1 or 2 numbers, solimp
-/// 1 to 5 (older files give dmin dmax width); missing ones keep MuJoCo's defaults. Throws (through
-/// fail, naming the element) for a zero or mixed-sign solref and a solimp outside its ranges.
-std::optional<SoftParams> softParams(const Fail& fail, const Numbers& numbers, const tinyxml2::XMLElement* e,
-                                     const Attrs& a, const char* ref, const char* imp);
+/// 1 to 5 (older files give dmin dmax width); missing ones keep MuJoCo's defaults. As MuJoCo
+/// 3.3.8 (getsolparam): a solref whose two numbers mix the standard form (> 0) and the direct
+/// form (<= 0) is replaced by the default 0.02 1, and a solimp outside its ranges is kept as
+/// written and clamped where it is used (dmin, dmax and midpoint into [0.0001, 0.9999], width
+/// to >= 0, power to >= 1: soft_rows.cpp); both are noted in `clamps`. Throws (through numbers,
+/// naming the element) only for text that is not 1 or 2 (1 to 5) finite numbers.
+std::optional<SoftParams> softParams(const Numbers& numbers, const Where& where, Clamps& clamps,
+                                     const tinyxml2::XMLElement* e, const Attrs& a, const char* ref, const char* imp);
 
 struct Context {
   // "FILE:LINE: <tag name='x'>: reason" as a FormatError
@@ -63,6 +79,8 @@ struct Context {
   std::map<std::string, int>* notModelled = nullptr;              // element -> count
   std::map<std::string, std::set<std::string>>* skipped = nullptr;  // element -> attributes
   std::vector<std::string>* notes = nullptr;
+  Where where;
+  Clamps* clamps = nullptr;
 };
 
 /// Whether `tag` is one of MJCF's actuator elements (general, motor, position, ...).

@@ -47,10 +47,12 @@ std::string numberText(double x) {
   return s.str();
 }
 
-/// Why `p` is not a usable set of solver parameters, or "" when it is. solref: a time constant
-/// > 0 with a damping ratio > 0, or the direct form with both entries <= 0 (MuJoCo replaces a
-/// mixed pair by its default with a warning; here it is refused). solimp: dmin and dmax in
-/// (0, 1) (MuJoCo clamps them to [0.0001, 0.9999]), width >= 0, midpoint in (0, 1), power >= 1.
+/// Why `p` is not a usable set of solver parameters, or "" when it is. Both numbers of solref
+/// finite and of one form: a time constant > 0 with a damping ratio > 0, or the direct form
+/// with both entries <= 0 (MuJoCo replaces a mixed pair by its default with a warning; the MJCF
+/// reader does so with a note, and other files are refused). solimp: five finite numbers, which
+/// the rows clamp where they use them as MuJoCo 3.3.8 does (getsolparam: dmin, dmax and
+/// midpoint into [0.0001, 0.9999], width to >= 0, power to >= 1), so no finite value is refused.
 std::string softProblem(const SoftParams& p) {
   for (double v : p.solref)
     if (!std::isfinite(v)) return "solref must be finite";
@@ -61,15 +63,8 @@ std::string softProblem(const SoftParams& p) {
     return "solref's time constant must be > 0 (got " + numberText(p.solref[0]) + "); the direct form gives both entries <= 0";
   if (!direct && !(p.solref[1] > 0))
     return "solref's damping ratio must be > 0 (got " + numberText(p.solref[1]) + "); the direct form gives both entries <= 0";
-  for (int k = 0; k < 2; ++k)
-    if (!(p.solimp[k] > 0 && p.solimp[k] < 1))
-      return std::string("solimp's ") + (k ? "dmax" : "dmin") + " must lie in (0, 1), got " + numberText(p.solimp[k]);
-  if (!(p.solimp[2] >= 0)) return "solimp's width must be >= 0, got " + numberText(p.solimp[2]);
-  if (!(p.solimp[3] > 0 && p.solimp[3] < 1)) return "solimp's midpoint must lie in (0, 1), got " + numberText(p.solimp[3]);
-  if (!(p.solimp[4] >= 1)) return "solimp's power must be >= 1, got " + numberText(p.solimp[4]);
   return "";
 }
-
 
 SoftParams resolve(const PhysicsSpec& ph, const std::optional<SoftParams>& own) {
   if (ph.override) return ph.overrideSoft;
