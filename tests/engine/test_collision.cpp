@@ -4,7 +4,8 @@
 // degree incline slides with mu = 0.3 at Coulomb's acceleration and holds with mu = 0.5, drops
 // of mixed primitives stay finite and gain no energy, five stacked boxes stand, a sphere started inside the floor gains
 // no more than its contact stores, bad geoms are refused naming the field, the file and the
-// line, and geoms go through the Articulate format and back. The agreement with MuJoCo
+// line, an explicit pair collides geoms whose bitmasks keep them apart, and geoms go through
+// the Articulate format and back. The agreement with MuJoCo
 // itself is test_collision_mujoco's.
 #include <QtTest>
 
@@ -14,6 +15,7 @@
 #include <random>
 
 #include "articulate/dynamics/collision.h"
+#include "articulate/dynamics/dynamics.h"
 #include "articulate/dynamics/soft_constraints.h"
 #include "articulate/formats/articulate.h"
 #include "articulate/formats/json.h"
@@ -86,6 +88,29 @@ class TestCollision : public QObject {
     QVERIFY2(std::abs(r - lo) <= 1e-9 * std::abs(lo), qPrintable(QString::number(r - lo)));
     // and the row's force holds the sphere: m g
     QVERIFY(std::abs(art::contactForce(*soft, 0)(0) - 2 * g) <= 1e-9 * 2 * g);
+  }
+
+  // An explicit <pair> makes two geoms collide whatever their bitmasks: MuJoCo 3.3.8 opens a
+  // pair of geoms with contype and conaffinity 0, which collide only through it (issue 56).
+  // Two spheres overlapping by 0.02 m: one contact with the pair, none without it
+  void pairOfNonCollidingGeomsCollides() {
+    const auto scene = [](bool pair) {
+      return std::string(R"(<mujoco><worldbody>
+        <body name='a'><joint type='slide' axis='1 0 0'/><geom name='ga' type='sphere' size='0.1' contype='0' conaffinity='0'/></body>
+        <body name='b' pos='0.18 0 0'><joint type='slide' axis='1 0 0'/><geom name='gb' type='sphere' size='0.1' contype='0' conaffinity='0'/></body>
+        </worldbody>)") + (pair ? "<contact><pair geom1='ga' geom2='gb'/></contact>" : "") + "</mujoco>";
+    };
+    for (const bool pair : {true, false}) {
+      const art::ModelSpec spec = mjcf(scene(pair));
+      const art::Model model = art::compile(spec);
+      art::Data data(model);
+      art::forwardKinematics(model, data, model.q0);
+      std::vector<art::Contact> contacts;
+      art::collide(model, data, contacts);
+      qInfo("with the pair %d: %zu geom(s), %zu contact(s)", pair, spec.geoms.size(), contacts.size());
+      QCOMPARE(contacts.size(), std::size_t(pair ? 1 : 0));
+      if (pair) QVERIFY(std::abs(contacts[0].dist + 0.02) < 1e-12);
+    }
   }
 
   // A box at rest face-down: four corner contacts, each carrying m g / 4 (symmetry), their

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <fstream>
 #include <random>
+#include <sstream>
 
 #include "articulate/model/appearance.h"
 #include "articulate/dynamics/configuration.h"
@@ -707,6 +708,57 @@ class TestUrdf : public QObject {
       for (const ContactPointSpec& c : spec.contacts) found = found || ((c.point - e).norm() < 1e-12 && c.radius == 0 && c.body == 0);
       QVERIFY2(found, qPrintable(QString("no contact at %1 %2 %3").arg(e.x()).arg(e.y()).arg(e.z())));
     }
+  }
+
+  // a collision mesh as CAD exports them: a box whose edges carry extra points (collinear to
+  // within rounding, as a tessellated fillet leaves them), triangles of no area along those edges and a repeated
+  // vertex. ROS, DART and Pinocchio open such files; here too (issue 56): the mesh collides as
+  // the convex hull qhull builds from its vertices, whose triangulation of the box's merged
+  // faces has triangles of no area of its own, and the model compiles
+  void cadCollisionMeshWithDegenerateTrianglesOpens() {
+    QTemporaryDir dir;
+    {
+      std::ofstream obj(dir.filePath("cad.obj").toStdString());
+      const Vec3 size(0.2, 0.1, 0.05);
+      std::vector<Vec3> v;
+      for (int k = 0; k < 8; ++k) v.push_back(Vec3(k & 1 ? size.x() : 0, k & 2 ? size.y() : 0, k & 4 ? size.z() : 0));
+      const int quads[6][4] = {{0, 2, 3, 1}, {4, 5, 7, 6}, {0, 1, 5, 4}, {2, 6, 7, 3}, {0, 4, 6, 2}, {1, 3, 7, 5}};
+      std::ostringstream f;
+      for (const auto& q : quads) f << "f " << q[0] + 1 << " " << q[1] + 1 << " " << q[2] + 1 << "\nf " << q[0] + 1 << " " << q[2] + 1 << " " << q[3] + 1 << "\n";
+      for (int a = 0; a < 8; ++a)  // ten points along each edge, in triangles of no area
+        for (int bit : {1, 2, 4}) {
+          if (a & bit) continue;
+          const int first = static_cast<int>(v.size());
+          for (int i = 1; i < 10; ++i) {  // off the edge by CAD's rounding, 1e-9 m outwards
+            const Vec3 p = v[static_cast<std::size_t>(a)] + (v[static_cast<std::size_t>(a | bit)] - v[static_cast<std::size_t>(a)]) * i / 10.0;
+            v.push_back(p + 1e-9 * (p - size / 2).normalized());
+          }
+          for (int i = 0; i + 1 < 9; ++i) f << "f " << a + 1 << " " << first + i + 1 << " " << first + i + 2 << "\n";
+        }
+      v.push_back(v[0]);  // a repeated vertex
+      for (const Vec3& p : v) obj << "v " << p.x() << " " << p.y() << " " << p.z() << "\n";
+      obj << f.str();
+    }
+    const std::string xml = "<robot name='r'><link name='a'><inertial><mass value='1'/><inertia ixx='0.1' iyy='0.1' izz='0.1' ixy='0' ixz='0' iyz='0'/></inertial>"
+                            "<visual><geometry><mesh filename='cad.obj'/></geometry></visual>"
+                            "<collision><geometry><mesh filename='cad.obj'/></geometry></collision></link></robot>";
+    UrdfImport report;
+    const ModelSpec spec = specFromUrdf(xml, dir.filePath("r.urdf").toStdString(), &report, UrdfBase::Floating);
+    const auto mesh = std::find_if(spec.geoms.begin(), spec.geoms.end(), [](const GeomSpec& g) { return g.type == GeomSpec::Type::Mesh; });
+    QVERIFY(mesh != spec.geoms.end());
+    // the hull's triangles of no area: what the old check refused ("a triangle of no area")
+    int noArea = 0;
+    double volume = 0;
+    for (const auto& t : mesh->faces) {
+      const Vec3 &a = mesh->vertices[static_cast<std::size_t>(t[0])], &b = mesh->vertices[static_cast<std::size_t>(t[1])],
+                 &c = mesh->vertices[static_cast<std::size_t>(t[2])];
+      noArea += (b - a).cross(c - a).norm() <= 1e-6 * 0.23 * 0.23 ? 1 : 0;
+      volume += a.dot(b.cross(c)) / 6;
+    }
+    qInfo("hull: %zu vertices, %zu triangles, %d of no area, volume %.9g m^3", mesh->vertices.size(), mesh->faces.size(), noArea, volume);
+    QVERIFY(noArea > 0);
+    QVERIFY(std::abs(volume - 0.2 * 0.1 * 0.05) < 1e-8);
+    QVERIFY_THROWS_NO_EXCEPTION(compile(spec));
   }
 
   // <collision> elements become geoms of their links' bodies (UrdfContact::Geoms, the default):

@@ -122,6 +122,19 @@ struct PendingEquality {
   Eigen::Vector4d relQuat = Eigen::Vector4d(1, 0, 0, 0);
 };
 
+struct Geom;
+
+// a named geom with contype and conaffinity 0: it collides only where a <pair> names it, so its
+// collision geometry (a mesh's hull) is built when a pair does
+struct PairOnlyGeom {
+  const XMLElement* e = nullptr;
+  Attrs a;
+  std::shared_ptr<const Geom> g;
+  int owner = -1;
+  Mat3 R = Mat3::Identity();
+  Vec3 p = Vec3::Zero();
+};
+
 struct State {
   std::string source;  // the main file: messages, and the folder includes and assets start in
   std::string folder;
@@ -164,6 +177,7 @@ struct State {
   // the reader on ground-contact points instead (a geom type or pair not computed)
   std::vector<GeomSpec> geoms;
   std::map<std::string, int> geomIndex;
+  std::map<std::string, PairOnlyGeom> pairOnly;  // by name: geoms that collide only in a <pair>
   std::string notColliding;       // why the geoms are not used, "" when they are
   std::vector<std::pair<int, int>> chainEnds;  // a several-joint body's parent and its last body
   bool bodyContact = false;
@@ -174,6 +188,7 @@ struct State {
   std::map<std::string, std::set<std::string>> skipped;  // element -> attributes skipped
   std::map<std::string, int> notModelled;                // element -> count (actuators, ...)
   std::vector<std::string> meshNotes;        // meshes and colours not used as written, by element
+  mjcf::Clamps clamps;                       // solref and solimp values MuJoCo clamps or replaces
   int welded = 0, ballRanges = 0, ballFriction = 0, planes = 0, meshInertia = 0;
   int contactShapes[6] = {0, 0, 0, 0, 0, 0};  // spheres, capsules, boxes, cylinders, ellipsoids, meshes
   double staticMass = 0;                      // kg on bodies welded to the world
@@ -889,10 +904,9 @@ std::optional<std::string> limitedRange(State& s, const XMLElement* e, const Att
 }
 
 std::optional<SoftParams> softParams(State& s, const XMLElement* e, const Attrs& a, const char* ref, const char* imp) {
-  return mjcf::softParams([&](const XMLElement* x, const std::string& why) { return s.fail(x, why); },
-                          [&](const XMLElement* x, const std::string& attr, const std::string& text, std::size_t lo,
+  return mjcf::softParams([&](const XMLElement* x, const std::string& attr, const std::string& text, std::size_t lo,
                               std::size_t hi) { return numbers(s, x, attr, text, lo, hi); },
-                          e, a, ref, imp);
+                          [&](const XMLElement* x) { return s.where(x); }, s.clamps, e, a, ref, imp);
 }
 
 // a joint's or tendon's limit and friction rows' parameters and its margin
@@ -995,8 +1009,12 @@ bool meshHull(State& s, const XMLElement* e, const Geom& g, GeomSpec& k) {
 
 // a geom that collides, for body-body contact; a type the narrow phase does not have (hfield)
 // keeps the model on ground-contact points (chooseContactModel)
-void addCollisionGeom(State& s, const XMLElement* e, const Attrs& a, const Geom& g, int owner, const Mat3& R, const Vec3& p) {
-  if (!g.contype && !g.conaffinity) return;
+void addCollisionGeom(State& s, const XMLElement* e, const Attrs& a, const Geom& g, int owner, const Mat3& R, const Vec3& p,
+                      bool inPair = false) {
+  if (!g.contype && !g.conaffinity && !inPair) {  // collides only where a <pair> names it, as in MuJoCo
+    if (const auto name = get(a, "name")) s.pairOnly.emplace(*name, PairOnlyGeom{e, a, std::make_shared<const Geom>(g), owner, R, p});
+    return;
+  }
   GeomSpec k = g.contact;
   if (!parseGeomType(g.type, k.type)) {
     if (s.notColliding.empty()) s.notColliding = s.where(e) + " is a " + g.type + ", whose contacts are not computed yet";
@@ -1034,7 +1052,12 @@ void readContactSection(State& s, const XMLElement* e) {
       for (const auto& [attr, out] : {std::pair{"geom1", &p.geom1}, std::pair{"geom2", &p.geom2}}) {
         const auto geom = get(a, attr);
         if (!geom) throw s.fail(c, std::string("a pair needs ") + attr);
-        const auto it = s.geomIndex.find(*geom);
+        auto it = s.geomIndex.find(*geom);
+        if (const auto only = s.pairOnly.find(*geom); it == s.geomIndex.end() && only != s.pairOnly.end()) {
+          const PairOnlyGeom& o = only->second;
+          addCollisionGeom(s, o.e, o.a, *o.g, o.owner, o.R, o.p, true);
+          it = s.geomIndex.find(*geom);
+        }
         if (it == s.geomIndex.end())
           throw s.fail(c, std::string(attr) + " '" + robot::printable(*geom) + "' names no colliding geom of this model (a sphere, capsule, ellipsoid, cylinder, box or plane)");
         *out = it->second;
@@ -1610,6 +1633,8 @@ void readActuation(State& s, const std::vector<const XMLElement*>& tendons, cons
   }
   c.notModelled = &s.notModelled;
   c.skipped = &s.skipped;
+  c.where = [&s](const XMLElement* e) { return s.where(e); };
+  c.clamps = &s.clamps;
   for (const XMLElement* t : tendons) mjcf::readTendons(c, t, s.spec);
   for (const XMLElement* a : actuators) mjcf::readActuators(c, a, s.spec);
   s.lengthRanges = c.lengthRanges;
@@ -1729,6 +1754,7 @@ void importNotes(const State& s, std::vector<std::string>& notes) {
     notes.push_back("skipped on <" + element + ">: " + list + " (not read by Articulate)");
   }
   notes.insert(notes.end(), s.meshNotes.begin(), s.meshNotes.end());
+  s.clamps.appendNotes(notes);
 }
 
 }  // namespace

@@ -48,8 +48,14 @@ std::string geomField(const ModelSpec& spec, std::size_t k) {
   return "geoms[" + std::to_string(k) + "]" + who;
 }
 
-// a mesh geom's hull: at least 4 finite vertices, triangles that close it (each edge once in
-// each direction), wound outwards around the geom's origin (where MPR starts), and convex
+// a mesh geom's hull: at least 4 finite vertices and triangles that close it (each edge once in
+// each direction) around some volume, convex, with the geom's origin (where MPR starts) inside.
+// The readers make the triangles by qhull from a mesh's vertices, as MuJoCo builds its hulls, and
+// qhull triangulates merged, nearly coplanar facets into triangles of no area and slivers. So a
+// triangle of no area has no plane to check, and a vertex may lie outside a triangle's plane by
+// what rounding the vertices to float (as MuJoCo keeps them) tips that plane: 2^-24 of the
+// extent per coordinate, which over a sliver of altitude h tilts the plane by up to about
+// 2^-23 extent / h. Only a vertex beyond that (a dent, not rounding) is refused.
 void checkHull(const GeomSpec& g, const std::string& f) {
   const int n = static_cast<int>(g.vertices.size());
   if (n < 4) throw ModelError(f + ".vertices", "a mesh's hull needs at least 4 vertices, got " + std::to_string(n));
@@ -78,18 +84,22 @@ void checkHull(const GeomSpec& g, const std::string& f) {
                   g.vertices[static_cast<std::size_t>(t[1])].cross(g.vertices[static_cast<std::size_t>(t[2])])) / 6;
   if (!(std::abs(volume) > tol * extent * extent))
     throw ModelError(f + ".vertices", "the hull is flat or degenerate: it encloses no volume");
+  constexpr double kFloat = 5.96e-8;  // 2^-24: a float's relative rounding
   for (const auto& t : g.faces) {
     const Vec3 &a = g.vertices[static_cast<std::size_t>(t[0])], &b = g.vertices[static_cast<std::size_t>(t[1])],
                &c = g.vertices[static_cast<std::size_t>(t[2])];
-    Vec3 normal = (b - a).cross(c - a);
-    if (!(normal.norm() > tol * extent))
-      throw ModelError(f + ".faces", "has a triangle of no area: the hull is flat or degenerate");
-    normal.normalize();
-    // the origin strictly inside, every vertex on or below the face
-    if (!(normal.dot(a) > tol))
+    const Vec3 normal = (b - a).cross(c - a);
+    const double area2 = normal.norm();  // twice the area
+    if (!(area2 > tol * extent)) continue;  // no area: no plane to speak of
+    const Vec3 unit = normal / area2;
+    if (!(unit.dot(a) > tol))
       throw ModelError(f + ".vertices", "the geom's origin must lie inside its hull (a face passes at or beyond it)");
+    const double longest = std::max({(b - a).norm(), (c - b).norm(), (a - c).norm()});
+    const double tilt = 4 * 2 * kFloat * extent / (area2 / longest);  // the plane's possible tilt, over altitude h
     for (const Vec3& v : g.vertices)
-      if (normal.dot(v - a) > tol) throw ModelError(f + ".faces", "are not a convex hull: a vertex lies outside a face");
+      if (unit.dot(v - a) > tol + 4 * kFloat * extent + tilt * (v - a).norm())
+        throw ModelError(f + ".faces", "are not a convex hull: a vertex lies outside a face (give the vertices alone, "
+                                       "and the hull is built from them)");
   }
 }
 
