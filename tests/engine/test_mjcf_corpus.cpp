@@ -1,0 +1,169 @@
+// Real MJCF files, exactly as people download them, against today's MuJoCo: 3.3.8, through its
+// official WebAssembly build (tests/reference/mujoco338/mujoco_dynamics.mjs under Node, which
+// scripts/setup-deps.sh --tests installs). The corpus is MuJoCo Menagerie's robots with their
+// meshes (../shared/robots beside the checkout) and MuJoCo's own sample models (Debian's
+// libmujoco-samples, /usr/share/mujoco/model).
+//   - every file that MuJoCo 3.3.8 opens, `articulate-cli validate` opens (issue 56: refuse only
+//     what the reference refuses);
+//   - at seeded random states the joint-space inertia H and the bias forces C qd + g agree with
+//     MuJoCo 3.3.8's (mj_fullM, qfrc_bias) to 1e-8 of the largest entry, coordinates matched by
+//     joint name. MuJoCo diagonalises each body's full inertia with an iterative eigensolver
+//     (test_mjcf_mujoco's header), which costs it a few 1e-9 on the Panda.
+// Where Articulate does not yet mean what 3.3.8 means, the row says so with QEXPECT_FAIL, and
+// turns into a failure (XPASS) the day it does.
+#include <QtTest>
+
+#include "test_main.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <random>
+
+#include <nlohmann/json.hpp>
+
+#include "reference_run.h"
+#include "test_util.h"
+
+using nlohmann::json;
+
+namespace {
+
+const QString kRobots = ARTICULATE_SHARED_DIR "/robots";
+const QString kSamples = "/usr/share/mujoco/model";
+
+// MuJoCo 3.3.8 on `file` (and a state file, or none: qpos0 at rest); null when it refuses it
+json mujoco(const QString& file, const QString& state = QString()) {
+  QStringList args = {ARTICULATE_REF_MUJOCO338, file};
+  if (!state.isEmpty()) args << state;
+  QProcess p;
+  p.start(ARTICULATE_NODE, args);
+  if (!p.waitForFinished(120000) || p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0) return json();
+  return json::parse(p.readAllStandardOutput().toStdString(), nullptr, false);
+}
+
+// the corpus: every MJCF file of the robots' folders and of MuJoCo's samples
+QStringList corpus() {
+  QStringList files;
+  for (const QString& root : {kRobots, kSamples}) {
+    QDirIterator it(root, {"*.xml"}, QDir::Files, QDirIterator::Subdirectories);
+    while (it.hasNext()) files << it.next();
+  }
+  files.sort();
+  return files;
+}
+
+}  // namespace
+
+class TestMjcfCorpus : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void initTestCase() {
+    if (!QFileInfo::exists(kRobots)) QSKIP("../shared/robots is not beside the checkout");
+    if (!QFileInfo::exists(kSamples)) QSKIP("MuJoCo's samples (libmujoco-samples) are not installed: scripts/setup-deps.sh --tests installs them");
+    const json probe = mujoco(kSamples + "/humanoid/humanoid.xml");
+    QVERIFY2(probe.is_object(), "MuJoCo 3.3.8 (node and mujoco-js) does not run: scripts/setup-deps.sh --tests installs it");
+    QCOMPARE(QString::fromStdString(probe["version"]), QString("3.3.8"));
+  }
+
+  void opensWhatMujocoOpens_data() {
+    QTest::addColumn<QString>("file");
+    const QStringList files = corpus();
+    QVERIFY(files.size() >= 25);
+    for (const QString& f : files) QTest::newRow(qPrintable(QDir(ARTICULATE_SHARED_DIR "/..").relativeFilePath(f))) << f;
+  }
+  void opensWhatMujocoOpens() {
+    QFETCH(QString, file);
+    if (!mujoco(file).is_object()) QSKIP("MuJoCo 3.3.8 refuses it too");
+    QProcess p;
+    p.start(ARTICULATE_CLI, {"validate", file});
+    QVERIFY(p.waitForFinished(120000));
+    const QString said = p.readAllStandardOutput() + p.readAllStandardError();
+    if (file.endsWith("composite/scene.xml"))
+      QEXPECT_FAIL("", "a world with nothing that moves (a scene file meant to be included) is not a model here yet", Continue);
+    QVERIFY2(p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0, qPrintable(said));
+  }
+
+  void inertiaAndBiasAgree_data() {
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<int>("nv");
+    QTest::addColumn<QString>("gap");  // what Articulate does not yet mean as 3.3.8 does, or ""
+    QTest::newRow("humanoid") << kSamples + "/humanoid/humanoid.xml" << 27 << "";
+    QTest::newRow("arm26 (muscles, tendons)") << kSamples + "/tendon_arm/arm26.xml" << 2 << "";
+    QTest::newRow("ANYmal C (solimp dmax 1)") << kRobots + "/anybotics_anymal_c/anymal_c.xml" << 18 << "";
+    QTest::newRow("Cassie (meshes, connect loops)") << kRobots + "/agility_cassie/cassie.xml" << 32 << "";
+    QTest::newRow("Panda (67 meshes)") << kRobots + "/franka_emika_panda/panda.xml" << 9 << "";
+    QTest::newRow("Allegro (mass from meshes)")
+        << kRobots + "/wonik_allegro/right_hand.xml" << 16 << "mass and inertia from meshes: 3.3.8's legacy mesh inertia is not followed yet";
+    QTest::newRow("mug (mass from a mesh)")
+        << kSamples + "/mug/mug.xml" << 6 << "mass and inertia from meshes: 3.3.8's legacy mesh inertia is not followed yet";
+  }
+  void inertiaAndBiasAgree() {
+    QFETCH(QString, file);
+    QFETCH(int, nv);
+    QFETCH(QString, gap);
+    QTemporaryDir tmp;
+    const json initial = testutil::runJson(ARTICULATE_CLI, {"dynamics", file, "--json"});
+    QVERIFY(initial.is_object());
+    QCOMPARE(initial["nv"].get<int>(), nv);
+    const int nq = initial["nq"];
+    std::map<std::string, int> offset;
+    std::vector<int> quatAt;  // q index of each free or ball joint's quaternion
+    int at = 0, qat = 0;
+    for (const json& c : initial["coordinates"]) {
+      offset[c["joint"].get<std::string>()] = at;
+      if (c["type"] == "free") quatAt.push_back(qat + 3);
+      if (c["type"] == "ball") quatAt.push_back(qat);
+      at += c["velocity_size"].get<int>();
+      qat += c["size"].get<int>();
+    }
+    std::mt19937 rng(56);
+    double worstH = 0, worstBias = 0;
+    for (int trial = 0; trial < 2; ++trial) {
+      const Eigen::VectorXd qv = testutil::randomVector(nq, rng, -1.5, 1.5);
+      std::vector<double> q(qv.data(), qv.data() + qv.size());
+      for (int k : quatAt) {
+        const auto K = static_cast<std::size_t>(k);
+        Eigen::Vector4d w(q[K], q[K + 1], q[K + 2], q[K + 3]);
+        w.normalize();
+        for (std::size_t i = 0; i < 4; ++i) q[K + i] = w(static_cast<Eigen::Index>(i));
+      }
+      const Eigen::VectorXd qdv = testutil::randomVector(nv, rng, -2, 2);
+      const std::vector<double> qd(qdv.data(), qdv.data() + qdv.size());
+      const json art = testutil::runJson(ARTICULATE_CLI, {"dynamics", file, "--q", testutil::list(q), "--qd", testutil::list(qd), "--json"});
+      QVERIFY(art.is_object());
+      const QString statePath = tmp.filePath("state.json");
+      QVERIFY(testutil::writeFile(statePath, testutil::jointStates(art["coordinates"], q, qd).dump()));
+      const json mj = mujoco(file, statePath);
+      QVERIFY(mj.is_object());
+      QCOMPARE(static_cast<int>(mj["coordinates"].size()), nv);
+      std::vector<int> index;  // MuJoCo dof k -> Articulate velocity index
+      for (const json& c : mj["coordinates"]) {
+        const auto o = offset.find(c["joint"].get<std::string>());
+        QVERIFY2(o != offset.end(), c.dump().c_str());
+        index.push_back(o->second + c["index"].get<int>());
+      }
+      Eigen::MatrixXd Ha(nv, nv), Hm(nv, nv);
+      Eigen::VectorXd ba(nv), bm(nv);
+      for (int r = 0; r < nv; ++r) {
+        const auto R = static_cast<std::size_t>(r);
+        ba(r) = art["bias"][R];
+        bm(index[R]) = mj["bias"][R];
+        for (int c = 0; c < nv; ++c) {
+          const auto C = static_cast<std::size_t>(c);
+          Ha(r, c) = art["H"][R][C];
+          Hm(index[R], index[C]) = mj["H"][R][C];
+        }
+      }
+      worstH = std::max(worstH, (Hm - Ha).cwiseAbs().maxCoeff() / Ha.cwiseAbs().maxCoeff());
+      worstBias = std::max(worstBias, (bm - ba).cwiseAbs().maxCoeff() / std::max(1.0, ba.cwiseAbs().maxCoeff()));
+    }
+    qInfo().noquote() << QString("nv %1: H within %2, bias within %3 of MuJoCo 3.3.8's").arg(nv).arg(worstH).arg(worstBias);
+    if (!gap.isEmpty()) QEXPECT_FAIL("", qPrintable(gap), Abort);
+    QVERIFY2(worstH <= 1e-8 && worstBias <= 1e-8, qPrintable(QString("H %1, bias %2").arg(worstH).arg(worstBias)));
+  }
+};
+
+ARTICULATE_TEST_MAIN(TestMjcfCorpus)
+#include "test_mjcf_corpus.moc"
