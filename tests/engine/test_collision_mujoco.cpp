@@ -81,6 +81,8 @@ const char* kCrates = R"(<mujoco model='crates'>
 // everything) and the plane against an ellipsoid and a mesh; one mesh from a vertex list (its
 // hull), one from vertices and faces. The cylinders (2, 0) touch only the floor (1, 3) here:
 // their MPR pairs are kCylinders'.
+// (the mesh bodies here and below carry explicit inertials: a mesh's mass and inertia follow
+// MuJoCo 3.3.8 now, held against it by test_mjcf_corpus, and 2.2.2 kept them otherwise)
 const char* kRound = R"(<mujoco model='round'>
   <option timestep='0.002' tolerance='1e-12' iterations='500'/>
   <asset>
@@ -97,8 +99,8 @@ const char* kRound = R"(<mujoco model='round'>
     <body name='s1' pos='0 0 0.7'><freejoint name='s1'/><geom name='s1' type='sphere' size='0.04' mass='0.3'/></body>
     <body name='c1' pos='0 0 0.8'><freejoint name='c1'/><geom name='c1' type='capsule' size='0.03 0.06' mass='0.4'/></body>
     <body name='b1' pos='0 0 0.9'><freejoint name='b1'/><geom name='b1' type='box' size='0.05 0.04 0.03' mass='0.8'/></body>
-    <body name='m1' pos='0 0 1.0'><freejoint name='m1'/><geom name='m1' type='mesh' mesh='rock' mass='0.5' condim='6'/></body>
-    <body name='m2' pos='0 0 1.1'><freejoint name='m2'/><geom name='m2' type='mesh' mesh='wedge' mass='0.6' margin='0.004'/></body>
+    <body name='m1' pos='0 0 1.0'><freejoint name='m1'/><inertial pos='0 0 0' mass='0.5' diaginertia='2.1e-4 2.4e-4 1.9e-4'/><geom name='m1' type='mesh' mesh='rock' condim='6'/></body>
+    <body name='m2' pos='0 0 1.1'><freejoint name='m2'/><inertial pos='0 0 0' mass='0.6' diaginertia='2.5e-4 6e-4 6.5e-4'/><geom name='m2' type='mesh' mesh='wedge' margin='0.004'/></body>
   </worldbody>
 </mujoco>)";
 
@@ -116,7 +118,7 @@ const char* kCylinders = R"(<mujoco model='cylinders'>
     <body name='c1' pos='0 0 0.6'><freejoint name='c1'/><geom name='c1' type='capsule' size='0.03 0.06' mass='0.4'/></body>
     <body name='e1' pos='0 0 0.7'><freejoint name='e1'/><geom name='e1' type='ellipsoid' size='0.06 0.04 0.03' mass='0.7'/></body>
     <body name='b1' pos='0 0 0.8'><freejoint name='b1'/><geom name='b1' type='box' size='0.05 0.04 0.03' mass='0.8'/></body>
-    <body name='m1' pos='0 0 0.9'><freejoint name='m1'/><geom name='m1' type='mesh' mesh='rock' mass='0.5'/></body>
+    <body name='m1' pos='0 0 0.9'><freejoint name='m1'/><inertial pos='0 0 0' mass='0.5' diaginertia='2.1e-4 2.4e-4 1.9e-4'/><geom name='m1' type='mesh' mesh='rock'/></body>
   </worldbody>
 </mujoco>)";
 

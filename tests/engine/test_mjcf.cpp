@@ -433,9 +433,10 @@ class TestMjcf : public QObject {
         "car.xml", &r);
     QCOMPARE(spec.bodies.size(), std::size_t{2});
     QVERIFY(std::abs(spec.bodies[0].inertia.mass - 2000) < 1e-9 * 2000);          // 2 x 1 x 1 m
-    // MuJoCo 2.2.2 weighs a mesh as its equivalent inertia box: the octahedron |x|+|y|+|z| <= 1
-    // has 1/5 per unit mass about each axis, the box of half-sizes sqrt(3/10) the same
-    QVERIFY(std::abs(spec.bodies[1].inertia.mass - 8000 * std::pow(0.3, 1.5)) < 1e-9 * 2000);
+    // MuJoCo 3.3.8 weighs a mesh by its volume (by default, "legacy": each triangle's pyramid to
+    // the faces' centroid counted unsigned, here the true volume): the octahedron
+    // |x|+|y|+|z| <= 1 holds 4/3 m^3 (2.2.2 weighed its equivalent inertia box, 1314.5 kg)
+    QVERIFY(std::abs(spec.bodies[1].inertia.mass - 1000 * 4.0 / 3) < 1e-9 * 2000);
     const std::string text = "<mujoco><compiler exactmeshinertia='true'/><asset><mesh name='octa' vertex='1 0 0  -1 0 0  0 1 0  0 -1 0  0 0 1  0 0 -1'/>"
                              "</asset><worldbody><body><freejoint/><geom type='mesh' mesh='octa'/></body></worldbody></mujoco>";
     QVERIFY(std::abs(specFromMjcf(text, "exact.xml").bodies[0].inertia.mass - 4000.0 / 3) < 1e-9 * 2000);  // 4/3 m^3

@@ -23,6 +23,8 @@
 #include "articulate/formats/json.h"
 #include "articulate/formats/mesh.h"
 #include "convex_hull.h"
+#include "mesh_inertia.h"
+#include "principal_inertia.h"
 #include "mjcf_actuation.h"
 #include "articulate/model/model.h"
 #include "robot_import.h"
@@ -69,6 +71,7 @@ struct MeshAsset {
   std::shared_ptr<const MeshData> data;  // a mesh given in the XML (vertex, face): built here
   bool inXml = false;                    // given in the XML (data null: its hull was flat)
   Vec3 scale = Vec3::Ones();
+  MeshInertia inertia = MeshInertia::Legacy;  // <mesh inertia>, MuJoCo 3.3.8's default
   /// the mesh (file or XML), null when it was not found or not usable (noted)
   std::shared_ptr<const MeshData> mesh() const { return data ? data : file.empty() ? nullptr : loadMesh(file); }
 };
@@ -101,7 +104,7 @@ const std::map<std::string, std::set<std::string>>& knownAttributes() {
       {"geom", {"name", "class", "type", "size", "fromto", "pos", "quat", "axisangle", "euler", "xyaxes", "zaxis",
                 "mass", "density", "rgba", "material", "mesh", "group", "contype", "conaffinity", "friction",
                 "condim", "solref", "solimp", "solmix", "margin", "gap", "priority", "user", "hfield"}},
-      {"mesh", {"name", "class", "file", "scale", "content_type", "vertex", "face"}},
+      {"mesh", {"name", "class", "file", "scale", "content_type", "vertex", "face", "inertia"}},
       {"pair", {"name", "class", "geom1", "geom2", "condim", "friction", "solref", "solimp", "margin", "gap"}},
       {"exclude", {"name", "body1", "body2"}},
       {"material", {"name", "class", "rgba", "texture", "texrepeat", "texuniform", "emission", "specular",
@@ -639,6 +642,15 @@ std::shared_ptr<const MeshData> xmlMesh(State& s, const XMLElement* c, const Att
   }
 }
 
+// a <mesh>'s inertia attribute (its own or its class's); without one MuJoCo 3.3.8's default,
+// legacy, or exact where an older file's <compiler exactmeshinertia='true'> asks for it
+MeshInertia meshInertiaOf(const State& s, const XMLElement* c, const Attrs& a) {
+  MeshInertia mode = s.exactMeshInertia ? MeshInertia::Exact : MeshInertia::Legacy;
+  if (const auto v = get(a, "inertia"); v && !parseMeshInertia(*v, mode))
+    throw s.fail(c, "inertia must be convex, exact, legacy or shell, got '" + messageValue(*v) + "'");
+  return mode;
+}
+
 void readAssets(State& s, const XMLElement* e) {
   forEachChild(s, e, [&](const XMLElement* c) {
     const std::string tag = c->Name();
@@ -651,6 +663,7 @@ void readAssets(State& s, const XMLElement* e) {
         if (!name) throw s.fail(c, "a mesh given by its vertex list needs a name");
         MeshAsset m;
         m.scale = vec3(s, c, a, "scale", Vec3::Ones());
+        m.inertia = meshInertiaOf(s, c, a);
         m.data = xmlMesh(s, c, a, *name);
         m.inXml = true;
         s.meshes[*name] = m;
@@ -659,6 +672,7 @@ void readAssets(State& s, const XMLElement* e) {
       const std::string name = get(a, "name").value_or(std::filesystem::path(*file).stem().string());
       MeshAsset m;
       m.scale = vec3(s, c, a, "scale", Vec3::Ones());
+      m.inertia = meshInertiaOf(s, c, a);
       const std::string path = meshPath(s, *file);
       try {
         loadMesh(path);
@@ -828,18 +842,18 @@ UnitMass unitMass(const State& s, const XMLElement* e, const Geom& g) {
     u.I = Vec3(d.y() * d.y() + d.z() * d.z(), d.x() * d.x() + d.z() * d.z(), d.x() * d.x() + d.y() * d.y()).asDiagonal();
     u.I /= 3;
   } else if (g.type == "mesh") {
-    const std::shared_ptr<const MeshData> data = s.meshes.at(g.mesh).mesh();
+    // as MuJoCo 3.3.8 computes it, by the mesh's <mesh inertia> (default legacy: each
+    // triangle's pyramid counted whichever way it is wound; mesh_inertia.h)
+    const MeshAsset& asset = s.meshes.at(g.mesh);
+    const std::shared_ptr<const MeshData> data = asset.mesh();
     if (!data) return u;
-    u = meshMoments(s, e, g);
-    if (!s.exactMeshInertia) {
-      // MuJoCo 2.2.2 without <compiler exactmeshinertia="true"> gives a mesh geom the mass of
-      // its equivalent inertia box, the box with the same inertia per unit mass (half-sizes
-      // b_k = sqrt(3/2 (e_i + e_j - e_k)) from the principal values e), and that inertia: a
-      // box-shaped mesh weighs its volume, a tetrahedron 39% more (tested against MuJoCo)
-      const Vec3 principal = Eigen::SelfAdjointEigenSolver<Mat3>(u.I, Eigen::EigenvaluesOnly).eigenvalues();
-      const double sum = principal.sum();
-      u.volume = 8;
-      for (int k = 0; k < 3; ++k) u.volume *= std::sqrt(std::max(0.0, 1.5 * (sum - 2 * principal(k))));
+    try {
+      const MeshMass m = meshMass(*data, asset.scale, asset.inertia);
+      u.volume = m.volume;
+      u.c = m.centre;
+      u.I = mujocoPrincipalInertia(m.inertia * m.volume) / m.volume;  // as MuJoCo keeps it, per unit density
+    } catch (const std::invalid_argument& why) {
+      throw s.fail(e, "mesh '" + g.mesh + "' gives no mass: " + why.what());
     }
   }
   return u;
@@ -1129,6 +1143,7 @@ void readBodyContents(State& s, const XMLElement* e, const BodyContext& body, bo
       } else if (const auto f = get(a, "fullinertia")) {
         const std::vector<double> v = numbers(s, c, "fullinertia", *f, 6, 6);
         I << v[0], v[3], v[4], v[3], v[1], v[5], v[4], v[5], v[2];
+        I = mujocoPrincipalInertia(I);  // as MuJoCo's compiler keeps it
       } else if (m.m > 0) {
         throw s.fail(c, "an inertial needs diaginertia or fullinertia");
       }
@@ -1323,10 +1338,15 @@ void readBodyContents(State& s, const XMLElement* e, const BodyContext& body, bo
     else
       s.masses[static_cast<std::size_t>(owner)].push_back(m);
   };
-  if (fromGeom)
-    for (const Mass& m : fromGeoms) add(m);
-  else if (inertial)
+  if (fromGeom && !fromGeoms.empty()) {
+    // one inertia for the body, kept as MuJoCo's compiler keeps it in the body's own frame
+    Mass total = robot::combine(fromGeoms);
+    const Mat3& R = body.frame.R;
+    total.Ic = R * mujocoPrincipalInertia(R.transpose() * total.Ic * R) * R.transpose();
+    add(total);
+  } else if (!fromGeom && inertial) {
     add(*inertial);
+  }
 }
 
 void readBody(State& s, const XMLElement* e, const BodyContext& parent) {
