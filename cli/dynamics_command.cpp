@@ -5,6 +5,7 @@
 
 #include "numbers.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <iostream>
@@ -67,6 +68,7 @@ CLI::App* addDynamicsCommand(CLI::App& app, DynamicsArgs& a) {
   cmd->add_option("--tau", a.tau, "joint forces for qdd (default: zero)");
   cmd->add_option("--ctrl", a.ctrl, "the actuators' controls, one per actuator (default: zero)");
   cmd->add_option("--act", a.act, "the activations of the actuators with dynamics (default: zero)");
+  cmd->add_option("--key", a.key, kKeyHelp);
   cmd->add_option("--solver", a.solver, "soft physics: the constraint solver, newton, pgs or cg (default: the model's)");
   cmd->add_option("--iterations", a.iterations, "soft physics: the solver's iterations (default: the model's)");
   cmd->add_option("--tolerance", a.tolerance, "soft physics: the solver's tolerance (default: the model's)");
@@ -77,17 +79,37 @@ CLI::App* addDynamicsCommand(CLI::App& app, DynamicsArgs& a) {
   return cmd;
 }
 
+const art::KeyframeSpec& findKeyframe(const LoadedDocument& document, const std::string& key) {
+  const auto* lm = std::get_if<LoadedModel>(&document);
+  if (!lm) throw std::invalid_argument("--key: only kinematic trees have keyframes");
+  const std::vector<KeyframeSpec>& keys = lm->spec.keyframes;
+  for (const KeyframeSpec& k : keys)
+    if (k.name == key) return k;
+  if (!key.empty() && key.size() < 10 && std::all_of(key.begin(), key.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+    const std::size_t i = std::stoul(key);
+    if (i < keys.size()) return keys[i];
+  }
+  std::string names;
+  for (std::size_t i = 0; i < keys.size() && i < 20; ++i) names += (i ? ", " : "") + std::to_string(i) + " '" + keys[i].name + "'";
+  throw std::invalid_argument("--key: no keyframe '" + key + "'" +
+                              (keys.empty() ? std::string(": the model has none") : "; its keyframes: " + names));
+}
+
 int runDynamicsCommand(const DynamicsArgs& a) {
   const LoadedDocument document = loadWithBase(a.model, a.base);
   const auto* lm = std::get_if<LoadedModel>(&document);
   if (!lm) throw std::invalid_argument(a.model + ": dynamics is for kinematic trees (this is a rigid body or a structure)");
   const Model model = compile(lm->spec);
   Data data(model);
-  Eigen::VectorXd q = numbers(a.q, model.q0, "--q");
-  const Eigen::VectorXd qd = numbers(a.qd, model.qd0, "--qd");
+  const KeyframeSpec* key = a.key.empty() ? nullptr : &findKeyframe(document, a.key);
+  if (key && (!a.q.empty() || !a.qd.empty() || !a.ctrl.empty() || !a.act.empty()))
+    throw std::invalid_argument("--key gives the state, the controls and the activations: leave out --q, --qd, --ctrl and --act");
+  const auto orZero = [](const Eigen::VectorXd& v, Eigen::Index n) { return v.size() ? v : Eigen::VectorXd::Zero(n).eval(); };
+  Eigen::VectorXd q = key ? key->q : numbers(a.q, model.q0, "--q");
+  const Eigen::VectorXd qd = key ? key->qd : numbers(a.qd, model.qd0, "--qd");
   const Eigen::VectorXd tau = numbers(a.tau, Eigen::VectorXd::Zero(model.nv()), "--tau");
-  const Eigen::VectorXd ctrl = numbers(a.ctrl, Eigen::VectorXd::Zero(model.nu()), "--ctrl");
-  const Eigen::VectorXd act = numbers(a.act, Eigen::VectorXd::Zero(model.na), "--act");
+  const Eigen::VectorXd ctrl = key ? orZero(key->ctrl, model.nu()) : numbers(a.ctrl, Eigen::VectorXd::Zero(model.nu()), "--ctrl");
+  const Eigen::VectorXd act = key ? orZero(key->act, model.na) : numbers(a.act, Eigen::VectorXd::Zero(model.na), "--act");
   for (int i = 0; i < model.nb; ++i) {
     if (!hasQuaternion(model.joints[i].type)) continue;
     const int k = model.qIndex[i] + quaternionOffset(model.joints[i].type);

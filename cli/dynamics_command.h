@@ -10,6 +10,7 @@
 
 struct DynamicsArgs {
   std::string model, base, q, qd, tau, ctrl, act;  // empty: the model's (base: URDF's auto rule), zero
+  std::string key;                                 // a keyframe's name or index (empty: none)
   bool json = false;
   std::string solver;       // soft physics: "newton", "pgs" or "cg" (empty: the model's)
   int iterations = 0;       // soft physics: > 0 overrides the model's
@@ -22,6 +23,16 @@ struct DynamicsArgs {
 /// empty: geoms; urdf.h: UrdfContact). Throws std::invalid_argument for another text, or either
 /// given for a format that is not URDF; FormatError as loadDocument.
 art::LoadedDocument loadWithBase(const std::string& path, const std::string& base, const std::string& contact = "");
+
+/// The keyframe `key` of `document` (a tree's): by name, else by index from 0, as MuJoCo's
+/// mj_resetDataKeyframe takes its index. Throws std::invalid_argument naming the keys there are
+/// when none is called so, or the document is not a tree.
+const art::KeyframeSpec& findKeyframe(const art::LoadedDocument& document, const std::string& key);
+
+/// The help of every command's --key option.
+inline constexpr const char* kKeyHelp =
+    "start from a keyframe, by name or index from 0 (MJCF <key>, the app's Keyframes): its q, qd, "
+    "controls and activations, as MuJoCo's mj_resetDataKeyframe";
 
 /// The help of every command's --base option.
 inline constexpr const char* kBaseHelp =

@@ -235,6 +235,7 @@ void printStructureInfo(const natural::StructureSpec& spec) {
 
 struct SimulateArgs {
   std::string model, output, integrator, q0, qd0, base, ctrl;  // empty / 0: the model's setting
+  std::string key;  // a keyframe's name or index to start from (empty: none)
   double duration = 1.0, dt = 0, rtol = 0, atol = 0;
   int every = 1;
   bool constraintForces = false;  // --constraint-forces: lambda columns
@@ -245,12 +246,16 @@ bool endsWith(const std::string& s, const std::string& tail) {
   return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
 }
 
-// a model file's system with the simulate options applied (batch/system_factory.h)
+// a model file's system with the simulate options applied (batch/system_factory.h); with --key,
+// started from that keyframe: its state, controls and activations
 BuiltSystem makeSystem(const SimulateArgs& a) {
   const LoadedDocument document = loadWithBase(a.model, a.base);
   if (std::holds_alternative<RigidBodySpec>(document) && (!a.q0.empty() || !a.qd0.empty()))
     throw std::invalid_argument("--q0/--qd0: a rigid_body model has no joints (its initial "
                                 "state is the file's 'initial')");
+  if (!a.key.empty() && (!a.q0.empty() || !a.qd0.empty()))
+    throw std::invalid_argument("--key gives the initial state: leave out --q0 and --qd0");
+  const KeyframeSpec* key = a.key.empty() ? nullptr : &findKeyframe(document, a.key);
   SimulationOverrides o;
   o.integrator = a.integrator;
   o.dt = a.dt;
@@ -258,7 +263,20 @@ BuiltSystem makeSystem(const SimulateArgs& a) {
   o.atol = a.atol;
   o.energyProjection = a.energyProjection;
   o.every = a.every;
-  return buildSystem(document, o);
+  BuiltSystem s = buildSystem(document, o);
+  if (key) {
+    s.q0 = key->q;
+    s.v0 = key->qd;
+    s.system->setState(0.0, key->q, key->qd);
+    if (key->ctrl.size()) s.system->setControls(key->ctrl);
+    if (key->act.size()) {
+      Eigen::VectorXd w(s.system->auxiliarySize());
+      s.system->auxiliaryState(w);
+      w.tail(key->act.size()) = key->act;
+      s.system->setAuxiliaryState(w);
+    }
+  }
+  return s;
 }
 
 // simulate --q0/--qd0: one number per state variable (n of them), or the fallback
@@ -718,11 +736,12 @@ int main(int argc, char** argv) {
   simulate->add_option("--duration", sa.duration, "simulated time, s (at most 1e6)")->check(finiteIn(1e-9, 1e6))->capture_default_str();
   simulate->add_option("--dt", sa.dt, "step (rk4, euler, zhong06) or largest step (dopri5), s (default: the model's, else 0.001)")->check(finiteIn(1e-9, 10));
   simulate->add_option("--integrator", sa.integrator, "trees: rk4, euler or dopri5 (default: the model's, else rk4); rigid bodies: rk4; structures: zhong06 or rk4 (default: the model's, else zhong06)")
-      ->check(CLI::IsMember({"rk4", "euler", "dopri5", "mujoco-euler", "zhong06"}));
+      ->check(CLI::IsMember({"rk4", "euler", "dopri5", "mujoco-euler", "mujoco-implicitfast", "zhong06"}));
   simulate->add_option("--rtol", sa.rtol, "dopri5 relative tolerance (default: the model's, else 1e-9)")->check(finiteIn(1e-15, 1));
   simulate->add_option("--atol", sa.atol, "dopri5 absolute tolerance (default: the model's, else 1e-9)")->check(finiteIn(1e-15, 1));
   simulate->add_option("--q0", sa.q0, "initial joint positions a,b,c (default: the model's)");
   simulate->add_option("--qd0", sa.qd0, "initial joint velocities (default: the model's)");
+  simulate->add_option("--key", sa.key, kKeyHelp);
   simulate->add_option("--every", sa.every, "write every K-th sample (of dt)")->check(CLI::Range(1, 1000000000))->capture_default_str();
   simulate->add_flag("--energy-projection", sa.energyProjection, "trees with rk4 or dopri5: keep a passive model's total energy at its initial value by rescaling the velocities after every step (default: the model's simulation.energy_projection)");
   simulate->add_flag("--constraint-forces", sa.constraintForces, "also write the constraint forces lambda, one column per constraint row (named as the system names it)");

@@ -329,7 +329,8 @@ void MainWindow::createMenus() {
       {"rk4", tr("&RK4 (fixed step)")},
       {"euler", tr("Semi-implicit &Euler (symplectic)")},
       {"dopri5", tr("&Dormand-Prince 5(4) (adaptive)")},
-      {"mujoco-euler", tr("&MuJoCo's Euler (damping implicit)")}};
+      {"mujoco-euler", tr("&MuJoCo's Euler (damping implicit)")},
+      {"mujoco-implicitfast", tr("MuJoCo's &implicitfast (damping and servos implicit)")}};
   for (const auto& [id, label] : integrators) {
     QAction* a = m_integratorMenu->addAction(label, this, [this, id = id] { chooseIntegrator(id); });
     a->setData(id);

@@ -124,6 +124,50 @@ class TestMjcfCorpus : public QObject {
     qInfo().noquote() << QString("nv %1: H within %2, bias within %3 of MuJoCo 3.3.8's").arg(nv).arg(worstH).arg(worstBias);
   }
 
+  // a 7-joint arm like Menagerie's KUKA iiwa: light distal links, MuJoCo's position servos as
+  // <general> with kp 2000 and kv 200 (velocity feedback stiff for their inertia: explicit
+  // Euler at 2 ms diverges), integrator implicitfast, keyframe 'home' with its controls
+  static std::string kukaLikeArm() {
+    const double links[7][2] = {{4.0, 0.02}, {4.0, 0.02}, {3.0, 0.015}, {2.7, 0.01}, {1.7, 0.006}, {1.8, 0.005}, {0.3, 0.001}};
+    const char* axes[7] = {"0 0 1", "0 1 0", "0 0 1", "0 -1 0", "0 0 1", "0 1 0", "0 0 1"};
+    std::string bodies, close, actuators;
+    for (int k = 0; k < 7; ++k) {
+      const std::string n = std::to_string(k + 1);
+      bodies += "<body name='link" + n + "' pos='0 0 " + (k ? "0.2" : "0.15") + "'><joint name='joint" + n + "' axis='" + axes[k] +
+                "' range='-2.9 2.9'/><inertial pos='0 0.01 0.1' mass='" + testutil::num(links[k][0]) + "' diaginertia='" +
+                testutil::num(links[k][1]) + " " + testutil::num(links[k][1]) + " " + testutil::num(links[k][1] / 2) +
+                "'/><geom type='capsule' fromto='0 0 0 0 0 0.2' size='0.05' contype='0' conaffinity='0'/>";
+      close += "</body>";
+      actuators += "<general name='a" + n + "' joint='joint" + n + "' class='iiwa'/>";
+    }
+    return "<mujoco model='kuka-like'><compiler angle='radian'/><option integrator='implicitfast'/>"
+           "<default><default class='iiwa'><joint damping='0.5'/><general gaintype='fixed' biastype='affine' "
+           "gainprm='2000' biasprm='0 -2000 -200' ctrlrange='-3 3'/></default></default>"
+           "<worldbody><body name='base' childclass='iiwa'>" + bodies + close + "</body></worldbody><actuator>" + actuators +
+           "</actuator><keyframe><key name='home' qpos='0 0.7 0 -1.4 0 0.9 0' ctrl='0 0.7 0 -1.4 0 0.9 0'/></keyframe></mujoco>";
+  }
+
+  // `articulate-cli simulate FILE --key KEY` for `steps` steps of dt: q after each step (empty
+  // when it failed), and what it said
+  static std::vector<std::vector<double>> simulate(const QString& file, const QString& key, int steps, double dt,
+                                                   const QString& integrator, QString* said = nullptr) {
+    QTemporaryDir tmp;
+    const QString out = tmp.filePath("run.json");
+    QStringList args = {"simulate", file, "--key", key, "--duration", QString::number(steps * dt, 'g', 17), "-o", out};
+    if (!integrator.isEmpty()) args << "--integrator" << integrator;
+    QProcess p;
+    p.start(ARTICULATE_CLI, args);
+    p.waitForFinished(300000);
+    if (said) *said = p.readAllStandardOutput() + p.readAllStandardError();
+    if (p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0) return {};
+    QFile f(out);
+    if (!f.open(QIODevice::ReadOnly)) return {};
+    const json run = json::parse(f.readAll().toStdString(), nullptr, false);
+    std::vector<std::vector<double>> q = run["q"];
+    q.erase(q.begin());  // the start
+    return q;
+  }
+
  private slots:
   void initTestCase() {
     if (!QFileInfo::exists(kRobots)) QSKIP("../shared/robots is not beside the checkout");
@@ -244,6 +288,64 @@ class TestMjcfCorpus : public QObject {
     double worstH = 1, worstBias = 1;
     compare(tmp.filePath("u.xml"), 6, worstH, worstBias);
     QVERIFY2(worstH <= 1e-8 && worstBias <= 1e-8, qPrintable(QString("H %1, bias %2").arg(worstH).arg(worstBias)));
+  }
+
+  // mj_step against Articulate's step with the file's own integrator, from a keyframe, with
+  // its controls: MuJoCo 3.3.8's implicitfast (mj_implicit), what Menagerie's Panda uses,
+  // follows it to round-off; read as explicit Euler (the reader before issue 56) the Panda
+  // drifted 5 cm in 2 s and the arm below diverged at 0.008 s
+  void stepsFollowMjStep_data() {
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<int>("steps");
+    QTest::newRow("Panda scene from 'home', 2 s of implicitfast") << kRobots + "/franka_emika_panda/scene.xml" << 1000;
+    QTest::newRow("a KUKA-like arm from 'home', 2 s of implicitfast") << QString() << 1000;
+  }
+  void stepsFollowMjStep() {
+    QFETCH(QString, file);
+    QFETCH(int, steps);
+    QTemporaryDir tmp;
+    if (file.isEmpty()) {
+      file = tmp.filePath("kuka.xml");
+      QVERIFY(testutil::writeFile(file, kukaLikeArm()));
+    }
+    const QString statePath = tmp.filePath("state.json");
+    QVERIFY(testutil::writeFile(statePath, json{{"key", 0}, {"steps", steps}}.dump()));
+    const json mj = mujoco(file, statePath);
+    QVERIFY(mj.is_object());
+    const std::vector<std::vector<double>> theirs = mj["trajectory"];
+    const std::vector<std::vector<double>> ours = simulate(file, "home", steps, 0.002, "");
+    QCOMPARE(static_cast<int>(ours.size()), steps);
+    QCOMPARE(static_cast<int>(theirs.size()), steps);
+    double worst = 0;
+    for (int k = 0; k < steps; ++k)
+      for (std::size_t i = 0; i < ours[static_cast<std::size_t>(k)].size(); ++i)
+        worst = std::max(worst, std::abs(ours[static_cast<std::size_t>(k)][i] - theirs[static_cast<std::size_t>(k)][i]));
+    qInfo("%d steps: q within %.3g of mj_step's qpos", steps, worst);
+    QVERIFY2(worst <= 1e-8, qPrintable(QString::number(worst)));
+  }
+
+  // the KUKA-like arm holds its pose for 10 s under implicitfast, within its servos' sag under
+  // gravity, at rest; under explicit (MuJoCo's) Euler it diverges within the first 20 steps
+  void kukaLikeArmHoldsUnderImplicitFast() {
+    QTemporaryDir tmp;
+    const QString file = tmp.filePath("kuka.xml");
+    QVERIFY(testutil::writeFile(file, kukaLikeArm()));
+    const std::vector<std::vector<double>> held = simulate(file, "home", 5000, 0.002, "");
+    QCOMPARE(held.size(), std::size_t(5000));
+    const std::vector<double> target = {0, 0.7, 0, -1.4, 0, 0.9, 0};
+    double gap = 0, moved = 0;
+    for (std::size_t i = 0; i < 7; ++i) {
+      gap = std::max(gap, std::abs(held.back()[i] - target[i]));
+      moved = std::max(moved, std::abs(held.back()[i] - held[held.size() - 501][i]));  // over the last second
+    }
+    qInfo("after 10 s: %.3g rad from the servos' targets, moved %.3g rad over the last second", gap, moved);
+    QVERIFY(gap < 0.05);
+    QVERIFY(moved < 1e-9);
+    QString said;
+    const std::vector<std::vector<double>> euler = simulate(file, "home", 5000, 0.002, "mujoco-euler", &said);
+    qInfo().noquote() << "mujoco-euler:" << said.trimmed();
+    QVERIFY(euler.empty());
+    QVERIFY2(said.contains("diverged"), qPrintable(said));
   }
 };
 

@@ -290,17 +290,11 @@ double biasOf(const ActuatorSpec& a, const Data& d, Eigen::Index k) {
   return 0.0;
 }
 
-}  // namespace
-
-double muscleGain(double len, double vel, const double lengthRange[2], double acc0, const double* prm) {
-  const double lmin = prm[4], lmax = prm[5], vmax = prm[6], fvmax = prm[8];
-  const double force = prm[2] < 0 ? prm[3] / std::max(kMinVal, acc0) : prm[2];
+// the muscle's force-length factor at normalised length L (mju_muscleGainLength): two
+// half-parabolas on each side of 1 (MuJoCo's branches as they are: below lmin the second one's
+// parabola goes on, negative)
+double muscleForceLength(double L, double lmin, double lmax) {
   const double a = 0.5 * (lmin + 1), b = 0.5 * (1 + lmax);
-  const double L0 = (lengthRange[1] - lengthRange[0]) / std::max(kMinVal, prm[1] - prm[0]);  // optimal length
-  const double L = prm[0] + (len - lengthRange[0]) / std::max(kMinVal, L0);
-  const double V = vel / std::max(kMinVal, L0 * vmax);
-  // force-length: two half-parabolas on each side of 1 (MuJoCo's branches as they are: below
-  // lmin the second one's parabola goes on, negative)
   double FL = 0.0;
   if (L >= lmin && L <= a) {
     const double x = (L - lmin) / std::max(kMinVal, a - lmin);
@@ -315,6 +309,18 @@ double muscleGain(double len, double vel, const double lengthRange[2], double ac
     const double x = (lmax - L) / std::max(kMinVal, lmax - b);
     FL = 0.5 * x * x;
   }
+  return FL;
+}
+
+}  // namespace
+
+double muscleGain(double len, double vel, const double lengthRange[2], double acc0, const double* prm) {
+  const double lmin = prm[4], lmax = prm[5], vmax = prm[6], fvmax = prm[8];
+  const double force = prm[2] < 0 ? prm[3] / std::max(kMinVal, acc0) : prm[2];
+  const double L0 = (lengthRange[1] - lengthRange[0]) / std::max(kMinVal, prm[1] - prm[0]);  // optimal length
+  const double L = prm[0] + (len - lengthRange[0]) / std::max(kMinVal, L0);
+  const double V = vel / std::max(kMinVal, L0 * vmax);
+  const double FL = muscleForceLength(L, lmin, lmax);
   const double y = fvmax - 1;  // force-velocity
   double FV;
   if (V <= -1)
@@ -326,6 +332,21 @@ double muscleGain(double len, double vel, const double lengthRange[2], double ac
   else
     FV = fvmax;
   return -force * FL * FV;
+}
+
+double muscleGainVelocitySlope(double len, double vel, const double lengthRange[2], double acc0, const double* prm) {
+  const double lmin = prm[4], lmax = prm[5], vmax = prm[6], fvmax = prm[8];
+  const double force = prm[2] < 0 ? prm[3] / std::max(kMinVal, acc0) : prm[2];
+  const double L0 = (lengthRange[1] - lengthRange[0]) / std::max(kMinVal, prm[1] - prm[0]);
+  const double L = prm[0] + (len - lengthRange[0]) / std::max(kMinVal, L0);
+  const double V = vel / std::max(kMinVal, L0 * vmax);
+  const double y = fvmax - 1;
+  double dFV = 0.0;  // the force-velocity factor's slope in V, branch by branch
+  if (V > -1 && V <= 0)
+    dFV = 2 * V + 2;
+  else if (V > 0 && V <= y)
+    dFV = (-2 * V + 2 * y) / std::max(kMinVal, y);
+  return -force * muscleForceLength(L, lmin, lmax) * dFV / std::max(kMinVal, L0 * vmax);
 }
 
 double muscleBias(double len, const double lengthRange[2], double acc0, const double* prm) {

@@ -507,9 +507,10 @@ void readOption(State& s, const XMLElement* e) {
   if (const auto v = get(a, "integrator")) {
     if (*v == "RK4") s.spec.simulation.integrator = Integrator::RK4;
     else if (*v == "Euler") s.spec.simulation.integrator = Integrator::MujocoEuler;
-    else if (*v == "implicit" || *v == "implicitfast") {
-      s.spec.simulation.integrator = Integrator::MujocoEuler;
-      s.skipped["option"].insert("integrator='" + *v + "' (read as MuJoCo's semi-implicit Euler)");
+    else if (*v == "implicitfast") s.spec.simulation.integrator = Integrator::MujocoImplicitFast;
+    else if (*v == "implicit") {
+      s.spec.simulation.integrator = Integrator::MujocoImplicitFast;
+      s.skipped["option"].insert("integrator='implicit' (read as implicitfast: the Coriolis forces' derivative in velocity is not taken)");
     } else {
       throw s.fail(e, "integrator must be Euler, RK4, implicit or implicitfast, got '" + *v + "'");
     }

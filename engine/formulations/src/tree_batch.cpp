@@ -16,6 +16,7 @@ std::string BatchSimulation::unsupported(const Model& model, const SimulationOpt
   if (model.stops) return "joint limits and friction take the one-state algorithms";
   if (options.integrator == Integrator::DormandPrince45) return "dopri5 adapts its steps to each state";
   if (options.integrator == Integrator::MujocoEuler) return "mujoco-euler takes the one-state algorithms";
+  if (options.integrator == Integrator::MujocoImplicitFast) return "mujoco-implicitfast takes the one-state algorithms";
   return "";
 }
 

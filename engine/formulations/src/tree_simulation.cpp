@@ -453,6 +453,27 @@ const Eigen::VectorXd& Simulation::mujocoEulerAccel(double h) {
   return m_eulerAcc;
 }
 
+// mj_implicit's implicitfast: qacc = (H - h D)^-1 (H qacc), D the actuator and passive forces'
+// derivative in qd (smoothForceVelocityDerivative) at the step's start, kept on H's tree
+// pattern (a variable and its ancestors) as MuJoCo keeps it on M's, so that H - h D factorises
+// as H does: couplings of branches by a tendon or an actuator are dropped, as MuJoCo drops them
+const Eigen::VectorXd& Simulation::mujocoImplicitFastAccel(double h) {
+  const Eigen::VectorXd& qacc = accel(m_t, m_q, m_qd, m_u);
+  if (!m_model.controlled && !m_model.hasActuation()) return qacc;
+  smoothForceVelocityDerivative(m_model, m_data, m_table ? m_ctrlNow : m_ctrl, m_u.tail(m_model.na), m_qDeriv);
+  if (m_qDeriv.isZero(0)) return qacc;
+  if (!m_soft) crba(m_model, m_data, m_q);
+  m_eulerAcc.noalias() = m_data.H * qacc;
+  for (int i = 0; i < m_model.nv(); ++i)
+    for (int j = i; j >= 0; j = m_model.dofParent[static_cast<std::size_t>(j)]) {
+      m_data.H(i, j) -= h * m_qDeriv(i, j);
+      if (j != i) m_data.H(j, i) -= h * m_qDeriv(j, i);
+    }
+  factorizeMassMatrix(m_model, m_data);
+  solveMassMatrix(m_model, m_data, m_eulerAcc);
+  return m_eulerAcc;
+}
+
 // mj_Euler steps a free joint's velocity in MuJoCo's coordinates, the origin's world-frame
 // velocity R v, whose derivative R (dv + w x v) holds the velocity product w x v: before the
 // positions are stepped (`before`) the linear part of m_qd1 becomes R_n^T (R v)_{n+1}, the
@@ -476,8 +497,9 @@ void Simulation::freeJointsInWorldVelocity(double h, bool before) {
 bool Simulation::fixedStep(double h) {
   holdStops();
   if (euler()) {
-    const bool mujoco = m_opt.integrator == Integrator::MujocoEuler;
-    m_qd1 = m_qd + h * (mujoco ? mujocoEulerAccel(h) : accel(m_t, m_q, m_qd, m_u));
+    const bool implicitFast = m_opt.integrator == Integrator::MujocoImplicitFast;
+    const bool mujoco = m_opt.integrator == Integrator::MujocoEuler || implicitFast;
+    m_qd1 = m_qd + h * (implicitFast ? mujocoImplicitFastAccel(h) : mujoco ? mujocoEulerAccel(h) : accel(m_t, m_q, m_qd, m_u));
     if (mujoco) freeJointsInWorldVelocity(h, true);
     if (m_model.hasQuaternions)
       integrateConfiguration(m_model, m_q, m_qd1, h, m_q1);

@@ -478,6 +478,7 @@ bool parseIntegrator(const std::string& name, Integrator& out) {
   else if (name == "euler") out = Integrator::SemiImplicitEuler;
   else if (name == "dopri5") out = Integrator::DormandPrince45;
   else if (name == "mujoco-euler") out = Integrator::MujocoEuler;
+  else if (name == "mujoco-implicitfast") out = Integrator::MujocoImplicitFast;
   else return false;
   return true;
 }
@@ -488,6 +489,7 @@ const char* integratorName(Integrator integrator) {
     case Integrator::SemiImplicitEuler: return "euler";
     case Integrator::DormandPrince45: return "dopri5";
     case Integrator::MujocoEuler: return "mujoco-euler";
+    case Integrator::MujocoImplicitFast: return "mujoco-implicitfast";
   }
   return "rk4";
 }

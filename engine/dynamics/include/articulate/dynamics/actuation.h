@@ -54,6 +54,23 @@ SliderCrankPoints sliderCrankPoints(const Model& model, const Data& data, int ac
 /// Overwrites the tendon results in data. Throws std::invalid_argument on a size mismatch.
 double springEnergy(const Model& model, Data& data, const VecRef& q);
 
+/// MuJoCo's derivative of the smooth forces in velocity that implicitfast takes (mjd_smooth_vel
+/// without the bias forces' part, and without fluid forces): D = d(qfrc_actuator +
+/// qfrc_passive)/d qd (nv x nv, N m s/rad or N s/m), the joints' viscous damping on the
+/// diagonal (-damping), each tendon's damper as -damping J' J, and each actuator's velocity
+/// slope s m' m, m its moment row and s its affine bias's kv (biasprm[2]) plus its gain's
+/// velocity slope (an affine gain's gainprm[2], a muscle's force-velocity slope) times its
+/// input (`ctrl` as given, unclamped as MuJoCo takes it, or its activation). The transmissions,
+/// lengths and velocities are the last actuation's on `data`; forcerange clamping is not
+/// differentiated, as in MuJoCo. Writes D (resized). Throws std::invalid_argument on a size
+/// mismatch.
+void smoothForceVelocityDerivative(const Model& model, const Data& data, const VecRef& ctrl, const VecRef& act,
+                                   Eigen::MatrixXd& D);
+
+/// The slope of MuJoCo's muscle gain in the muscle's velocity (mjd_muscleGain_vel): its
+/// active force's force-velocity factor differentiated, per unit activation (N s/m).
+double muscleGainVelocitySlope(double length, double velocity, const double lengthRange[2], double acc0, const double* prm);
+
 /// The power the tendon dampers take from the motion (W, >= 0): sum damping Ldot^2, at the
 /// tendon velocities in data (after tendonKinematics or actuation).
 double tendonDampingPower(const Model& model, const Data& data);

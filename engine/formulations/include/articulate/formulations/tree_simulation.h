@@ -247,6 +247,7 @@ class Simulation {
   std::optional<ConstraintData> m_cons;  // when the model has constraints
   std::optional<SoftConstraintData> m_soft;  // when the model's physics is soft
   Eigen::VectorXd m_eulerAcc;               // mujoco-euler's acceleration with implicit damping
+  Eigen::MatrixXd m_qDeriv;                 // mujoco-implicitfast's d(smooth forces)/d qd (nv x nv)
   std::optional<ContactData> m_contact;  // when the model has contact points
   // what constraintForces and contactForces return without constraints or contacts: members,
   // not function-local statics, whose first use registers a destructor with atexit (a calloc
@@ -264,10 +265,14 @@ class Simulation {
   bool fixedStep(double h);
   // semi-implicit Euler or MuJoCo's
   bool euler() const {
-    return m_opt.integrator == Integrator::SemiImplicitEuler || m_opt.integrator == Integrator::MujocoEuler;
+    return m_opt.integrator == Integrator::SemiImplicitEuler || m_opt.integrator == Integrator::MujocoEuler ||
+           m_opt.integrator == Integrator::MujocoImplicitFast;
   }
   // qdd at the current state with the joints' damping implicit over a step h (mj_Euler)
   const Eigen::VectorXd& mujocoEulerAccel(double h);
+  // qdd at the current state with the smooth forces' velocity derivative implicit over a step h
+  // (mj_implicit's implicitfast)
+  const Eigen::VectorXd& mujocoImplicitFastAccel(double h);
   // mj_Euler's step of free joints' velocities in its coordinates (tree_simulation.cpp)
   void freeJointsInWorldVelocity(double h, bool before);
   bool advanceSteps(double t);  // advanceTo's loop

@@ -46,12 +46,20 @@ enum class Integrator {
   // MuJoCo's semi-implicit Euler (mj_Euler, "mujoco-euler"): qd += h (H + h B)^-1 (H qdd), B the
   // joints' viscous damping, then q advances with the new qd; activations advance with the old
   // rates. Without damping it is the symplectic Euler above. Steps compare with mj_step.
-  MujocoEuler
+  MujocoEuler,
+  // MuJoCo's implicitfast (mj_implicit, "mujoco-implicitfast"): as MujocoEuler with
+  // qd += h (H + h B)^-1 (H qdd), where B = -d(actuator and passive forces)/d qd holds the
+  // joints' and the tendons' viscous damping, the actuators' affine velocity gains and biases
+  // (a position servo's kv, a velocity servo's) and the muscles' force-velocity slope, kept on
+  // H's tree pattern as MuJoCo keeps it on M's. What Menagerie's arms use: stiff velocity
+  // feedback that explicit Euler cannot hold stays stable.
+  MujocoImplicitFast
 };
 
-/// Parses "rk4", "euler", "dopri5" or "mujoco-euler"; returns false for anything else.
+/// Parses "rk4", "euler", "dopri5", "mujoco-euler" or "mujoco-implicitfast"; returns false for
+/// anything else.
 bool parseIntegrator(const std::string& name, Integrator& out);
-/// "rk4", "euler", "dopri5" or "mujoco-euler".
+/// "rk4", "euler", "dopri5", "mujoco-euler" or "mujoco-implicitfast".
 const char* integratorName(Integrator integrator);
 
 /// MuJoCo's solver parameters of one soft constraint ("Modeling" chapter, "Solver parameters"):
