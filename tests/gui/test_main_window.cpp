@@ -542,7 +542,9 @@ class TestMainWindow : public QObject {
     art::gui::ImportReportPanel* report = w.importReport();
     QVERIFY(report);
     QCOMPARE(report->headings(), QStringList{"quadruped.xml"});
-    QVERIFY2(report->rows(0).join('\n').contains("mesh geom(s) add no mass"), qPrintable(report->rows(0).join('\n')));
+    // its visual meshes (density 0) are read, weighed as MuJoCo 3.3.8 weighs them and drawn: no
+    // note may say otherwise (one said "their mesh was not read" of meshes it drew, issue 56)
+    QVERIFY2(!report->rows(0).join('\n').contains("not read"), qPrintable(report->rows(0).join('\n')));
     QVERIFY2(!report->rows(0).join('\n').contains("actuator"), qPrintable(report->rows(0).join('\n')));
     QCOMPARE(w.model()->spec.actuators.size(), std::size_t{12});
     QCOMPARE(w.controlsPanel()->rowCount(), 12);
