@@ -3,11 +3,16 @@
 // or a reference program) for its JSON output, numbers written exactly, and writing a file.
 #include <QtTest>
 
+#include <algorithm>
 #include <cstdio>
+#include <map>
+#include <random>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "test_util.h"
 
 namespace testutil {
 
@@ -62,6 +67,72 @@ inline nlohmann::json jointStates(const nlohmann::json& coordinates, const std::
     vi += m;
   }
   return state;
+}
+
+/// A random state of the tree whose `coordinates` are `articulate-cli dynamics --json`'s: q
+/// uniform in [-1.5, 1.5] with each free or ball joint's quaternion normalised, then qd uniform
+/// in [-2, 2], both drawn from `rng` in that order.
+inline void randomJointState(const nlohmann::json& coordinates, std::mt19937& rng, std::vector<double>& q,
+                             std::vector<double>& qd) {
+  int nq = 0, nv = 0;
+  std::vector<std::size_t> quatAt;  // q index of each free or ball joint's quaternion
+  for (const nlohmann::json& c : coordinates) {
+    if (c["type"] == "free") quatAt.push_back(static_cast<std::size_t>(nq + 3));
+    if (c["type"] == "ball") quatAt.push_back(static_cast<std::size_t>(nq));
+    nq += c["size"].get<int>();
+    nv += c["velocity_size"].get<int>();
+  }
+  const Eigen::VectorXd qv = randomVector(nq, rng, -1.5, 1.5);
+  q.assign(qv.data(), qv.data() + qv.size());
+  for (std::size_t k : quatAt) {
+    const Eigen::Vector4d w = Eigen::Vector4d(q[k], q[k + 1], q[k + 2], q[k + 3]).normalized();
+    for (std::size_t i = 0; i < 4; ++i) q[k + i] = w(static_cast<Eigen::Index>(i));
+  }
+  const Eigen::VectorXd qdv = randomVector(nv, rng, -2, 2);
+  qd.assign(qdv.data(), qdv.data() + qdv.size());
+}
+
+/// How far a reference program's H and bias (`ref`: "coordinates" {"joint", "index"} per
+/// degree of freedom, "H", "bias") lie from `articulate-cli dynamics --json`'s (`art`), its
+/// coordinates matched to Articulate's by joint name: H relative to its largest entry, bias to
+/// max(1, its largest). False, saying why, when the coordinates do not match.
+inline bool inertiaBiasGaps(const nlohmann::json& art, const nlohmann::json& ref, double& gapH, double& gapBias,
+                            std::string& why) {
+  const int nv = art["nv"];
+  if (static_cast<int>(ref["coordinates"].size()) != nv) {
+    why = "the reference has " + std::to_string(ref["coordinates"].size()) + " coordinates for " + std::to_string(nv);
+    return false;
+  }
+  std::map<std::string, int> offset;
+  int at = 0;
+  for (const nlohmann::json& c : art["coordinates"]) {
+    offset[c["joint"].get<std::string>()] = at;
+    at += c["velocity_size"].get<int>();
+  }
+  std::vector<int> index;  // the reference's dof k -> Articulate's velocity index
+  for (const nlohmann::json& c : ref["coordinates"]) {
+    const auto o = offset.find(c["joint"].get<std::string>());
+    if (o == offset.end()) {
+      why = "no joint of Articulate's is " + c.dump();
+      return false;
+    }
+    index.push_back(o->second + c["index"].get<int>());
+  }
+  Eigen::MatrixXd Ha(nv, nv), Hm(nv, nv);
+  Eigen::VectorXd ba(nv), bm(nv);
+  for (int r = 0; r < nv; ++r) {
+    const auto R = static_cast<std::size_t>(r);
+    ba(r) = art["bias"][R];
+    bm(index[R]) = ref["bias"][R];
+    for (int c = 0; c < nv; ++c) {
+      const auto C = static_cast<std::size_t>(c);
+      Ha(r, c) = art["H"][R][C];
+      Hm(index[R], index[C]) = ref["H"][R][C];
+    }
+  }
+  gapH = (Hm - Ha).cwiseAbs().maxCoeff() / Ha.cwiseAbs().maxCoeff();
+  gapBias = (bm - ba).cwiseAbs().maxCoeff() / std::max(1.0, ba.cwiseAbs().maxCoeff());
+  return true;
 }
 
 }  // namespace testutil

@@ -66,58 +66,23 @@ class TestMjcfCorpus : public QObject {
     const json initial = testutil::runJson(ARTICULATE_CLI, {"dynamics", file, "--json"});
     QVERIFY(initial.is_object());
     QCOMPARE(initial["nv"].get<int>(), nv);
-    const int nq = initial["nq"];
-    std::map<std::string, int> offset;
-    std::vector<int> quatAt;  // q index of each free or ball joint's quaternion
-    int at = 0, qat = 0;
-    for (const json& c : initial["coordinates"]) {
-      offset[c["joint"].get<std::string>()] = at;
-      if (c["type"] == "free") quatAt.push_back(qat + 3);
-      if (c["type"] == "ball") quatAt.push_back(qat);
-      at += c["velocity_size"].get<int>();
-      qat += c["size"].get<int>();
-    }
     std::mt19937 rng(56);
     worstH = worstBias = 1;
     double gapH = 0, gapBias = 0;
     for (int trial = 0; trial < 2; ++trial) {
-      const Eigen::VectorXd qv = testutil::randomVector(nq, rng, -1.5, 1.5);
-      std::vector<double> q(qv.data(), qv.data() + qv.size());
-      for (int k : quatAt) {
-        const auto K = static_cast<std::size_t>(k);
-        Eigen::Vector4d w(q[K], q[K + 1], q[K + 2], q[K + 3]);
-        w.normalize();
-        for (std::size_t i = 0; i < 4; ++i) q[K + i] = w(static_cast<Eigen::Index>(i));
-      }
-      const Eigen::VectorXd qdv = testutil::randomVector(nv, rng, -2, 2);
-      const std::vector<double> qd(qdv.data(), qdv.data() + qdv.size());
+      std::vector<double> q, qd;
+      testutil::randomJointState(initial["coordinates"], rng, q, qd);
       const json art = testutil::runJson(ARTICULATE_CLI, {"dynamics", file, "--q", testutil::list(q), "--qd", testutil::list(qd), "--json"});
       QVERIFY(art.is_object());
       const QString statePath = tmp.filePath("state.json");
       QVERIFY(testutil::writeFile(statePath, testutil::jointStates(art["coordinates"], q, qd).dump()));
       const json mj = mujoco(file, statePath);
       QVERIFY(mj.is_object());
-      QCOMPARE(static_cast<int>(mj["coordinates"].size()), nv);
-      std::vector<int> index;  // MuJoCo dof k -> Articulate velocity index
-      for (const json& c : mj["coordinates"]) {
-        const auto o = offset.find(c["joint"].get<std::string>());
-        QVERIFY2(o != offset.end(), c.dump().c_str());
-        index.push_back(o->second + c["index"].get<int>());
-      }
-      Eigen::MatrixXd Ha(nv, nv), Hm(nv, nv);
-      Eigen::VectorXd ba(nv), bm(nv);
-      for (int r = 0; r < nv; ++r) {
-        const auto R = static_cast<std::size_t>(r);
-        ba(r) = art["bias"][R];
-        bm(index[R]) = mj["bias"][R];
-        for (int c = 0; c < nv; ++c) {
-          const auto C = static_cast<std::size_t>(c);
-          Ha(r, c) = art["H"][R][C];
-          Hm(index[R], index[C]) = mj["H"][R][C];
-        }
-      }
-      gapH = std::max(gapH, (Hm - Ha).cwiseAbs().maxCoeff() / Ha.cwiseAbs().maxCoeff());
-      gapBias = std::max(gapBias, (bm - ba).cwiseAbs().maxCoeff() / std::max(1.0, ba.cwiseAbs().maxCoeff()));
+      double h = 1, b = 1;
+      std::string why;
+      QVERIFY2(testutil::inertiaBiasGaps(art, mj, h, b, why), why.c_str());
+      gapH = std::max(gapH, h);
+      gapBias = std::max(gapBias, b);
     }
     worstH = gapH;
     worstBias = gapBias;
