@@ -2,12 +2,9 @@
 // mesh_child.cpp, mesh_assimp.cpp and mesh_prescan.cpp.
 #include "articulate/formats/mesh.h"
 
-#include <algorithm>
-#include <atomic>
 #include <filesystem>
 #include <map>
 #include <mutex>
-#include <thread>
 
 #include "articulate/formats/files.h"
 #include "articulate/formats/json.h"
@@ -86,27 +83,6 @@ std::shared_ptr<const MeshData> loadMesh(const std::string& path) {
   }
   std::lock_guard<std::mutex> lock(mutex);
   return cache.emplace(std::make_pair(path, modified), entry).first->second.mesh;
-}
-
-void loadMeshes(const std::vector<std::string>& paths) {
-  std::atomic<std::size_t> next{0};
-  const auto work = [&] {
-    for (std::size_t k = next++; k < paths.size(); k = next++) {
-      try {
-        loadMesh(paths[k]);
-      } catch (const std::exception&) {  // cached (or not there): the caller's loadMesh says why
-      }
-    }
-  };
-  const std::size_t threads = std::min<std::size_t>(std::max(1u, std::thread::hardware_concurrency()), paths.size());
-  if (threads <= 1) {
-    work();
-    return;
-  }
-  std::vector<std::thread> pool;
-  for (std::size_t t = 1; t < threads; ++t) pool.emplace_back(work);
-  work();
-  for (std::thread& t : pool) t.join();
 }
 
 std::vector<std::string> meshFiles(const nlohmann::json& appearance) {

@@ -653,13 +653,6 @@ MeshInertia meshInertiaOf(const State& s, const XMLElement* c, const Attrs& a) {
 }
 
 void readAssets(State& s, const XMLElement* e) {
-  // the section's mesh files read side by side first (the reads below then find them cached)
-  std::vector<std::string> files;
-  forEachChild(s, e, [&](const XMLElement* c) {
-    if (std::string(c->Name()) != "mesh") return;
-    if (const auto file = get(attributes(s, c, "main"), "file")) files.push_back(meshPath(s, *file));
-  });
-  loadMeshes(files);
   forEachChild(s, e, [&](const XMLElement* c) {
     const std::string tag = c->Name();
     if (tag == "mesh") {

@@ -79,12 +79,6 @@ struct MeshLimits {
 /// large), a limit of MeshLimits passed, or the reader crashed, ran out of memory or time.
 std::shared_ptr<const MeshData> loadMesh(const std::string& path);
 
-/// Reads `paths` into loadMesh's cache side by side, on as many threads (each with its reader
-/// process) as the machine has cores, so that a model of many meshes opens in a fraction of the
-/// time: a robot's 67 meshes take 2 cores 0.8 s where one by one took 1.3 s. Throws nothing: a
-/// file that does not read is cached as such, and loadMesh(path) then throws its FormatError.
-void loadMeshes(const std::vector<std::string>& paths);
-
 /// Every mesh file name in a drawing-instruction list (sub-lists included), in order, as written.
 std::vector<std::string> meshFiles(const nlohmann::json& appearance);
 
