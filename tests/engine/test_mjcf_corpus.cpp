@@ -291,17 +291,13 @@ class TestMjcfCorpus : public QObject {
     QVERIFY2(worst <= 1e-8, qPrintable(QString::number(worst)));
   }
 
-  // the KUKA-like arm holds its pose for 10 s (2 s under the sanitizers) under implicitfast, within its servos' sag under
+  // the KUKA-like arm holds its pose for 10 s under implicitfast, within its servos' sag under
   // gravity, at rest; under explicit (MuJoCo's) Euler it diverges within the first 20 steps
   void kukaLikeArmHoldsUnderImplicitFast() {
     QTemporaryDir tmp;
     const QString file = tmp.filePath("kuka.xml");
     QVERIFY(testutil::writeFile(file, kukaLikeArm()));
-#ifdef ARTICULATE_SANITIZED
-    const int steps = 1000;  // 2 s: the sanitized CLI steps slowly
-#else
-    const int steps = 5000;
-#endif
+    const int steps = 5000;  // a few seconds of the CLI even under the sanitizers
     const std::vector<std::vector<double>> held = simulate(file, "home", steps, 0.002, "");
     QCOMPARE(held.size(), std::size_t(steps));
     const std::vector<double> target = {0, 0.7, 0, -1.4, 0, 0.9, 0};
