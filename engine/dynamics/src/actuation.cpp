@@ -312,15 +312,26 @@ double muscleForceLength(double L, double lmin, double lmax) {
   return FL;
 }
 
+// what MuJoCo's muscle functions compute first: the peak force (a negative prm force: scale /
+// acc0), the optimal length L0, and the normalised length L and velocity V
+struct MuscleState {
+  double force, L0, L, V;
+};
+MuscleState muscleState(double len, double vel, const double lengthRange[2], double acc0, const double* prm) {
+  MuscleState m;
+  m.force = prm[2] < 0 ? prm[3] / std::max(kMinVal, acc0) : prm[2];
+  m.L0 = (lengthRange[1] - lengthRange[0]) / std::max(kMinVal, prm[1] - prm[0]);  // optimal length
+  m.L = prm[0] + (len - lengthRange[0]) / std::max(kMinVal, m.L0);
+  m.V = vel / std::max(kMinVal, m.L0 * prm[6]);
+  return m;
+}
+
 }  // namespace
 
 double muscleGain(double len, double vel, const double lengthRange[2], double acc0, const double* prm) {
-  const double lmin = prm[4], lmax = prm[5], vmax = prm[6], fvmax = prm[8];
-  const double force = prm[2] < 0 ? prm[3] / std::max(kMinVal, acc0) : prm[2];
-  const double L0 = (lengthRange[1] - lengthRange[0]) / std::max(kMinVal, prm[1] - prm[0]);  // optimal length
-  const double L = prm[0] + (len - lengthRange[0]) / std::max(kMinVal, L0);
-  const double V = vel / std::max(kMinVal, L0 * vmax);
-  const double FL = muscleForceLength(L, lmin, lmax);
+  const double fvmax = prm[8];
+  const auto [force, L0, L, V] = muscleState(len, vel, lengthRange, acc0, prm);
+  const double FL = muscleForceLength(L, prm[4], prm[5]);
   const double y = fvmax - 1;  // force-velocity
   double FV;
   if (V <= -1)
@@ -335,25 +346,20 @@ double muscleGain(double len, double vel, const double lengthRange[2], double ac
 }
 
 double muscleGainVelocitySlope(double len, double vel, const double lengthRange[2], double acc0, const double* prm) {
-  const double lmin = prm[4], lmax = prm[5], vmax = prm[6], fvmax = prm[8];
-  const double force = prm[2] < 0 ? prm[3] / std::max(kMinVal, acc0) : prm[2];
-  const double L0 = (lengthRange[1] - lengthRange[0]) / std::max(kMinVal, prm[1] - prm[0]);
-  const double L = prm[0] + (len - lengthRange[0]) / std::max(kMinVal, L0);
-  const double V = vel / std::max(kMinVal, L0 * vmax);
-  const double y = fvmax - 1;
+  const auto [force, L0, L, V] = muscleState(len, vel, lengthRange, acc0, prm);
+  const double y = prm[8] - 1;
   double dFV = 0.0;  // the force-velocity factor's slope in V, branch by branch
   if (V > -1 && V <= 0)
     dFV = 2 * V + 2;
   else if (V > 0 && V <= y)
     dFV = (-2 * V + 2 * y) / std::max(kMinVal, y);
-  return -force * muscleForceLength(L, lmin, lmax) * dFV / std::max(kMinVal, L0 * vmax);
+  return -force * muscleForceLength(L, prm[4], prm[5]) * dFV / std::max(kMinVal, L0 * prm[6]);
 }
 
 double muscleBias(double len, const double lengthRange[2], double acc0, const double* prm) {
   const double lmax = prm[5], fpmax = prm[7];
-  const double force = prm[2] < 0 ? prm[3] / std::max(kMinVal, acc0) : prm[2];
-  const double L0 = (lengthRange[1] - lengthRange[0]) / std::max(kMinVal, prm[1] - prm[0]);
-  const double L = prm[0] + (len - lengthRange[0]) / std::max(kMinVal, L0);
+  const MuscleState m = muscleState(len, 0.0, lengthRange, acc0, prm);
+  const double force = m.force, L = m.L;
   const double b = 0.5 * (1 + lmax);
   if (L <= 1) return 0.0;
   if (L <= b) {

@@ -39,22 +39,23 @@ bool parseMeshInertia(const std::string& text, MeshInertia& out) {
 }
 
 MeshMass meshMass(const MeshData& mesh, const Vec3& scale, MeshInertia mode) {
+  // the triangles' vertices scaled in double, as MuJoCo scales them
+  const auto scaled = [&](const MeshData& from, Triangles& to) {
+    to.v.reserve(from.vertices.size());
+    for (const Eigen::Vector3f& p : from.vertices) to.v.push_back(scale.cwiseProduct(p.cast<double>()));
+    to.t = from.triangles;
+  };
   Triangles m;
-  m.v.reserve(mesh.vertices.size());
-  for (const Eigen::Vector3f& p : mesh.vertices) m.v.push_back(scale.cwiseProduct(p.cast<double>()));
   if (mode == MeshInertia::Convex) {
-    // the hull of the file's (float) vertices, scaled after it in double as MuJoCo scales them:
-    // the hull's vertices are kept in float, which would round scaled ones
+    // the hull of the file's (float) vertices, scaled after it: the hull's vertices are kept in
+    // float, which would round scaled ones
     std::vector<Vec3> points;
     points.reserve(mesh.vertices.size());
     for (const Eigen::Vector3f& p : mesh.vertices) points.push_back(p.cast<double>());
-    const MeshData hull = convexHull(points);  // throws for a flat hull
-    m.v.clear();
-    for (const Eigen::Vector3f& p : hull.vertices) m.v.push_back(scale.cwiseProduct(p.cast<double>()));
-    m.t = hull.triangles;
+    scaled(convexHull(points), m);  // throws for a flat hull
     mode = MeshInertia::Exact;
   } else {
-    m.t = mesh.triangles;
+    scaled(mesh, m);
   }
   const auto at = [&](std::uint32_t k) -> const Vec3& { return m.v[k]; };
   // the faces' area-weighted centroid
